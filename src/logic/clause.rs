@@ -1,0 +1,194 @@
+//! Clauses: a normalised, deduplicated list of literals with canonical
+//! variable numbering, so that variants print identically and share a key.
+
+use super::kbo::{Kbo, TermOrder};
+use super::literal::Literal;
+use super::subst::rename;
+use super::term::{TermBank, TermId};
+
+/// A clause: the disjunction of its literals. The empty clause is `false`.
+///
+/// Invariants (established by [`normalize_clause`]): equations are oriented
+/// (`lhs` not smaller than `rhs`); no literal occurs twice; literals are in a
+/// variable-blind order; variables are numbered `X0, X1, ...` by first
+/// occurrence.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub struct Clause {
+    /// The literals.
+    pub lits: Box<[Literal]>,
+}
+
+impl Clause {
+    /// Symbol count of the whole clause.
+    pub fn weight(&self, bank: &TermBank) -> u32 {
+        self.lits.iter().map(|l| l.weight(bank)).sum()
+    }
+
+    /// Number of distinct variables (= one more than the largest index).
+    pub fn var_count(&self, bank: &TermBank) -> u32 {
+        self.lits.iter().map(|l| l.var_bound(bank)).max().unwrap_or(0)
+    }
+
+    /// True for the empty clause.
+    pub fn is_empty(&self) -> bool {
+        self.lits.is_empty()
+    }
+
+    /// Number of literals.
+    pub fn len(&self) -> usize {
+        self.lits.len()
+    }
+
+    /// True if the clause has exactly one literal.
+    pub fn is_unit(&self) -> bool {
+        self.lits.len() == 1
+    }
+
+    /// True if every literal is ground.
+    pub fn is_ground(&self, bank: &TermBank) -> bool {
+        self.lits.iter().all(|l| l.is_ground(bank))
+    }
+
+    /// True if the clause is a tautology: it has `s = s`, or a literal and
+    /// its complement.
+    pub fn is_tautology(&self) -> bool {
+        self.lits.iter().enumerate().any(|(i, l)| {
+            (l.pos && l.lhs == l.rhs)
+                || self.lits[i + 1..]
+                    .iter()
+                    .any(|m| m.pos != l.pos && m.lhs == l.lhs && m.rhs == l.rhs)
+        })
+    }
+}
+
+/// Orients an equation so that `lhs` is not smaller than `rhs`; for
+/// incomparable sides, a variable-blind tie break (shape, weight) and then the
+/// term id decide, so the orientation is deterministic.
+pub fn orient(bank: &TermBank, kbo: &Kbo, l: Literal) -> Literal {
+    if !l.is_equational(bank) {
+        return l;
+    }
+    let swap = match kbo.compare(bank, l.lhs, l.rhs) {
+        TermOrder::Less => true,
+        TermOrder::Greater | TermOrder::Equal => false,
+        TermOrder::Incomparable => {
+            let ka = (bank.weight(l.lhs), bank.shape(l.lhs), l.lhs);
+            let kb = (bank.weight(l.rhs), bank.shape(l.rhs), l.rhs);
+            ka < kb
+        }
+    };
+    if swap {
+        Literal::eq(l.rhs, l.lhs, l.pos)
+    } else {
+        l
+    }
+}
+
+fn lit_key(bank: &TermBank, l: &Literal) -> (bool, u32, u32, u32, u32) {
+    (
+        l.pos,
+        bank.weight(l.lhs),
+        bank.shape(l.lhs),
+        bank.weight(l.rhs),
+        bank.shape(l.rhs),
+    )
+}
+
+/// Normalises a literal list into a [`Clause`]: orients equations, removes
+/// duplicate literals, sorts literals by a variable-blind key and renumbers
+/// variables by first occurrence. Tautologies are not removed here.
+pub fn normalize_clause(bank: &mut TermBank, kbo: &Kbo, mut lits: Vec<Literal>) -> Clause {
+    for l in lits.iter_mut() {
+        *l = orient(bank, kbo, *l);
+    }
+    lits.sort_by_key(|l| lit_key(bank, l));
+    dedup(&mut lits);
+    // Renumber variables by first occurrence.
+    let bound = lits.iter().map(|l| l.var_bound(bank)).max().unwrap_or(0) as usize;
+    if bound > 0 {
+        let mut map = vec![u32::MAX; bound];
+        let mut next = 0u32;
+        for l in &lits {
+            number_vars(bank, l.lhs, &mut map, &mut next);
+            number_vars(bank, l.rhs, &mut map, &mut next);
+        }
+        let identity = map.iter().enumerate().all(|(i, &m)| m == u32::MAX || m == i as u32);
+        if !identity {
+            for l in lits.iter_mut() {
+                let lhs = rename(bank, l.lhs, &map);
+                let rhs = rename(bank, l.rhs, &map);
+                *l = orient(bank, kbo, Literal::eq(lhs, rhs, l.pos));
+            }
+            lits.sort_by_key(|l| lit_key(bank, l));
+        }
+    }
+    Clause { lits: lits.into_boxed_slice() }
+}
+
+fn dedup(lits: &mut Vec<Literal>) {
+    let mut i = 0;
+    while i < lits.len() {
+        if lits[..i].contains(&lits[i]) {
+            lits.remove(i);
+        } else {
+            i += 1;
+        }
+    }
+}
+
+fn number_vars(bank: &TermBank, t: TermId, map: &mut [u32], next: &mut u32) {
+    if bank.is_ground(t) {
+        return;
+    }
+    if let Some(v) = bank.var_index(t) {
+        if map[v as usize] == u32::MAX {
+            map[v as usize] = *next;
+            *next += 1;
+        }
+        return;
+    }
+    for i in 0..bank.arity(t) {
+        number_vars(bank, bank.arg(t, i), map, next);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::logic::SymbolKind;
+
+    #[test]
+    fn variants_normalise_identically() {
+        let mut b = TermBank::new();
+        let p = b.sig.intern("p", 2, SymbolKind::Predicate);
+        let q = b.sig.intern("q", 1, SymbolKind::Predicate);
+        let kbo = Kbo::by_frequency(&b, &[]);
+        let (x0, x1, x5) = (b.var(0), b.var(1), b.var(5));
+        let pa = b.app(p, &[x5, x1]);
+        let qa = b.app(q, &[x5]);
+        let c1 = vec![Literal::atom(&b, qa, false), Literal::atom(&b, pa, true)];
+        let pb = b.app(p, &[x1, x0]);
+        let qb = b.app(q, &[x1]);
+        let c2 = vec![Literal::atom(&b, pb, true), Literal::atom(&b, qb, false), Literal::atom(&b, qb, false)];
+        let n1 = normalize_clause(&mut b, &kbo, c1);
+        let n2 = normalize_clause(&mut b, &kbo, c2);
+        assert_eq!(n1, n2);
+        assert_eq!(n1.len(), 2);
+        assert_eq!(n1.var_count(&b), 2);
+    }
+
+    #[test]
+    fn tautologies_are_detected() {
+        let mut b = TermBank::new();
+        let a = b.sig.intern("a", 0, SymbolKind::Function);
+        let p = b.sig.intern("p", 0, SymbolKind::Predicate);
+        let ta = b.constant(a);
+        let tp = b.constant(p);
+        let c = Clause { lits: vec![Literal::eq(ta, ta, true)].into() };
+        assert!(c.is_tautology());
+        let d = Clause { lits: vec![Literal::atom(&b, tp, true), Literal::atom(&b, tp, false)].into() };
+        assert!(d.is_tautology());
+        let e = Clause { lits: vec![Literal::eq(ta, ta, false)].into() };
+        assert!(!e.is_tautology());
+    }
+}

@@ -1,0 +1,16 @@
+//! The logic core: symbols, the hash-consed term bank, literals, clauses,
+//! substitutions with unification and matching, and the KBO term ordering.
+
+mod clause;
+mod kbo;
+mod literal;
+mod subst;
+mod symbol;
+mod term;
+
+pub use clause::{Clause, normalize_clause, orient};
+pub use kbo::{Kbo, TermOrder};
+pub use literal::Literal;
+pub use subst::{Bank, Matcher, Renaming, Subst, rename};
+pub use symbol::{Signature, Symbol, SymbolId, SymbolKind};
+pub use term::{Head, TermBank, TermId};

@@ -1,0 +1,2 @@
+//! Command-line front door of saturate.
+fn main() {}
