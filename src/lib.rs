@@ -2,4 +2,9 @@
 //! certified, reproducible datasets of logical reasoning tasks.
 #![warn(missing_docs)]
 
+pub mod config;
+pub mod derivation;
 pub mod logic;
+pub mod pipeline;
+pub mod saturation;
+pub mod tptp;

@@ -1,2 +1,267 @@
-//! Command-line front door of saturate.
-fn main() {}
+//! Command-line front door of saturate: parses arguments, calls the library,
+//! maps errors to exit codes (0 ok, 1 runtime failure, 2 usage or input error).
+
+use clap::{Args, Parser, Subcommand};
+use rayon::prelude::*;
+use saturate::config::Config;
+use saturate::pipeline::{
+    self, DagFormat, Progress, RunError, SaturationReport, domain_sources, load_source,
+    write_atomic,
+};
+use std::path::{Path, PathBuf};
+
+/// Saturation-driven generator of certified logical reasoning datasets.
+#[derive(Parser, Debug)]
+#[command(
+    name = "saturate",
+    version,
+    about,
+    args_conflicts_with_subcommands = true
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+    #[command(flatten)]
+    run: RunArgs,
+}
+
+#[derive(Args, Debug, Clone)]
+struct Common {
+    /// TPTP library root, for include('Axioms/...') and --domain.
+    #[arg(long, env = "TPTP", value_name = "DIR")]
+    tptp: Option<PathBuf>,
+    /// TOML configuration file (see configs/default.toml).
+    #[arg(long, value_name = "FILE")]
+    config: Option<PathBuf>,
+    /// Stop after this many given clauses (overrides the config).
+    #[arg(long, value_name = "N")]
+    max_processed: Option<u64>,
+    /// Stop after this many generated clauses (overrides the config).
+    #[arg(long, value_name = "N")]
+    max_generated: Option<u64>,
+    /// Stop when this many clauses are kept (overrides the config).
+    #[arg(long, value_name = "N")]
+    max_kept: Option<u64>,
+    /// No progress bar or progress log lines.
+    #[arg(long, short)]
+    quiet: bool,
+}
+
+#[derive(Args, Debug)]
+struct RunArgs {
+    /// Domain to process: every CNF axiom file of the domain is saturated.
+    #[arg(long, value_name = "DOMAIN")]
+    domain: Option<String>,
+    /// Output folder.
+    #[arg(long, value_name = "DIR", default_value = "out")]
+    out: PathBuf,
+    /// Worker threads (0 = one per core; overrides the config).
+    #[arg(long, value_name = "N")]
+    jobs: Option<usize>,
+    #[command(flatten)]
+    common: Common,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Saturate one axiom file and write its full derivation.
+    Derive {
+        /// The TPTP CNF file.
+        file: PathBuf,
+        /// Derivation output: `.zst` = zstd JSON Lines dump, otherwise TSTP.
+        /// Without it, TSTP goes to stdout.
+        #[arg(long, value_name = "FILE")]
+        out: Option<PathBuf>,
+        /// Write run statistics as JSON here.
+        #[arg(long, value_name = "FILE")]
+        stats_json: Option<PathBuf>,
+        #[command(flatten)]
+        common: Common,
+    },
+    /// Print the effective configuration as TOML.
+    PrintConfig {
+        #[command(flatten)]
+        common: Common,
+    },
+}
+
+fn load_config(c: &Common) -> Result<Config, RunError> {
+    let mut cfg = match &c.config {
+        Some(p) => Config::load(p)?,
+        None => Config::default(),
+    };
+    let l = &mut cfg.saturation.limits;
+    if let Some(n) = c.max_processed {
+        l.max_processed = Some(n);
+    }
+    if let Some(n) = c.max_generated {
+        l.max_generated = Some(n);
+    }
+    if let Some(n) = c.max_kept {
+        l.max_kept = Some(n);
+    }
+    Ok(cfg)
+}
+
+fn main() {
+    let cli = Cli::parse();
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
+        )
+        .with_writer(std::io::stderr)
+        .with_target(false)
+        .init();
+    let result = match cli.command {
+        Some(Command::Derive {
+            file,
+            out,
+            stats_json,
+            common,
+        }) => derive(&file, out.as_deref(), stats_json.as_deref(), &common),
+        Some(Command::PrintConfig { common }) => {
+            load_config(&common).map(|c| print!("{}", c.to_toml()))
+        }
+        None => run_domain(&cli.run),
+    };
+    if let Err(e) = result {
+        eprintln!("error: {e}");
+        std::process::exit(e.exit_code());
+    }
+}
+
+fn derive(
+    file: &Path,
+    out: Option<&Path>,
+    stats_json: Option<&Path>,
+    common: &Common,
+) -> Result<(), RunError> {
+    let cfg = load_config(common)?;
+    let src = pipeline::AxiomSource {
+        domain: String::new(),
+        name: file
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default(),
+        display: file.display().to_string(),
+        path: Some(file.to_path_buf()),
+        text: None,
+    };
+    let (bank, inputs) = load_source(&src, common.tptp.as_deref())?;
+    let total = cfg.saturation.limits.max_processed.unwrap_or(0);
+    let progress = Progress::new(&src.name, total, !common.quiet);
+    let (sat, report) = pipeline::saturate(&src.display, bank, inputs, &cfg.saturation, &progress);
+    progress.finish(report.status.name());
+    match out {
+        Some(path) => write_atomic(path, |w| {
+            pipeline::write_derivation(w, &sat, DagFormat::from_path(path))
+        })?,
+        None => {
+            let stdout = std::io::stdout();
+            let mut lock = std::io::BufWriter::new(stdout.lock());
+            pipeline::write_derivation(&mut lock, &sat, DagFormat::Tstp)
+                .and_then(|_| std::io::Write::flush(&mut lock))
+                .map_err(|e| RunError::Runtime(format!("stdout: {e}")))?;
+        }
+    }
+    if let Some(path) = stats_json {
+        write_atomic(path, |w| {
+            serde_json::to_writer_pretty(&mut *w, &report)?;
+            std::io::Write::write_all(w, b"\n")
+        })?;
+    }
+    tracing::info!(
+        "{}: {} after {} processed, {} generated, {} kept, DAG {} nodes / {} edges, depth {}",
+        src.name,
+        report.status.name(),
+        report.processed,
+        report.generated,
+        report.kept,
+        report.dag_nodes,
+        report.dag_edges,
+        report.max_depth
+    );
+    Ok(())
+}
+
+fn run_domain(args: &RunArgs) -> Result<(), RunError> {
+    let Some(domain) = &args.domain else {
+        return Err(RunError::Input(
+            "nothing to do: give --domain DOMAIN (e.g. --domain SET) or a subcommand; see --help"
+                .into(),
+        ));
+    };
+    let mut cfg = load_config(&args.common)?;
+    if let Some(j) = args.jobs {
+        cfg.jobs = j;
+    }
+    let tptp = args.common.tptp.as_deref();
+    let sources = domain_sources(domain, tptp)?;
+    let domain = sources[0].domain.clone();
+    let dir = args.out.join(&domain).join("saturation");
+    tracing::info!(
+        "{domain}: saturating {} axiom file(s) from {} with max_processed = {:?}",
+        sources.len(),
+        tptp.map_or("the embedded axioms".to_string(), |p| p
+            .display()
+            .to_string()),
+        cfg.saturation.limits.max_processed
+    );
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(cfg.jobs)
+        .build()
+        .map_err(|e| RunError::Runtime(format!("thread pool: {e}")))?;
+    let total = cfg.saturation.limits.max_processed.unwrap_or(0);
+    let quiet = args.common.quiet;
+    let reports: Vec<Result<SaturationReport, RunError>> = pool.install(|| {
+        sources
+            .par_iter()
+            .map(|src| {
+                let (bank, inputs) = load_source(src, tptp)?;
+                let progress = Progress::new(&src.name, total, !quiet && sources.len() == 1);
+                let (sat, report) =
+                    pipeline::saturate(&src.display, bank, inputs, &cfg.saturation, &progress);
+                progress.finish(report.status.name());
+                let path = dir.join(format!("{}.dag.zst", src.name));
+                write_atomic(&path, |w| {
+                    pipeline::write_derivation(w, &sat, DagFormat::Dump)
+                })?;
+                tracing::info!(
+                    "{}: {} ({} processed, {} kept)",
+                    src.name,
+                    report.status.name(),
+                    report.processed,
+                    report.kept
+                );
+                Ok(report)
+            })
+            .collect()
+    });
+    let reports: Vec<SaturationReport> = reports.into_iter().collect::<Result<_, _>>()?;
+    write_atomic(&dir.join("summary.json"), |w| {
+        serde_json::to_writer_pretty(&mut *w, &reports)?;
+        std::io::Write::write_all(w, b"\n")
+    })?;
+    println!(
+        "{:<28} {:>13} {:>9} {:>10} {:>9} {:>9} {:>6}",
+        "file", "status", "processed", "generated", "kept", "dag_edges", "depth"
+    );
+    for r in &reports {
+        let name = Path::new(&r.source)
+            .file_stem()
+            .map_or(r.source.clone(), |s| s.to_string_lossy().into_owned());
+        println!(
+            "{:<28} {:>13} {:>9} {:>10} {:>9} {:>9} {:>6}",
+            name,
+            r.status.name(),
+            r.processed,
+            r.generated,
+            r.kept,
+            r.dag_edges,
+            r.max_depth
+        );
+    }
+    println!("derivations and summary.json written to {}", dir.display());
+    Ok(())
+}

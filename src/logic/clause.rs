@@ -26,7 +26,11 @@ impl Clause {
 
     /// Number of distinct variables (= one more than the largest index).
     pub fn var_count(&self, bank: &TermBank) -> u32 {
-        self.lits.iter().map(|l| l.var_bound(bank)).max().unwrap_or(0)
+        self.lits
+            .iter()
+            .map(|l| l.var_bound(bank))
+            .max()
+            .unwrap_or(0)
     }
 
     /// True for the empty clause.
@@ -112,7 +116,10 @@ pub fn normalize_clause(bank: &mut TermBank, kbo: &Kbo, mut lits: Vec<Literal>) 
             number_vars(bank, l.lhs, &mut map, &mut next);
             number_vars(bank, l.rhs, &mut map, &mut next);
         }
-        let identity = map.iter().enumerate().all(|(i, &m)| m == u32::MAX || m == i as u32);
+        let identity = map
+            .iter()
+            .enumerate()
+            .all(|(i, &m)| m == u32::MAX || m == i as u32);
         if !identity {
             for l in lits.iter_mut() {
                 let lhs = rename(bank, l.lhs, &map);
@@ -122,7 +129,9 @@ pub fn normalize_clause(bank: &mut TermBank, kbo: &Kbo, mut lits: Vec<Literal>) 
             lits.sort_by_key(|l| lit_key(bank, l));
         }
     }
-    Clause { lits: lits.into_boxed_slice() }
+    Clause {
+        lits: lits.into_boxed_slice(),
+    }
 }
 
 fn dedup(lits: &mut Vec<Literal>) {
@@ -169,7 +178,11 @@ mod tests {
         let c1 = vec![Literal::atom(&b, qa, false), Literal::atom(&b, pa, true)];
         let pb = b.app(p, &[x1, x0]);
         let qb = b.app(q, &[x1]);
-        let c2 = vec![Literal::atom(&b, pb, true), Literal::atom(&b, qb, false), Literal::atom(&b, qb, false)];
+        let c2 = vec![
+            Literal::atom(&b, pb, true),
+            Literal::atom(&b, qb, false),
+            Literal::atom(&b, qb, false),
+        ];
         let n1 = normalize_clause(&mut b, &kbo, c1);
         let n2 = normalize_clause(&mut b, &kbo, c2);
         assert_eq!(n1, n2);
@@ -184,11 +197,17 @@ mod tests {
         let p = b.sig.intern("p", 0, SymbolKind::Predicate);
         let ta = b.constant(a);
         let tp = b.constant(p);
-        let c = Clause { lits: vec![Literal::eq(ta, ta, true)].into() };
+        let c = Clause {
+            lits: vec![Literal::eq(ta, ta, true)].into(),
+        };
         assert!(c.is_tautology());
-        let d = Clause { lits: vec![Literal::atom(&b, tp, true), Literal::atom(&b, tp, false)].into() };
+        let d = Clause {
+            lits: vec![Literal::atom(&b, tp, true), Literal::atom(&b, tp, false)].into(),
+        };
         assert!(d.is_tautology());
-        let e = Clause { lits: vec![Literal::eq(ta, ta, false)].into() };
+        let e = Clause {
+            lits: vec![Literal::eq(ta, ta, false)].into(),
+        };
         assert!(!e.is_tautology());
     }
 }

@@ -137,7 +137,14 @@ impl Kbo {
         }
     }
 
-    fn compare_apps(&self, bank: &TermBank, s: TermId, t: TermId, s_ge: bool, t_ge: bool) -> TermOrder {
+    fn compare_apps(
+        &self,
+        bank: &TermBank,
+        s: TermId,
+        t: TermId,
+        s_ge: bool,
+        t_ge: bool,
+    ) -> TermOrder {
         if !s_ge && !t_ge {
             return TermOrder::Incomparable;
         }
@@ -148,11 +155,19 @@ impl Kbo {
             _ => TermOrder::Incomparable,
         };
         if ws != wt {
-            return pick(if ws > wt { TermOrder::Greater } else { TermOrder::Less });
+            return pick(if ws > wt {
+                TermOrder::Greater
+            } else {
+                TermOrder::Less
+            });
         }
         let (fs, ft) = (bank.sym(s), bank.sym(t));
         if fs != ft {
-            let o = if self.rank(fs) > self.rank(ft) { TermOrder::Greater } else { TermOrder::Less };
+            let o = if self.rank(fs) > self.rank(ft) {
+                TermOrder::Greater
+            } else {
+                TermOrder::Less
+            };
             return pick(o);
         }
         for i in 0..bank.arity(s) {
@@ -203,9 +218,10 @@ impl Kbo {
             return TermOrder::Equal;
         }
         let dominates = |big: &[TermId], small: &[TermId]| {
-            small
-                .iter()
-                .all(|&y| big.iter().any(|&x| self.compare(bank, x, y) == TermOrder::Greater))
+            small.iter().all(|&y| {
+                big.iter()
+                    .any(|&x| self.compare(bank, x, y) == TermOrder::Greater)
+            })
         };
         if !m.is_empty() && dominates(&m, &n) {
             TermOrder::Greater

@@ -25,7 +25,11 @@ impl Literal {
 
     /// A predicate literal `atom` (or `~atom`).
     pub fn atom(bank: &TermBank, atom: TermId, pos: bool) -> Self {
-        Literal { lhs: atom, rhs: bank.true_term(), pos }
+        Literal {
+            lhs: atom,
+            rhs: bank.true_term(),
+            pos,
+        }
     }
 
     /// True if this is a genuine equation (not a predicate literal).
@@ -36,7 +40,10 @@ impl Literal {
 
     /// The same literal with the opposite polarity.
     pub fn negate(&self) -> Self {
-        Literal { pos: !self.pos, ..*self }
+        Literal {
+            pos: !self.pos,
+            ..*self
+        }
     }
 
     /// Weight: the sum of both sides' weights (`$true` included, as E does).

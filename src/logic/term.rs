@@ -161,7 +161,10 @@ impl TermBank {
         let nodes = &self.nodes;
         self.table.insert_unique(hash, id, |&t| {
             let n = &nodes[t.index()];
-            hash_key(n.head, &self.args[n.args_start as usize..(n.args_start + n.arity) as usize])
+            hash_key(
+                n.head,
+                &self.args[n.args_start as usize..(n.args_start + n.arity) as usize],
+            )
         });
         id
     }
@@ -295,7 +298,8 @@ impl TermBank {
     /// True if `sub` is a subterm of `t` (or `t` itself).
     pub fn contains(&self, t: TermId, sub: TermId) -> bool {
         t == sub
-            || (self.weight(t) > self.weight(sub) && self.args(t).iter().any(|&a| self.contains(a, sub)))
+            || (self.weight(t) > self.weight(sub)
+                && self.args(t).iter().any(|&a| self.contains(a, sub)))
     }
 
     /// Adds to `out[v]` the number of occurrences of each variable `X<v>` in `t`

@@ -1,0 +1,225 @@
+//! Run orchestration: finding a domain's axiom files, loading them,
+//! saturating them (in parallel over files, each run single-threaded and
+//! deterministic), progress reporting and writing results atomically.
+
+mod progress;
+mod sources;
+
+pub use progress::Progress;
+pub use sources::{AxiomSource, EMBEDDED_AXIOMS, domain_sources};
+
+use crate::derivation::{DagStats, Derivation, write_dump, write_tstp};
+use crate::logic::TermBank;
+use crate::saturation::{InputInfo, Inputs, Params, Saturator, Stats, Status};
+use crate::tptp::{Problem, TptpError};
+use serde::{Deserialize, Serialize};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// An error of a run, split by who must act: the user (bad input, exit 2) or
+/// the program/environment (exit 1).
+#[derive(Debug, thiserror::Error)]
+pub enum RunError {
+    /// Bad input: malformed TPTP, unknown domain, bad config.
+    #[error("{0}")]
+    Input(String),
+    /// A failure while running (I/O, ...).
+    #[error("{0}")]
+    Runtime(String),
+}
+
+impl RunError {
+    /// The process exit code for this error.
+    pub fn exit_code(&self) -> i32 {
+        match self {
+            RunError::Input(_) => 2,
+            RunError::Runtime(_) => 1,
+        }
+    }
+}
+
+impl From<TptpError> for RunError {
+    fn from(e: TptpError) -> Self {
+        RunError::Input(e.to_string())
+    }
+}
+
+impl From<crate::config::ConfigError> for RunError {
+    fn from(e: crate::config::ConfigError) -> Self {
+        RunError::Input(e.to_string())
+    }
+}
+
+/// Parses an axiom source into a fresh term bank and input clauses.
+pub fn load_source(src: &AxiomSource, tptp: Option<&Path>) -> Result<(TermBank, Inputs), RunError> {
+    let mut bank = TermBank::new();
+    let problem = match (&src.path, src.text) {
+        (Some(p), _) => crate::tptp::parse_file(&mut bank, p, tptp)?,
+        (None, Some(text)) => crate::tptp::parse_str(&mut bank, text, &src.display, tptp)?,
+        (None, None) => return Err(RunError::Runtime(format!("{}: no content", src.display))),
+    };
+    Ok((bank, inputs_of(&problem)))
+}
+
+/// The input clauses of a parsed problem with their provenance.
+pub fn inputs_of(problem: &Problem) -> Inputs {
+    problem
+        .clauses
+        .iter()
+        .map(|c| {
+            (
+                c.lits.clone(),
+                InputInfo {
+                    name: c.name.clone(),
+                    role: c.role.as_str().to_string(),
+                    file: c.source.file.display().to_string(),
+                },
+            )
+        })
+        .collect()
+}
+
+/// The outcome of saturating one axiom file, as reported in stats JSON.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct SaturationReport {
+    /// The file (or embedded name).
+    pub source: String,
+    /// How the run ended.
+    pub status: Status,
+    /// Given clauses selected.
+    pub processed: u64,
+    /// Clauses generated.
+    pub generated: u64,
+    /// Clauses kept (records in the DAG).
+    pub kept: u64,
+    /// DAG nodes.
+    pub dag_nodes: u64,
+    /// DAG edges.
+    pub dag_edges: u64,
+    /// Largest depth.
+    pub max_depth: u32,
+    /// Wall-clock seconds of the saturation (informational, never a limit).
+    pub seconds: f64,
+    /// CPU seconds of the process so far (informational).
+    pub cpu_seconds: f64,
+    /// Every loop counter.
+    pub counters: Stats,
+}
+
+/// Saturates loaded input clauses; `progress` is ticked per given clause.
+pub fn saturate(
+    source: &str,
+    bank: TermBank,
+    inputs: Inputs,
+    params: &Params,
+    progress: &Progress,
+) -> (Saturator, SaturationReport) {
+    let start = std::time::Instant::now();
+    let mut sat = Saturator::from_inputs(bank, inputs, params.clone());
+    let status = sat.run(&mut |s| progress.tick(s.processed));
+    let seconds = start.elapsed().as_secs_f64();
+    let dag: DagStats = Derivation::new(&sat.store).stats();
+    let report = SaturationReport {
+        source: source.to_string(),
+        status,
+        processed: sat.stats.processed,
+        generated: sat.stats.generated,
+        kept: sat.stats.kept,
+        dag_nodes: dag.nodes,
+        dag_edges: dag.edges,
+        max_depth: dag.max_depth,
+        seconds,
+        cpu_seconds: cpu_seconds(),
+        counters: sat.stats.clone(),
+    };
+    (sat, report)
+}
+
+/// Output format of a derivation.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum DagFormat {
+    /// TSTP derivation text.
+    Tstp,
+    /// zstd-compressed JSON Lines.
+    Dump,
+}
+
+impl DagFormat {
+    /// The format implied by a file name: `.zst` means a dump, anything else TSTP.
+    pub fn from_path(p: &Path) -> DagFormat {
+        if p.extension().is_some_and(|e| e == "zst") {
+            DagFormat::Dump
+        } else {
+            DagFormat::Tstp
+        }
+    }
+}
+
+/// Writes the derivation of a finished run.
+pub fn write_derivation(
+    w: &mut impl Write,
+    sat: &Saturator,
+    format: DagFormat,
+) -> std::io::Result<()> {
+    match format {
+        DagFormat::Tstp => write_tstp(w, &sat.bank, &sat.store, sat.store.ids()),
+        DagFormat::Dump => write_dump(w, &sat.bank, &sat.store),
+    }
+}
+
+/// Writes a file atomically: to a temporary name beside it, then renamed, so
+/// an interrupted run never leaves a truncated file that looks whole.
+pub fn write_atomic(
+    path: &Path,
+    f: impl FnOnce(&mut std::io::BufWriter<std::fs::File>) -> std::io::Result<()>,
+) -> Result<(), RunError> {
+    let io = |e: std::io::Error| RunError::Runtime(format!("{}: {e}", path.display()));
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).map_err(io)?;
+    }
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let tmp: PathBuf = path.with_file_name(format!(".{name}.tmp-{}", std::process::id()));
+    let result = (|| {
+        let file = std::fs::File::create(&tmp)?;
+        let mut w = std::io::BufWriter::new(file);
+        f(&mut w)?;
+        let file = w.into_inner().map_err(|e| e.into_error())?;
+        file.sync_all()?;
+        std::fs::rename(&tmp, path)
+    })();
+    if let Err(e) = result {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(io(e));
+    }
+    Ok(())
+}
+
+/// CPU time (user + system) consumed by this process, in seconds.
+pub fn cpu_seconds() -> f64 {
+    // /proc/self/stat fields 14 and 15 are utime and stime in clock ticks.
+    let Ok(stat) = std::fs::read_to_string("/proc/self/stat") else {
+        return 0.0;
+    };
+    let Some(rest) = stat.rsplit(')').next() else {
+        return 0.0;
+    };
+    let f: Vec<&str> = rest.split_whitespace().collect();
+    let ticks = |i: usize| f.get(i).and_then(|s| s.parse::<f64>().ok()).unwrap_or(0.0);
+    (ticks(11) + ticks(12)) / 100.0
+}
+
+/// Peak resident memory of this process in KiB (`VmHWM`), 0 if unknown.
+pub fn peak_rss_kib() -> u64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("VmHWM:"))
+                .and_then(|l| l.split_whitespace().nth(1))
+                .and_then(|v| v.parse().ok())
+        })
+        .unwrap_or(0)
+}

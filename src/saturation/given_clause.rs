@@ -1,0 +1,492 @@
+//! The given-clause loop, DISCOUNT style (Denzinger, Kronenburg & Schulz,
+//! "DISCOUNT – a distributed and learning equational prover", JAR 18, 1997;
+//! as in E): only active clauses take part in inferences and backward
+//! simplification; a passive clause is simplified when it is selected.
+//!
+//! One iteration: select a given clause by the weight/age queues, simplify it
+//! forward (rewriting, simplify-reflect, tautology, subsumption), use it to
+//! simplify the active set backward (subsumption, rewriting; rewritten
+//! clauses go back to passive), activate it, generate every inference with
+//! the active set, and simplify and queue the conclusions. Every kept clause
+//! is recorded in the [`ClauseStore`] with its rule and premises.
+
+use super::active::ActiveSet;
+use super::feature_vector::feature_vector;
+use super::params::Params;
+use super::passive::Passive;
+use super::rules::demodulation::{Rewriter, backward_candidates};
+use super::rules::simplify_reflect;
+use super::rules::subsumption::subsumes;
+use super::rules::{Conclusion, Infer, generate_all};
+use super::store::{ClauseId, ClauseStore, InputInfo, Inputs, Rule, SimpStep, State};
+use crate::logic::{Clause, Kbo, Literal, Matcher, Subst, TermBank, TermOrder, normalize_clause};
+use hashbrown::HashTable;
+use rustc_hash::FxHasher;
+use serde::{Deserialize, Serialize};
+use smallvec::SmallVec;
+use std::hash::{Hash, Hasher};
+
+/// How a saturation run ended.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Status {
+    /// No passive clause left, and nothing was dropped: the clause set is
+    /// saturated (with the complete default strategy, it is satisfiable).
+    Saturated,
+    /// A work limit was reached (or clauses were dropped by a weight limit).
+    ResourceOut,
+    /// The empty clause was derived: the input is unsatisfiable.
+    Unsatisfiable,
+}
+
+impl Status {
+    /// The name used in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Status::Saturated => "Saturated",
+            Status::ResourceOut => "ResourceOut",
+            Status::Unsatisfiable => "Unsatisfiable",
+        }
+    }
+}
+
+/// Counters of a run. `processed` and `generated` follow E's definitions:
+/// given clauses selected, and clauses produced by generating inferences.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Stats {
+    /// Given clauses selected (including those then found redundant).
+    pub processed: u64,
+    /// Conclusions of generating inferences.
+    pub generated: u64,
+    /// Records in the clause store (inputs, kept conclusions, simplified clauses).
+    pub kept: u64,
+    /// Conclusions deleted as tautologies.
+    pub tautologies: u64,
+    /// Conclusions deleted as duplicates of a kept clause.
+    pub duplicates: u64,
+    /// Given clauses deleted by forward subsumption.
+    pub forward_subsumed: u64,
+    /// Active clauses deleted by backward subsumption.
+    pub backward_subsumed: u64,
+    /// Active clauses rewritten by a new unit equation.
+    pub backward_rewritten: u64,
+    /// Rewrite steps applied.
+    pub rewrites: u64,
+    /// Literals deleted by simplify-reflect.
+    pub reflect_deletions: u64,
+    /// Conclusions dropped for exceeding the weight limit.
+    pub too_heavy: u64,
+}
+
+/// A saturation run in progress.
+pub struct Saturator {
+    /// The term bank.
+    pub bank: TermBank,
+    /// The term ordering.
+    pub kbo: Kbo,
+    /// Every kept clause and its derivation.
+    pub store: ClauseStore,
+    /// The active set.
+    pub active: ActiveSet,
+    /// Parameters.
+    pub params: Params,
+    /// Counters.
+    pub stats: Stats,
+    passive: Passive,
+    seen: HashTable<ClauseId>,
+    subst: Subst,
+    matcher: Matcher,
+    conclusions: Vec<Conclusion>,
+    empty: Option<ClauseId>,
+    incomplete: bool,
+}
+
+fn clause_hash(lits: &[Literal]) -> u64 {
+    let mut h = FxHasher::default();
+    lits.hash(&mut h);
+    h.finish()
+}
+
+/// Symbol occurrence counts over literal lists, for the precedence.
+pub fn symbol_frequencies<'a>(
+    bank: &TermBank,
+    clauses: impl Iterator<Item = &'a [Literal]>,
+) -> Vec<u64> {
+    let mut freq = vec![0u64; bank.sig.len()];
+    fn walk(bank: &TermBank, t: crate::logic::TermId, freq: &mut [u64]) {
+        if let crate::logic::Head::Sym(s) = bank.head(t) {
+            freq[s.index()] += 1;
+            for i in 0..bank.arity(t) {
+                walk(bank, bank.arg(t, i), freq);
+            }
+        }
+    }
+    for c in clauses {
+        for l in c {
+            walk(bank, l.lhs, &mut freq);
+            walk(bank, l.rhs, &mut freq);
+        }
+    }
+    freq
+}
+
+impl Saturator {
+    /// A run over `bank` with ordering `kbo`. Add input with [`Self::add_input`].
+    pub fn new(bank: TermBank, kbo: Kbo, params: Params) -> Self {
+        let passive = Passive::new(params.weight_picks_per_age_pick);
+        Saturator {
+            bank,
+            kbo,
+            store: ClauseStore::new(),
+            active: ActiveSet::new(),
+            params,
+            stats: Stats::default(),
+            passive,
+            seen: HashTable::new(),
+            subst: Subst::new(),
+            matcher: Matcher::new(),
+            conclusions: Vec::new(),
+            empty: None,
+            incomplete: false,
+        }
+    }
+
+    /// A run over input clauses, with the precedence chosen from their symbol
+    /// frequencies.
+    pub fn from_inputs(bank: TermBank, inputs: Inputs, params: Params) -> Self {
+        let freq = symbol_frequencies(&bank, inputs.iter().map(|(l, _)| l.as_slice()));
+        let kbo = Kbo::by_frequency(&bank, &freq);
+        let mut s = Saturator::new(bank, kbo, params);
+        for (lits, info) in inputs {
+            s.add_input(lits, info);
+        }
+        s
+    }
+
+    /// Adds an input clause. Tautologies and duplicates are recorded (so the
+    /// DAG lists every input) but deleted at once.
+    pub fn add_input(&mut self, lits: Vec<Literal>, info: InputInfo) -> ClauseId {
+        let clause = normalize_clause(&mut self.bank, &self.kbo, lits);
+        let redundant = clause.is_tautology() || self.find_duplicate(&clause.lits).is_some();
+        let weight = clause.weight(&self.bank);
+        let empty = clause.is_empty();
+        let id = self
+            .store
+            .push(clause, Rule::Input, SmallVec::new(), Vec::new(), Some(info));
+        self.stats.kept += 1;
+        if redundant {
+            self.store.set_state(id, State::Deleted);
+        } else {
+            self.remember(id);
+            self.passive.push(id, weight);
+            if empty && self.empty.is_none() {
+                self.empty = Some(id);
+            }
+        }
+        id
+    }
+
+    /// The empty clause, if one was derived.
+    pub fn empty_clause(&self) -> Option<ClauseId> {
+        self.empty
+    }
+
+    fn find_duplicate(&self, lits: &[Literal]) -> Option<ClauseId> {
+        let h = clause_hash(lits);
+        self.seen
+            .find(h, |&id| &*self.store.clause(id).lits == lits)
+            .copied()
+    }
+
+    fn remember(&mut self, id: ClauseId) {
+        let h = clause_hash(&self.store.clause(id).lits);
+        let store = &self.store;
+        self.seen
+            .insert_unique(h, id, |&c| clause_hash(&store.clause(c).lits));
+    }
+
+    fn limit_reached(&self) -> bool {
+        let l = &self.params.limits;
+        let over = |lim: Option<u64>, v: u64| lim.is_some_and(|m| v >= m);
+        over(l.max_processed, self.stats.processed)
+            || over(l.max_generated, self.stats.generated)
+            || over(l.max_kept, self.stats.kept)
+            || over(l.max_terms, self.bank.len() as u64)
+    }
+
+    /// Runs until the empty clause, saturation or a work limit. `progress` is
+    /// called after each given clause.
+    pub fn run(&mut self, progress: &mut dyn FnMut(&Stats)) -> Status {
+        loop {
+            if let Some(s) = self.step() {
+                return s;
+            }
+            progress(&self.stats);
+        }
+    }
+
+    /// One given-clause iteration; `Some(status)` when the run is over.
+    pub fn step(&mut self) -> Option<Status> {
+        if self.empty.is_some() {
+            return Some(Status::Unsatisfiable);
+        }
+        if self.limit_reached() {
+            return Some(Status::ResourceOut);
+        }
+        let store = &self.store;
+        let Some(mut given) = self.passive.pop(|c| store.get(c).state == State::Passive) else {
+            return Some(if self.incomplete {
+                Status::ResourceOut
+            } else {
+                Status::Saturated
+            });
+        };
+        self.stats.processed += 1;
+
+        // Forward simplification.
+        match self.simplify_given(given) {
+            None => return None,
+            Some(g) => given = g,
+        }
+        let clause = self.store.clause(given).clone();
+        if clause.is_empty() {
+            self.store.set_state(given, State::Active);
+            self.empty = Some(given);
+            return Some(Status::Unsatisfiable);
+        }
+        if self.forward_subsumed(&clause) {
+            self.stats.forward_subsumed += 1;
+            self.store.set_state(given, State::Deleted);
+            return None;
+        }
+
+        // Backward subsumption, then activation, then backward rewriting.
+        self.backward_subsume(given, &clause);
+        self.active
+            .insert(&self.bank, &self.kbo, self.params.selection, given, &clause);
+        self.store.set_state(given, State::Active);
+        if clause.is_unit() && clause.lits[0].pos && clause.lits[0].is_equational(&self.bank) {
+            self.backward_rewrite(given, clause.lits[0]);
+        }
+        if !self.active.contains(given) {
+            return None;
+        }
+
+        // Generating inferences.
+        let mut out = std::mem::take(&mut self.conclusions);
+        {
+            let mut cx = Infer {
+                bank: &mut self.bank,
+                kbo: &self.kbo,
+                store: &self.store,
+                active: &self.active,
+                params: &self.params,
+                subst: &mut self.subst,
+                out: &mut out,
+            };
+            generate_all(&mut cx, given);
+        }
+        for c in out.drain(..) {
+            self.stats.generated += 1;
+            self.keep_conclusion(c.lits, c.rule, c.parents, Vec::new(), true);
+            if self.empty.is_some() {
+                break;
+            }
+        }
+        out.clear();
+        self.conclusions = out;
+        None
+    }
+
+    /// Rewrites and reflect-simplifies literals against the active set.
+    fn simplify_lits(
+        &mut self,
+        lits: &mut Vec<Literal>,
+        simps: &mut Vec<SimpStep>,
+        exclude: Option<ClauseId>,
+    ) {
+        let before = simps.len();
+        let mut rw = Rewriter {
+            bank: &mut self.bank,
+            kbo: &self.kbo,
+            active: &self.active,
+            store: &self.store,
+            matcher: &mut self.matcher,
+            used: simps,
+            exclude,
+        };
+        rw.rewrite_literals(lits);
+        let rewrites = simps.len() - before;
+        let before_reflect = simps.len();
+        simplify_reflect::simplify(
+            &self.bank,
+            &self.active,
+            &self.store,
+            &mut self.matcher,
+            lits,
+            simps,
+            exclude,
+        );
+        self.stats.rewrites += rewrites as u64;
+        self.stats.reflect_deletions += (simps.len() - before_reflect) as u64;
+    }
+
+    /// Normalises, filters and records a new clause; queues it as passive.
+    fn keep_conclusion(
+        &mut self,
+        mut lits: Vec<Literal>,
+        rule: Rule,
+        parents: SmallVec<[ClauseId; 2]>,
+        mut simps: Vec<SimpStep>,
+        simplify: bool,
+    ) -> Option<ClauseId> {
+        if simplify && self.params.simplify_new_clauses {
+            // Normalise first so that rewriting sees oriented equations.
+            let c = normalize_clause(&mut self.bank, &self.kbo, lits);
+            if c.is_tautology() {
+                self.stats.tautologies += 1;
+                return None;
+            }
+            lits = c.lits.into_vec();
+            self.simplify_lits(&mut lits, &mut simps, None);
+        }
+        let clause = normalize_clause(&mut self.bank, &self.kbo, lits);
+        if clause.is_tautology() {
+            self.stats.tautologies += 1;
+            return None;
+        }
+        let weight = clause.weight(&self.bank);
+        if let Some(max) = self.params.max_clause_weight
+            && weight > max
+            && !clause.is_empty()
+        {
+            self.stats.too_heavy += 1;
+            self.incomplete = true;
+            return None;
+        }
+        if self.find_duplicate(&clause.lits).is_some() {
+            self.stats.duplicates += 1;
+            return None;
+        }
+        let empty = clause.is_empty();
+        let id = self.store.push(clause, rule, parents, simps, None);
+        self.stats.kept += 1;
+        self.remember(id);
+        self.passive.push(id, weight);
+        if empty && self.empty.is_none() {
+            self.empty = Some(id);
+        }
+        Some(id)
+    }
+
+    /// Forward-simplifies a selected clause. Returns the clause to process
+    /// (a new record if it changed), or `None` if it was deleted.
+    fn simplify_given(&mut self, given: ClauseId) -> Option<ClauseId> {
+        let mut lits = self.store.clause(given).lits.to_vec();
+        let mut simps = Vec::new();
+        self.simplify_lits(&mut lits, &mut simps, None);
+        if simps.is_empty() {
+            return Some(given);
+        }
+        self.store.set_state(given, State::Deleted);
+        let clause = normalize_clause(&mut self.bank, &self.kbo, lits);
+        if clause.is_tautology() {
+            self.stats.tautologies += 1;
+            return None;
+        }
+        if self.find_duplicate(&clause.lits).is_some() {
+            self.stats.duplicates += 1;
+            return None;
+        }
+        let id = self.store.push(
+            clause,
+            Rule::Simplification,
+            smallvec::smallvec![given],
+            simps,
+            None,
+        );
+        self.stats.kept += 1;
+        self.remember(id);
+        Some(id)
+    }
+
+    fn forward_subsumed(&mut self, c: &Clause) -> bool {
+        let fv = feature_vector(&self.bank, c);
+        let (bank, store, matcher) = (&self.bank, &self.store, &mut self.matcher);
+        let mut found = false;
+        self.active.fv.subsumer_candidates(&fv, &mut |d| {
+            if subsumes(bank, matcher, store.clause(d), c) {
+                found = true;
+                return false;
+            }
+            true
+        });
+        found
+    }
+
+    fn backward_subsume(&mut self, given: ClauseId, c: &Clause) {
+        let fv = feature_vector(&self.bank, c);
+        let mut victims = Vec::new();
+        {
+            let (bank, store, matcher) = (&self.bank, &self.store, &mut self.matcher);
+            self.active.fv.subsumed_candidates(&fv, &mut |d| {
+                if d != given && subsumes(bank, matcher, c, store.clause(d)) {
+                    victims.push(d);
+                }
+                true
+            });
+        }
+        for d in victims {
+            let dc = self.store.clause(d).clone();
+            self.active.remove(&self.bank, &self.kbo, d, &dc);
+            self.store.set_state(d, State::Deleted);
+            self.stats.backward_subsumed += 1;
+        }
+    }
+
+    fn backward_rewrite(&mut self, given: ClauseId, unit: Literal) {
+        let oriented = self.kbo.compare(&self.bank, unit.lhs, unit.rhs) == TermOrder::Greater;
+        let mut victims = backward_candidates(&self.bank, &self.active, unit.lhs);
+        if !oriented {
+            victims.extend(backward_candidates(&self.bank, &self.active, unit.rhs));
+            victims.sort_unstable();
+            victims.dedup();
+        }
+        for d in victims {
+            if d == given || !self.active.contains(d) {
+                continue;
+            }
+            let mut lits = self.store.clause(d).lits.to_vec();
+            let mut simps = Vec::new();
+            let mut rw = Rewriter {
+                bank: &mut self.bank,
+                kbo: &self.kbo,
+                active: &self.active,
+                store: &self.store,
+                matcher: &mut self.matcher,
+                used: &mut simps,
+                exclude: Some(d),
+            };
+            if !rw.rewrite_literals(&mut lits) {
+                continue;
+            }
+            self.stats.rewrites += simps.len() as u64;
+            self.stats.backward_rewritten += 1;
+            let dc = self.store.clause(d).clone();
+            self.active.remove(&self.bank, &self.kbo, d, &dc);
+            self.store.set_state(d, State::Deleted);
+            self.keep_conclusion(
+                lits,
+                Rule::Simplification,
+                smallvec::smallvec![d],
+                simps,
+                false,
+            );
+        }
+    }
+
+    /// Number of live passive clauses is not tracked exactly; this is the
+    /// number of queued entries, an upper bound.
+    pub fn passive_queued(&self) -> usize {
+        self.passive.queued()
+    }
+}

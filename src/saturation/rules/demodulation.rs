@@ -1,0 +1,174 @@
+//! Demodulation: rewriting with oriented instances of positive unit
+//! equations, innermost first, to normal form.
+//!
+//! A unit `l = r` rewrites `t = lσ` to `rσ` when `lσ > rσ` in the term
+//! ordering (always, for an equation oriented `l > r`). At the root of the
+//! maximal side `s` of a positive equation `s = t'`, the step must also
+//! make the clause smaller (`rσ < t'`; `rσ = t'` is allowed too, as the
+//! literal then becomes a tautology and is subsumed by the unit), which keeps
+//! the calculus complete
+//! (Bachmair & Ganzinger 1994; Schulz, E 2002, §3).
+
+use crate::logic::{Kbo, Literal, Matcher, TermBank, TermId, TermOrder};
+use crate::saturation::active::{ActiveSet, UnitEntry};
+use crate::saturation::fingerprint::Query;
+use crate::saturation::store::{ClauseId, ClauseStore, SimpStep};
+
+/// Rewriting context.
+pub struct Rewriter<'a> {
+    /// The term bank.
+    pub bank: &'a mut TermBank,
+    /// The ordering.
+    pub kbo: &'a Kbo,
+    /// Active set (its unit index holds the rewrite rules).
+    pub active: &'a ActiveSet,
+    /// Clause arena.
+    pub store: &'a ClauseStore,
+    /// Scratch matcher.
+    pub matcher: &'a mut Matcher,
+    /// Units used, in order of use.
+    pub used: &'a mut Vec<SimpStep>,
+    /// A clause that must not rewrite (the clause being rewritten, if active).
+    pub exclude: Option<ClauseId>,
+}
+
+impl Rewriter<'_> {
+    /// Rewrites every literal of `lits` to normal form; returns true if
+    /// anything changed.
+    pub fn rewrite_literals(&mut self, lits: &mut [Literal]) -> bool {
+        let mut changed = false;
+        for l in lits.iter_mut() {
+            let eq = l.is_equational(self.bank);
+            let lhs_max = eq && self.kbo.compare(self.bank, l.lhs, l.rhs) != TermOrder::Less;
+            let rhs_max = eq && self.kbo.compare(self.bank, l.rhs, l.lhs) != TermOrder::Less;
+            // Restriction at the root of a maximal side of a positive equation.
+            let guard_l = (l.pos && lhs_max).then_some(l.rhs);
+            let guard_r = (l.pos && rhs_max).then_some(l.lhs);
+            let nl = self.normal_form(l.lhs, guard_l);
+            let nr = if eq {
+                self.normal_form(l.rhs, guard_r)
+            } else {
+                l.rhs
+            };
+            if nl != l.lhs || nr != l.rhs {
+                *l = Literal::eq(nl, nr, l.pos);
+                changed = true;
+            }
+        }
+        changed
+    }
+
+    /// Normal form of `t`. When `guard` is `Some(u)`, a rewrite at the root
+    /// of `t` must produce a term smaller than `u`.
+    pub fn normal_form(&mut self, t: TermId, guard: Option<TermId>) -> TermId {
+        if self.bank.is_var(t) || self.active.units.is_empty() {
+            return t;
+        }
+        let mut cur = t;
+        loop {
+            let n = self.bank.arity(cur);
+            if n > 0 {
+                let mut args: smallvec::SmallVec<[TermId; 8]> =
+                    smallvec::SmallVec::with_capacity(n);
+                let mut changed = false;
+                for i in 0..n {
+                    let a = self.bank.arg(cur, i);
+                    let b = self.normal_form(a, None);
+                    changed |= a != b;
+                    args.push(b);
+                }
+                if changed {
+                    let f = self.bank.sym(cur);
+                    cur = self.bank.app(f, &args);
+                }
+            }
+            match self.rewrite_root(cur, guard) {
+                Some(next) => cur = next,
+                None => return cur,
+            }
+        }
+    }
+
+    /// One rewrite step at the root of `t`, if some unit applies.
+    fn rewrite_root(&mut self, t: TermId, guard: Option<TermId>) -> Option<TermId> {
+        if self.bank.is_var(t) {
+            return None;
+        }
+        let mut cands: smallvec::SmallVec<[UnitEntry; 8]> = smallvec::SmallVec::new();
+        self.active
+            .units
+            .candidates(self.bank, t, Query::Generalizations, &mut |_, e| {
+                cands.push(e)
+            });
+        for e in cands {
+            if Some(e.clause) == self.exclude {
+                continue;
+            }
+            let unit = self.store.clause(e.clause).lits[0];
+            if !unit.pos || !unit.is_equational(self.bank) {
+                continue;
+            }
+            let (l, r) = if e.side == 0 {
+                (unit.lhs, unit.rhs)
+            } else {
+                (unit.rhs, unit.lhs)
+            };
+            self.matcher.clear();
+            if !self.matcher.matches(self.bank, l, t) {
+                continue;
+            }
+            let oriented = e.side == 0
+                && self.kbo.compare(self.bank, unit.lhs, unit.rhs) == TermOrder::Greater;
+            if !oriented && !vars_subset(self.bank, r, l) {
+                continue;
+            }
+            let rs = self.matcher.apply(self.bank, r);
+            if !oriented && self.kbo.compare(self.bank, t, rs) != TermOrder::Greater {
+                continue;
+            }
+            // rσ = u makes the literal a tautology that the unit subsumes anyway.
+            if let Some(u) = guard
+                && !matches!(
+                    self.kbo.compare(self.bank, rs, u),
+                    TermOrder::Less | TermOrder::Equal
+                )
+            {
+                continue;
+            }
+            self.used.push(SimpStep::Rewrite(e.clause));
+            return Some(rs);
+        }
+        None
+    }
+}
+
+fn vars_subset(bank: &TermBank, small: TermId, big: TermId) -> bool {
+    let mut a = Vec::new();
+    let mut b = Vec::new();
+    bank.count_vars(small, &mut a);
+    bank.count_vars(big, &mut b);
+    a.iter()
+        .enumerate()
+        .all(|(v, &n)| n == 0 || b.get(v).is_some_and(|&m| m > 0))
+}
+
+/// Active clauses that contain an instance of `l` (candidates for backward
+/// rewriting by the unit `l = r`), in index order, deduplicated.
+pub fn backward_candidates(bank: &TermBank, active: &ActiveSet, l: TermId) -> Vec<ClauseId> {
+    let mut out = Vec::new();
+    if bank.is_var(l) {
+        return out;
+    }
+    let mut m = Matcher::new();
+    active
+        .subterms
+        .candidates(bank, l, Query::Instances, &mut |t, c| {
+            m.clear();
+            if m.matches(bank, l, t) {
+                out.push(c);
+            }
+        });
+    out.sort_unstable();
+    out.dedup();
+    out
+}

@@ -1,0 +1,68 @@
+//! Ordered resolution on predicate literals: from `C ∨ A` and `D ∨ ~B` with
+//! `σ = mgu(A, B)` derive `(C ∨ D)σ`, when `A` is strictly maximal (no
+//! selection) and `~B` is selected or maximal.
+
+use super::Infer;
+use crate::logic::{Bank, Renaming};
+use crate::saturation::active::LitEntry;
+use crate::saturation::store::{ClauseId, Rule};
+
+/// All resolvents of the given clause with active clauses (itself included).
+pub fn generate(cx: &mut Infer<'_>, given: ClauseId) {
+    let Some(info) = cx.active.info(given) else {
+        return;
+    };
+    let elig = info.elig;
+    let n = cx.store.clause(given).len();
+    let mut cands: Vec<LitEntry> = Vec::new();
+    for i in 0..n {
+        let l = cx.store.clause(given).lits[i];
+        if l.is_equational(cx.bank) || !elig.ok(i, l.pos) {
+            continue;
+        }
+        cands.clear();
+        let idx = if l.pos {
+            &cx.active.res_neg
+        } else {
+            &cx.active.res_pos
+        };
+        idx.candidates(
+            cx.bank,
+            l.lhs,
+            crate::saturation::fingerprint::Query::Unifiable,
+            &mut |_, e| cands.push(e),
+        );
+        for &e in &cands {
+            // Self-resolution is found from the positive literal only.
+            if !l.pos && e.clause == given {
+                continue;
+            }
+            resolve(cx, (given, i, 0), (e.clause, e.lit as usize, 1));
+        }
+    }
+    cx.subst.clear();
+}
+
+/// Resolves literal `a.1` of clause `a.0` (bank `a.2`) with literal `b.1` of
+/// clause `b.0` (bank `b.2`); the literals must have opposite polarity.
+pub(crate) fn resolve(cx: &mut Infer<'_>, a: (ClauseId, usize, Bank), b: (ClauseId, usize, Bank)) {
+    let la = cx.store.clause(a.0).lits[a.1];
+    let lb = cx.store.clause(b.0).lits[b.1];
+    cx.subst.clear();
+    if !cx.subst.unify(cx.bank, la.lhs, a.2, lb.lhs, b.2) {
+        return;
+    }
+    let mut ren = Renaming::new();
+    let mut ia = cx.instantiate(a.0, a.2, &mut ren);
+    if !cx.still_maximal(a.0, &ia, a.1, la.pos) {
+        return;
+    }
+    let mut ib = cx.instantiate(b.0, b.2, &mut ren);
+    if !cx.still_maximal(b.0, &ib, b.1, lb.pos) {
+        return;
+    }
+    ia.remove(a.1);
+    ib.remove(b.1);
+    ia.extend(ib);
+    cx.emit(ia, Rule::Resolution, &[a.0, b.0]);
+}

@@ -1,0 +1,83 @@
+//! Simplify-reflect (unit-resulting literal deletion): a literal whose
+//! complement is an instance of a unit clause is deleted, e.g. `C ∨ s != t`
+//! with a unit `l = r` and `lσ = s`, `rσ = t` simplifies to `C`. Also deletes
+//! trivial disequations `s != s`.
+
+use crate::logic::{Literal, Matcher, TermBank};
+use crate::saturation::active::ActiveSet;
+use crate::saturation::fingerprint::Query;
+use crate::saturation::store::{ClauseId, ClauseStore, SimpStep};
+
+/// Deletes literals refuted by active units; records the steps. Returns true
+/// if something was deleted.
+pub fn simplify(
+    bank: &TermBank,
+    active: &ActiveSet,
+    store: &ClauseStore,
+    matcher: &mut Matcher,
+    lits: &mut Vec<Literal>,
+    used: &mut Vec<SimpStep>,
+    exclude: Option<ClauseId>,
+) -> bool {
+    let before = lits.len();
+    let mut trivial = false;
+    lits.retain(|l| {
+        let t = !l.pos && l.lhs == l.rhs;
+        trivial |= t;
+        !t
+    });
+    if trivial {
+        used.push(SimpStep::TrivialDisequation);
+    }
+    if !active.units.is_empty() {
+        let mut i = 0;
+        while i < lits.len() {
+            match refuting_unit(bank, active, store, matcher, &lits[i], exclude) {
+                Some(u) => {
+                    used.push(SimpStep::SimplifyReflect(u));
+                    lits.remove(i);
+                }
+                None => i += 1,
+            }
+        }
+    }
+    lits.len() != before
+}
+
+/// A unit clause whose literal, instantiated, is the complement of `l`.
+pub fn refuting_unit(
+    bank: &TermBank,
+    active: &ActiveSet,
+    store: &ClauseStore,
+    matcher: &mut Matcher,
+    l: &Literal,
+    exclude: Option<ClauseId>,
+) -> Option<ClauseId> {
+    let eq = l.is_equational(bank);
+    let keys: &[_] = if eq { &[l.lhs, l.rhs] } else { &[l.lhs] };
+    let mut found = None;
+    for &k in keys {
+        active
+            .units
+            .candidates(bank, k, Query::Generalizations, &mut |_, e| {
+                if found.is_some() || Some(e.clause) == exclude || e.side != 0 {
+                    return;
+                }
+                let u = store.clause(e.clause).lits[0];
+                if u.pos == l.pos || u.is_equational(bank) != eq {
+                    return;
+                }
+                let mut try_pair = |a, b| {
+                    matcher.clear();
+                    matcher.matches(bank, u.lhs, a) && matcher.matches(bank, u.rhs, b)
+                };
+                if try_pair(l.lhs, l.rhs) || (eq && try_pair(l.rhs, l.lhs)) {
+                    found = Some(e.clause);
+                }
+            });
+        if found.is_some() {
+            break;
+        }
+    }
+    found
+}

@@ -1,0 +1,203 @@
+//! Superposition: from `C ∨ l = r` and `D ∨ L[u]` with `σ = mgu(l, u)`, `u`
+//! not a variable, `lσ` not smaller than `rσ`, derive `(C ∨ D ∨ L[r])σ`.
+//! Into a positive equation only on its maximal side; `l = r` must be
+//! strictly maximal (no selection), `L` selected or (strictly, if positive)
+//! maximal (Bachmair & Ganzinger 1994; Nieuwenhuis & Rubio, Handbook of
+//! Automated Reasoning ch. 7, 2001).
+
+use super::Infer;
+use crate::logic::{Bank, Literal, Renaming, TermOrder};
+use crate::saturation::active::{FromEntry, IntoEntry, Position};
+use crate::saturation::fingerprint::Query;
+use crate::saturation::store::{ClauseId, Rule};
+
+/// A superposition partner from an equation: clause, literal, which side is `l`.
+#[derive(Copy, Clone, Debug)]
+pub struct From {
+    /// The clause holding `l = r`.
+    pub clause: ClauseId,
+    /// The literal index.
+    pub lit: usize,
+    /// 0 when `l` is the lhs, 1 when it is the rhs.
+    pub side: u8,
+    /// Variable bank.
+    pub bank: Bank,
+}
+
+/// A superposition target: clause, literal, side and position of `u`.
+#[derive(Clone, Debug)]
+pub struct Into {
+    /// The clause holding `L[u]`.
+    pub clause: ClauseId,
+    /// The literal index.
+    pub lit: usize,
+    /// 0 = inside the lhs, 1 = inside the rhs.
+    pub side: u8,
+    /// Position of `u` within that side.
+    pub pos: Position,
+    /// Variable bank.
+    pub bank: Bank,
+}
+
+fn side_terms(l: &Literal, side: u8) -> (crate::logic::TermId, crate::logic::TermId) {
+    if side == 0 {
+        (l.lhs, l.rhs)
+    } else {
+        (l.rhs, l.lhs)
+    }
+}
+
+/// All superpositions between the given clause and the active set, in both
+/// directions (the given clause against a copy of itself included once).
+pub fn generate(cx: &mut Infer<'_>, given: ClauseId) {
+    let Some(info) = cx.active.info(given) else {
+        return;
+    };
+    let elig = info.elig;
+    let lits = cx.store.clause(given).lits.clone();
+    // Given clause as the equation: into active subterms.
+    let mut into_cands: Vec<IntoEntry> = Vec::new();
+    for (i, l) in lits.iter().enumerate() {
+        if !l.pos || !l.is_equational(cx.bank) || !elig.positive_ok(i) {
+            continue;
+        }
+        let oriented = cx.kbo.compare(cx.bank, l.lhs, l.rhs) == TermOrder::Greater;
+        for side in [0u8, 1] {
+            if side == 1 && oriented {
+                continue;
+            }
+            let (lt, _) = side_terms(l, side);
+            if cx.bank.is_var(lt) {
+                continue;
+            }
+            into_cands.clear();
+            cx.active
+                .sup_into
+                .candidates(cx.bank, lt, Query::Unifiable, &mut |_, e| {
+                    into_cands.push(e)
+                });
+            for e in into_cands.iter() {
+                let into = Into {
+                    clause: e.clause,
+                    lit: e.lit as usize,
+                    side: e.side,
+                    pos: cx.active.position(e.pos).into(),
+                    bank: 1,
+                };
+                superpose(
+                    cx,
+                    From {
+                        clause: given,
+                        lit: i,
+                        side,
+                        bank: 0,
+                    },
+                    &into,
+                );
+            }
+        }
+    }
+    // Active equations into the given clause.
+    let mut from_cands: Vec<FromEntry> = Vec::new();
+    for (j, l) in lits.iter().enumerate() {
+        if !elig.ok(j, l.pos) {
+            continue;
+        }
+        let eq = l.is_equational(cx.bank);
+        let oriented = eq && cx.kbo.compare(cx.bank, l.lhs, l.rhs) == TermOrder::Greater;
+        for side in [0u8, 1] {
+            if side == 1 && (!eq || oriented) {
+                continue;
+            }
+            let (st, _) = side_terms(l, side);
+            let mut subs: Vec<(crate::logic::TermId, Position)> = Vec::new();
+            cx.bank.for_each_nonvar_subterm(st, &mut |u, p| {
+                if eq || !p.is_empty() {
+                    subs.push((u, p.into()));
+                }
+            });
+            for (u, pos) in subs {
+                from_cands.clear();
+                cx.active
+                    .sup_from
+                    .candidates(cx.bank, u, Query::Unifiable, &mut |_, e| from_cands.push(e));
+                let into = Into {
+                    clause: given,
+                    lit: j,
+                    side,
+                    pos,
+                    bank: 0,
+                };
+                for e in from_cands.iter() {
+                    if e.clause == given {
+                        continue;
+                    }
+                    let from = From {
+                        clause: e.clause,
+                        lit: e.lit as usize,
+                        side: e.side,
+                        bank: 1,
+                    };
+                    superpose(cx, from, &into);
+                }
+            }
+        }
+    }
+    cx.subst.clear();
+}
+
+/// One superposition inference, if its unifier and ordering conditions hold.
+pub fn superpose(cx: &mut Infer<'_>, from: From, into: &Into) {
+    let fl = cx.store.clause(from.clause).lits[from.lit];
+    let il = cx.store.clause(into.clause).lits[into.lit];
+    let (l, r) = side_terms(&fl, from.side);
+    let (s, t) = side_terms(&il, into.side);
+    let u = cx.bank.at(s, &into.pos);
+    cx.subst.clear();
+    if !cx.subst.unify(cx.bank, l, from.bank, u, into.bank) {
+        return;
+    }
+    let mut ren = Renaming::new();
+    let from_oriented =
+        from.side == 0 && cx.kbo.compare(cx.bank, fl.lhs, fl.rhs) == TermOrder::Greater;
+    let ls = cx.subst.apply(cx.bank, l, from.bank, &mut ren);
+    let rs = cx.subst.apply(cx.bank, r, from.bank, &mut ren);
+    if !from_oriented
+        && matches!(
+            cx.kbo.compare(cx.bank, ls, rs),
+            TermOrder::Less | TermOrder::Equal
+        )
+    {
+        return;
+    }
+    let ss = cx.subst.apply(cx.bank, s, into.bank, &mut ren);
+    if il.is_equational(cx.bank) {
+        let ts = cx.subst.apply(cx.bank, t, into.bank, &mut ren);
+        let into_oriented =
+            into.side == 0 && cx.kbo.compare(cx.bank, il.lhs, il.rhs) == TermOrder::Greater;
+        if !into_oriented {
+            let o = cx.kbo.compare(cx.bank, ss, ts);
+            if o == TermOrder::Less || (il.pos && o == TermOrder::Equal) {
+                return;
+            }
+        }
+    }
+    let mut fi = cx.instantiate(from.clause, from.bank, &mut ren);
+    if !cx.still_maximal(from.clause, &fi, from.lit, true) {
+        return;
+    }
+    let mut ii = cx.instantiate(into.clause, into.bank, &mut ren);
+    if !cx.still_maximal(into.clause, &ii, into.lit, il.pos) {
+        return;
+    }
+    let new_side = cx.bank.replace_at(ss, &into.pos, rs);
+    let old = ii[into.lit];
+    ii[into.lit] = if into.side == 0 {
+        Literal::eq(new_side, old.rhs, old.pos)
+    } else {
+        Literal::eq(old.lhs, new_side, old.pos)
+    };
+    fi.remove(from.lit);
+    fi.extend(ii);
+    cx.emit(fi, Rule::Superposition, &[from.clause, into.clause]);
+}

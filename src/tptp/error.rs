@@ -1,0 +1,177 @@
+//! The error type of the TPTP reader: what went wrong and where
+//! (file, 1-based line and column).
+
+use std::path::{Path, PathBuf};
+
+/// A reading error located in a file: `path:line:col: message`.
+///
+/// `line` and `col` are 1-based; the column counts characters, not bytes.
+/// Errors that concern a whole file (unreadable, no formulas) point at 1:1.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{}:{line}:{col}: {kind}", file.display())]
+pub struct TptpError {
+    /// The file the error is in (the origin name for [`crate::tptp::parse_str`]).
+    pub file: PathBuf,
+    /// 1-based line.
+    pub line: u32,
+    /// 1-based column, in characters.
+    pub col: u32,
+    /// What went wrong.
+    pub kind: ErrorKind,
+}
+
+impl TptpError {
+    /// An error at `file:line:col`.
+    pub fn new(file: &Path, line: u32, col: u32, kind: ErrorKind) -> Self {
+        TptpError {
+            file: file.to_path_buf(),
+            line,
+            col,
+            kind,
+        }
+    }
+
+    /// The message without the location prefix.
+    pub fn message(&self) -> String {
+        self.kind.to_string()
+    }
+}
+
+/// Joins paths for messages: `a, b, c`.
+fn join_paths(paths: &[PathBuf]) -> String {
+    paths
+        .iter()
+        .map(|p| p.display().to_string())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The kinds of reading errors.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ErrorKind {
+    /// A token other than the one the grammar needs here.
+    #[error("expected {expected} but found {found}")]
+    Expected {
+        /// What the grammar allows at this point, e.g. `')'`.
+        expected: String,
+        /// The token found, quoted, or `end of file`.
+        found: String,
+    },
+    /// A formula role that is not one of the TPTP roles.
+    #[error(
+        "bad role '{0}' (expected axiom, hypothesis, definition, assumption, lemma, theorem, \
+         corollary, conjecture, negated_conjecture, plain, type, interpretation, fi_domain, \
+         fi_functors, fi_predicates or unknown)"
+    )]
+    BadRole(String),
+    /// An annotated formula in a language other than CNF (`FOF`, `TFF`, ...).
+    #[error("{0} input is not supported yet; convert to CNF")]
+    Unsupported(String),
+    /// An included file found under none of the searched paths.
+    #[error(
+        "cannot find included file '{name}' (searched {})",
+        join_paths(searched)
+    )]
+    MissingInclude {
+        /// The file name as written in the include directive.
+        name: String,
+        /// Every path tried, in order.
+        searched: Vec<PathBuf>,
+    },
+    /// A file that (directly or indirectly) includes itself.
+    #[error("include cycle: {}", .0.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(" -> "))]
+    IncludeCycle(Vec<PathBuf>),
+    /// A name in an include's formula selection that the included file lacks.
+    #[error("formula '{name}' selected by the include is not in {}", file.display())]
+    UnknownSelected {
+        /// The selected name.
+        name: String,
+        /// The included file.
+        file: PathBuf,
+    },
+    /// A file with neither annotated formulas nor includes.
+    #[error("no formulas in file")]
+    NoFormulas,
+    /// A single-quoted atom without its closing quote on the same line.
+    #[error("unterminated quoted atom")]
+    UnterminatedQuoted,
+    /// A distinct object without its closing double quote on the same line.
+    #[error("unterminated distinct object")]
+    UnterminatedDistinct,
+    /// A `/*` comment without `*/`.
+    #[error("unterminated block comment")]
+    UnterminatedComment,
+    /// `''`: single-quoted atoms need at least one character.
+    #[error("empty quoted atom ''")]
+    EmptyQuoted,
+    /// A backslash followed by something other than the quote or a backslash.
+    #[error("invalid escape '\\{0}' in a quoted token (only \\\\ and the quote may be escaped)")]
+    BadEscape(char),
+    /// A malformed number, e.g. with a leading zero.
+    #[error("malformed number '{0}': {1}")]
+    BadNumber(String, &'static str),
+    /// The input is not UTF-8.
+    #[error("invalid UTF-8 (binary file?)")]
+    InvalidUtf8,
+    /// A control character outside layout (binary garbage).
+    #[error("control character U+{0:04X} (binary file?)")]
+    ControlChar(u32),
+    /// A character that starts no TPTP token, or is not allowed in a quoted token.
+    #[error("unexpected character {0:?}")]
+    UnexpectedChar(char),
+    /// Terms, parentheses or annotations nested beyond the reader's limit.
+    #[error("nesting deeper than {0} levels")]
+    TooDeep(usize),
+    /// `$true` or `$false` where a term is needed.
+    #[error("'{0}' is a formula, not a term")]
+    TruthAsTerm(String),
+    /// A file that cannot be read.
+    #[error("cannot read {}: {message}", path.display())]
+    Io {
+        /// The path tried.
+        path: PathBuf,
+        /// The operating system's message.
+        message: String,
+    },
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn display_has_location_prefix() {
+        let e = TptpError::new(
+            Path::new("a/b.p"),
+            3,
+            7,
+            ErrorKind::Expected {
+                expected: "')'".into(),
+                found: "'.'".into(),
+            },
+        );
+        assert_eq!(e.to_string(), "a/b.p:3:7: expected ')' but found '.'");
+        assert_eq!(e.message(), "expected ')' but found '.'");
+    }
+
+    #[test]
+    fn include_messages_list_paths() {
+        let k = ErrorKind::MissingInclude {
+            name: "Axioms/X.ax".into(),
+            searched: vec![
+                PathBuf::from("/r/Axioms/X.ax"),
+                PathBuf::from("d/Axioms/X.ax"),
+            ],
+        };
+        assert_eq!(
+            k.to_string(),
+            "cannot find included file 'Axioms/X.ax' (searched /r/Axioms/X.ax, d/Axioms/X.ax)"
+        );
+        let c = ErrorKind::IncludeCycle(vec!["a".into(), "b".into(), "a".into()]);
+        assert_eq!(c.to_string(), "include cycle: a -> b -> a");
+        assert_eq!(
+            ErrorKind::ControlChar(0).to_string(),
+            "control character U+0000 (binary file?)"
+        );
+    }
+}

@@ -1,0 +1,305 @@
+//! Reading files and resolving `include` directives: search order (TPTP
+//! root, then the including file's folder), cycle detection, UTF-8 checks.
+
+use super::error::{ErrorKind, TptpError};
+use super::parser::{Entry, FileParser, dir_of};
+use crate::logic::TermBank;
+use std::path::{Path, PathBuf};
+
+/// The TPTP root to resolve includes against: `cli` (e.g. `--tptp DIR`) if
+/// given, else the `TPTP` environment variable if set and non-empty.
+pub fn tptp_root(cli: Option<&Path>) -> Option<PathBuf> {
+    if let Some(p) = cli {
+        return Some(p.to_path_buf());
+    }
+    std::env::var_os("TPTP")
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+}
+
+/// What one file yielded.
+pub(crate) struct FileOutput {
+    pub entries: Vec<Entry>,
+    pub status: Option<String>,
+}
+
+/// State shared by all files of one problem.
+pub(crate) struct Reader<'r> {
+    pub bank: &'r mut TermBank,
+    root: Option<&'r Path>,
+    /// Canonical paths of the files being read (innermost last).
+    stack: Vec<PathBuf>,
+    /// The same files as displayed (resolved, not canonicalised).
+    shown: Vec<PathBuf>,
+    /// Every file read, first read first, no repeats.
+    pub files: Vec<PathBuf>,
+}
+
+fn canonical(p: &Path) -> PathBuf {
+    std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf())
+}
+
+/// Line and column (1-based, in characters) of byte offset `at` in `bytes`,
+/// which are valid UTF-8 up to `at`.
+fn position(bytes: &[u8], at: usize) -> (u32, u32) {
+    let prefix = &bytes[..at];
+    let line = prefix.iter().filter(|&&b| b == b'\n').count() as u32 + 1;
+    let line_start = prefix
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |i| i + 1);
+    let col =
+        std::str::from_utf8(&prefix[line_start..]).map_or(1, |s| s.chars().count() as u32 + 1);
+    (line, col)
+}
+
+impl<'r> Reader<'r> {
+    pub fn new(bank: &'r mut TermBank, root: Option<&'r Path>) -> Self {
+        Reader {
+            bank,
+            root,
+            stack: Vec::new(),
+            shown: Vec::new(),
+            files: Vec::new(),
+        }
+    }
+
+    fn note_file(&mut self, path: &Path) {
+        if !self.files.iter().any(|f| f == path) {
+            self.files.push(path.to_path_buf());
+        }
+    }
+
+    fn read_bytes(path: &Path) -> Result<Vec<u8>, ErrorKind> {
+        std::fs::read(path).map_err(|e| ErrorKind::Io {
+            path: path.to_path_buf(),
+            message: e.to_string(),
+        })
+    }
+
+    /// Reads the top file of a problem.
+    pub fn read_top_file(&mut self, path: &Path) -> Result<FileOutput, TptpError> {
+        let bytes = Self::read_bytes(path).map_err(|k| TptpError::new(path, 1, 1, k))?;
+        self.note_file(path);
+        self.stack.push(canonical(path));
+        self.shown.push(path.to_path_buf());
+        let out = self.parse_bytes(&bytes, path, &dir_of(path));
+        self.stack.pop();
+        self.shown.pop();
+        out
+    }
+
+    /// Parses bytes that should be UTF-8 TPTP text.
+    pub fn parse_bytes(
+        &mut self,
+        bytes: &[u8],
+        file: &Path,
+        dir: &Path,
+    ) -> Result<FileOutput, TptpError> {
+        match std::str::from_utf8(bytes) {
+            Ok(text) => self.parse_text(text, file, dir),
+            Err(e) => {
+                let (line, col) = position(bytes, e.valid_up_to());
+                Err(TptpError::new(file, line, col, ErrorKind::InvalidUtf8))
+            }
+        }
+    }
+
+    /// Parses one file's text, following its includes.
+    pub fn parse_text(
+        &mut self,
+        text: &str,
+        file: &Path,
+        dir: &Path,
+    ) -> Result<FileOutput, TptpError> {
+        let mut p = FileParser::new(text, file, dir, self)?;
+        p.parse_file()?;
+        let status = p.status();
+        Ok(FileOutput {
+            entries: std::mem::take(&mut p.entries),
+            status,
+        })
+    }
+
+    /// The paths tried for an include of `name` from a file in `from_dir`.
+    fn candidates(&self, name: &str, from_dir: &Path) -> Vec<PathBuf> {
+        let p = Path::new(name);
+        if p.is_absolute() {
+            return vec![p.to_path_buf()];
+        }
+        let mut out = Vec::new();
+        if let Some(root) = self.root {
+            out.push(root.join(p));
+        }
+        let local = from_dir.join(p);
+        if !out.contains(&local) {
+            out.push(local);
+        }
+        out
+    }
+
+    /// Reads the file an `include('name')` at `from:line:col` refers to.
+    /// Returns its clauses and the path it was found at.
+    pub fn include(
+        &mut self,
+        name: &str,
+        from: &Path,
+        from_dir: &Path,
+        line: u32,
+        col: u32,
+    ) -> Result<(Vec<Entry>, PathBuf), TptpError> {
+        let at = |kind| TptpError::new(from, line, col, kind);
+        let searched = self.candidates(name, from_dir);
+        let Some(path) = searched.iter().find(|p| p.is_file()).cloned() else {
+            return Err(at(ErrorKind::MissingInclude {
+                name: name.to_string(),
+                searched,
+            }));
+        };
+        let canon = canonical(&path);
+        if let Some(i) = self.stack.iter().position(|p| *p == canon) {
+            let mut chain = self.shown[i..].to_vec();
+            chain.push(path);
+            return Err(at(ErrorKind::IncludeCycle(chain)));
+        }
+        let bytes = Self::read_bytes(&path).map_err(at)?;
+        self.note_file(&path);
+        self.stack.push(canon);
+        self.shown.push(path.clone());
+        let out = self.parse_bytes(&bytes, &path, &dir_of(&path));
+        self.stack.pop();
+        self.shown.pop();
+        Ok((out?.entries, path))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tptp::{parse_file, parse_str};
+    use std::fs;
+
+    fn write(dir: &Path, rel: &str, text: &str) -> PathBuf {
+        let p = dir.join(rel);
+        fs::create_dir_all(p.parent().unwrap()).unwrap();
+        fs::write(&p, text).unwrap();
+        p
+    }
+
+    #[test]
+    fn includes_resolve_against_root_then_local_folder() {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path().join("root");
+        write(
+            &root,
+            "Axioms/A.ax",
+            "cnf(a1, axiom, p(a)).\ncnf(a2, axiom, q(a)).\n",
+        );
+        write(tmp.path(), "probs/Local.ax", "cnf(l1, axiom, r).\n");
+        let prob = write(
+            tmp.path(),
+            "probs/P.p",
+            "% Status : Theorem\ninclude('Axioms/A.ax').\ninclude('Local.ax').\ncnf(c, negated_conjecture, ~p(a)).\n",
+        );
+        let mut bank = TermBank::new();
+        let p = parse_file(&mut bank, &prob, Some(&root)).unwrap();
+        let names: Vec<_> = p.clauses.iter().map(|c| c.name.as_str()).collect();
+        assert_eq!(names, ["a1", "a2", "l1", "c"]);
+        assert_eq!(p.files.len(), 3);
+        assert_eq!(p.files[0], prob);
+        assert_eq!(p.status.as_deref(), Some("Theorem"));
+        assert_eq!(p.clauses[0].source.file, root.join("Axioms/A.ax"));
+        // Without the root, the first include is missing.
+        let e = parse_file(&mut bank, &prob, None).unwrap_err();
+        assert_eq!((e.line, e.col), (2, 9));
+        assert!(
+            e.to_string()
+                .contains("cannot find included file 'Axioms/A.ax'"),
+            "{e}"
+        );
+        assert!(e.to_string().contains(&prob.display().to_string()));
+    }
+
+    #[test]
+    fn selections_nesting_and_cycles() {
+        let tmp = tempfile::tempdir().unwrap();
+        let d = tmp.path();
+        write(d, "B.ax", "cnf(b1, axiom, p).\ncnf('b 2', axiom, q).\n");
+        write(d, "A.ax", "include('B.ax').\ncnf(a1, axiom, r).\n");
+        let p = write(d, "P.p", "include('A.ax', [a1, 'b 2']).\n");
+        let mut bank = TermBank::new();
+        let prob = parse_file(&mut bank, &p, None).unwrap();
+        let names: Vec<_> = prob.clauses.iter().map(|c| c.name.as_str()).collect();
+        assert_eq!(names, ["'b 2'", "a1"]);
+        assert_eq!(prob.status, None);
+
+        let p = write(d, "Q.p", "include(Upper).\n");
+        let e = parse_file(&mut bank, &p, None).unwrap_err();
+        assert_eq!(e.message(), "expected a file name but found 'Upper'");
+        let p = write(d, "Q.p", "include('A.ax', *, space).\n");
+        assert_eq!(parse_file(&mut bank, &p, None).unwrap().clauses.len(), 3);
+
+        let p = write(d, "S.p", "\n include('A.ax', [a1, nope]).\n");
+        let e = parse_file(&mut bank, &p, None).unwrap_err();
+        assert_eq!((e.line, e.col), (2, 23));
+        assert!(
+            e.message()
+                .starts_with("formula 'nope' selected by the include is not in"),
+            "{e}"
+        );
+
+        write(d, "C1.ax", "include('C2.ax').\n");
+        write(d, "C2.ax", "cnf(x, axiom, p).\ninclude('C1.ax').\n");
+        let p = write(d, "C.p", "include('C1.ax').\n");
+        let e = parse_file(&mut bank, &p, None).unwrap_err();
+        assert!(e.message().starts_with("include cycle: "), "{e}");
+        let (c1, c2) = (d.join("C1.ax"), d.join("C2.ax"));
+        assert_eq!(e.kind, ErrorKind::IncludeCycle(vec![c1.clone(), c2, c1]));
+        assert_eq!(e.file, d.join("C2.ax"));
+        assert_eq!((e.line, e.col), (2, 9));
+
+        // A file including itself.
+        let p = write(d, "Self.p", "include('Self.p').\n");
+        let e = parse_file(&mut bank, &p, None).unwrap_err();
+        assert!(matches!(e.kind, ErrorKind::IncludeCycle(_)));
+
+        // An axiom file with only includes is fine; an empty one is not.
+        write(d, "Only.ax", "include('B.ax').\n");
+        let p = write(d, "O.p", "include('Only.ax').\n");
+        assert_eq!(parse_file(&mut bank, &p, None).unwrap().clauses.len(), 2);
+        write(d, "Empty.ax", "% nothing\n");
+        let p = write(d, "E.p", "include('Empty.ax').\n");
+        let e = parse_file(&mut bank, &p, None).unwrap_err();
+        assert_eq!(e.file, d.join("Empty.ax"));
+        assert_eq!(e.kind, ErrorKind::NoFormulas);
+    }
+
+    #[test]
+    fn parse_str_falls_back_to_origin_folder_and_reads_bytes() {
+        let tmp = tempfile::tempdir().unwrap();
+        write(tmp.path(), "X.ax", "cnf(x, axiom, p).\n");
+        let origin = tmp.path().join("virtual.p");
+        let mut bank = TermBank::new();
+        let p = parse_str(
+            &mut bank,
+            "include('X.ax').",
+            origin.to_str().unwrap(),
+            None,
+        )
+        .unwrap();
+        assert_eq!(p.clauses.len(), 1);
+        assert_eq!(p.files, vec![tmp.path().join("X.ax")]);
+
+        let bin = write(tmp.path(), "bin.p", "");
+        fs::write(&bin, b"cnf(a, axiom, p).\n\xff\xfe").unwrap();
+        let e = parse_file(&mut bank, &bin, None).unwrap_err();
+        assert_eq!((e.line, e.col, e.kind), (2, 1, ErrorKind::InvalidUtf8));
+        let e = parse_file(&mut bank, &tmp.path().join("absent.p"), None).unwrap_err();
+        assert!(matches!(e.kind, ErrorKind::Io { .. }));
+    }
+
+    #[test]
+    fn root_from_cli_wins() {
+        assert_eq!(tptp_root(Some(Path::new("/x"))), Some(PathBuf::from("/x")));
+    }
+}

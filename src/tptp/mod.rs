@@ -1,0 +1,57 @@
+//! TPTP input and output: a reader for CNF problems (with includes) that
+//! builds literals in a [`crate::logic::TermBank`], a printer that writes
+//! clauses back as TPTP, and the SZS status values.
+//!
+//! Design choices:
+//!
+//! - **Coverage.** The CNF part of the TPTP syntax BNF (v9), lexical rules
+//!   included: `cnf` formulas, `include` with formula selections (`[names]`
+//!   or `*`) and an optional space name, roles (also `role-general_term`),
+//!   annotations (kept verbatim as text), `%` and `/* */` comments. `fof`,
+//!   `tff`, `thf`, `tcf` and `tpi` inputs are refused with an error
+//!   ("FOF input is not supported yet; convert to CNF"), never skipped.
+//! - **Literals.** Atoms `p(..)` become `p(..) = $true` with `p` a
+//!   [`crate::logic::SymbolKind::Predicate`]; `s = t` / `s != t` are
+//!   equations over [`crate::logic::SymbolKind::Function`] symbols. Literal
+//!   order is as written; clauses are not normalised (the caller does that
+//!   once a term ordering exists). Variables are `X0, X1, ...` per clause by
+//!   first occurrence; the original names are kept in
+//!   [`ParsedClause::var_names`].
+//! - **`$true` / `$false`.** A false literal (`$false`, `~$true`) is dropped,
+//!   so `cnf(c, axiom, $false)` is the empty clause. A clause with a true
+//!   literal (`$true`, `~$false`) is a tautology: it goes to
+//!   [`Problem::tautologies`], not [`Problem::clauses`], so it cannot be used
+//!   by mistake; its true literal is stored as `$true = $true`, which prints
+//!   back as `$true` and is a tautology for `Clause::is_tautology`.
+//!   `$true`/`$false` as terms (`f($true)`, `$true = a`) are errors.
+//! - **Symbol names.** A quoted atom whose content is a lower word is the
+//!   same symbol as the bare word (`'abc'` is `abc`, as the BNF says); other
+//!   quoted atoms keep their quotes and escapes (`'a b'`), so printing
+//!   round-trips. Distinct objects (`"x"`) and numbers (`-1/2`, `2.5e3`) are
+//!   constants named by their text, without arithmetic or distinctness
+//!   semantics; `$foo` / `$$foo` are ordinary symbols. The same name at two
+//!   arities gives two symbols.
+//! - **Includes** are resolved against the TPTP root ([`tptp_root`]) first,
+//!   then the including file's folder; they nest, cycles are errors.
+//! - **Robustness.** Any input gives `Ok` or a located [`TptpError`], never a
+//!   panic: non-UTF-8 and control characters are errors, and nesting beyond
+//!   [`MAX_NESTING`] is refused.
+
+mod error;
+mod include;
+mod lexer;
+mod parser;
+mod printer;
+mod szs;
+
+pub use error::{ErrorKind, TptpError};
+pub use include::tptp_root;
+pub use parser::{
+    MAX_NESTING, ParsedClause, Problem, Role, SourceInfo, parse_bytes, parse_clause_str,
+    parse_file, parse_str,
+};
+pub use printer::{
+    clause_to_tptp, cnf_line, literal_to_string, name_to_tptp, symbol_to_tptp, term_to_string,
+    write_literal, write_term,
+};
+pub use szs::{SzsStatus, UnknownSzsStatus};

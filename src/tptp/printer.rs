@@ -1,0 +1,220 @@
+//! Printing terms, literals and clauses as TPTP CNF text that the parser
+//! reads back to the same literals.
+//!
+//! Variables print as `X0, X1, ...`; predicate literals (`p = $true`) as
+//! `p` / `~p`; equations as `s=t` / `s!=t`; the empty clause as `$false`.
+//! Reading a printed clause back gives the same literals whenever its
+//! variables are numbered by first occurrence in print order (left to right,
+//! `lhs` before `rhs`), which `normalize_clause` guarantees; otherwise the
+//! result is the same clause up to variable renaming.
+
+use super::lexer::{is_dollar_word, is_lower_word, is_number, is_quoted_token};
+use super::parser::Role;
+use crate::logic::{Head, Literal, TermBank, TermId};
+use std::borrow::Cow;
+use std::fmt::Write;
+
+/// Single-quotes `s`, escaping `\` and `'`.
+fn quote(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('\'');
+    for c in s.chars() {
+        if c == '\'' || c == '\\' {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out.push('\'');
+    out
+}
+
+/// A symbol name as TPTP text: names the parser produces (lower words,
+/// quoted atoms, distinct objects, numbers, `$`/`$$` words) are printed as
+/// they are; any other name (e.g. made by a program) is single-quoted.
+pub fn symbol_to_tptp(name: &str) -> Cow<'_, str> {
+    let ok = match name.as_bytes().first() {
+        Some(b'a'..=b'z') => is_lower_word(name),
+        Some(b'\'') => is_quoted_token(name, b'\''),
+        Some(b'"') => is_quoted_token(name, b'"'),
+        Some(b'$') => is_dollar_word(name),
+        Some(b'0'..=b'9' | b'+' | b'-') => is_number(name),
+        _ => false,
+    };
+    if ok {
+        Cow::Borrowed(name)
+    } else {
+        Cow::Owned(quote(name))
+    }
+}
+
+/// A formula name as TPTP text: lower words, unsigned integers and valid
+/// single-quoted atoms as they are, anything else single-quoted.
+pub fn name_to_tptp(name: &str) -> Cow<'_, str> {
+    let ok = is_lower_word(name)
+        || (!name.is_empty() && name.bytes().all(|b| b.is_ascii_digit()))
+        || is_quoted_token(name, b'\'');
+    if ok {
+        Cow::Borrowed(name)
+    } else {
+        Cow::Owned(quote(name))
+    }
+}
+
+/// Appends the TPTP text of `t` to `out`.
+pub fn write_term(bank: &TermBank, t: TermId, out: &mut String) {
+    match bank.head(t) {
+        Head::Var(i) => {
+            let _ = write!(out, "X{i}");
+        }
+        Head::Sym(s) => {
+            out.push_str(&symbol_to_tptp(&bank.sig.get(s).name));
+            let args = bank.args(t);
+            if !args.is_empty() {
+                out.push('(');
+                for (i, &a) in args.iter().enumerate() {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    write_term(bank, a, out);
+                }
+                out.push(')');
+            }
+        }
+    }
+}
+
+/// The TPTP text of a term, e.g. `f(X0,a)`.
+pub fn term_to_string(bank: &TermBank, t: TermId) -> String {
+    let mut s = String::new();
+    write_term(bank, t, &mut s);
+    s
+}
+
+/// Appends the TPTP text of a literal to `out`.
+pub fn write_literal(bank: &TermBank, lit: &Literal, out: &mut String) {
+    if lit.is_equational(bank) {
+        write_term(bank, lit.lhs, out);
+        out.push_str(if lit.pos { "=" } else { "!=" });
+        write_term(bank, lit.rhs, out);
+    } else {
+        if !lit.pos {
+            out.push('~');
+        }
+        write_term(bank, lit.lhs, out);
+    }
+}
+
+/// The TPTP text of a literal: `p(X0)`, `~p(X0)`, `X0=X1`, `X0!=X1`.
+pub fn literal_to_string(bank: &TermBank, lit: &Literal) -> String {
+    let mut s = String::new();
+    write_literal(bank, lit, &mut s);
+    s
+}
+
+/// The TPTP text of a clause: literals joined by ` | `, `$false` if empty.
+pub fn clause_to_tptp(bank: &TermBank, lits: &[Literal]) -> String {
+    if lits.is_empty() {
+        return "$false".to_string();
+    }
+    let mut s = String::new();
+    for (i, l) in lits.iter().enumerate() {
+        if i > 0 {
+            s.push_str(" | ");
+        }
+        write_literal(bank, l, &mut s);
+    }
+    s
+}
+
+/// A whole annotated clause: `cnf(name, role, (lits)).`, or
+/// `cnf(name, role, (lits), annotation).` with an annotation such as
+/// `inference(res,[status(thm)],[c1,c2])`. The name is quoted if needed.
+pub fn cnf_line(
+    name: &str,
+    role: Role,
+    bank: &TermBank,
+    lits: &[Literal],
+    annotation: Option<&str>,
+) -> String {
+    let body = clause_to_tptp(bank, lits);
+    let name = name_to_tptp(name);
+    match annotation {
+        Some(a) => format!("cnf({name}, {role}, ({body}), {a})."),
+        None => format!("cnf({name}, {role}, ({body}))."),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::logic::SymbolKind;
+    use crate::tptp::parse_str;
+
+    #[test]
+    fn prints_terms_and_literals() {
+        let mut b = TermBank::new();
+        let p = b.sig.intern("p", 2, SymbolKind::Predicate);
+        let f = b.sig.intern("f", 1, SymbolKind::Function);
+        let a = b.sig.intern("a", 0, SymbolKind::Function);
+        let (x0, x1) = (b.var(0), b.var(1));
+        let ta = b.constant(a);
+        let fa = b.app(f, &[ta]);
+        let atom = b.app(p, &[x0, fa]);
+        assert_eq!(term_to_string(&b, atom), "p(X0,f(a))");
+        let pos = Literal::atom(&b, atom, true);
+        let neg = pos.negate();
+        assert_eq!(literal_to_string(&b, &pos), "p(X0,f(a))");
+        assert_eq!(literal_to_string(&b, &neg), "~p(X0,f(a))");
+        let eq = Literal::eq(x0, x1, true);
+        assert_eq!(literal_to_string(&b, &eq), "X0=X1");
+        assert_eq!(literal_to_string(&b, &eq.negate()), "X0!=X1");
+        assert_eq!(clause_to_tptp(&b, &[]), "$false");
+        assert_eq!(clause_to_tptp(&b, &[neg, eq]), "~p(X0,f(a)) | X0=X1");
+        assert_eq!(
+            cnf_line("c_1", Role::Axiom, &b, &[pos], None),
+            "cnf(c_1, axiom, (p(X0,f(a))))."
+        );
+        assert_eq!(
+            cnf_line(
+                "my clause",
+                Role::Plain,
+                &b,
+                &[],
+                Some("inference(r,[],[c_1])")
+            ),
+            "cnf('my clause', plain, ($false), inference(r,[],[c_1]))."
+        );
+        let t = b.true_term();
+        assert_eq!(literal_to_string(&b, &Literal::atom(&b, t, true)), "$true");
+    }
+
+    #[test]
+    fn names_are_quoted_when_needed() {
+        assert_eq!(name_to_tptp("abc"), "abc");
+        assert_eq!(name_to_tptp("42"), "42");
+        assert_eq!(name_to_tptp("'a b'"), "'a b'");
+        assert_eq!(name_to_tptp("Abc"), "'Abc'");
+        assert_eq!(name_to_tptp("it's"), "'it\\'s'");
+        assert_eq!(name_to_tptp(""), "''");
+        assert_eq!(symbol_to_tptp("\"d\""), "\"d\"");
+        assert_eq!(symbol_to_tptp("-3/4"), "-3/4");
+        assert_eq!(symbol_to_tptp("$$s"), "$$s");
+        assert_eq!(symbol_to_tptp("a b"), "'a b'");
+        assert_eq!(symbol_to_tptp("back\\slash"), "'back\\\\slash'");
+    }
+
+    #[test]
+    fn printed_clauses_parse_back() {
+        let mut b = TermBank::new();
+        let text = "cnf(x, axiom, (~p('a b',X,\"d\") | f(X,Y)!=-1/2 | $$s(Y)=X | 'Q')).";
+        let p = parse_str(&mut b, text, "t", None).unwrap();
+        let lits = p.clauses[0].lits.clone();
+        let line = cnf_line("x", Role::Axiom, &b, &lits, None);
+        assert_eq!(
+            line,
+            "cnf(x, axiom, (~p('a b',X0,\"d\") | f(X0,X1)!=-1/2 | $$s(X1)=X0 | 'Q'))."
+        );
+        let q = parse_str(&mut b, &line, "t", None).unwrap();
+        assert_eq!(q.clauses[0].lits, lits);
+    }
+}
