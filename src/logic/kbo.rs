@@ -246,23 +246,26 @@ fn var_dominance(bank: &TermBank, s: TermId, t: TermId) -> (bool, bool) {
     if bank.is_ground(s) && bank.is_ground(t) {
         return (true, true);
     }
-    let mut cs = Vec::new();
-    let mut ct = Vec::new();
-    bank.count_vars(s, &mut cs);
-    bank.count_vars(t, &mut ct);
-    let n = cs.len().max(ct.len());
-    let (mut s_ge, mut t_ge) = (true, true);
-    for v in 0..n {
-        let a = cs.get(v).copied().unwrap_or(0);
-        let b = ct.get(v).copied().unwrap_or(0);
-        if a < b {
-            s_ge = false;
-        }
-        if b < a {
-            t_ge = false;
+    let n = bank.var_bound(s).max(bank.var_bound(t)) as usize;
+    let mut bal: smallvec::SmallVec<[i32; 32]> = smallvec::smallvec![0; n];
+    balance(bank, s, 1, &mut bal);
+    balance(bank, t, -1, &mut bal);
+    (bal.iter().all(|&b| b >= 0), bal.iter().all(|&b| b <= 0))
+}
+
+/// Adds `delta` to `bal[v]` for each occurrence of variable `X<v>` in `t`.
+fn balance(bank: &TermBank, t: TermId, delta: i32, bal: &mut [i32]) {
+    if bank.is_ground(t) {
+        return;
+    }
+    match bank.head(t) {
+        Head::Var(v) => bal[v as usize] += delta,
+        Head::Sym(_) => {
+            for i in 0..bank.arity(t) {
+                balance(bank, bank.arg(t, i), delta, bal);
+            }
         }
     }
-    (s_ge, t_ge)
 }
 
 #[cfg(test)]

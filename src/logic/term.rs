@@ -74,13 +74,20 @@ impl Default for TermBank {
     }
 }
 
+/// Hash of a term key. Fx-style mixing per word, then a final avalanche
+/// (the MurmurHash3 finaliser) so that the low bits, which pick the bucket,
+/// depend on every input bit; plain Fx leaves them weak for small ids.
+#[inline]
 fn hash_key(head: u32, args: &[TermId]) -> u64 {
-    let mut h = FxHasher::default();
-    head.hash(&mut h);
+    const K: u64 = 0xf135_7aea_2e62_a9c5;
+    let mut h = (head as u64).wrapping_mul(K);
     for a in args {
-        a.0.hash(&mut h);
+        h = (h.rotate_left(26) ^ a.0 as u64).wrapping_mul(K);
     }
-    h.finish()
+    h ^= h >> 33;
+    h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
+    h ^= h >> 33;
+    h
 }
 
 impl TermBank {

@@ -79,8 +79,14 @@ pub struct ActiveSet {
     pub res_pos: FpIndex<LitEntry>,
     /// Atoms of eligible negative predicate literals.
     pub res_neg: FpIndex<LitEntry>,
-    /// Unit clauses by their sides (demodulation, simplify-reflect).
+    /// Unit clauses keyed by their lhs (simplify-reflect).
     pub units: FpIndex<UnitEntry>,
+    /// Positive unit equations keyed by each side that may be the bigger one
+    /// (demodulation).
+    pub demod: FpIndex<UnitEntry>,
+    /// Bumped whenever a rewrite rule is added, so cached normal forms know
+    /// when they may be stale.
+    pub demod_version: u32,
     /// All non-variable subterms of all active clauses (backward rewriting).
     pub subterms: FpIndex<ClauseId>,
     /// Feature vectors (subsumption).
@@ -271,15 +277,30 @@ impl ActiveSet {
                     side: 0
                 }
             );
-            if l.is_equational(bank) && kbo.compare(bank, l.lhs, l.rhs) != TermOrder::Greater {
-                put!(
-                    self.units,
-                    l.rhs,
-                    UnitEntry {
-                        clause: id,
-                        side: 1
-                    }
-                );
+            if l.pos && l.is_equational(bank) {
+                if ins {
+                    self.demod_version += 1;
+                }
+                if !bank.is_var(l.lhs) {
+                    put!(
+                        self.demod,
+                        l.lhs,
+                        UnitEntry {
+                            clause: id,
+                            side: 0
+                        }
+                    );
+                }
+                if kbo.compare(bank, l.lhs, l.rhs) != TermOrder::Greater && !bank.is_var(l.rhs) {
+                    put!(
+                        self.demod,
+                        l.rhs,
+                        UnitEntry {
+                            clause: id,
+                            side: 1
+                        }
+                    );
+                }
             }
         }
         let mut subs: Vec<TermId> = Vec::new();

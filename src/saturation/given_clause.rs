@@ -14,12 +14,14 @@ use super::active::ActiveSet;
 use super::feature_vector::feature_vector;
 use super::params::Params;
 use super::passive::Passive;
-use super::rules::demodulation::{Rewriter, backward_candidates};
+use super::rules::demodulation::{NfCache, Rewriter, backward_candidates};
 use super::rules::simplify_reflect;
 use super::rules::subsumption::subsumes;
 use super::rules::{Conclusion, Infer, generate_all};
 use super::store::{ClauseId, ClauseStore, InputInfo, Inputs, Rule, SimpStep, State};
-use crate::logic::{Clause, Kbo, Literal, Matcher, Subst, TermBank, TermOrder, normalize_clause};
+use crate::logic::{
+    Clause, Kbo, Literal, Matcher, Subst, TermBank, TermOrder, normalize_clause, orient,
+};
 use hashbrown::HashTable;
 use rustc_hash::FxHasher;
 use serde::{Deserialize, Serialize};
@@ -75,6 +77,14 @@ pub struct Stats {
     pub reflect_deletions: u64,
     /// Conclusions dropped for exceeding the weight limit.
     pub too_heavy: u64,
+    /// Conclusions of resolution.
+    pub resolutions: u64,
+    /// Conclusions of superposition.
+    pub superpositions: u64,
+    /// Conclusions of factoring and equality factoring.
+    pub factorings: u64,
+    /// Conclusions of equality resolution.
+    pub equality_resolutions: u64,
 }
 
 /// A saturation run in progress.
@@ -98,6 +108,7 @@ pub struct Saturator {
     conclusions: Vec<Conclusion>,
     empty: Option<ClauseId>,
     incomplete: bool,
+    nf_cache: NfCache,
 }
 
 fn clause_hash(lits: &[Literal]) -> u64 {
@@ -147,6 +158,7 @@ impl Saturator {
             conclusions: Vec::new(),
             empty: None,
             incomplete: false,
+            nf_cache: NfCache::default(),
         }
     }
 
@@ -287,6 +299,13 @@ impl Saturator {
         }
         for c in out.drain(..) {
             self.stats.generated += 1;
+            match c.rule {
+                Rule::Resolution => self.stats.resolutions += 1,
+                Rule::Superposition => self.stats.superpositions += 1,
+                Rule::Factoring | Rule::EqualityFactoring => self.stats.factorings += 1,
+                Rule::EqualityResolution => self.stats.equality_resolutions += 1,
+                Rule::Input | Rule::Simplification => {}
+            }
             self.keep_conclusion(c.lits, c.rule, c.parents, Vec::new(), true);
             if self.empty.is_some() {
                 break;
@@ -313,6 +332,11 @@ impl Saturator {
             matcher: &mut self.matcher,
             used: simps,
             exclude,
+            cache: if exclude.is_none() {
+                Some(&mut self.nf_cache)
+            } else {
+                None
+            },
         };
         rw.rewrite_literals(lits);
         let rewrites = simps.len() - before;
@@ -340,13 +364,19 @@ impl Saturator {
         simplify: bool,
     ) -> Option<ClauseId> {
         if simplify && self.params.simplify_new_clauses {
-            // Normalise first so that rewriting sees oriented equations.
-            let c = normalize_clause(&mut self.bank, &self.kbo, lits);
-            if c.is_tautology() {
+            // Orient first so that rewriting sees which side is maximal; the
+            // canonical renumbering is done once, after rewriting.
+            for l in lits.iter_mut() {
+                *l = orient(&self.bank, &self.kbo, *l);
+            }
+            let oriented = Clause {
+                lits: lits.into_boxed_slice(),
+            };
+            if oriented.is_tautology() {
                 self.stats.tautologies += 1;
                 return None;
             }
-            lits = c.lits.into_vec();
+            lits = oriented.lits.into_vec();
             self.simplify_lits(&mut lits, &mut simps, None);
         }
         let clause = normalize_clause(&mut self.bank, &self.kbo, lits);
@@ -465,6 +495,7 @@ impl Saturator {
                 matcher: &mut self.matcher,
                 used: &mut simps,
                 exclude: Some(d),
+                cache: None,
             };
             if !rw.rewrite_literals(&mut lits) {
                 continue;
@@ -488,5 +519,89 @@ impl Saturator {
     /// number of queued entries, an upper bound.
     pub fn passive_queued(&self) -> usize {
         self.passive.queued()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tptp::parse_str;
+
+    fn run(text: &str, max: u64) -> Saturator {
+        let mut bank = TermBank::new();
+        let p = parse_str(&mut bank, text, "test.p", None).unwrap();
+        let inputs = p
+            .clauses
+            .iter()
+            .map(|c| {
+                let info = InputInfo {
+                    name: c.name.clone(),
+                    role: "axiom".into(),
+                    file: "test.p".into(),
+                };
+                (c.lits.clone(), info)
+            })
+            .collect();
+        let mut params = Params::default();
+        params.limits.max_processed = Some(max);
+        let mut s = Saturator::from_inputs(bank, inputs, params);
+        s.run(&mut |_| {});
+        s
+    }
+
+    /// Regression: a negative unit `one != zero` must never be used as a
+    /// rewrite rule (it once rewrote `one` to `zero`).
+    #[test]
+    fn negative_units_do_not_rewrite() {
+        let s = run(
+            "cnf(a, axiom, one != zero).\ncnf(b, axiom, multiply(one, X) = X).\ncnf(c, axiom, X = zero | multiply(X, reciprocal(X)) = one).",
+            200,
+        );
+        for r in s.store.records() {
+            assert!(
+                !r.simps.iter().any(
+                    |st| matches!(st, SimpStep::Rewrite(u) if !s.store.clause(*u).lits[0].pos)
+                ),
+                "rewrite with a negative unit"
+            );
+        }
+        let printed: Vec<String> = s
+            .store
+            .records()
+            .iter()
+            .map(|r| crate::tptp::clause_to_tptp(&s.bank, &r.clause.lits))
+            .collect();
+        assert!(
+            !printed.iter().any(|c| c.contains("multiply(zero,X0)=X0")),
+            "{printed:?}"
+        );
+    }
+
+    #[test]
+    fn refutes_and_saturates_small_sets() {
+        let s = run(
+            "cnf(a, axiom, p(a)).\ncnf(b, axiom, ~p(X) | q(X)).\ncnf(c, axiom, ~q(a)).",
+            100,
+        );
+        assert!(s.empty_clause().is_some());
+        let s = run("cnf(a, axiom, p(a)).\ncnf(b, axiom, ~p(X) | q(X)).", 100);
+        assert!(s.empty_clause().is_none());
+        assert_eq!(s.stats.processed, 3);
+    }
+
+    /// Group theory: the right identity follows from the left axioms by
+    /// superposition and rewriting (a classic completion exercise).
+    #[test]
+    fn proves_right_identity_in_groups() {
+        let s = run(
+            "cnf(l_id, axiom, mult(e, X) = X).\ncnf(l_inv, axiom, mult(inv(X), X) = e).\n\
+             cnf(assoc, axiom, mult(mult(X, Y), Z) = mult(X, mult(Y, Z))).\ncnf(goal, negated_conjecture, mult(c, e) != c).",
+            2000,
+        );
+        assert!(
+            s.empty_clause().is_some(),
+            "no refutation after {:?}",
+            s.stats
+        );
     }
 }

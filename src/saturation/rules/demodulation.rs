@@ -13,6 +13,7 @@ use crate::logic::{Kbo, Literal, Matcher, TermBank, TermId, TermOrder};
 use crate::saturation::active::{ActiveSet, UnitEntry};
 use crate::saturation::fingerprint::Query;
 use crate::saturation::store::{ClauseId, ClauseStore, SimpStep};
+use smallvec::SmallVec;
 
 /// Rewriting context.
 pub struct Rewriter<'a> {
@@ -30,6 +31,45 @@ pub struct Rewriter<'a> {
     pub used: &'a mut Vec<SimpStep>,
     /// A clause that must not rewrite (the clause being rewritten, if active).
     pub exclude: Option<ClauseId>,
+    /// Normal-form cache, or `None` to bypass it (it must be bypassed when
+    /// `exclude` is set, since a cached result may have used that clause).
+    pub cache: Option<&'a mut NfCache>,
+}
+
+/// A cached rewrite: `nf` is reachable from the key term by the listed
+/// units, and was a normal form when the rule set had version `version`.
+#[derive(Clone, Debug)]
+pub struct NfEntry {
+    nf: TermId,
+    version: u32,
+    used: SmallVec<[ClauseId; 2]>,
+}
+
+/// Normal forms of subterms (non-root positions, where no ordering guard
+/// applies), so that shared subterms are normalised once per rule-set
+/// version. A stale entry is still a valid rewrite; normalisation resumes
+/// from it. Units used stay valid premises even if later deleted, since
+/// deleted clauses remain in the derivation DAG.
+#[derive(Clone, Debug, Default)]
+pub struct NfCache {
+    map: rustc_hash::FxHashMap<TermId, NfEntry>,
+}
+
+impl NfCache {
+    /// Entries stored.
+    pub fn len(&self) -> usize {
+        self.map.len()
+    }
+
+    /// True when empty.
+    pub fn is_empty(&self) -> bool {
+        self.map.is_empty()
+    }
+
+    /// Drops everything (bounds memory on long runs).
+    pub fn clear(&mut self) {
+        self.map.clear();
+    }
 }
 
 impl Rewriter<'_> {
@@ -61,9 +101,38 @@ impl Rewriter<'_> {
     /// Normal form of `t`. When `guard` is `Some(u)`, a rewrite at the root
     /// of `t` must produce a term smaller than `u`.
     pub fn normal_form(&mut self, t: TermId, guard: Option<TermId>) -> TermId {
-        if self.bank.is_var(t) || self.active.units.is_empty() {
+        if self.bank.is_var(t) || self.active.demod.is_empty() {
             return t;
         }
+        let version = self.active.demod_version;
+        let before = self.used.len();
+        let mut cur = t;
+        if guard.is_none()
+            && let Some(cache) = self.cache.as_deref()
+            && let Some(e) = cache.map.get(&t)
+        {
+            for &u in &e.used {
+                self.used.push(SimpStep::Rewrite(u));
+            }
+            if e.version == version {
+                return e.nf;
+            }
+            cur = e.nf;
+        }
+        let nf = self.normalise_from(cur, guard);
+        if guard.is_none()
+            && let Some(cache) = self.cache.as_deref_mut()
+        {
+            let used = self.used[before..]
+                .iter()
+                .filter_map(|s| s.partner())
+                .collect();
+            cache.map.insert(t, NfEntry { nf, version, used });
+        }
+        nf
+    }
+
+    fn normalise_from(&mut self, t: TermId, guard: Option<TermId>) -> TermId {
         let mut cur = t;
         loop {
             let n = self.bank.arity(cur);
@@ -96,7 +165,7 @@ impl Rewriter<'_> {
         }
         let mut cands: smallvec::SmallVec<[UnitEntry; 8]> = smallvec::SmallVec::new();
         self.active
-            .units
+            .demod
             .candidates(self.bank, t, Query::Generalizations, &mut |_, e| {
                 cands.push(e)
             });
@@ -105,9 +174,10 @@ impl Rewriter<'_> {
                 continue;
             }
             let unit = self.store.clause(e.clause).lits[0];
-            if !unit.pos || !unit.is_equational(self.bank) {
-                continue;
-            }
+            assert!(
+                unit.pos && unit.is_equational(self.bank),
+                "demodulator index holds a clause that is not a positive unit equation"
+            );
             let (l, r) = if e.side == 0 {
                 (unit.lhs, unit.rhs)
             } else {
