@@ -4,7 +4,8 @@
 use super::kbo::{Kbo, TermOrder};
 use super::literal::Literal;
 use super::subst::rename;
-use super::term::{TermBank, TermId};
+use super::term::{Head, TermBank, TermId};
+use std::cmp::Ordering;
 
 /// A clause: the disjunction of its literals. The empty clause is `false`.
 ///
@@ -100,38 +101,105 @@ fn lit_key(bank: &TermBank, l: &Literal) -> (bool, u32, u32, u32, u32) {
 
 /// Normalises a literal list into a [`Clause`]: orients equations, removes
 /// duplicate literals, sorts literals by a variable-blind key and renumbers
-/// variables by first occurrence. Tautologies are not removed here.
+/// variables by first occurrence. Equations whose sides are incomparable
+/// and look alike (same weight and shape) are then flipped while that makes
+/// the clause smaller in a structural order, so the result does not depend
+/// on term ids: normalisation is idempotent. Tautologies are not removed.
 pub fn normalize_clause(bank: &mut TermBank, kbo: &Kbo, mut lits: Vec<Literal>) -> Clause {
     for l in lits.iter_mut() {
         *l = orient(bank, kbo, *l);
     }
     lits.sort_by_key(|l| lit_key(bank, l));
     dedup(&mut lits);
-    // Renumber variables by first occurrence.
-    let bound = lits.iter().map(|l| l.var_bound(bank)).max().unwrap_or(0) as usize;
-    if bound > 0 {
-        let mut map = vec![u32::MAX; bound];
-        let mut next = 0u32;
-        for l in &lits {
-            number_vars(bank, l.lhs, &mut map, &mut next);
-            number_vars(bank, l.rhs, &mut map, &mut next);
-        }
-        let identity = map
-            .iter()
-            .enumerate()
-            .all(|(i, &m)| m == u32::MAX || m == i as u32);
-        if !identity {
-            for l in lits.iter_mut() {
-                let lhs = rename(bank, l.lhs, &map);
-                let rhs = rename(bank, l.rhs, &map);
-                *l = orient(bank, kbo, Literal::eq(lhs, rhs, l.pos));
+    renumber(bank, &mut lits);
+    let ties: Vec<usize> = (0..lits.len())
+        .filter(|&i| {
+            let l = lits[i];
+            l.is_equational(bank)
+                && l.lhs != l.rhs
+                && (bank.weight(l.lhs), bank.shape(l.lhs))
+                    == (bank.weight(l.rhs), bank.shape(l.rhs))
+                && kbo.compare(bank, l.lhs, l.rhs) == TermOrder::Incomparable
+        })
+        .collect();
+    if !ties.is_empty() {
+        // Local search: flip single tied equations while the clause gets
+        // smaller; each accepted flip strictly decreases the key, so this ends.
+        let mut improved = true;
+        while improved {
+            improved = false;
+            for &i in &ties {
+                let mut cand = lits.clone();
+                cand[i] = Literal::eq(cand[i].rhs, cand[i].lhs, cand[i].pos);
+                renumber(bank, &mut cand);
+                if cmp_lits(bank, &cand, &lits) == Ordering::Less {
+                    lits = cand;
+                    improved = true;
+                }
             }
-            lits.sort_by_key(|l| lit_key(bank, l));
         }
     }
     Clause {
         lits: lits.into_boxed_slice(),
     }
+}
+
+/// Renumbers variables by first occurrence (keeping each equation's
+/// orientation: renaming does not change KBO, weight or shape) and restores
+/// the literal order.
+fn renumber(bank: &mut TermBank, lits: &mut [Literal]) {
+    let bound = lits.iter().map(|l| l.var_bound(bank)).max().unwrap_or(0) as usize;
+    if bound == 0 {
+        return;
+    }
+    let mut map = vec![u32::MAX; bound];
+    let mut next = 0u32;
+    for l in lits.iter() {
+        number_vars(bank, l.lhs, &mut map, &mut next);
+        number_vars(bank, l.rhs, &mut map, &mut next);
+    }
+    if map
+        .iter()
+        .enumerate()
+        .all(|(i, &m)| m == u32::MAX || m == i as u32)
+    {
+        return;
+    }
+    for l in lits.iter_mut() {
+        *l = Literal::eq(rename(bank, l.lhs, &map), rename(bank, l.rhs, &map), l.pos);
+    }
+    lits.sort_by_key(|l| lit_key(bank, l));
+}
+
+/// Structural order on terms that sees variable indices and symbol ids but
+/// not term ids.
+fn cmp_terms(bank: &TermBank, a: TermId, b: TermId) -> Ordering {
+    if a == b {
+        return Ordering::Equal;
+    }
+    let key = |t: TermId| match bank.head(t) {
+        Head::Var(v) => (0u8, v),
+        Head::Sym(s) => (1u8, s.0),
+    };
+    key(a).cmp(&key(b)).then_with(|| {
+        (0..bank.arity(a))
+            .map(|i| cmp_terms(bank, bank.arg(a, i), bank.arg(b, i)))
+            .find(|o| o.is_ne())
+            .unwrap_or(Ordering::Equal)
+    })
+}
+
+fn cmp_lits(bank: &TermBank, a: &[Literal], b: &[Literal]) -> Ordering {
+    a.iter()
+        .zip(b)
+        .map(|(x, y)| {
+            x.pos
+                .cmp(&y.pos)
+                .then_with(|| cmp_terms(bank, x.lhs, y.lhs))
+                .then_with(|| cmp_terms(bank, x.rhs, y.rhs))
+        })
+        .find(|o| o.is_ne())
+        .unwrap_or(Ordering::Equal)
 }
 
 fn dedup(lits: &mut Vec<Literal>) {

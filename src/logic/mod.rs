@@ -4,9 +4,13 @@
 mod clause;
 mod kbo;
 mod literal;
+#[cfg(test)]
+mod proptests;
 mod subst;
 mod symbol;
 mod term;
+#[cfg(test)]
+pub mod testing;
 
 pub use clause::{Clause, normalize_clause, orient};
 pub use kbo::{Kbo, TermOrder};

@@ -109,6 +109,7 @@ pub struct Saturator {
     empty: Option<ClauseId>,
     incomplete: bool,
     nf_cache: NfCache,
+    scratch: bumpalo::Bump,
 }
 
 fn clause_hash(lits: &[Literal]) -> u64 {
@@ -159,6 +160,7 @@ impl Saturator {
             empty: None,
             incomplete: false,
             nf_cache: NfCache::default(),
+            scratch: bumpalo::Bump::new(),
         }
     }
 
@@ -294,9 +296,11 @@ impl Saturator {
                 params: &self.params,
                 subst: &mut self.subst,
                 out: &mut out,
+                bump: &self.scratch,
             };
             generate_all(&mut cx, given);
         }
+        self.scratch.reset();
         for c in out.drain(..) {
             self.stats.generated += 1;
             match c.rule {

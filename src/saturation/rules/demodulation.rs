@@ -52,23 +52,46 @@ pub struct NfEntry {
 /// deleted clauses remain in the derivation DAG.
 #[derive(Clone, Debug, Default)]
 pub struct NfCache {
-    map: rustc_hash::FxHashMap<TermId, NfEntry>,
+    /// Indexed by term id: 0 = no entry, otherwise 1 + index into `entries`.
+    slot: Vec<u32>,
+    entries: Vec<NfEntry>,
 }
 
 impl NfCache {
     /// Entries stored.
     pub fn len(&self) -> usize {
-        self.map.len()
+        self.entries.len()
     }
 
     /// True when empty.
     pub fn is_empty(&self) -> bool {
-        self.map.is_empty()
+        self.entries.is_empty()
     }
 
     /// Drops everything (bounds memory on long runs).
     pub fn clear(&mut self) {
-        self.map.clear();
+        self.slot.clear();
+        self.entries.clear();
+    }
+
+    fn get(&self, t: TermId) -> Option<&NfEntry> {
+        match self.slot.get(t.index()) {
+            Some(&i) if i > 0 => Some(&self.entries[i as usize - 1]),
+            _ => None,
+        }
+    }
+
+    fn put(&mut self, t: TermId, e: NfEntry) {
+        if self.slot.len() <= t.index() {
+            self.slot.resize(t.index() + 1, 0);
+        }
+        match self.slot[t.index()] {
+            0 => {
+                self.entries.push(e);
+                self.slot[t.index()] = self.entries.len() as u32;
+            }
+            i => self.entries[i as usize - 1] = e,
+        }
     }
 }
 
@@ -109,7 +132,7 @@ impl Rewriter<'_> {
         let mut cur = t;
         if guard.is_none()
             && let Some(cache) = self.cache.as_deref()
-            && let Some(e) = cache.map.get(&t)
+            && let Some(e) = cache.get(t)
         {
             for &u in &e.used {
                 self.used.push(SimpStep::Rewrite(u));
@@ -127,7 +150,7 @@ impl Rewriter<'_> {
                 .iter()
                 .filter_map(|s| s.partner())
                 .collect();
-            cache.map.insert(t, NfEntry { nf, version, used });
+            cache.put(t, NfEntry { nf, version, used });
         }
         nf
     }

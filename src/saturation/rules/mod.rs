@@ -46,6 +46,9 @@ pub struct Infer<'a> {
     pub subst: &'a mut Subst,
     /// Where conclusions go.
     pub out: &'a mut Vec<Conclusion>,
+    /// Per-iteration scratch arena (candidate lists); reset by the loop
+    /// after every given clause.
+    pub bump: &'a bumpalo::Bump,
 }
 
 impl Infer<'_> {

@@ -14,7 +14,8 @@ pub fn generate(cx: &mut Infer<'_>, given: ClauseId) {
     };
     let elig = info.elig;
     let n = cx.store.clause(given).len();
-    let mut cands: Vec<LitEntry> = Vec::new();
+    let mut cands: bumpalo::collections::Vec<'_, LitEntry> =
+        bumpalo::collections::Vec::new_in(cx.bump);
     for i in 0..n {
         let l = cx.store.clause(given).lits[i];
         if l.is_equational(cx.bank) || !elig.ok(i, l.pos) {

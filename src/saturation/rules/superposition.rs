@@ -56,7 +56,9 @@ pub fn generate(cx: &mut Infer<'_>, given: ClauseId) {
     let elig = info.elig;
     let lits = cx.store.clause(given).lits.clone();
     // Given clause as the equation: into active subterms.
-    let mut into_cands: Vec<IntoEntry> = Vec::new();
+    let bump = cx.bump;
+    let mut into_cands: bumpalo::collections::Vec<'_, IntoEntry> =
+        bumpalo::collections::Vec::new_in(bump);
     for (i, l) in lits.iter().enumerate() {
         if !l.pos || !l.is_equational(cx.bank) || !elig.positive_ok(i) {
             continue;
@@ -98,7 +100,8 @@ pub fn generate(cx: &mut Infer<'_>, given: ClauseId) {
         }
     }
     // Active equations into the given clause.
-    let mut from_cands: Vec<FromEntry> = Vec::new();
+    let mut from_cands: bumpalo::collections::Vec<'_, FromEntry> =
+        bumpalo::collections::Vec::new_in(bump);
     for (j, l) in lits.iter().enumerate() {
         if !elig.ok(j, l.pos) {
             continue;

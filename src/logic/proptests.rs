@@ -1,0 +1,146 @@
+//! Property tests of the logic core: hash-consing, unification, matching,
+//! KBO and clause normalisation, over the shared strategies of
+//! [`super::testing`].
+
+use super::testing::{TestSig, build_literal, ground_shape, literal_shape, term_shape};
+use super::*;
+use proptest::prelude::*;
+
+/// A substitution (variable i -> ground term) applied by rebuilding.
+fn ground_instance(bank: &mut TermBank, t: TermId, g: &[TermId]) -> TermId {
+    match bank.head(t) {
+        Head::Var(v) => g[v as usize % g.len()],
+        Head::Sym(f) => {
+            let args: Vec<TermId> = bank.args(t).to_vec();
+            let new: Vec<TermId> = args
+                .into_iter()
+                .map(|a| ground_instance(bank, a, g))
+                .collect();
+            bank.app(f, &new)
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    /// Building the same shape twice gives the same id; weight counts symbols.
+    #[test]
+    fn hash_consing_is_structural(s in term_shape(3)) {
+        let mut bank = TermBank::new();
+        let sig = TestSig::new(&mut bank);
+        let a = s.build(&mut bank, &sig);
+        let n = bank.len();
+        let b = s.build(&mut bank, &sig);
+        prop_assert_eq!(a, b);
+        prop_assert_eq!(bank.len(), n);
+        let printed = crate::tptp::term_to_string(&bank, a);
+        let symbols = printed.split(['(', ')', ',']).filter(|x| !x.is_empty()).count();
+        prop_assert_eq!(bank.weight(a) as usize, symbols);
+    }
+
+    /// A unifier makes both sides equal, and it is undone completely.
+    #[test]
+    fn unifiers_unify(s in term_shape(3), t in term_shape(3)) {
+        let mut bank = TermBank::new();
+        let sig = TestSig::new(&mut bank);
+        let (a, b) = (s.build(&mut bank, &sig), t.build(&mut bank, &sig));
+        let mut sub = Subst::new();
+        if sub.unify(&bank, a, 0, b, 1) {
+            let mut ren = Renaming::new();
+            let ia = sub.apply(&mut bank, a, 0, &mut ren);
+            let ib = sub.apply(&mut bank, b, 1, &mut ren);
+            prop_assert_eq!(ia, ib);
+        } else {
+            prop_assert!(sub.is_empty());
+        }
+    }
+
+    /// Unification is complete on instances: a term and a ground instance of
+    /// a renamed copy always unify.
+    #[test]
+    fn term_unifies_with_its_instances(s in term_shape(3), g in proptest::collection::vec(ground_shape(), 3)) {
+        let mut bank = TermBank::new();
+        let sig = TestSig::new(&mut bank);
+        let a = s.build(&mut bank, &sig);
+        let gs: Vec<TermId> = g.iter().map(|x| x.build(&mut bank, &sig)).collect();
+        let inst = ground_instance(&mut bank, a, &gs);
+        prop_assert!(Subst::new().unify(&bank, a, 0, inst, 1));
+        let mut m = Matcher::new();
+        prop_assert!(m.matches(&bank, a, inst));
+        prop_assert_eq!(m.apply(&mut bank, a), inst);
+    }
+
+    /// Matching succeeds iff the pattern instantiated by the matcher is the target.
+    #[test]
+    fn matching_is_sound(s in term_shape(2), t in term_shape(3)) {
+        let mut bank = TermBank::new();
+        let sig = TestSig::new(&mut bank);
+        let (p, u) = (s.build(&mut bank, &sig), t.build(&mut bank, &sig));
+        let mut m = Matcher::new();
+        if m.matches(&bank, p, u) {
+            prop_assert_eq!(m.apply(&mut bank, p), u);
+        }
+    }
+
+    /// KBO: irreflexive, antisymmetric, a proper superterm is bigger, and
+    /// `s > t` is stable under ground substitution.
+    #[test]
+    fn kbo_is_a_simplification_order(s in term_shape(3), t in term_shape(3), g in proptest::collection::vec(ground_shape(), 3)) {
+        let mut bank = TermBank::new();
+        let sig = TestSig::new(&mut bank);
+        let kbo = Kbo::by_frequency(&bank, &[]);
+        let (a, b) = (s.build(&mut bank, &sig), t.build(&mut bank, &sig));
+        prop_assert_eq!(kbo.compare(&bank, a, a), TermOrder::Equal);
+        prop_assert_eq!(kbo.compare(&bank, a, b), kbo.compare(&bank, b, a).reverse());
+        let fa = bank.app(sig.f, &[a, b]);
+        prop_assert_eq!(kbo.compare(&bank, fa, a), TermOrder::Greater);
+        if kbo.compare(&bank, a, b) == TermOrder::Greater {
+            let gs: Vec<TermId> = g.iter().map(|x| x.build(&mut bank, &sig)).collect();
+            let (ia, ib) = (ground_instance(&mut bank, a, &gs), ground_instance(&mut bank, b, &gs));
+            prop_assert_eq!(kbo.compare(&bank, ia, ib), TermOrder::Greater);
+        }
+    }
+
+    /// KBO is total on ground terms.
+    #[test]
+    fn kbo_is_total_on_ground_terms(s in ground_shape(), t in ground_shape()) {
+        let mut bank = TermBank::new();
+        let sig = TestSig::new(&mut bank);
+        let kbo = Kbo::by_frequency(&bank, &[]);
+        let (a, b) = (s.build(&mut bank, &sig), t.build(&mut bank, &sig));
+        let o = kbo.compare(&bank, a, b);
+        prop_assert!(o != TermOrder::Incomparable);
+        prop_assert_eq!(o == TermOrder::Equal, a == b);
+    }
+
+    /// Normalisation is idempotent, invariant under variable renaming and
+    /// literal order, and numbers variables densely.
+    #[test]
+    fn normalisation_is_canonical_for_renamings(lits in proptest::collection::vec(literal_shape(3), 1..4), shift in 1u32..5) {
+        let mut bank = TermBank::new();
+        let sig = TestSig::new(&mut bank);
+        let kbo = Kbo::by_frequency(&bank, &[]);
+        let ls: Vec<Literal> = lits.iter().map(|l| build_literal(&mut bank, &sig, l)).collect();
+        let c1 = normalize_clause(&mut bank, &kbo, ls.clone());
+        let again = normalize_clause(&mut bank, &kbo, c1.lits.to_vec());
+        prop_assert_eq!(&again, &c1);
+        // Rename X_i -> X_{(i + shift) mod 3 + 3} and reverse the literals.
+        let map: Vec<u32> = (0..3).map(|i| (i + shift) % 3 + 3).collect();
+        let mut renamed: Vec<Literal> = ls
+            .iter()
+            .map(|l| Literal::eq(rename(&mut bank, l.lhs, &map), rename(&mut bank, l.rhs, &map), l.pos))
+            .collect();
+        renamed.reverse();
+        let c2 = normalize_clause(&mut bank, &kbo, renamed);
+        prop_assert_eq!(c1.len(), c2.len());
+        prop_assert_eq!(c1.weight(&bank), c2.weight(&bank));
+        let n = c1.var_count(&bank);
+        let mut seen = vec![0u32; n as usize];
+        for l in c1.lits.iter() {
+            bank.count_vars(l.lhs, &mut seen);
+            bank.count_vars(l.rhs, &mut seen);
+        }
+        prop_assert!(seen.iter().all(|&k| k > 0), "variables are not dense");
+    }
+}
