@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# Side-by-side saturation speed: saturate vs E prover 2.6 on the same axiom
+# files and processed-clause limits, in one run (the machines are shared and
+# noisy, so only ratios measured together mean anything).
+#
+# Usage: scripts/bench_vs_eprover.sh [LIMIT...]      (default: 5000 20000)
+# Env:   TPTP (default ../shared/tptp), FILES (default "SET002-0 GRP001-0 GRP003-0"),
+#        CPU_CAP seconds per run (default 900; a run over it is reported as such).
+# Output: a table on stdout and out/bench/bench_vs_eprover.csv.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+TPTP=${TPTP:-../shared/tptp}
+FILES=${FILES:-"SET002-0 GRP001-0 GRP003-0"}
+CPU_CAP=${CPU_CAP:-900}
+LIMITS=("$@")
+[ ${#LIMITS[@]} -gt 0 ] || LIMITS=(5000 20000)
+
+command -v eprover >/dev/null || { echo "installing eprover (Debian)"; apt-get update -qq && apt-get install -y -qq eprover >/dev/null; }
+cargo build --release -q
+BIN=target/release/saturate
+TMP=$(mktemp -d); trap 'rm -rf "$TMP"' EXIT
+mkdir -p out/bench
+CSV=out/bench/bench_vs_eprover.csv
+echo "file,limit,ours_status,ours_processed,ours_generated,ours_cpu_s,ours_peak_mib,e_status,e_processed,e_generated,e_cpu_s,e_peak_mib,gen_rate_ratio,proc_rate_ratio" > "$CSV"
+printf "%-9s %6s | %-11s %7s %9s %7s %6s | %-11s %7s %9s %7s %6s | %6s %6s\n" \
+  file limit ours proc gen cpu_s MiB E proc gen cpu_s MiB gen/s× proc/s×
+
+for f in $FILES; do
+  ax="$TPTP/Axioms/$f.ax"
+  [ -f "$ax" ] || { echo "missing $ax" >&2; exit 2; }
+  for n in "${LIMITS[@]}"; do
+    # Ours: the full derivation is recorded and written (zstd dump).
+    set +e
+    ( ulimit -t "$CPU_CAP"; /usr/bin/time -f '%U %S %M' -o "$TMP/ours.time" \
+        "$BIN" derive "$ax" --tptp "$TPTP" --max-processed "$n" --out "$TMP/dag.zst" --stats-json "$TMP/ours.json" -q ) 2>/dev/null
+    rc=$?
+    ( ulimit -t "$CPU_CAP"; /usr/bin/time -f '%U %S %M' -o "$TMP/e.time" \
+        eprover --satauto --processed-clauses-limit="$n" --print-statistics -s "$ax" > "$TMP/e.out" 2>&1 )
+    set -e
+    read -r ou os om < <(tail -1 "$TMP/ours.time")
+    read -r eu es em < <(tail -1 "$TMP/e.time")
+    if [ $rc -eq 0 ]; then
+      ostat=$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["status"], d["processed"], d["generated"])' "$TMP/ours.json")
+    else
+      ostat="CPUcap - -"
+    fi
+    read -r ost op og <<<"$ostat"
+    est=$(grep -oP 'SZS status \K\w+' "$TMP/e.out" || echo "?")
+    ep=$(grep -oP '^# Processed clauses\s*:\s*\K\d+' "$TMP/e.out" || echo 0)
+    eg=$(grep -oP '^# Generated clauses\s*:\s*\K\d+' "$TMP/e.out" || echo 0)
+    read -r ocpu ecpu omib emib gr pr < <(python3 - "$ou" "$os" "$om" "$eu" "$es" "$em" "$op" "$og" "$ep" "$eg" <<'PY'
+import sys
+ou, os_, om, eu, es, em = map(float, sys.argv[1:7])
+op, og, ep, eg = sys.argv[7:11]
+oc, ec = max(ou + os_, 1e-3), max(eu + es, 1e-3)
+def ratio(a, b):
+    try:
+        return f"{(float(a) / oc) / (float(b) / ec):.2f}"
+    except (ValueError, ZeroDivisionError):
+        return "-"
+print(f"{oc:.2f} {ec:.2f} {om/1024:.0f} {em/1024:.0f} {ratio(og, eg)} {ratio(op, ep)}")
+PY
+)
+    printf "%-9s %6s | %-11s %7s %9s %7s %6s | %-11s %7s %9s %7s %6s | %6s %6s\n" \
+      "$f" "$n" "$ost" "$op" "$og" "$ocpu" "$omib" "$est" "$ep" "$eg" "$ecpu" "$emib" "$gr" "$pr"
+    echo "$f,$n,$ost,$op,$og,$ocpu,$omib,$est,$ep,$eg,$ecpu,$emib,$gr,$pr" >> "$CSV"
+  done
+done
+echo "csv: $CSV"
