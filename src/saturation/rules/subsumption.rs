@@ -9,6 +9,19 @@ pub fn subsumes(bank: &TermBank, matcher: &mut Matcher, c: &Clause, d: &Clause) 
     if c.len() > d.len() {
         return false;
     }
+    // Cheap necessary condition: every literal of `c` has a possible
+    // partner in `d` (same polarity, compatible heads, not lighter).
+    let partner = |l: &Literal, t: &Literal| {
+        let heads = |a: crate::logic::TermId, b: crate::logic::TermId| {
+            bank.is_var(a) || bank.head_code(a) == bank.head_code(b)
+        };
+        l.pos == t.pos
+            && l.weight(bank) <= t.weight(bank)
+            && (heads(l.lhs, t.lhs) || (l.is_equational(bank) && heads(l.lhs, t.rhs)))
+    };
+    if !c.lits.iter().all(|l| d.lits.iter().any(|t| partner(l, t))) {
+        return false;
+    }
     // Heaviest literals first: they have the fewest partners.
     let mut order: smallvec::SmallVec<[usize; 8]> = (0..c.len()).collect();
     order.sort_by_key(|&i| std::cmp::Reverse(c.lits[i].weight(bank)));
