@@ -57,6 +57,9 @@ impl Status {
 pub struct Stats {
     /// Given clauses selected (including those then found redundant).
     pub processed: u64,
+    /// Given clauses that survived forward simplification and became
+    /// active (E's "remaining for further processing").
+    pub activated: u64,
     /// Conclusions of generating inferences.
     pub generated: u64,
     /// Records in the clause store (inputs, kept conclusions, simplified clauses).
@@ -278,6 +281,7 @@ impl Saturator {
         self.active
             .insert(&self.bank, &self.kbo, self.params.selection, given, &clause);
         self.store.set_state(given, State::Active);
+        self.stats.activated += 1;
         if clause.is_unit() && clause.lits[0].pos && clause.lits[0].is_equational(&self.bank) {
             self.backward_rewrite(given, clause.lits[0]);
         }
