@@ -23,7 +23,7 @@ LIMITS=("$@")
 
 command -v eprover >/dev/null || { echo "installing eprover (Debian)"; apt-get update -qq && apt-get install -y -qq eprover >/dev/null; }
 cargo build --release -q
-BIN=target/release/saturate
+BIN=${CARGO_TARGET_DIR:-target}/release/saturate
 TMP=$(mktemp -d); trap 'rm -rf "$TMP"' EXIT
 mkdir -p out/bench
 CSV=out/bench/bench_vs_eprover.csv

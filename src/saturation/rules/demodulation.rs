@@ -5,8 +5,9 @@
 //! ordering (always, for an equation oriented `l > r`). At the root of the
 //! maximal side `s` of a positive equation `s = t'`, the step must also
 //! make the clause smaller (`rσ < t'`; `rσ = t'` is allowed too, as the
-//! literal then becomes a tautology and is subsumed by the unit), which keeps
-//! the calculus complete
+//! literal then becomes a tautology and is subsumed by the unit), unless `s`
+//! is a strict instance of `l` (encompassment, as in Knuth-Bendix
+//! completion), which keeps the calculus complete
 //! (Bachmair & Ganzinger 1994; Schulz, E 2002, §3).
 
 use crate::logic::{Kbo, Literal, Matcher, TermBank, TermId, TermOrder};
@@ -219,8 +220,11 @@ impl Rewriter<'_> {
             if !oriented && self.kbo.compare(self.bank, t, rs) != TermOrder::Greater {
                 continue;
             }
-            // rσ = u makes the literal a tautology that the unit subsumes anyway.
+            // rσ = u makes the literal a tautology that the unit subsumes
+            // anyway; a strict instance of l may always be rewritten (the
+            // encompassment condition of completion).
             if let Some(u) = guard
+                && !strict_instance(self.bank, self.matcher, l)
                 && !matches!(
                     self.kbo.compare(self.bank, rs, u),
                     TermOrder::Less | TermOrder::Equal
@@ -233,6 +237,25 @@ impl Rewriter<'_> {
         }
         None
     }
+}
+
+/// True if the matcher does not merely rename the variables of `l`: some
+/// variable is bound to a non-variable, or two to the same variable. Then the
+/// matched term is a strict instance of `l`.
+fn strict_instance(bank: &TermBank, m: &Matcher, l: TermId) -> bool {
+    let mut counts = Vec::new();
+    bank.count_vars(l, &mut counts);
+    let mut images: SmallVec<[TermId; 8]> = SmallVec::new();
+    for (v, &n) in counts.iter().enumerate() {
+        if n == 0 {
+            continue;
+        }
+        match m.get(v as u32) {
+            Some(t) if bank.is_var(t) && !images.contains(&t) => images.push(t),
+            _ => return true,
+        }
+    }
+    false
 }
 
 fn vars_subset(bank: &TermBank, small: TermId, big: TermId) -> bool {
