@@ -324,6 +324,30 @@ impl Saturator {
         None
     }
 
+    /// A rewriter over the active unit equations. The normal-form cache is
+    /// used unless a clause is excluded (backward rewriting of that clause):
+    /// a cached normal form may have been reached with it.
+    fn rewriter<'a>(
+        &'a mut self,
+        used: &'a mut Vec<SimpStep>,
+        exclude: Option<ClauseId>,
+    ) -> Rewriter<'a> {
+        Rewriter {
+            bank: &mut self.bank,
+            kbo: &self.kbo,
+            active: &self.active,
+            store: &self.store,
+            matcher: &mut self.matcher,
+            used,
+            exclude,
+            cache: if exclude.is_none() {
+                Some(&mut self.nf_cache)
+            } else {
+                None
+            },
+        }
+    }
+
     /// Rewrites and reflect-simplifies literals against the active set.
     fn simplify_lits(
         &mut self,
@@ -331,21 +355,11 @@ impl Saturator {
         simps: &mut Vec<SimpStep>,
         exclude: Option<ClauseId>,
     ) {
+        if self.nf_cache.len() > 4_000_000 {
+            self.nf_cache.clear();
+        }
         let before = simps.len();
-        let mut rw = Rewriter {
-            bank: &mut self.bank,
-            kbo: &self.kbo,
-            active: &self.active,
-            store: &self.store,
-            matcher: &mut self.matcher,
-            used: simps,
-            exclude,
-            cache: if exclude.is_none() {
-                Some(&mut self.nf_cache)
-            } else {
-                None
-            },
-        };
+        let mut rw = self.rewriter(simps, exclude);
         rw.rewrite_literals(lits);
         let rewrites = simps.len() - before;
         let before_reflect = simps.len();
@@ -495,16 +509,7 @@ impl Saturator {
             }
             let mut lits = self.store.clause(d).lits.to_vec();
             let mut simps = Vec::new();
-            let mut rw = Rewriter {
-                bank: &mut self.bank,
-                kbo: &self.kbo,
-                active: &self.active,
-                store: &self.store,
-                matcher: &mut self.matcher,
-                used: &mut simps,
-                exclude: Some(d),
-                cache: None,
-            };
+            let mut rw = self.rewriter(&mut simps, Some(d));
             if !rw.rewrite_literals(&mut lits) {
                 continue;
             }
