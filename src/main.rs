@@ -42,7 +42,8 @@ struct Common {
     /// Stop when this many clauses are kept (overrides the config).
     #[arg(long, value_name = "N")]
     max_kept: Option<u64>,
-    /// No progress bar or progress log lines.
+    /// No progress bar, progress log lines or run summary on stderr
+    /// (errors are still printed).
     #[arg(long, short)]
     quiet: bool,
 }
@@ -170,6 +171,9 @@ fn derive(
             serde_json::to_writer_pretty(&mut *w, &report)?;
             std::io::Write::write_all(w, b"\n")
         })?;
+    }
+    if common.quiet {
+        return Ok(());
     }
     tracing::info!(
         "{}: {} after {} processed, {} generated, {} kept, DAG {} nodes / {} edges, depth {}",
