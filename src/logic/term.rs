@@ -302,13 +302,6 @@ impl TermBank {
         }
     }
 
-    /// True if `sub` is a subterm of `t` (or `t` itself).
-    pub fn contains(&self, t: TermId, sub: TermId) -> bool {
-        t == sub
-            || (self.weight(t) > self.weight(sub)
-                && self.args(t).iter().any(|&a| self.contains(a, sub)))
-    }
-
     /// Adds to `out[v]` the number of occurrences of each variable `X<v>` in `t`
     /// (`out` grows as needed).
     pub fn count_vars(&self, t: TermId, out: &mut Vec<u32>) {
@@ -349,31 +342,6 @@ impl TermBank {
     /// The subterm of `t` at position `pos`.
     pub fn at(&self, t: TermId, pos: &[u32]) -> TermId {
         pos.iter().fold(t, |t, &i| self.arg(t, i as usize))
-    }
-
-    /// Replaces every occurrence of `from` in `t` by `to` (used by rewriting).
-    pub fn replace_all(&mut self, t: TermId, from: TermId, to: TermId) -> TermId {
-        if t == from {
-            return to;
-        }
-        if self.weight(t) <= self.weight(from) || self.is_var(t) {
-            return t;
-        }
-        let n = self.arity(t);
-        let mut args: smallvec::SmallVec<[TermId; 8]> = smallvec::SmallVec::with_capacity(n);
-        let mut changed = false;
-        for i in 0..n {
-            let a = self.arg(t, i);
-            let b = self.replace_all(a, from, to);
-            changed |= a != b;
-            args.push(b);
-        }
-        if changed {
-            let s = self.sym(t);
-            self.app(s, &args)
-        } else {
-            t
-        }
     }
 
     /// Calls `f(subterm, position)` on every non-variable subterm of `t` in
@@ -434,7 +402,5 @@ mod tests {
         assert_eq!(u, b.app(f, &[ta, ta]));
         assert!(b.occurs(3, t));
         assert!(!b.occurs(2, t));
-        assert!(b.contains(t, ta));
-        assert_eq!(b.replace_all(t, ta, x), b.app(f, &[x, x]));
     }
 }

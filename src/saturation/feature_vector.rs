@@ -8,6 +8,7 @@
 //! finds all candidates without scanning the clause set.
 
 use super::store::ClauseId;
+use super::trie::FeatureTrie;
 use crate::logic::{Clause, Head, TermBank, TermId};
 
 /// Symbols are folded into this many buckets per polarity.
@@ -45,120 +46,47 @@ fn count_syms(bank: &TermBank, t: TermId, out: &mut [u32]) {
     }
 }
 
-#[derive(Clone, Debug, Default)]
-struct Node {
-    children: Vec<(u32, u32)>,
-    clauses: Vec<ClauseId>,
-}
-
 /// A trie of clause feature vectors.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct FvIndex {
-    nodes: Vec<Node>,
-    len: usize,
-}
-
-impl Default for FvIndex {
-    fn default() -> Self {
-        Self::new()
-    }
+    trie: FeatureTrie<ClauseId>,
 }
 
 impl FvIndex {
     /// An empty index.
     pub fn new() -> Self {
-        FvIndex {
-            nodes: vec![Node::default()],
-            len: 0,
-        }
+        Self::default()
     }
 
     /// Number of stored clauses.
     pub fn len(&self) -> usize {
-        self.len
+        self.trie.len()
     }
 
     /// True when empty.
     pub fn is_empty(&self) -> bool {
-        self.len == 0
+        self.trie.is_empty()
     }
 
     /// Stores a clause under its feature vector.
     pub fn insert(&mut self, fv: &FeatureVector, id: ClauseId) {
-        let mut node = 0usize;
-        for &f in fv.iter() {
-            let found = self.nodes[node]
-                .children
-                .iter()
-                .find(|c| c.0 == f)
-                .map(|c| c.1);
-            node = match found {
-                Some(n) => n as usize,
-                None => {
-                    let n = self.nodes.len() as u32;
-                    self.nodes.push(Node::default());
-                    self.nodes[node].children.push((f, n));
-                    n as usize
-                }
-            };
-        }
-        self.nodes[node].clauses.push(id);
-        self.len += 1;
+        self.trie.insert(fv, id);
     }
 
     /// Removes a clause; returns whether it was there.
     pub fn remove(&mut self, fv: &FeatureVector, id: ClauseId) -> bool {
-        let mut node = 0usize;
-        for &f in fv.iter() {
-            match self.nodes[node].children.iter().find(|c| c.0 == f) {
-                Some(c) => node = c.1 as usize,
-                None => return false,
-            }
-        }
-        let v = &mut self.nodes[node].clauses;
-        if let Some(i) = v.iter().position(|&c| c == id) {
-            v.remove(i);
-            self.len -= 1;
-            true
-        } else {
-            false
-        }
+        self.trie.remove(fv, id)
     }
 
-    /// Clauses that may subsume a clause with vector `fv` (all components <=).
+    /// Clauses that may subsume a clause with vector `fv` (all components
+    /// <=); `f` returns false to stop.
     pub fn subsumer_candidates(&self, fv: &FeatureVector, f: &mut impl FnMut(ClauseId) -> bool) {
-        self.walk(0, 0, fv, true, f);
+        self.trie.walk(fv, &|stored, q| stored <= q, f);
     }
 
-    /// Clauses that a clause with vector `fv` may subsume (all components >=).
+    /// Clauses that a clause with vector `fv` may subsume (all components
+    /// >=); `f` returns false to stop.
     pub fn subsumed_candidates(&self, fv: &FeatureVector, f: &mut impl FnMut(ClauseId) -> bool) {
-        self.walk(0, 0, fv, false, f);
-    }
-
-    /// Depth-first walk; `f` returns false to stop early. Returns false when stopped.
-    fn walk(
-        &self,
-        node: usize,
-        depth: usize,
-        fv: &FeatureVector,
-        le: bool,
-        f: &mut impl FnMut(ClauseId) -> bool,
-    ) -> bool {
-        if depth == FV_LEN {
-            for &c in &self.nodes[node].clauses {
-                if !f(c) {
-                    return false;
-                }
-            }
-            return true;
-        }
-        let q = fv[depth];
-        for &(feat, child) in &self.nodes[node].children {
-            let ok = if le { feat <= q } else { feat >= q };
-            if ok && !self.walk(child as usize, depth + 1, fv, le, f) {
-                return false;
-            }
-        }
-        true
+        self.trie.walk(fv, &|stored, q| stored >= q, f);
     }
 }

@@ -9,6 +9,7 @@
 //! or matching is attempted, so retrieval cost does not grow with the number
 //! of stored terms that cannot match.
 
+use super::trie::FeatureTrie;
 use crate::logic::{Head, TermBank, TermId};
 
 /// Sample positions (argument paths from the root, 0-based), E's FP8 layout.
@@ -91,18 +92,10 @@ fn compatible(kind: Query, i: u32, q: u32) -> bool {
     }
 }
 
-#[derive(Clone, Debug, Default)]
-struct Node {
-    children: Vec<(u32, u32)>,
-    leaf: u32,
-}
-
 /// A fingerprint index mapping terms to payloads `T`.
 #[derive(Clone, Debug)]
 pub struct FpIndex<T> {
-    nodes: Vec<Node>,
-    leaves: Vec<Vec<(TermId, T)>>,
-    len: usize,
+    trie: FeatureTrie<(TermId, T)>,
 }
 
 impl<T: Copy + PartialEq> Default for FpIndex<T> {
@@ -115,71 +108,28 @@ impl<T: Copy + PartialEq> FpIndex<T> {
     /// An empty index.
     pub fn new() -> Self {
         FpIndex {
-            nodes: vec![Node::default()],
-            leaves: Vec::new(),
-            len: 0,
+            trie: FeatureTrie::new(),
         }
     }
 
     /// Number of stored (term, payload) entries.
     pub fn len(&self) -> usize {
-        self.len
+        self.trie.len()
     }
 
     /// True when nothing is stored.
     pub fn is_empty(&self) -> bool {
-        self.len == 0
-    }
-
-    fn leaf_for(&mut self, fp: &Fingerprint, create: bool) -> Option<usize> {
-        let mut node = 0usize;
-        for &f in fp.iter() {
-            let found = self.nodes[node]
-                .children
-                .iter()
-                .find(|c| c.0 == f)
-                .map(|c| c.1);
-            node = match found {
-                Some(n) => n as usize,
-                None if create => {
-                    let n = self.nodes.len() as u32;
-                    self.nodes.push(Node::default());
-                    self.nodes[node].children.push((f, n));
-                    n as usize
-                }
-                None => return None,
-            };
-        }
-        if self.nodes[node].leaf == 0 {
-            if !create {
-                return None;
-            }
-            self.leaves.push(Vec::new());
-            self.nodes[node].leaf = self.leaves.len() as u32;
-        }
-        Some(self.nodes[node].leaf as usize - 1)
+        self.trie.is_empty()
     }
 
     /// Stores `payload` under `term`.
     pub fn insert(&mut self, bank: &TermBank, term: TermId, payload: T) {
-        let fp = fingerprint(bank, term);
-        let leaf = self.leaf_for(&fp, true).unwrap();
-        self.leaves[leaf].push((term, payload));
-        self.len += 1;
+        self.trie.insert(&fingerprint(bank, term), (term, payload));
     }
 
     /// Removes one entry `(term, payload)`; returns whether it was there.
     pub fn remove(&mut self, bank: &TermBank, term: TermId, payload: T) -> bool {
-        let fp = fingerprint(bank, term);
-        if let Some(leaf) = self.leaf_for(&fp, false) {
-            let v = &mut self.leaves[leaf];
-            if let Some(i) = v.iter().position(|&(t, p)| t == term && p == payload) {
-                v.remove(i);
-                self.len -= 1;
-                return true;
-            }
-        }
-        false
+        self.trie.remove(&fingerprint(bank, term), (term, payload))
     }
 
     /// Calls `f(term, payload)` for every stored entry whose fingerprint is
@@ -193,32 +143,11 @@ impl<T: Copy + PartialEq> FpIndex<T> {
         f: &mut impl FnMut(TermId, T),
     ) {
         let fp = fingerprint(bank, query);
-        self.walk(0, 0, &fp, kind, f);
-    }
-
-    fn walk(
-        &self,
-        node: usize,
-        depth: usize,
-        fp: &Fingerprint,
-        kind: Query,
-        f: &mut impl FnMut(TermId, T),
-    ) {
-        if depth == DEPTH {
-            let leaf = self.nodes[node].leaf;
-            if leaf != 0 {
-                for &(t, p) in &self.leaves[leaf as usize - 1] {
-                    f(t, p);
-                }
-            }
-            return;
-        }
-        let q = fp[depth];
-        for &(feat, child) in &self.nodes[node].children {
-            if compatible(kind, feat, q) {
-                self.walk(child as usize, depth + 1, fp, kind, f);
-            }
-        }
+        self.trie
+            .walk(&fp, &|i, q| compatible(kind, i, q), &mut |(t, p)| {
+                f(t, p);
+                true
+            });
     }
 }
 

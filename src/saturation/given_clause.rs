@@ -527,12 +527,6 @@ impl Saturator {
             );
         }
     }
-
-    /// Number of live passive clauses is not tracked exactly; this is the
-    /// number of queued entries, an upper bound.
-    pub fn passive_queued(&self) -> usize {
-        self.passive.queued()
-    }
 }
 
 #[cfg(test)]

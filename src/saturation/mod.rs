@@ -11,6 +11,7 @@ pub mod passive;
 pub mod rules;
 pub mod selection;
 pub mod store;
+pub mod trie;
 
 pub use given_clause::{Saturator, Stats, Status, symbol_frequencies};
 pub use params::{Limits, LiteralSelection, Params};

@@ -67,11 +67,6 @@ impl Passive {
         }
         None
     }
-
-    /// Upper bound on the number of queued clauses (dead entries included).
-    pub fn queued(&self) -> usize {
-        self.by_weight.len()
-    }
 }
 
 #[cfg(test)]
