@@ -6,5 +6,6 @@ pub mod config;
 pub mod derivation;
 pub mod logic;
 pub mod pipeline;
+pub mod sat;
 pub mod saturation;
 pub mod tptp;
