@@ -8,4 +8,5 @@ pub mod logic;
 pub mod pipeline;
 pub mod sat;
 pub mod saturation;
+pub mod tasks;
 pub mod tptp;
