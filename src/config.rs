@@ -1,6 +1,7 @@
 //! TOML configuration: every knob with a default, unknown keys rejected, so a
 //! typo in a config file is an error rather than a silently ignored setting.
 
+use crate::prover::ProverLimits;
 use crate::saturation::Params;
 use serde::{Deserialize, Serialize};
 use std::path::Path;
@@ -15,6 +16,8 @@ pub struct Config {
     pub jobs: usize,
     /// Saturation parameters (limits, selection, queues).
     pub saturation: Params,
+    /// Work limits of the built-in prover (label certification, `prove`).
+    pub prover: ProverLimits,
 }
 
 /// A configuration file that could not be read or understood.

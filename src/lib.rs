@@ -6,6 +6,7 @@ pub mod config;
 pub mod derivation;
 pub mod logic;
 pub mod pipeline;
+pub mod prover;
 pub mod sat;
 pub mod saturation;
 pub mod tasks;

@@ -79,6 +79,21 @@ enum Command {
         #[command(flatten)]
         common: Common,
     },
+    /// Decide a TPTP CNF problem with the built-in prover and print an SZS
+    /// status line (exit 0 when decided, 3 on GaveUp).
+    Prove {
+        /// The TPTP CNF problem file.
+        file: PathBuf,
+        /// Largest finite model domain size tried (overrides the config).
+        #[arg(long, value_name = "N")]
+        max_model_size: Option<u32>,
+        /// Print the certificate: the refutation as a TSTP derivation, or
+        /// the finite model (TPTP finite interpretation).
+        #[arg(long)]
+        proof: bool,
+        #[command(flatten)]
+        common: Common,
+    },
     /// Print the effective configuration as TOML.
     PrintConfig {
         #[command(flatten)]
@@ -94,6 +109,7 @@ fn load_config(c: &Common) -> Result<Config, RunError> {
     let l = &mut cfg.saturation.limits;
     if let Some(n) = c.max_processed {
         l.max_processed = Some(n);
+        cfg.prover.max_processed = n;
     }
     if let Some(n) = c.max_generated {
         l.max_generated = Some(n);
@@ -121,6 +137,12 @@ fn main() {
             stats_json,
             common,
         }) => derive(&file, out.as_deref(), stats_json.as_deref(), &common),
+        Some(Command::Prove {
+            file,
+            max_model_size,
+            proof,
+            common,
+        }) => prove(&file, max_model_size, proof, &common),
         Some(Command::PrintConfig { common }) => {
             load_config(&common).map(|c| print!("{}", c.to_toml()))
         }
@@ -130,6 +152,115 @@ fn main() {
         eprintln!("error: {e}");
         std::process::exit(e.exit_code());
     }
+}
+
+/// Exit code of `prove` when the prover gives up (0 = decided).
+const EXIT_GAVE_UP: i32 = 3;
+
+fn prove(
+    file: &Path,
+    max_model_size: Option<u32>,
+    proof: bool,
+    common: &Common,
+) -> Result<(), RunError> {
+    use saturate::prover::{Evidence, InputClause, Prover, Verdict, check, output};
+    use saturate::tptp::SzsStatus;
+    let mut cfg = load_config(common)?;
+    if let Some(n) = max_model_size {
+        cfg.prover.max_model_size = n;
+    }
+    let mut bank = saturate::logic::TermBank::new();
+    let problem = saturate::tptp::parse_file(&mut bank, file, common.tptp.as_deref())
+        .map_err(|e| RunError::Input(e.to_string()))?;
+    let name = file
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let inputs: Vec<InputClause> = problem
+        .clauses
+        .iter()
+        .map(|c| InputClause {
+            lits: c.lits.clone(),
+            name: c.name.clone(),
+            role: c.role.as_str().to_string(),
+        })
+        .collect();
+    let start = std::time::Instant::now();
+    let mut prover = Prover::new(cfg.prover.clone());
+    prover.params = cfg.saturation.clone();
+    let outcome = prover.refute(&bank, &inputs);
+    let status = match &outcome.verdict {
+        Verdict::Theorem { .. } => SzsStatus::Unsatisfiable,
+        Verdict::CounterSatisfiable { .. } => SzsStatus::Satisfiable,
+        Verdict::Unknown => SzsStatus::GaveUp,
+    };
+    println!("% SZS status {} for {name}", status.name());
+    // The certificate was already checked inside the prover (config
+    // `prover.check`); say what the check established.
+    let problem_text = check::CheckProblem {
+        axioms: inputs
+            .iter()
+            .map(|c| saturate::tptp::clause_to_tptp(&bank, &c.lits))
+            .collect(),
+        conjecture: None,
+    };
+    let checked = check::check(&problem_text, &outcome.verdict)
+        .map_err(|e| RunError::Runtime(format!("certificate does not check: {e}")))?;
+    if proof {
+        match &outcome.verdict {
+            Verdict::Theorem { refutation } => {
+                println!("% SZS output start CNFRefutation for {name}");
+                print!("{}", output::refutation_tstp(refutation));
+                println!("% SZS output end CNFRefutation for {name}");
+            }
+            Verdict::CounterSatisfiable {
+                evidence: Evidence::Model { model },
+            } => {
+                println!("% SZS output start FiniteModel for {name}");
+                print!("{}", output::model_tptp(model));
+                println!("% SZS output end FiniteModel for {name}");
+            }
+            Verdict::CounterSatisfiable {
+                evidence: Evidence::Saturation { clauses },
+            } => {
+                println!("% SZS output start Saturation for {name}");
+                for (i, c) in clauses.iter().enumerate() {
+                    println!("cnf(s{}, plain, ({c})).", i + 1);
+                }
+                println!("% SZS output end Saturation for {name}");
+            }
+            Verdict::Unknown => {}
+        }
+    }
+    if !common.quiet {
+        let s = &outcome.stats;
+        tracing::info!(
+            "{name}: {} in {:.3}s; {} processed, {} generated; model sizes tried up to {}, {} ground clauses, {} SAT conflicts; certificate: {checked:?}",
+            status.name(),
+            start.elapsed().as_secs_f64(),
+            s.processed,
+            s.generated,
+            s.model_size_tried,
+            s.ground_clauses,
+            s.sat_conflicts
+        );
+    }
+    if let Some(expected) = problem.szs_status()
+        && status != SzsStatus::GaveUp
+        && expected != status
+        && matches!(expected, SzsStatus::Unsatisfiable | SzsStatus::Satisfiable)
+    {
+        return Err(RunError::Runtime(format!(
+            "{}: verdict {} contradicts the problem's % Status {} (a prover bug)",
+            file.display(),
+            status.name(),
+            expected.name()
+        )));
+    }
+    if status == SzsStatus::GaveUp {
+        std::process::exit(EXIT_GAVE_UP);
+    }
+    Ok(())
 }
 
 fn derive(

@@ -1,0 +1,652 @@
+//! The built-in prover, the project's label oracle (DESIGN.md §6): decides
+//! whether premises entail a conjecture clause (or whether a clause set is
+//! unsatisfiable) and returns a verdict with a certificate that
+//! [`check`] re-verifies independently.
+//!
+//! Schedule, all in work units:
+//! 1. saturate the premises plus the negated conjecture for
+//!    `quick_processed` given clauses (refutation by superposition);
+//! 2. if undecided, search finite models of size 1..=`quick_model_size`
+//!    ([`mace`], MACE-style grounding to SAT);
+//! 3. continue the saturation up to `max_processed`;
+//! 4. search models up to `max_model_size`.
+//!
+//! The empty clause gives `Theorem` (certificate: the refutation sub-DAG); a
+//! model gives `CounterSatisfiable` (certificate: the tables); a saturated
+//! set under the complete default strategy, with no model found, gives
+//! `CounterSatisfiable` with the saturated set (weaker: [`check`] cannot
+//! re-verify saturation); anything else is `Unknown`.
+
+pub mod check;
+pub mod mace;
+pub mod output;
+
+use crate::derivation::Derivation;
+use crate::logic::{Head, Literal, TermBank, TermId};
+use crate::saturation::{InputInfo, Params, Rule, Saturator, Stats, Status};
+use crate::tptp::clause_to_tptp;
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+
+/// Work limits of one proof attempt (no wall-clock limits anywhere).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct ProverLimits {
+    /// Given clauses of the first, short saturation phase.
+    pub quick_processed: u64,
+    /// Given clauses in all (both saturation phases).
+    pub max_processed: u64,
+    /// Largest domain size tried right after the short phase.
+    pub quick_model_size: u32,
+    /// Largest domain size tried after the long phase.
+    pub max_model_size: u32,
+    /// Ground clauses allowed per domain size; larger groundings are skipped.
+    pub max_ground_clauses: u64,
+    /// SAT conflicts allowed per domain size.
+    pub sat_conflicts: u64,
+    /// Re-verify every certificate with the independent checker before
+    /// returning it; a certificate that does not check is a bug and panics.
+    pub check: bool,
+}
+
+impl Default for ProverLimits {
+    fn default() -> Self {
+        ProverLimits {
+            quick_processed: 60,
+            max_processed: 2_000,
+            quick_model_size: 3,
+            max_model_size: 6,
+            max_ground_clauses: 2_000_000,
+            sat_conflicts: 100_000,
+            check: true,
+        }
+    }
+}
+
+/// The answer of the prover.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "verdict", rename_all = "snake_case")]
+pub enum Verdict {
+    /// The conjecture follows from the premises (the clause set is unsatisfiable).
+    Theorem {
+        /// The refutation.
+        refutation: Refutation,
+    },
+    /// The conjecture does not follow (the clause set is satisfiable).
+    CounterSatisfiable {
+        /// The evidence.
+        evidence: Evidence,
+    },
+    /// Undecided within the work limits.
+    Unknown,
+}
+
+impl Verdict {
+    /// `theorem`, `counter_satisfiable` or `unknown`.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Verdict::Theorem { .. } => "theorem",
+            Verdict::CounterSatisfiable { .. } => "counter_satisfiable",
+            Verdict::Unknown => "unknown",
+        }
+    }
+
+    /// `Some(true)` for a theorem, `Some(false)` for a counter-satisfiable
+    /// conjecture, `None` when undecided.
+    pub fn label(&self) -> Option<bool> {
+        match self {
+            Verdict::Theorem { .. } => Some(true),
+            Verdict::CounterSatisfiable { .. } => Some(false),
+            Verdict::Unknown => None,
+        }
+    }
+}
+
+/// Why a conjecture is not a theorem.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Evidence {
+    /// A finite model of the premises and the negated conjecture.
+    Model {
+        /// The model.
+        model: FiniteModel,
+    },
+    /// The clause set was saturated under the complete default strategy
+    /// without deriving the empty clause, and no small model was found.
+    Saturation {
+        /// The active clauses at the end, in TPTP syntax.
+        clauses: Vec<String>,
+    },
+}
+
+/// One clause of a refutation.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ProofStep {
+    /// Step number, unique within the refutation; parents have smaller ids.
+    pub id: u32,
+    /// The clause in TPTP syntax (`$false` for the empty clause).
+    pub clause: String,
+    /// The generating rule (`input`, `resolution`, `superposition`, ...).
+    pub rule: String,
+    /// Premises of the generating rule, by step id.
+    pub parents: Vec<u32>,
+    /// Simplifications applied after the rule, in order.
+    pub simps: Vec<SimpUse>,
+    /// For inputs: `axiom` or `negated_conjecture`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub role: Option<String>,
+    /// For inputs: the name of the input clause.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+}
+
+/// One simplification step: its kind and the unit clause used.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SimpUse {
+    /// `rewrite`, `simplify_reflect` or `trivial_disequation`.
+    pub kind: String,
+    /// The unit clause used, by step id.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unit: Option<u32>,
+}
+
+/// A refutation: the sub-DAG from input clauses to the empty clause, in
+/// topological order (the last step is `$false`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Refutation {
+    /// The steps.
+    pub steps: Vec<ProofStep>,
+}
+
+/// A finite interpretation: domain `{0, ..., size-1}` and a table per symbol.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FiniteModel {
+    /// Domain size.
+    pub size: u32,
+    /// Function tables (constants are functions of arity 0).
+    pub functions: Vec<Table>,
+    /// Predicate tables (values 0 = false, 1 = true).
+    pub predicates: Vec<Table>,
+}
+
+/// The table of one symbol: `values[i]` is the value at the `i`-th argument
+/// tuple in mixed radix, first argument most significant.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Table {
+    /// Symbol name as written in TPTP.
+    pub name: String,
+    /// Number of arguments.
+    pub arity: u32,
+    /// `size^arity` values.
+    pub values: Vec<u32>,
+}
+
+/// Work spent on one proof attempt.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ProofStats {
+    /// Given clauses processed by the saturation.
+    pub processed: u64,
+    /// Clauses generated by the saturation.
+    pub generated: u64,
+    /// Largest domain size the model finder tried (0: not run).
+    pub model_size_tried: u32,
+    /// SAT conflicts spent by the model finder.
+    pub sat_conflicts: u64,
+    /// Ground clauses produced by the model finder.
+    pub ground_clauses: u64,
+    /// True when the verdict came from the cache.
+    pub cached: bool,
+}
+
+/// A verdict and the work it took.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Outcome {
+    /// The verdict with its certificate.
+    #[serde(flatten)]
+    pub verdict: Verdict,
+    /// Work spent.
+    pub stats: ProofStats,
+}
+
+/// One input clause of a refutation problem: literals over the caller's
+/// bank, a name and a role (`axiom`, `negated_conjecture`, ...).
+#[derive(Clone, Debug)]
+pub struct InputClause {
+    /// The literals.
+    pub lits: Vec<Literal>,
+    /// Name used in proofs.
+    pub name: String,
+    /// TPTP role.
+    pub role: String,
+}
+
+/// Counters of a [`Prover`] session.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SessionStats {
+    /// Calls to `prove`/`refute`.
+    pub calls: u64,
+    /// Calls answered from the cache.
+    pub cache_hits: u64,
+    /// Theorems returned.
+    pub theorems: u64,
+    /// Counter-satisfiable verdicts returned (with a finite model).
+    pub models: u64,
+    /// Counter-satisfiable verdicts returned by saturation only.
+    pub saturations: u64,
+    /// Unknowns returned.
+    pub unknowns: u64,
+}
+
+/// A reusable prover: many small problems, one cache of verdicts keyed by
+/// the canonical form of (premises, conjecture).
+pub struct Prover {
+    /// Work limits.
+    pub limits: ProverLimits,
+    /// Saturation parameters (its own `limits` are overridden by `self.limits`).
+    pub params: Params,
+    /// Session counters.
+    pub stats: SessionStats,
+    cache: HashMap<String, Outcome>,
+    cache_capacity: usize,
+}
+
+impl Prover {
+    /// A prover with the given limits and the default saturation strategy.
+    pub fn new(limits: ProverLimits) -> Prover {
+        Prover {
+            limits,
+            params: Params::default(),
+            stats: SessionStats::default(),
+            cache: HashMap::new(),
+            cache_capacity: 1 << 20,
+        }
+    }
+
+    /// Number of cached verdicts.
+    pub fn cache_len(&self) -> usize {
+        self.cache.len()
+    }
+
+    /// Decides whether `premises` entail `conjecture` (all clauses over
+    /// `bank`; variables are universally quantified per clause). The
+    /// conjecture is negated: each variable becomes a fresh Skolem constant
+    /// and each literal a negated unit clause.
+    pub fn prove(
+        &mut self,
+        bank: &TermBank,
+        premises: &[&[Literal]],
+        conjecture: &[Literal],
+    ) -> Outcome {
+        let key = problem_key(bank, premises, Some(conjecture));
+        if let Some(o) = self.lookup(&key) {
+            return o;
+        }
+        let mut local = TermBank::with_signature(bank.sig.clone());
+        let mut inputs = Vec::with_capacity(premises.len() + conjecture.len());
+        for (i, p) in premises.iter().enumerate() {
+            inputs.push(InputClause {
+                lits: p.iter().map(|l| import_lit(&mut local, bank, l)).collect(),
+                name: format!("premise_{}", i + 1),
+                role: "axiom".into(),
+            });
+        }
+        let conj: Vec<Literal> = conjecture
+            .iter()
+            .map(|l| import_lit(&mut local, bank, l))
+            .collect();
+        for (i, l) in negate_clause(&mut local, &conj).into_iter().enumerate() {
+            inputs.push(InputClause {
+                lits: vec![l],
+                name: format!("negated_conjecture_{}", i + 1),
+                role: "negated_conjecture".into(),
+            });
+        }
+        let outcome = self.run(local, inputs);
+        if self.limits.check {
+            let problem = check::CheckProblem {
+                axioms: premises.iter().map(|p| clause_to_tptp(bank, p)).collect(),
+                conjecture: Some(clause_to_tptp(bank, conjecture)),
+            };
+            assert_certified(&problem, &outcome);
+        }
+        self.store(key, outcome)
+    }
+
+    /// Decides whether a clause set is unsatisfiable (`Theorem`) or
+    /// satisfiable (`CounterSatisfiable`); the clauses' roles are kept in
+    /// the refutation but play no logical part.
+    pub fn refute(&mut self, bank: &TermBank, clauses: &[InputClause]) -> Outcome {
+        let lits: Vec<&[Literal]> = clauses.iter().map(|c| c.lits.as_slice()).collect();
+        let key = problem_key(bank, &lits, None);
+        if let Some(o) = self.lookup(&key) {
+            return o;
+        }
+        let mut local = TermBank::with_signature(bank.sig.clone());
+        let inputs = clauses
+            .iter()
+            .map(|c| InputClause {
+                lits: c
+                    .lits
+                    .iter()
+                    .map(|l| import_lit(&mut local, bank, l))
+                    .collect(),
+                name: c.name.clone(),
+                role: c.role.clone(),
+            })
+            .collect();
+        let outcome = self.run(local, inputs);
+        if self.limits.check {
+            let problem = check::CheckProblem {
+                axioms: lits.iter().map(|p| clause_to_tptp(bank, p)).collect(),
+                conjecture: None,
+            };
+            assert_certified(&problem, &outcome);
+        }
+        self.store(key, outcome)
+    }
+
+    fn lookup(&mut self, key: &str) -> Option<Outcome> {
+        self.stats.calls += 1;
+        let mut o = self.cache.get(key)?.clone();
+        self.stats.cache_hits += 1;
+        o.stats.cached = true;
+        self.count(&o.verdict);
+        Some(o)
+    }
+
+    fn store(&mut self, key: String, o: Outcome) -> Outcome {
+        self.count(&o.verdict);
+        if self.cache.len() < self.cache_capacity {
+            self.cache.insert(key, o.clone());
+        }
+        o
+    }
+
+    fn count(&mut self, v: &Verdict) {
+        match v {
+            Verdict::Theorem { .. } => self.stats.theorems += 1,
+            Verdict::CounterSatisfiable {
+                evidence: Evidence::Model { .. },
+            } => self.stats.models += 1,
+            Verdict::CounterSatisfiable { .. } => self.stats.saturations += 1,
+            Verdict::Unknown => self.stats.unknowns += 1,
+        }
+    }
+
+    /// The schedule of the module documentation, on clauses over `bank`.
+    fn run(&self, bank: TermBank, inputs: Vec<InputClause>) -> Outcome {
+        let lim = &self.limits;
+        let mut params = self.params.clone();
+        params.limits.max_processed = Some(lim.quick_processed.min(lim.max_processed));
+        params.limits.max_generated = None;
+        params.limits.max_kept = None;
+        let sat_inputs = inputs
+            .iter()
+            .map(|c| {
+                (
+                    c.lits.clone(),
+                    InputInfo {
+                        name: c.name.clone(),
+                        role: c.role.clone(),
+                        file: String::new(),
+                    },
+                )
+            })
+            .collect();
+        let mut sat = Saturator::from_inputs(bank, sat_inputs, params);
+        let mut stats = ProofStats::default();
+        let mut status = sat.run(&mut |_| {});
+        let clauses: Vec<&[Literal]> = inputs.iter().map(|c| c.lits.as_slice()).collect();
+        let mut finder = mace::ModelFinder::new(lim.max_ground_clauses, lim.sat_conflicts);
+        let mut tried = 0u32;
+        let mut try_models = |upto: u32, sat: &Saturator, stats: &mut ProofStats| {
+            let found = finder.search(&sat.bank, &clauses, tried + 1..=upto);
+            tried = tried.max(upto);
+            stats.model_size_tried = tried;
+            stats.sat_conflicts = finder.conflicts;
+            stats.ground_clauses = finder.ground_clauses;
+            found
+        };
+        if status == Status::ResourceOut {
+            if let Some(m) = try_models(lim.quick_model_size, &sat, &mut stats) {
+                return finish(&sat, stats, model_verdict(m));
+            }
+            if lim.max_processed > lim.quick_processed {
+                sat.params.limits.max_processed = Some(lim.max_processed);
+                status = sat.run(&mut |_| {});
+            }
+        }
+        let verdict = match status {
+            Status::Unsatisfiable => {
+                let empty = sat
+                    .empty_clause()
+                    .expect("unsatisfiable run has an empty clause");
+                Verdict::Theorem {
+                    refutation: extract_refutation(&sat, empty),
+                }
+            }
+            Status::Saturated => match try_models(lim.max_model_size, &sat, &mut stats) {
+                Some(m) => model_verdict(m),
+                None => Verdict::CounterSatisfiable {
+                    evidence: Evidence::Saturation {
+                        clauses: sat
+                            .active
+                            .ids()
+                            .map(|c| clause_to_tptp(&sat.bank, &sat.store.clause(c).lits))
+                            .collect(),
+                    },
+                },
+            },
+            Status::ResourceOut => match try_models(lim.max_model_size, &sat, &mut stats) {
+                Some(m) => model_verdict(m),
+                None => Verdict::Unknown,
+            },
+        };
+        finish(&sat, stats, verdict)
+    }
+}
+
+fn model_verdict(model: FiniteModel) -> Verdict {
+    Verdict::CounterSatisfiable {
+        evidence: Evidence::Model { model },
+    }
+}
+
+fn finish(sat: &Saturator, mut stats: ProofStats, verdict: Verdict) -> Outcome {
+    let s: &Stats = &sat.stats;
+    stats.processed = s.processed;
+    stats.generated = s.generated;
+    Outcome { verdict, stats }
+}
+
+/// Runs the independent checker on a fresh outcome; a failure is a bug.
+fn assert_certified(problem: &check::CheckProblem, outcome: &Outcome) {
+    if let Err(e) = check::check(problem, &outcome.verdict) {
+        panic!(
+            "prover bug: {} certificate does not check: {e}\nproblem: {problem:?}\ncertificate: {}",
+            outcome.verdict.name(),
+            serde_json::to_string(&outcome.verdict).unwrap_or_default()
+        );
+    }
+}
+
+/// The refutation ending in `empty`: its ancestors in id order, renumbered
+/// from 1.
+pub fn extract_refutation(sat: &Saturator, empty: crate::saturation::ClauseId) -> Refutation {
+    let ids = Derivation::new(&sat.store).ancestors(empty);
+    let mut number = HashMap::with_capacity(ids.len());
+    let mut steps = Vec::with_capacity(ids.len());
+    for (k, &id) in ids.iter().enumerate() {
+        let n = k as u32 + 1;
+        number.insert(id, n);
+        let r = sat.store.get(id);
+        let input = (r.rule == Rule::Input)
+            .then_some(r.input.as_ref())
+            .flatten();
+        steps.push(ProofStep {
+            id: n,
+            clause: clause_to_tptp(&sat.bank, &r.clause.lits),
+            rule: r.rule.name().to_string(),
+            parents: r.parents.iter().map(|p| number[p]).collect(),
+            simps: r
+                .simps
+                .iter()
+                .map(|s| SimpUse {
+                    kind: s.name().to_string(),
+                    unit: s.partner().map(|p| number[&p]),
+                })
+                .collect(),
+            role: input.map(|i| i.role.clone()),
+            name: input.map(|i| i.name.clone()),
+        });
+    }
+    Refutation { steps }
+}
+
+fn import(dst: &mut TermBank, src: &TermBank, t: TermId) -> TermId {
+    match src.head(t) {
+        Head::Var(i) => dst.var(i),
+        Head::Sym(s) => {
+            let args: smallvec::SmallVec<[TermId; 8]> =
+                src.args(t).iter().map(|&a| import(dst, src, a)).collect();
+            dst.app(s, &args)
+        }
+    }
+}
+
+fn import_lit(dst: &mut TermBank, src: &TermBank, l: &Literal) -> Literal {
+    Literal::eq(import(dst, src, l.lhs), import(dst, src, l.rhs), l.pos)
+}
+
+fn ground(bank: &mut TermBank, t: TermId, sk: &[TermId]) -> TermId {
+    match bank.head(t) {
+        Head::Var(i) => sk[i as usize],
+        Head::Sym(s) => {
+            let args: smallvec::SmallVec<[TermId; 8]> = bank
+                .args(t)
+                .to_vec()
+                .into_iter()
+                .map(|a| ground(bank, a, sk))
+                .collect();
+            bank.app(s, &args)
+        }
+    }
+}
+
+/// The negation of a clause: one unit clause per literal, complemented, with
+/// every variable replaced by a fresh Skolem constant (`sk<N>`).
+pub fn negate_clause(bank: &mut TermBank, clause: &[Literal]) -> Vec<Literal> {
+    let nvars = clause
+        .iter()
+        .map(|l| bank.var_bound(l.lhs).max(bank.var_bound(l.rhs)))
+        .max()
+        .unwrap_or(0);
+    let sk: Vec<TermId> = (0..nvars)
+        .map(|_| {
+            let s = bank.sig.fresh_skolem("sk");
+            bank.constant(s)
+        })
+        .collect();
+    clause
+        .iter()
+        .map(|l| {
+            let lhs = ground(bank, l.lhs, &sk);
+            let rhs = ground(bank, l.rhs, &sk);
+            Literal::eq(lhs, rhs, !l.pos)
+        })
+        .collect()
+}
+
+/// The canonical text of a clause: literals printed with variables blinded,
+/// sorted, then variables renamed by first occurrence in that order; equal
+/// for clauses that are equal up to variable renaming, literal order and
+/// equation symmetry (up to ties between literals that differ only in
+/// variable names, which at worst costs a cache miss).
+pub fn canonical_clause(bank: &TermBank, lits: &[Literal]) -> String {
+    fn write(bank: &TermBank, t: TermId, blind: bool, names: &mut Vec<u32>, out: &mut String) {
+        match bank.head(t) {
+            Head::Var(i) => {
+                if blind {
+                    out.push('_');
+                } else {
+                    let k = match names.iter().position(|&v| v == i) {
+                        Some(k) => k,
+                        None => {
+                            names.push(i);
+                            names.len() - 1
+                        }
+                    };
+                    out.push('X');
+                    out.push_str(&k.to_string());
+                }
+            }
+            Head::Sym(s) => {
+                out.push_str(&bank.sig.get(s).name);
+                out.push('/');
+                out.push_str(&bank.sig.get(s).arity.to_string());
+                let args = bank.args(t);
+                if !args.is_empty() {
+                    out.push('(');
+                    for (k, &a) in args.iter().enumerate() {
+                        if k > 0 {
+                            out.push(',');
+                        }
+                        write(bank, a, blind, names, out);
+                    }
+                    out.push(')');
+                }
+            }
+        }
+    }
+    let lit_text = |l: &Literal, blind: bool, names: &mut Vec<u32>| {
+        let (mut a, mut b) = (String::new(), String::new());
+        write(bank, l.lhs, blind, names, &mut a);
+        write(bank, l.rhs, blind, names, &mut b);
+        (a, b)
+    };
+    // Orient each literal by its blinded sides, then sort by blinded text.
+    let mut keyed: Vec<(String, Literal)> = lits
+        .iter()
+        .map(|l| {
+            let (a, b) = lit_text(l, true, &mut Vec::new());
+            let (l, a, b) = if b < a {
+                (Literal::eq(l.rhs, l.lhs, l.pos), b, a)
+            } else {
+                (*l, a, b)
+            };
+            (format!("{}{a}={b}", if l.pos { '+' } else { '-' }), l)
+        })
+        .collect();
+    keyed.sort_by(|x, y| x.0.cmp(&y.0));
+    keyed.dedup_by(|x, y| x.0 == y.0 && x.1 == y.1);
+    let mut names = Vec::new();
+    let mut out = String::new();
+    for (k, (_, l)) in keyed.iter().enumerate() {
+        if k > 0 {
+            out.push('|');
+        }
+        out.push(if l.pos { '+' } else { '-' });
+        let (a, b) = lit_text(l, false, &mut names);
+        out.push_str(&a);
+        out.push('=');
+        out.push_str(&b);
+    }
+    out
+}
+
+/// The cache key of a problem: canonical premises (sorted, deduplicated),
+/// then the canonical conjecture.
+fn problem_key(bank: &TermBank, premises: &[&[Literal]], conjecture: Option<&[Literal]>) -> String {
+    let mut ps: Vec<String> = premises.iter().map(|p| canonical_clause(bank, p)).collect();
+    ps.sort_unstable();
+    ps.dedup();
+    let mut key = ps.join("\n");
+    match conjecture {
+        Some(c) => {
+            key.push_str("\n?");
+            key.push_str(&canonical_clause(bank, c));
+        }
+        None => key.push_str("\n!"),
+    }
+    key
+}
