@@ -122,14 +122,14 @@ impl Subst {
                     if v == w && bs == bt {
                         return true;
                     }
-                } else if self.occurs(bank, v, bs, t, bt) {
+                } else if bank.is_formula(t) || self.occurs(bank, v, bs, t, bt) {
                     return false;
                 }
                 self.bind(v, bs, t, bt);
                 true
             }
             (_, Head::Var(w)) => {
-                if self.occurs(bank, w, bt, s, bs) {
+                if bank.is_formula(s) || self.occurs(bank, w, bt, s, bs) {
                     return false;
                 }
                 self.bind(w, bt, s, bs);
@@ -276,6 +276,7 @@ impl Matcher {
         match bank.head(p) {
             Head::Var(v) => match self.get(v) {
                 Some(b) => b == t,
+                None if bank.is_formula(t) => false,
                 None => {
                     let vi = v as usize;
                     if self.binds.len() <= vi {

@@ -291,6 +291,17 @@ impl TermBank {
         }
     }
 
+    /// True if `t` is a formula rather than a term: an atom or `$true`.
+    /// Variables range over terms only, so unification and matching never
+    /// bind a variable to a formula.
+    #[inline]
+    pub fn is_formula(&self, t: TermId) -> bool {
+        match self.head(t) {
+            Head::Sym(s) => s == SymbolId::TRUE || self.sig.get(s).kind == SymbolKind::Predicate,
+            Head::Var(_) => false,
+        }
+    }
+
     /// True if the variable `X<v>` occurs in `t`.
     pub fn occurs(&self, v: u32, t: TermId) -> bool {
         if self.var_bound(t) <= v {

@@ -444,6 +444,10 @@ fn superposition(from: &Clause, into: &Clause, out: &mut Vec<Clause>) {
                     let mut positions = Vec::new();
                     subterm_positions(side, &mut Vec::new(), &mut positions);
                     for pos in positions {
+                        // Variables range over terms: an atom is never a redex.
+                        if pos.is_empty() && target.b.is_none() {
+                            continue;
+                        }
                         let mut s = Sub::new();
                         if !unify(l, at(side, &pos), &mut s) {
                             continue;
@@ -475,6 +479,9 @@ fn rewrites(unit: &Clause, c: &Clause, out: &mut Vec<Clause>) {
                 let mut positions = Vec::new();
                 subterm_positions(side, &mut Vec::new(), &mut positions);
                 for pos in positions {
+                    if pos.is_empty() && target.b.is_none() {
+                        continue;
+                    }
                     let mut m = Sub::new();
                     if !matches(l, at(side, &pos), &mut m) {
                         continue;

@@ -243,18 +243,18 @@ impl ActiveSet {
                 }
             }
             if eq && l.pos && elig.positive_ok(i) {
-                if !bank.is_var(l.lhs) {
-                    put!(
-                        self.sup_from,
-                        l.lhs,
-                        FromEntry {
-                            clause: id,
-                            lit: li,
-                            side: 0
-                        }
-                    );
-                }
-                if !oriented && !bank.is_var(l.rhs) {
+                // Variable sides are indexed too (their fingerprint is all
+                // `A`): superposition from `X = t` is needed for completeness.
+                put!(
+                    self.sup_from,
+                    l.lhs,
+                    FromEntry {
+                        clause: id,
+                        lit: li,
+                        side: 0
+                    }
+                );
+                if !oriented {
                     put!(
                         self.sup_from,
                         l.rhs,

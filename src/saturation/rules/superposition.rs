@@ -68,10 +68,10 @@ pub fn generate(cx: &mut Infer<'_>, given: ClauseId) {
             if side == 1 && oriented {
                 continue;
             }
+            // A variable side (`X = t`, X not in t, so both sides are
+            // maximal) superposes into every non-variable term position:
+            // completeness needs it, e.g. for `X = a | p(Y)`.
             let (lt, _) = side_terms(l, side);
-            if cx.bank.is_var(lt) {
-                continue;
-            }
             into_cands.clear();
             cx.active
                 .sup_into
