@@ -20,6 +20,9 @@
 pub mod check;
 pub mod mace;
 pub mod output;
+#[cfg(test)]
+mod proptests;
+pub mod workload;
 
 use crate::derivation::Derivation;
 use crate::logic::{Head, Literal, TermBank, TermId};
