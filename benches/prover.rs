@@ -46,11 +46,18 @@ fn workload(name: &str) -> Option<(TermBank, Vec<SmallProblem>)> {
     Some((sat.bank, problems))
 }
 
-fn solve_all(bank: &TermBank, problems: &[SmallProblem], check: bool) -> Vec<(Verdict, f64)> {
-    let limits = ProverLimits {
-        check,
-        ..ProverLimits::default()
+/// The default limits, or `PROVER_LIMITS` (TOML of a `[prover]` section, e.g.
+/// `PROVER_LIMITS='quick_model_size = 0'`) to compare settings.
+fn limits(check: bool) -> ProverLimits {
+    let base: ProverLimits = match std::env::var("PROVER_LIMITS") {
+        Ok(t) => toml::from_str(&t).expect("PROVER_LIMITS is a [prover] TOML table"),
+        Err(_) => ProverLimits::default(),
     };
+    ProverLimits { check, ..base }
+}
+
+fn solve_all(bank: &TermBank, problems: &[SmallProblem], check: bool) -> Vec<(Verdict, f64, u64)> {
+    let limits = limits(check);
     problems
         .iter()
         .map(|p| {
@@ -59,21 +66,24 @@ fn solve_all(bank: &TermBank, problems: &[SmallProblem], check: bool) -> Vec<(Ve
             let refs: Vec<&[Literal]> = p.premises.iter().map(|c| c.as_slice()).collect();
             let t = Instant::now();
             let out = prover.prove(bank, &refs, &p.conjecture);
-            (out.verdict, t.elapsed().as_secs_f64())
+            (out.verdict, t.elapsed().as_secs_f64(), out.stats.processed)
         })
         .collect()
 }
 
-fn report(name: &str, check: bool, results: &[(Verdict, f64)]) {
+fn report(name: &str, check: bool, results: &[(Verdict, f64, u64)]) {
     let mut line = format!("{name:<9} check={:<5} n={}", check, results.len());
     let total: f64 = results.iter().map(|r| r.1).sum();
     for kind in ["theorem", "counter_satisfiable", "unknown"] {
-        let (n, secs) = results
+        let (n, secs, processed) = results
             .iter()
             .filter(|r| r.0.name() == kind)
-            .fold((0usize, 0f64), |(n, s), r| (n + 1, s + r.1));
+            .fold((0usize, 0f64, 0u64), |(n, s, p), r| {
+                (n + 1, s + r.1, p + r.2)
+            });
         let rate = if secs > 0.0 { n as f64 / secs } else { 0.0 };
-        line.push_str(&format!("  {kind}: {n} ({rate:.0}/s)"));
+        let mean = processed as f64 / n.max(1) as f64;
+        line.push_str(&format!("  {kind}: {n} ({rate:.0}/s, {mean:.0} given)"));
     }
     let decided = results.iter().filter(|r| r.0.label().is_some()).count();
     let unknown = results.len() - decided;
@@ -87,7 +97,15 @@ fn report(name: &str, check: bool, results: &[(Verdict, f64)]) {
 
 fn main() {
     println!("prover throughput ({PROBLEMS} problems per file, one core, wall time per call):");
+    // PROVER_BENCH_FILES=SET002-0,GRP003-0 restricts the files.
+    let only = std::env::var("PROVER_BENCH_FILES").ok();
     for name in FILES {
+        if only
+            .as_deref()
+            .is_some_and(|o| !o.split(',').any(|f| f == name))
+        {
+            continue;
+        }
         if let Some((bank, problems)) = workload(name) {
             for check in [true, false] {
                 let results = solve_all(&bank, &problems, check);
@@ -95,7 +113,9 @@ fn main() {
             }
         }
     }
-    divan::main();
+    if std::env::var_os("PROVER_BENCH_SKIP_DIVAN").is_none() {
+        divan::main();
+    }
 }
 
 /// The whole SET002-0 workload, certificates checked.

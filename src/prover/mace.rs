@@ -181,6 +181,8 @@ pub struct ModelFinder {
     pub conflicts: u64,
     /// Ground clauses produced so far.
     pub ground_clauses: u64,
+    /// Every size up to this one is known to have no model.
+    pub no_model_upto: u32,
 }
 
 impl ModelFinder {
@@ -191,7 +193,14 @@ impl ModelFinder {
             sat_conflicts,
             conflicts: 0,
             ground_clauses: 0,
+            no_model_upto: 0,
         }
+    }
+
+    /// Changes the ground-clause and conflict budgets per size for later searches.
+    pub fn set_budgets(&mut self, max_ground_clauses: u64, sat_conflicts: u64) {
+        self.max_ground_clauses = max_ground_clauses;
+        self.sat_conflicts = sat_conflicts;
     }
 
     /// Searches a model of `clauses` with a domain size in `sizes`, smallest
@@ -231,7 +240,12 @@ impl ModelFinder {
             }
             match self.try_size(bank, &flat, &order, n) {
                 Some(Some(m)) => return Some(m),
-                Some(None) => continue,
+                Some(None) => {
+                    if n == self.no_model_upto + 1 {
+                        self.no_model_upto = n;
+                    }
+                    continue;
+                }
                 None => return None,
             }
         }

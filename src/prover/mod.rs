@@ -43,10 +43,17 @@ pub struct ProverLimits {
     pub quick_model_size: u32,
     /// Largest domain size tried after the long phase.
     pub max_model_size: u32,
+    /// Ground clauses allowed per domain size in the quick model search.
+    pub quick_ground_clauses: u64,
     /// Ground clauses allowed per domain size; larger groundings are skipped.
     pub max_ground_clauses: u64,
-    /// SAT conflicts allowed per domain size.
+    /// SAT conflicts allowed per domain size in the quick model search.
+    pub quick_sat_conflicts: u64,
+    /// SAT conflicts allowed per domain size in the final model search.
     pub sat_conflicts: u64,
+    /// Goal-directed search: queue weight factor for clauses that do not
+    /// descend from the negated conjecture (1 = plain weight order).
+    pub goal_weight_factor: u32,
     /// Re-verify every certificate with the independent checker before
     /// returning it; a certificate that does not check is a bug and panics.
     pub check: bool,
@@ -59,8 +66,11 @@ impl Default for ProverLimits {
             max_processed: 2_000,
             quick_model_size: 3,
             max_model_size: 6,
+            quick_ground_clauses: 20_000,
             max_ground_clauses: 2_000_000,
+            quick_sat_conflicts: 2_000,
             sat_conflicts: 100_000,
+            goal_weight_factor: 1,
             check: true,
         }
     }
@@ -383,6 +393,7 @@ impl Prover {
         params.limits.max_processed = Some(lim.quick_processed.min(lim.max_processed));
         params.limits.max_generated = None;
         params.limits.max_kept = None;
+        params.non_goal_weight_factor = lim.goal_weight_factor;
         let sat_inputs = inputs
             .iter()
             .map(|c| {
@@ -400,10 +411,16 @@ impl Prover {
         let mut stats = ProofStats::default();
         let mut status = sat.run(&mut |_| {});
         let clauses: Vec<&[Literal]> = inputs.iter().map(|c| c.lits.as_slice()).collect();
-        let mut finder = mace::ModelFinder::new(lim.max_ground_clauses, lim.sat_conflicts);
+        let mut finder = mace::ModelFinder::new(lim.quick_ground_clauses, lim.quick_sat_conflicts);
         let mut tried = 0u32;
         let mut try_models = |upto: u32, sat: &Saturator, stats: &mut ProofStats| {
-            let found = finder.search(&sat.bank, &clauses, tried + 1..=upto);
+            // A size abandoned for lack of conflicts is tried again, with the
+            // full budget, after the long saturation.
+            if upto > lim.quick_model_size {
+                finder.set_budgets(lim.max_ground_clauses, lim.sat_conflicts);
+            }
+            let from = finder.no_model_upto + 1;
+            let found = finder.search(&sat.bank, &clauses, from..=upto);
             tried = tried.max(upto);
             stats.model_size_tried = tried;
             stats.sat_conflicts = finder.conflicts;

@@ -110,6 +110,8 @@ pub struct Saturator {
     matcher: Matcher,
     conclusions: Vec<Conclusion>,
     empty: Option<ClauseId>,
+    /// Per record: descends from a negated conjecture input.
+    goal: Vec<bool>,
     incomplete: bool,
     nf_cache: NfCache,
     scratch: bumpalo::Bump,
@@ -161,6 +163,7 @@ impl Saturator {
             matcher: Matcher::new(),
             conclusions: Vec::new(),
             empty: None,
+            goal: Vec::new(),
             incomplete: false,
             nf_cache: NfCache::default(),
             scratch: bumpalo::Bump::new(),
@@ -186,20 +189,46 @@ impl Saturator {
         let redundant = clause.is_tautology() || self.find_duplicate(&clause.lits).is_some();
         let weight = clause.weight(&self.bank);
         let empty = clause.is_empty();
+        let goal = info.role == "negated_conjecture";
         let id = self
             .store
             .push(clause, Rule::Input, SmallVec::new(), Vec::new(), Some(info));
+        self.goal.push(goal);
         self.stats.kept += 1;
         if redundant {
             self.store.set_state(id, State::Deleted);
         } else {
             self.remember(id);
+            let weight = self.queue_weight(weight, goal);
             self.passive.push(id, weight);
             if empty && self.empty.is_none() {
                 self.empty = Some(id);
             }
         }
         id
+    }
+
+    /// True if the clause descends from a `negated_conjecture` input.
+    pub fn is_goal(&self, id: ClauseId) -> bool {
+        self.goal[id.index()]
+    }
+
+    fn derives_from_goal(&self, parents: &[ClauseId], simps: &[SimpStep]) -> bool {
+        parents.iter().any(|p| self.goal[p.index()])
+            || simps
+                .iter()
+                .filter_map(|s| s.partner())
+                .any(|p| self.goal[p.index()])
+    }
+
+    /// The passive-queue weight: clauses outside the goal's descendants are
+    /// made heavier by `non_goal_weight_factor` (goal-directed search).
+    fn queue_weight(&self, weight: u32, goal: bool) -> u32 {
+        if goal {
+            weight
+        } else {
+            weight.saturating_mul(self.params.non_goal_weight_factor.max(1))
+        }
     }
 
     /// The empty clause, if one was derived.
@@ -420,9 +449,12 @@ impl Saturator {
             return None;
         }
         let empty = clause.is_empty();
+        let goal = self.derives_from_goal(&parents, &simps);
         let id = self.store.push(clause, rule, parents, simps, None);
+        self.goal.push(goal);
         self.stats.kept += 1;
         self.remember(id);
+        let weight = self.queue_weight(weight, goal);
         self.passive.push(id, weight);
         if empty && self.empty.is_none() {
             self.empty = Some(id);
@@ -449,13 +481,12 @@ impl Saturator {
             self.stats.duplicates += 1;
             return None;
         }
-        let id = self.store.push(
-            clause,
-            Rule::Simplification,
-            smallvec::smallvec![given],
-            simps,
-            None,
-        );
+        let parents = smallvec::smallvec![given];
+        let goal = self.derives_from_goal(&parents, &simps);
+        let id = self
+            .store
+            .push(clause, Rule::Simplification, parents, simps, None);
+        self.goal.push(goal);
         self.stats.kept += 1;
         self.remember(id);
         Some(id)

@@ -67,6 +67,10 @@ pub struct Params {
     /// This loses completeness, so the run then ends `ResourceOut`, never
     /// `Saturated`. `None` keeps everything.
     pub max_clause_weight: Option<u32>,
+    /// Goal-directed selection: the queue weight of clauses that do not
+    /// descend from a `negated_conjecture` input is multiplied by this
+    /// (1 = off). Fairness is kept by the age queue.
+    pub non_goal_weight_factor: u32,
 }
 
 impl Default for Params {
@@ -78,6 +82,7 @@ impl Default for Params {
             post_unification_checks: true,
             simplify_new_clauses: true,
             max_clause_weight: None,
+            non_goal_weight_factor: 1,
         }
     }
 }
