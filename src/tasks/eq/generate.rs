@@ -41,8 +41,7 @@ pub struct GenParams {
 impl GenParams {
     /// The knobs of a difficulty level (1-4); `None` for another number.
     pub fn level(level: u8) -> Option<GenParams> {
-        let (min_steps, max_steps, max_redexes, start_depth, distractors, max_size) = match level
-        {
+        let (min_steps, max_steps, max_redexes, start_depth, distractors, max_size) = match level {
             1 => (3, 5, 1, 3, 0, 30),
             2 => (6, 10, 2, 3, 2, 40),
             3 => (11, 18, 2, 4, 4, 50),

@@ -192,10 +192,12 @@ impl World {
             });
         };
         let lhs = self.parse_term(&text[..eq], true)?;
-        let rhs = self.parse_term(&text[eq + 1..], true).map_err(|e| ParseError {
-            at: e.at + eq + 1,
-            msg: e.msg,
-        })?;
+        let rhs = self
+            .parse_term(&text[eq + 1..], true)
+            .map_err(|e| ParseError {
+                at: e.at + eq + 1,
+                msg: e.msg,
+            })?;
         if self.bank.is_var(lhs) {
             return Err(ParseError {
                 at: 0,
@@ -220,7 +222,9 @@ impl World {
         }
         p.skip_ws();
         let start = p.i;
-        let name = p.ident().ok_or_else(|| p.err("expected a symbol or variable"))?;
+        let name = p
+            .ident()
+            .ok_or_else(|| p.err("expected a symbol or variable"))?;
         let first = name.as_bytes()[0];
         if first.is_ascii_uppercase() {
             if !allow_vars {
@@ -305,7 +309,14 @@ impl World {
     pub fn contains_symbol(&self, t: TermId, f: SymbolId) -> bool {
         match self.bank.head(t) {
             Head::Var(_) => false,
-            Head::Sym(g) => g == f || self.bank.args(t).iter().any(|&a| self.contains_symbol(a, f)),
+            Head::Sym(g) => {
+                g == f
+                    || self
+                        .bank
+                        .args(t)
+                        .iter()
+                        .any(|&a| self.contains_symbol(a, f))
+            }
         }
     }
 
@@ -413,7 +424,10 @@ mod tests {
         let mut w = World::new();
         assert!(w.parse_term("g(a)", false).is_err(), "wrong arity");
         assert!(w.parse_term("q(a)", false).is_err(), "unknown symbol");
-        assert!(w.parse_term("f(X)", false).is_err(), "variable in ground term");
+        assert!(
+            w.parse_term("f(X)", false).is_err(),
+            "variable in ground term"
+        );
         assert!(w.parse_term("f(a", false).is_err());
         assert!(w.parse_term("f(a) b", false).is_err());
         assert!(w.parse_term("X(a)", true).is_err());

@@ -324,10 +324,7 @@ mod tests {
         assert!(check_step(&w, &eqs, s, t, &[1, 2]).is_ok());
         assert!(!is_minimal(&w, &eqs, s, t, &[1, 2]));
         assert!(is_minimal(&w, &eqs, s, t, &[2]));
-        assert_eq!(
-            check_step(&w, &eqs, s, t, &[0]),
-            Err(StepError::NoRedex(0))
-        );
+        assert_eq!(check_step(&w, &eqs, s, t, &[0]), Err(StepError::NoRedex(0)));
         assert_eq!(
             check_step(&w, &eqs, s, t, &[2, 2]),
             Err(StepError::DuplicateCitation(2))
