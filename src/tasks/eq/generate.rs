@@ -459,7 +459,13 @@ fn anti_unify(
             .filter(|x| {
                 let in_l = l_map.contains(x);
                 let in_r = r_map.contains(x);
-                (in_r && !in_l) || (balanced && in_l && !in_r) || (!in_l && !in_r)
+                // Keep a variable on both sides, or (unbalanced) on the left only.
+                let keep = match (in_l, in_r) {
+                    (true, true) => true,
+                    (true, false) => !balanced,
+                    _ => false,
+                };
+                !keep
             })
             .collect();
         if bad.is_empty() {
@@ -543,10 +549,10 @@ fn finish(mut d: Draft, params: &GenParams, used: usize, rng: &mut ChaCha8Rng) -
         .map(|c| c.iter().map(|&e| new_index[e]).collect())
         .collect();
     let mut witnesses = vec![Vec::new()];
-    for i in 1..d.terms.len() {
+    for (i, cited) in citations.iter().enumerate().skip(1) {
         let (s, t) = (d.terms[i - 1], d.terms[i]);
-        let ws = check_step(&d.world, &equations, s, t, &citations[i]).ok()?;
-        if !is_minimal(&d.world, &equations, s, t, &citations[i]) {
+        let ws = check_step(&d.world, &equations, s, t, cited).ok()?;
+        if !is_minimal(&d.world, &equations, s, t, cited) {
             return None;
         }
         witnesses.push(ws);

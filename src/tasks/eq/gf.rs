@@ -4,9 +4,11 @@
 //! `[]` when the gap cannot be filled. Correct iff the spliced proof checks;
 //! for a decoy iff the answer is `[]`.
 //!
-//! Decoys are certified, never labelled by a failed search: a symbol z of the
-//! term after the gap is renamed to one that occurs in no equation and not in
-//! the term before the gap, and every equation has the same variables on both
+//! Decoys are certified, never labelled by a failed search: one head symbol
+//! of the term after the gap (and of the later lines, at the same position) is
+//! replaced by a symbol z that occurs in no equation and not in the term
+//! before the gap (same arity when one is free, else any function symbol over
+//! the old arguments), and every equation has the same variables on both
 //! sides. A rewrite in either direction then neither creates z (the
 //! contractum's symbols come from the equation or from the redex) nor removes
 //! it (a z inside a redex sits in the binding of a variable, which the other
@@ -145,22 +147,41 @@ fn rename_after_gap(p: &mut Proof, gap_start: usize, gap_len: usize, rng: &mut C
             .iter()
             .any(|e| w.contains_symbol(e.lhs, z) || w.contains_symbol(e.rhs, z))
     };
-    let choice = stable.iter().find_map(|(_, pos)| {
+    let fresh_of = |pos: &Pos, same_arity: bool| {
         let u = w.subterm(p.terms[j], pos).expect("own position");
         let f = w.bank.sym(u);
         let fresh: Vec<SymbolId> = w
-            .symbols(w.arity_of(f))
-            .iter()
-            .copied()
-            .filter(|&z| z != f && !in_eqs(z) && !w.contains_symbol(before, z))
+            .all_symbols()
+            .filter(|&z| {
+                z != f
+                    && (w.arity_of(z) == w.arity_of(f)) == same_arity
+                    && (same_arity || w.arity_of(z) > 0)
+                    && !in_eqs(z)
+                    && !w.contains_symbol(before, z)
+            })
             .collect();
         (!fresh.is_empty()).then(|| (pos.clone(), u, fresh))
-    });
+    };
+    // A symbol of the same arity keeps the shape; otherwise any unused
+    // function symbol over the old arguments (or over the old constant).
+    let choice = stable
+        .iter()
+        .find_map(|(_, pos)| fresh_of(pos, true))
+        .or_else(|| stable.iter().find_map(|(_, pos)| fresh_of(pos, false)));
     let Some((pos, u, fresh)) = choice else {
         return false;
     };
     let z = fresh[rng.random_range(0..fresh.len())];
-    let args: Vec<TermId> = p.world.bank.args(u).to_vec();
+    let old: Vec<TermId> = p.world.bank.args(u).to_vec();
+    let args: Vec<TermId> = (0..p.world.arity_of(z))
+        .map(|k| {
+            if old.is_empty() {
+                u
+            } else {
+                old[k % old.len()]
+            }
+        })
+        .collect();
     let renamed = p.world.bank.app(z, &args);
     for k in j..=n {
         let t = p.terms[k];
@@ -259,7 +280,7 @@ pub fn score(inst: &GfInstance, answer: &str) -> Score {
         Err(e) => return Score::malformed(format!("instance does not load: {e}")),
     };
     let (i, g) = (inst.gap_start, inst.gap_len);
-    if i == 0 || i + g >= l.terms.len() + 1 || g == 0 {
+    if i == 0 || g == 0 || i + g >= l.terms.len() {
         return Score::malformed("instance has no valid gap".to_string());
     }
     let m = match parse_answer(answer) {

@@ -89,6 +89,12 @@ impl Task {
     }
 }
 
+impl std::fmt::Display for Task {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.config())
+    }
+}
+
 /// One built instance, ready to become a dataset record.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Built {
@@ -405,7 +411,7 @@ fn build_gf(
         "verdict": if decoy { "unfillable" } else { "fillable" },
         "decoy": cert,
         "fill": if decoy { Value::Null } else {
-            json!({"steps": (inst.gap_start..=inst.gap_start + inst.gap_len).map(|k| k).collect::<Vec<_>>(),
+            json!({"steps": (inst.gap_start..=inst.gap_start + inst.gap_len).collect::<Vec<_>>(),
                    "checkedBy": "step checker on the removed lines"})
         },
         "steps": step_report(&l),

@@ -83,7 +83,8 @@ mod tests {
         let l = appendix_c().load().unwrap();
         let w = &l.world;
         // Steps 1-8 check, with the paper's positions and substitutions.
-        let expect: [(usize, &[(&str, &[u32], &str)]); 8] = [
+        type Rewrites<'a> = &'a [(&'a str, &'a [u32], &'a str)];
+        let expect: [(usize, Rewrites); 8] = [
             (1, &[("E9", &[2], "h5(b,c,e)")]),
             (2, &[("E8", &[1], "g4(f3(d),b)")]),
             (3, &[("E4", &[2], "f1(f1(g1(b,e)))")]),
