@@ -512,6 +512,19 @@ mod tests {
     }
 
     #[test]
+    fn both_corruption_methods_occur() {
+        let mut methods = std::collections::BTreeSet::new();
+        for i in (1..60).step_by(2) {
+            let b = build(Task::ProofChecking, 2, 4, i).unwrap().unwrap();
+            let m: Value = serde_json::from_str(&b.metadata).unwrap();
+            let c = &m["details"]["corruption"];
+            methods.insert(c["corruptionMethod"].as_str().unwrap().to_string());
+            assert_eq!(m["incorrectStep"], c["step"]);
+        }
+        assert_eq!(methods.len(), 2, "{methods:?}");
+    }
+
+    #[test]
     fn pc_labels_are_balanced_by_index() {
         let b0 = build(Task::ProofChecking, 2, 1, 0).unwrap().unwrap();
         let b1 = build(Task::ProofChecking, 2, 1, 1).unwrap().unwrap();
