@@ -3,6 +3,7 @@
 #![warn(missing_docs)]
 
 pub mod config;
+pub mod dataset;
 pub mod derivation;
 pub mod logic;
 pub mod pipeline;

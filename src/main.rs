@@ -99,6 +99,35 @@ enum Command {
         #[command(flatten)]
         common: Common,
     },
+    /// Generate the equational-logic (EQ) dataset: proof checking, elided
+    /// equation recovery and gap filling, one config per task.
+    Eq(EqArgs),
+}
+
+#[derive(Args, Debug)]
+struct EqArgs {
+    /// Instances per task and level.
+    #[arg(long, value_name = "N", default_value_t = 50, value_parser = clap::value_parser!(u64).range(1..))]
+    count: u64,
+    /// Run seed.
+    #[arg(long, value_name = "S", default_value_t = 0)]
+    seed: u64,
+    /// Difficulty levels, comma-separated (1-4).
+    #[arg(long, value_name = "L,...", value_delimiter = ',', default_value = "1,2,3,4",
+          value_parser = clap::value_parser!(u8).range(1..=4))]
+    levels: Vec<u8>,
+    /// Output folder.
+    #[arg(long, value_name = "DIR", default_value = "out/eq")]
+    out: PathBuf,
+    /// Worker threads (0 = one per core); the output does not depend on it.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    jobs: usize,
+    /// Rows per Parquet shard.
+    #[arg(long, value_name = "N", default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(1..))]
+    shard_rows: u64,
+    /// No progress or summary on stderr (errors are still printed).
+    #[arg(long, short)]
+    quiet: bool,
 }
 
 fn load_config(c: &Common) -> Result<Config, RunError> {
@@ -146,6 +175,7 @@ fn main() {
         Some(Command::PrintConfig { common }) => {
             load_config(&common).map(|c| print!("{}", c.to_toml()))
         }
+        Some(Command::Eq(args)) => run_eq(&args),
         None => run_domain(&cli.run),
     };
     if let Err(e) = result {
@@ -398,5 +428,22 @@ fn run_domain(args: &RunArgs) -> Result<(), RunError> {
         );
     }
     println!("derivations and summary.json written to {}", dir.display());
+    Ok(())
+}
+
+fn run_eq(a: &EqArgs) -> Result<(), RunError> {
+    let summary = pipeline::run_eq(&pipeline::EqRun {
+        count: a.count as usize,
+        seed: a.seed,
+        levels: a.levels.clone(),
+        out: a.out.clone(),
+        jobs: a.jobs,
+        progress: !a.quiet,
+        max_rows_per_shard: a.shard_rows as usize,
+    })?;
+    if !a.quiet {
+        eprint!("{}", summary.render());
+        eprintln!("dataset written to {}", a.out.display());
+    }
     Ok(())
 }

@@ -2,9 +2,11 @@
 //! saturating them (in parallel over files, each run single-threaded and
 //! deterministic), progress reporting and writing results atomically.
 
+mod eq;
 mod progress;
 mod sources;
 
+pub use eq::{CellStats, EqRun, EqSummary, run_eq};
 pub use progress::Progress;
 pub use sources::{AxiomSource, EMBEDDED_AXIOMS, domain_sources};
 

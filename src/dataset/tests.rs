@@ -1,0 +1,286 @@
+//! Unit tests of the dataset writer: Parquet round trip, byte determinism,
+//! split stability, shard splitting and the refusal/replacement rules.
+
+use super::*;
+use arrow_array::{Array, StringArray};
+use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+use sha2::{Digest, Sha256};
+use std::path::Path;
+
+fn record(i: usize) -> Record {
+    Record {
+        id: format!("test-{i}"),
+        task: "unit".to_string(),
+        domain: if i % 3 == 0 { None } else { Some("SET".into()) },
+        source: Some("gen".into()),
+        level: Some(format!("{}", 1 + i % 4)),
+        prompt: format!("prompt {i} with unicode ⊢ and\nnewlines"),
+        answer: format!("{{\"answer\": {i}}}"),
+        metadata: "{}".into(),
+        certificate: "{\"verdict\":\"ok\"}".into(),
+    }
+}
+
+fn spec(rows: usize) -> DatasetSpec {
+    DatasetSpec {
+        name: "unit test".into(),
+        description: "A dataset for tests.".into(),
+        seed: 7,
+        config: serde_json::json!({"count": 10}),
+        max_rows_per_shard: rows,
+    }
+}
+
+fn write(dir: &Path, n: usize, rows: usize) -> Manifest {
+    let mut w = DatasetWriter::create(dir, spec(rows)).unwrap();
+    for i in 0..n {
+        w.push(if i % 2 == 0 { "alpha" } else { "beta" }, record(i))
+            .unwrap();
+    }
+    w.finish().unwrap()
+}
+
+fn read_shard(path: &Path) -> Vec<Vec<Option<String>>> {
+    let file = std::fs::File::open(path).unwrap();
+    let reader = ParquetRecordBatchReaderBuilder::try_new(file)
+        .unwrap()
+        .build()
+        .unwrap();
+    let mut rows = Vec::new();
+    for batch in reader {
+        let batch = batch.unwrap();
+        assert_eq!(batch.num_columns(), 9);
+        for r in 0..batch.num_rows() {
+            rows.push(
+                (0..9)
+                    .map(|c| {
+                        let a = batch
+                            .column(c)
+                            .as_any()
+                            .downcast_ref::<StringArray>()
+                            .unwrap();
+                        (!a.is_null(r)).then(|| a.value(r).to_string())
+                    })
+                    .collect(),
+            );
+        }
+    }
+    rows
+}
+
+fn as_row(r: &Record) -> Vec<Option<String>> {
+    vec![
+        Some(r.id.clone()),
+        Some(r.task.clone()),
+        r.domain.clone(),
+        r.source.clone(),
+        r.level.clone(),
+        Some(r.prompt.clone()),
+        Some(r.answer.clone()),
+        Some(r.metadata.clone()),
+        Some(r.certificate.clone()),
+    ]
+}
+
+#[test]
+fn round_trip_through_parquet_reader() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("ds");
+    let m = write(&out, 40, 1000);
+    assert_eq!(m.total_rows, 40);
+    // Expected rows per (config, split), in push order.
+    let mut read = 0;
+    for (config, counts) in &m.configs {
+        for (split, sc) in &counts.splits {
+            let want: Vec<_> = (0..40)
+                .filter(|i| (if i % 2 == 0 { "alpha" } else { "beta" }) == config)
+                .map(record)
+                .filter(|r| split_of(&r.id).name() == split)
+                .map(|r| as_row(&r))
+                .collect();
+            let mut got = Vec::new();
+            for s in &sc.shards {
+                got.extend(read_shard(&out.join(&s.file)));
+            }
+            assert_eq!(got, want, "{config}/{split}");
+            read += got.len();
+        }
+    }
+    assert_eq!(read, 40);
+    let schema = super::writer::schema();
+    let names: Vec<_> = schema.fields().iter().map(|f| f.name().clone()).collect();
+    assert_eq!(
+        names,
+        [
+            "id",
+            "task",
+            "domain",
+            "source",
+            "level",
+            "prompt",
+            "answer",
+            "metadata",
+            "certificate"
+        ]
+    );
+    let card = std::fs::read_to_string(out.join("README.md")).unwrap();
+    assert!(card.starts_with("---\n"));
+    assert!(card.contains("- config_name: alpha\n"));
+    assert!(card.contains("    path: beta/train-*.parquet\n"));
+    let manifest: Manifest =
+        serde_json::from_str(&std::fs::read_to_string(out.join("manifest.json")).unwrap()).unwrap();
+    assert_eq!(manifest, m);
+    assert_eq!(m.engine_version, env!("CARGO_PKG_VERSION"));
+    // No staging directory is left behind.
+    let leftovers: Vec<_> = std::fs::read_dir(tmp.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(leftovers, vec![std::ffi::OsString::from("ds")]);
+}
+
+fn tree_bytes(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                stack.push(p);
+            } else {
+                let rel = p.strip_prefix(dir).unwrap().display().to_string();
+                out.push((rel, std::fs::read(&p).unwrap()));
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+#[test]
+fn two_writes_are_byte_identical() {
+    let tmp = tempfile::tempdir().unwrap();
+    write(&tmp.path().join("a"), 50, 7);
+    write(&tmp.path().join("b"), 50, 7);
+    let a = tree_bytes(&tmp.path().join("a"));
+    let b = tree_bytes(&tmp.path().join("b"));
+    assert!(a.len() > 4);
+    assert_eq!(a, b);
+    // created_by is fixed (no host or time in it).
+    let shard = a.iter().find(|(n, _)| n.ends_with(".parquet")).unwrap();
+    use parquet::file::reader::FileReader;
+    let file = std::fs::File::open(tmp.path().join("a").join(&shard.0)).unwrap();
+    let meta = parquet::file::serialized_reader::SerializedFileReader::new(file).unwrap();
+    assert_eq!(
+        meta.metadata().file_metadata().created_by(),
+        Some(format!("saturate {}", env!("CARGO_PKG_VERSION")).as_str())
+    );
+}
+
+#[test]
+fn splits_are_stable_and_roughly_80_10_10() {
+    // Pinned ids: changing split_of would move rows between splits.
+    let pinned: Vec<_> = (0..8)
+        .map(|i| split_of(&format!("pin-{i}")).name())
+        .collect();
+    assert_eq!(pinned, PINNED_SPLITS);
+    let mut counts = [0usize; 3];
+    for i in 0..10_000 {
+        counts[split_of(&format!("x{i}")) as usize] += 1;
+    }
+    assert!((7700..8300).contains(&counts[0]), "{counts:?}");
+    assert!((800..1200).contains(&counts[1]), "{counts:?}");
+    assert!((800..1200).contains(&counts[2]), "{counts:?}");
+}
+
+// Cross-checked with Python: int.from_bytes(sha256(id)[:8], "little") % 100.
+const PINNED_SPLITS: [&str; 8] = [
+    "train",
+    "train",
+    "train",
+    "train",
+    "validation",
+    "train",
+    "train",
+    "train",
+];
+
+#[test]
+fn shards_split_at_max_rows() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("ds");
+    let m = write(&out, 100, 9);
+    for counts in m.configs.values() {
+        for (split, sc) in &counts.splits {
+            let n = sc.shards.len();
+            assert_eq!(n, (sc.rows as usize).div_ceil(9), "{split}");
+            for (i, s) in sc.shards.iter().enumerate() {
+                assert!(
+                    s.file
+                        .ends_with(&format!("{split}-{i:05}-of-{n:05}.parquet"))
+                );
+                let rows = read_shard(&out.join(&s.file)).len() as u64;
+                assert_eq!(rows, s.rows);
+                assert!(s.rows <= 9 && s.rows > 0);
+                let bytes = std::fs::read(out.join(&s.file)).unwrap();
+                assert_eq!(super::writer::hex(&Sha256::digest(&bytes)), s.sha256);
+            }
+        }
+    }
+    // No temporary shard names survive.
+    for (name, _) in tree_bytes(&out) {
+        assert!(!name.contains(".partial"), "{name}");
+    }
+}
+
+#[test]
+fn refuses_foreign_directory_and_replaces_our_own() {
+    let tmp = tempfile::tempdir().unwrap();
+    let foreign = tmp.path().join("foreign");
+    std::fs::create_dir(&foreign).unwrap();
+    std::fs::write(foreign.join("notes.txt"), "keep me").unwrap();
+    let err = DatasetWriter::create(&foreign, spec(10)).err().unwrap();
+    assert!(matches!(err, DatasetError::NotOurs { .. }));
+    assert!(err.to_string().contains("foreign"), "{err}");
+    assert_eq!(
+        std::fs::read_to_string(foreign.join("notes.txt")).unwrap(),
+        "keep me"
+    );
+
+    let ours = tmp.path().join("ours");
+    write(&ours, 30, 10);
+    std::fs::write(ours.join("stale.txt"), "old").unwrap();
+    let m = write(&ours, 6, 10);
+    assert_eq!(m.total_rows, 6);
+    assert!(!ours.join("stale.txt").exists());
+
+    // An unfinished writer leaves the previous dataset untouched.
+    let before = tree_bytes(&ours);
+    let mut w = DatasetWriter::create(&ours, spec(2)).unwrap();
+    for i in 0..5 {
+        w.push("alpha", record(i)).unwrap();
+    }
+    drop(w);
+    assert_eq!(tree_bytes(&ours), before);
+    let names: Vec<_> = std::fs::read_dir(tmp.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    assert!(names.iter().all(|n| !n.contains(".tmp-")), "{names:?}");
+}
+
+#[test]
+fn rejects_bad_config_names_and_shard_size() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mut w = DatasetWriter::create(&tmp.path().join("d"), spec(5)).unwrap();
+    for bad in ["", "../x", "a/b", ".hidden", "with space"] {
+        assert!(matches!(
+            w.push(bad, record(0)),
+            Err(DatasetError::BadConfigName { .. })
+        ));
+    }
+    assert!(matches!(
+        DatasetWriter::create(&tmp.path().join("e"), spec(0)),
+        Err(DatasetError::BadShardSize { .. })
+    ));
+}

@@ -1,0 +1,166 @@
+//! Proof corruptions (spec `pl_eq.md` §5.4): `contractumCorruption` changes
+//! one constant inside one contractum of a step (later terms are left as in
+//! the original chain, as in ProofGrid's data); citation corruption replaces
+//! one cited equation by another. After corrupting, the checker must reject
+//! the step, and `incorrectStep` is the first step the checker rejects.
+
+use super::generate::Proof;
+use super::step::{StepError, check_step};
+use crate::logic::TermId;
+use rand::Rng;
+use rand_chacha::ChaCha8Rng;
+
+/// What was changed, for the record and the gold answer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Corruption {
+    /// One contractum of `step` was replaced.
+    Contractum {
+        /// The corrupted step (≥ 1).
+        step: usize,
+        /// Index of the redex in the step's witness list (0-based).
+        redex: usize,
+        /// The contractum the equation produces.
+        correct: TermId,
+        /// The contractum written in the corrupted term.
+        actual: TermId,
+    },
+    /// One cited equation of `step` was replaced by another.
+    Citation {
+        /// The corrupted step (≥ 1).
+        step: usize,
+        /// The citation before corruption (a minimal licensing set).
+        original: Vec<usize>,
+    },
+}
+
+impl Corruption {
+    /// The corrupted step.
+    pub fn step(&self) -> usize {
+        match self {
+            Corruption::Contractum { step, .. } | Corruption::Citation { step, .. } => *step,
+        }
+    }
+
+    /// The paper's name of the method.
+    pub fn method(&self) -> &'static str {
+        match self {
+            Corruption::Contractum { .. } => "contractumCorruption",
+            Corruption::Citation { .. } => "citationCorruption",
+        }
+    }
+}
+
+/// The first step the checker rejects, with the reason.
+pub fn first_failure(p: &Proof) -> Option<(usize, StepError)> {
+    (1..p.terms.len()).find_map(|i| {
+        check_step(
+            &p.world,
+            &p.equations,
+            p.terms[i - 1],
+            p.terms[i],
+            &p.citations[i],
+        )
+        .err()
+        .map(|e| (i, e))
+    })
+}
+
+/// Replaces one constant inside one contractum of a random step. Returns
+/// `None` (proof untouched) if no attempt gave a step the checker rejects.
+pub fn corrupt_contractum(p: &mut Proof, rng: &mut ChaCha8Rng) -> Option<Corruption> {
+    let n = p.steps();
+    for _ in 0..30 {
+        let step = rng.random_range(1..=n);
+        let redex = rng.random_range(0..p.witnesses[step].len());
+        let wit = &p.witnesses[step][redex];
+        let (pos, correct) = (wit.pos.clone(), wit.contractum);
+        let leaves: Vec<_> = p
+            .world
+            .positions(correct)
+            .into_iter()
+            .filter(|q| {
+                p.world
+                    .bank
+                    .arity(p.world.subterm(correct, q).expect("own"))
+                    == 0
+            })
+            .collect();
+        let q = &leaves[rng.random_range(0..leaves.len())];
+        let old = p.world.subterm(correct, q).expect("own");
+        let consts = p.world.symbols(0).to_vec();
+        let c = consts[rng.random_range(0..consts.len())];
+        let new = p.world.bank.constant(c);
+        if new == old {
+            continue;
+        }
+        let actual = p.world.bank.replace_at(correct, q, new);
+        let term = p.world.bank.replace_at(p.terms[step], &pos, actual);
+        let cited = &p.citations[step];
+        if check_step(&p.world, &p.equations, p.terms[step - 1], term, cited).is_ok() {
+            continue;
+        }
+        p.terms[step] = term;
+        debug_assert_eq!(first_failure(p).map(|f| f.0), Some(step));
+        return Some(Corruption::Contractum {
+            step,
+            redex,
+            correct,
+            actual,
+        });
+    }
+    None
+}
+
+/// Replaces one cited equation of a random step by an equation the step does
+/// not cite. Returns `None` (proof untouched) if no attempt gave a step the
+/// checker rejects (or there is no other equation).
+pub fn corrupt_citation(p: &mut Proof, rng: &mut ChaCha8Rng) -> Option<Corruption> {
+    let n = p.steps();
+    let m = p.equations.len();
+    for _ in 0..30 {
+        let step = rng.random_range(1..=n);
+        let original = p.citations[step].clone();
+        let others: Vec<usize> = (0..m).filter(|e| !original.contains(e)).collect();
+        if others.is_empty() {
+            return None;
+        }
+        let j = rng.random_range(0..original.len());
+        let mut cited = original.clone();
+        cited[j] = others[rng.random_range(0..others.len())];
+        let (s, t) = (p.terms[step - 1], p.terms[step]);
+        if check_step(&p.world, &p.equations, s, t, &cited).is_ok() {
+            continue;
+        }
+        p.citations[step] = cited;
+        debug_assert_eq!(first_failure(p).map(|f| f.0), Some(step));
+        return Some(Corruption::Citation { step, original });
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tasks::eq::generate::{GenParams, generate};
+    use crate::tasks::instance_rng;
+
+    #[test]
+    fn corrupted_proofs_fail_exactly_at_the_corrupted_step() {
+        for level in 1..=4u8 {
+            let params = GenParams::level(level).unwrap();
+            for i in 0..12 {
+                let mut rng = instance_rng(11, &["eq-corrupt", &level.to_string()], i);
+                let proof = generate(&params, &mut rng).unwrap();
+                assert_eq!(first_failure(&proof), None);
+                let mut a = proof.clone();
+                let c = corrupt_contractum(&mut a, &mut rng).expect("contractum corruption");
+                assert_eq!(first_failure(&a).map(|f| f.0), Some(c.step()));
+                let mut b = proof.clone();
+                if let Some(c) = corrupt_citation(&mut b, &mut rng) {
+                    assert_eq!(first_failure(&b).map(|f| f.0), Some(c.step()));
+                    assert_eq!(b.terms, proof.terms);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,537 @@
+//! Equational-logic (EQ) problems after ProofGrid's EQ1 (seed 000 §3 and
+//! appendix C; spec `pl_eq.md` §5-§6): rewrite proofs over a fixed signature,
+//! a parallel-step checker with witnesses, a seeded proof generator with
+//! difficulty levels, corruptions, and three tasks (proof checking, elided
+//! equation recovery, gap filling) with semantic scorers.
+//!
+//! Data flow of one instance: `instance_rng(seed, ["eq", config, level],
+//! index)` → [`generate::generate`] (a correct proof, every step checked and
+//! minimal) → corruption or gap → [`record::ProofData`] (names and strings) →
+//! prompt, gold answer, metadata (the paper's record fields plus ours) and
+//! certificate → the gold answer is scored by the task's own scorer before the
+//! instance is accepted.
+
+pub mod common;
+pub mod corrupt;
+pub mod er;
+pub mod generate;
+pub mod gf;
+pub mod lang;
+#[cfg(test)]
+mod paper_example;
+pub mod pc;
+#[cfg(test)]
+mod proptests;
+pub mod record;
+pub mod step;
+
+pub use generate::{GenParams, Proof};
+pub use lang::{Equation, Pos, World};
+pub use step::{StepError, Witness, check_either, check_step, find_cover, is_minimal};
+
+use crate::tasks::{Score, instance_rng};
+use corrupt::{Corruption, corrupt_citation, corrupt_contractum, first_failure};
+use rand::Rng;
+use record::{Loaded, PaperRecord, ProofData};
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+
+/// Version of the generator; recorded in every record's metadata. Bump it when
+/// the output for a given seed changes.
+pub const GENERATOR_VERSION: &str = "eq-1";
+
+/// The three EQ tasks.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Task {
+    /// EQ-PC: proof checking.
+    ProofChecking,
+    /// EQ-ER: elided-equation recovery (ER-G / ER-L).
+    EquationRecovery,
+    /// EQ-GF: gap filling.
+    GapFilling,
+}
+
+impl Task {
+    /// Every task, in output order.
+    pub const ALL: [Task; 3] = [
+        Task::ProofChecking,
+        Task::EquationRecovery,
+        Task::GapFilling,
+    ];
+
+    /// The dataset config (subset) name.
+    pub fn config(self) -> &'static str {
+        match self {
+            Task::ProofChecking => "eq_pc",
+            Task::EquationRecovery => "eq_er",
+            Task::GapFilling => "eq_gf",
+        }
+    }
+
+    /// The task named by a config name.
+    pub fn from_config(name: &str) -> Option<Task> {
+        Task::ALL.into_iter().find(|t| t.config() == name)
+    }
+
+    /// One paragraph for the dataset card.
+    pub fn description(self) -> &'static str {
+        match self {
+            Task::ProofChecking => {
+                "EQ proof checking: decide whether an equational rewrite proof is correct; explain every redex of every step, or describe the first wrong step. Half of the proofs are corrupted (contractum or citation corruption)."
+            }
+            Task::EquationRecovery => {
+                "EQ elided-equation recovery: the justifications of a rewrite proof are removed; name a minimal licensing set of equations for every step, or [] when none exists. Scored per proof (ER-G) and per step (ER-L)."
+            }
+            Task::GapFilling => {
+                "EQ gap filling: a run of lines of a correct proof is hidden; supply lines (at most two equations each, either direction) that make the proof valid, or [] for a decoy gap, certified unfillable by a symbol that no rewrite can produce."
+            }
+        }
+    }
+}
+
+impl std::fmt::Display for Task {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.config())
+    }
+}
+
+/// One built instance, ready to become a dataset record.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Built {
+    /// The prompt.
+    pub prompt: String,
+    /// The gold answer (JSON).
+    pub answer: String,
+    /// Metadata JSON: the paper's EQ1 fields, generator version, level,
+    /// knobs, features, task details and the scorer's `instance`.
+    pub metadata: String,
+    /// Certificate JSON: the checker's verdict on every step and the
+    /// task-specific evidence.
+    pub certificate: String,
+    /// Dedup key (see [`common::canonical_key`]).
+    pub key: String,
+    /// Label class for the run summary (`correct`, `incorrect`, `corrupted`,
+    /// `fillable`, `decoy`).
+    pub label: &'static str,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Features {
+    steps: usize,
+    equations: usize,
+    distractors: usize,
+    redexes: usize,
+    max_redexes_per_step: usize,
+    max_term_size: u32,
+    start_size: u32,
+}
+
+fn features(p: &Proof) -> Features {
+    let w = &p.world;
+    Features {
+        steps: p.steps(),
+        equations: p.equations.len(),
+        distractors: p.distractors,
+        redexes: p.citations.iter().map(Vec::len).sum(),
+        max_redexes_per_step: p.citations.iter().map(Vec::len).max().unwrap_or(0),
+        max_term_size: p.terms.iter().map(|&t| w.bank.weight(t)).max().unwrap_or(0),
+        start_size: w.bank.weight(p.terms[0]),
+    }
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Metadata<'a, I: Serialize> {
+    #[serde(flatten)]
+    paper: PaperRecord,
+    generator_version: &'static str,
+    task: &'static str,
+    level: u8,
+    params: &'a GenParams,
+    features: Features,
+    details: Value,
+    instance: I,
+}
+
+/// The checker's verdict on every step of a loaded proof.
+fn step_report(l: &Loaded) -> Vec<Value> {
+    let w = &l.world;
+    (1..l.terms.len())
+        .map(
+            |i| match check_step(w, &l.eqs, l.terms[i - 1], l.terms[i], &l.citations[i]) {
+                Ok(ws) => json!({
+                    "step": i,
+                    "holds": true,
+                    "rewrites": ws.iter().map(|x| json!({
+                        "equation": l.eqs[x.eq].name,
+                        "position": lang::dewey(&x.pos),
+                        "redex": w.show(x.redex),
+                        "contractum": w.show(x.contractum),
+                    })).collect::<Vec<_>>(),
+                }),
+                Err(e) => json!({"step": i, "holds": false, "reason": e.describe(&l.eqs)}),
+            },
+        )
+        .collect()
+}
+
+fn params_for(task: Task, level: u8) -> Option<GenParams> {
+    let mut p = GenParams::level(level)?;
+    if task == Task::GapFilling {
+        p.balanced = true;
+        p.max_redexes = p.max_redexes.min(2);
+    }
+    Some(p)
+}
+
+/// Builds instance `index` of `task` at `level` for run seed `run_seed`.
+/// `Ok(None)`: the generator found no instance of the wanted kind for this
+/// index (counted, skipped). `Err`: an internal consistency check failed (a
+/// bug; the run must stop).
+pub fn build(task: Task, level: u8, run_seed: u64, index: u64) -> Result<Option<Built>, String> {
+    let params = params_for(task, level).ok_or_else(|| format!("no level {level}"))?;
+    let lv = level.to_string();
+    let mut rng = instance_rng(run_seed, &["eq", task.config(), &lv], index);
+    let Some(proof) = generate::generate(&params, &mut rng) else {
+        return Ok(None);
+    };
+    match task {
+        Task::ProofChecking => build_pc(proof, &params, level, index, &mut rng),
+        Task::EquationRecovery => build_er(proof, &params, level, index, &mut rng),
+        Task::GapFilling => build_gf(proof, &params, level, index, &mut rng),
+    }
+}
+
+fn corruption_json(p: &Proof, c: &Corruption) -> Value {
+    let w = &p.world;
+    match c {
+        Corruption::Contractum {
+            step,
+            redex,
+            correct,
+            actual,
+        } => json!({
+            "corruptionMethod": c.method(), "step": step, "redex": redex + 1,
+            "correctContractum": w.show(*correct), "actualContractum": w.show(*actual),
+        }),
+        Corruption::Citation { step, original } => json!({
+            "corruptionMethod": c.method(), "step": step,
+            "originalEquations": original.iter().map(|&e| p.equations[e].name.clone()).collect::<Vec<_>>(),
+            "givenEquations": p.citations[*step].iter().map(|&e| p.equations[e].name.clone()).collect::<Vec<_>>(),
+        }),
+    }
+}
+
+fn self_check(task: Task, s: &Score) -> Result<(), String> {
+    if s.value == 1.0 {
+        Ok(())
+    } else {
+        Err(format!(
+            "{}: the gold answer does not pass the scorer: {}",
+            task.config(),
+            s.detail
+        ))
+    }
+}
+
+fn build_pc(
+    mut proof: Proof,
+    params: &GenParams,
+    level: u8,
+    index: u64,
+    rng: &mut rand_chacha::ChaCha8Rng,
+) -> Result<Option<Built>, String> {
+    let corruption = if index % 2 == 1 {
+        let c = if rng.random_bool(0.6) {
+            corrupt_contractum(&mut proof, rng).or_else(|| corrupt_citation(&mut proof, rng))
+        } else {
+            corrupt_citation(&mut proof, rng).or_else(|| corrupt_contractum(&mut proof, rng))
+        };
+        match c {
+            Some(c) => Some(c),
+            None => return Ok(None),
+        }
+    } else {
+        None
+    };
+    let incorrect = first_failure(&proof).map(|f| f.0);
+    if incorrect != corruption.as_ref().map(Corruption::step) {
+        return Err(format!(
+            "eq_pc: first failing step {incorrect:?} is not the corrupted step"
+        ));
+    }
+    let data = ProofData::from_proof(&proof);
+    let l = data.load()?;
+    let w = &proof.world;
+    let answer = match &corruption {
+        None => pc::gold_correct(&l)?,
+        Some(Corruption::Contractum {
+            step,
+            redex,
+            correct,
+            actual,
+        }) => {
+            let x = &proof.witnesses[*step][*redex];
+            pc::gold_contractum(
+                *step,
+                &proof.equations[x.eq].name,
+                &x.pos,
+                &w.show(*actual),
+                &w.show(*correct),
+            )
+        }
+        Some(Corruption::Citation { step, original }) => pc::gold_citation(
+            *step,
+            data.citations[*step].clone(),
+            original
+                .iter()
+                .map(|&e| proof.equations[e].name.clone())
+                .collect(),
+        ),
+    };
+    let inst = pc::PcInstance { proof: data };
+    self_check(Task::ProofChecking, &pc::score(&inst, &answer))?;
+    let details = json!({
+        "corruption": corruption.as_ref().map(|c| corruption_json(&proof, c)),
+    });
+    let certificate = json!({
+        "verdict": if incorrect.is_none() { "correct" } else { "incorrect" },
+        "incorrectStep": incorrect.map_or(-1, |s| s as i64),
+        "steps": step_report(&l),
+        "goldAnswerScore": 1.0,
+    });
+    let key = common::canonical_key("eq_pc", &l, "");
+    let metadata = Metadata {
+        paper: PaperRecord::new(&proof, corruption.as_ref(), incorrect),
+        generator_version: GENERATOR_VERSION,
+        task: "eq_pc",
+        level,
+        params,
+        features: features(&proof),
+        details,
+        instance: &inst,
+    };
+    Ok(Some(Built {
+        prompt: pc::prompt(&inst.proof),
+        answer,
+        metadata: serde_json::to_string(&metadata).map_err(|e| e.to_string())?,
+        certificate: certificate.to_string(),
+        key,
+        label: if incorrect.is_none() {
+            "correct"
+        } else {
+            "incorrect"
+        },
+    }))
+}
+
+fn build_er(
+    mut proof: Proof,
+    params: &GenParams,
+    level: u8,
+    index: u64,
+    rng: &mut rand_chacha::ChaCha8Rng,
+) -> Result<Option<Built>, String> {
+    let corruption = if index % 4 == 3 {
+        match corrupt_contractum(&mut proof, rng) {
+            Some(c) => Some(c),
+            None => return Ok(None),
+        }
+    } else {
+        None
+    };
+    let incorrect = first_failure(&proof).map(|f| f.0);
+    let data = ProofData::from_proof(&proof);
+    let l = data.load()?;
+    let answer = er::gold(&l);
+    let inst = er::ErInstance { proof: data };
+    let s = er::score(&inst, &answer);
+    self_check(Task::EquationRecovery, &s.score)?;
+    let details = json!({
+        "corruption": corruption.as_ref().map(|c| corruption_json(&proof, c)),
+    });
+    let certificate = json!({
+        "verdict": if incorrect.is_none() { "every step licensed by its citation" } else { "corrupted" },
+        "steps": step_report(&l),
+        "goldAnswerScore": 1.0,
+        "unlicensedStepsCertifiedBy": "exhaustive cover search over all equations (step::find_cover)",
+    });
+    let key = common::canonical_key("eq_er", &l, "");
+    let metadata = Metadata {
+        paper: PaperRecord::new(&proof, corruption.as_ref(), incorrect),
+        generator_version: GENERATOR_VERSION,
+        task: "eq_er",
+        level,
+        params,
+        features: features(&proof),
+        details,
+        instance: &inst,
+    };
+    Ok(Some(Built {
+        prompt: er::prompt(&inst.proof),
+        answer,
+        metadata: serde_json::to_string(&metadata).map_err(|e| e.to_string())?,
+        certificate: certificate.to_string(),
+        key,
+        label: if corruption.is_none() {
+            "correct"
+        } else {
+            "corrupted"
+        },
+    }))
+}
+
+fn build_gf(
+    proof: Proof,
+    params: &GenParams,
+    level: u8,
+    index: u64,
+    rng: &mut rand_chacha::ChaCha8Rng,
+) -> Result<Option<Built>, String> {
+    let decoy = index % 4 == 3;
+    let Some(inst) = gf::make_gap(&proof, decoy, rng) else {
+        return Ok(None);
+    };
+    let l = inst.proof.load()?;
+    let cert = gf::decoy_certificate(&l, inst.gap_start, inst.gap_len);
+    if cert.is_some() != decoy {
+        return Err(format!(
+            "eq_gf: decoy certificate {} for a {} gap",
+            if cert.is_some() { "holds" } else { "fails" },
+            if decoy { "decoy" } else { "fillable" }
+        ));
+    }
+    let answer = gf::gold(&inst, cert.as_ref());
+    self_check(Task::GapFilling, &gf::score(&inst, &answer))?;
+    let details = json!({
+        "gap": {"gapStart": inst.gap_start, "gapLength": inst.gap_len, "decoy": decoy},
+    });
+    let certificate = json!({
+        "verdict": if decoy { "unfillable" } else { "fillable" },
+        "decoy": cert,
+        "fill": if decoy { Value::Null } else {
+            json!({"steps": (inst.gap_start..=inst.gap_start + inst.gap_len).collect::<Vec<_>>(),
+                   "checkedBy": "step checker on the removed lines"})
+        },
+        "steps": step_report(&l),
+        "goldAnswerScore": 1.0,
+    });
+    let key = common::canonical_key(
+        "eq_gf",
+        &l,
+        &format!("{}/{}/{decoy}", inst.gap_start, inst.gap_len),
+    );
+    let metadata = Metadata {
+        paper: PaperRecord::new(&proof, None, None),
+        generator_version: GENERATOR_VERSION,
+        task: "eq_gf",
+        level,
+        params,
+        features: features(&proof),
+        details,
+        instance: &inst,
+    };
+    Ok(Some(Built {
+        prompt: gf::prompt(&inst),
+        answer,
+        metadata: serde_json::to_string(&metadata).map_err(|e| e.to_string())?,
+        certificate: certificate.to_string(),
+        key,
+        label: if decoy { "decoy" } else { "fillable" },
+    }))
+}
+
+#[derive(Deserialize)]
+struct WithInstance<I> {
+    instance: I,
+}
+
+/// Scores a model answer against a record's metadata. For EQ-ER the value is
+/// the ER-G credit; use [`score_er`] for ER-L too.
+pub fn score(task: Task, metadata: &str, answer: &str) -> Score {
+    let bad = |e: serde_json::Error| Score::malformed(format!("record metadata: {e}"));
+    match task {
+        Task::ProofChecking => match serde_json::from_str::<WithInstance<pc::PcInstance>>(metadata)
+        {
+            Ok(m) => pc::score(&m.instance, answer),
+            Err(e) => bad(e),
+        },
+        Task::EquationRecovery => match score_er(metadata, answer) {
+            Ok(s) => s.score,
+            Err(e) => Score::malformed(e),
+        },
+        Task::GapFilling => match serde_json::from_str::<WithInstance<gf::GfInstance>>(metadata) {
+            Ok(m) => gf::score(&m.instance, answer),
+            Err(e) => bad(e),
+        },
+    }
+}
+
+/// Scores an EQ-ER answer against a record's metadata (ER-G and ER-L).
+pub fn score_er(metadata: &str, answer: &str) -> Result<er::ErScore, String> {
+    let m: WithInstance<er::ErInstance> =
+        serde_json::from_str(metadata).map_err(|e| format!("record metadata: {e}"))?;
+    Ok(er::score(&m.instance, answer))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn built_instances_score_their_gold_and_keep_paper_fields() {
+        for task in Task::ALL {
+            for level in 1..=4 {
+                let mut labels = std::collections::BTreeSet::new();
+                for index in 0..8 {
+                    let Some(b) = build(task, level, 9, index).unwrap() else {
+                        continue;
+                    };
+                    labels.insert(b.label);
+                    assert_eq!(score(task, &b.metadata, &b.answer), Score::correct());
+                    let m: Value = serde_json::from_str(&b.metadata).unwrap();
+                    for k in [
+                        "start",
+                        "end",
+                        "equationalAxioms",
+                        "numberOfProofSteps",
+                        "correctProof",
+                        "incorrectStep",
+                        "proof",
+                    ] {
+                        assert!(m.get(k).is_some(), "{k} missing");
+                    }
+                    let s = score(task, &b.metadata, "not json");
+                    assert!(!s.well_formed && s.value == 0.0);
+                    assert_eq!(b, build(task, level, 9, index).unwrap().unwrap());
+                }
+                assert!(labels.len() == 2, "{task:?} level {level}: {labels:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn both_corruption_methods_occur() {
+        let mut methods = std::collections::BTreeSet::new();
+        for i in (1..60).step_by(2) {
+            let b = build(Task::ProofChecking, 2, 4, i).unwrap().unwrap();
+            let m: Value = serde_json::from_str(&b.metadata).unwrap();
+            let c = &m["details"]["corruption"];
+            methods.insert(c["corruptionMethod"].as_str().unwrap().to_string());
+            assert_eq!(m["incorrectStep"], c["step"]);
+        }
+        assert_eq!(methods.len(), 2, "{methods:?}");
+    }
+
+    #[test]
+    fn pc_labels_are_balanced_by_index() {
+        let b0 = build(Task::ProofChecking, 2, 1, 0).unwrap().unwrap();
+        let b1 = build(Task::ProofChecking, 2, 1, 1).unwrap().unwrap();
+        assert_eq!(b0.label, "correct");
+        assert_eq!(b1.label, "incorrect");
+        let m: Value = serde_json::from_str(&b1.metadata).unwrap();
+        assert_eq!(m["correctProof"], json!(false));
+        assert!(m["incorrectStep"].as_i64().unwrap() >= 1);
+    }
+}

@@ -1,0 +1,205 @@
+//! End-to-end tests of `saturate eq`: the dataset files exist, every record's
+//! gold answer scores 1 through the library scorer (and a wrong one 0), the
+//! output is byte-identical for --jobs 1 and 2, bad arguments exit 2 without
+//! touching anything; plus snapshot tests of one rendered prompt per task.
+
+use arrow_array::{Array, StringArray};
+use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+use saturate::tasks::eq::{Task, build};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn saturate() -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_saturate"));
+    c.env("RUST_LOG", "warn");
+    c
+}
+
+fn run(args: &[&str]) -> Output {
+    saturate().args(args).output().expect("run saturate")
+}
+
+fn files(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
+    let mut out = BTreeMap::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                stack.push(p);
+            } else {
+                out.insert(
+                    p.strip_prefix(dir).unwrap().to_path_buf(),
+                    std::fs::read(&p).unwrap(),
+                );
+            }
+        }
+    }
+    out
+}
+
+/// (id, metadata, answer) of every row of one parquet file.
+fn rows(path: &Path) -> Vec<(String, String, String)> {
+    let reader = ParquetRecordBatchReaderBuilder::try_new(std::fs::File::open(path).unwrap())
+        .unwrap()
+        .build()
+        .unwrap();
+    let mut out = Vec::new();
+    for batch in reader {
+        let batch = batch.unwrap();
+        let col = |name: &str| {
+            batch
+                .column_by_name(name)
+                .unwrap()
+                .as_any()
+                .downcast_ref::<StringArray>()
+                .unwrap()
+                .clone()
+        };
+        let (id, meta, ans) = (col("id"), col("metadata"), col("answer"));
+        for r in 0..batch.num_rows() {
+            assert!(!id.is_null(r));
+            out.push((
+                id.value(r).into(),
+                meta.value(r).into(),
+                ans.value(r).into(),
+            ));
+        }
+    }
+    out
+}
+
+#[test]
+fn writes_a_dataset_whose_answers_score_and_is_deterministic_across_jobs() {
+    let tmp = tempfile::tempdir().unwrap();
+    let a = tmp.path().join("a");
+    let b = tmp.path().join("b");
+    for (dir, jobs) in [(&a, "1"), (&b, "2")] {
+        let o = run(&[
+            "eq",
+            "--count",
+            "6",
+            "--levels",
+            "1,3",
+            "--seed",
+            "5",
+            "--jobs",
+            jobs,
+            "--out",
+            dir.to_str().unwrap(),
+            "-q",
+        ]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    }
+    let fa = files(&a);
+    assert_eq!(fa, files(&b), "--jobs 1 and --jobs 2 differ");
+    assert!(fa.contains_key(Path::new("manifest.json")));
+    assert!(fa.contains_key(Path::new("README.md")));
+    let mut per_task = BTreeMap::new();
+    for task in Task::ALL {
+        let parquet: Vec<&PathBuf> = fa
+            .keys()
+            .filter(|p| {
+                p.starts_with(task.config()) && p.extension().is_some_and(|e| e == "parquet")
+            })
+            .collect();
+        assert!(!parquet.is_empty(), "{} has no shard", task.config());
+        for p in parquet {
+            for (id, meta, ans) in rows(&a.join(p)) {
+                let s = saturate::tasks::eq::score(task, &meta, &ans);
+                assert_eq!(s.value, 1.0, "{id}: {}", s.detail);
+                let s = saturate::tasks::eq::score(task, &meta, "{\"correct\": 3}");
+                assert_eq!(s.value, 0.0);
+                *per_task.entry(task.config()).or_insert(0) += 1;
+            }
+        }
+    }
+    assert_eq!(
+        per_task.values().copied().collect::<Vec<_>>(),
+        vec![12, 12, 12]
+    );
+    // A different seed gives a different dataset.
+    let c = tmp.path().join("c");
+    let o = run(&[
+        "eq",
+        "--count",
+        "6",
+        "--levels",
+        "1,3",
+        "--seed",
+        "6",
+        "--out",
+        c.to_str().unwrap(),
+        "-q",
+    ]);
+    assert!(o.status.success());
+    assert_ne!(fa, files(&c));
+}
+
+#[test]
+fn bad_arguments_exit_2_and_touch_nothing() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("o");
+    let o = out.to_str().unwrap();
+    for args in [
+        vec!["eq", "--levels", "5", "--out", o],
+        vec!["eq", "--levels", "0,1", "--out", o],
+        vec!["eq", "--count", "0", "--out", o],
+        vec!["eq", "--count", "many", "--out", o],
+        vec!["eq", "--seed", "-1", "--out", o],
+        vec!["eq", "--frobnicate", "--out", o],
+    ] {
+        let r = run(&args);
+        assert_eq!(r.status.code(), Some(2), "{args:?}");
+        assert!(!r.stderr.is_empty());
+        assert!(!out.exists(), "{args:?} wrote output");
+    }
+    // An existing folder that is not a dataset is refused, and left alone.
+    let foreign = tmp.path().join("mine");
+    std::fs::create_dir(&foreign).unwrap();
+    std::fs::write(foreign.join("notes.txt"), "keep me").unwrap();
+    let r = run(&[
+        "eq",
+        "--count",
+        "1",
+        "--out",
+        foreign.to_str().unwrap(),
+        "-q",
+    ]);
+    assert_eq!(r.status.code(), Some(2));
+    assert_eq!(
+        std::fs::read_to_string(foreign.join("notes.txt")).unwrap(),
+        "keep me"
+    );
+    assert_eq!(std::fs::read_dir(&foreign).unwrap().count(), 1);
+}
+
+fn snapshot(name: &str, actual: &str) {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/snapshots")
+        .join(name);
+    if std::env::var_os("UPDATE_SNAPSHOTS").is_some() {
+        std::fs::write(&path, actual).unwrap();
+        return;
+    }
+    let expected = std::fs::read_to_string(&path)
+        .unwrap_or_else(|_| panic!("{} missing; run with UPDATE_SNAPSHOTS=1", path.display()));
+    assert_eq!(
+        actual,
+        expected,
+        "rendered prompt differs from {}",
+        path.display()
+    );
+}
+
+#[test]
+fn prompt_snapshots() {
+    // PC: an incorrect proof (odd index); ER: a proof; GF: a decoy (index 3).
+    let pc = build(Task::ProofChecking, 1, 0, 1).unwrap().unwrap();
+    snapshot("eq_pc_L1_1.txt", &pc.prompt);
+    let er = build(Task::EquationRecovery, 1, 0, 0).unwrap().unwrap();
+    snapshot("eq_er_L1_0.txt", &er.prompt);
+    let gf = build(Task::GapFilling, 2, 0, 3).unwrap().unwrap();
+    snapshot("eq_gf_L2_3.txt", &gf.prompt);
+}
