@@ -4,6 +4,9 @@
 //! domain outputs, limits and config overrides, and for each kind of bad
 //! input exit code 2 with the exact `file:line:col` and no file left behind.
 
+mod common;
+
+use common::{crate_root, saturate, stderr, tptp_root};
 use saturate::derivation::{DumpRecord, read_dump};
 use saturate::logic::TermBank;
 use saturate::tptp::parse_str;
@@ -12,42 +15,12 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-fn crate_root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-/// The shared TPTP sample, or `None` (with a note) when it is absent outside CI.
-fn tptp_root() -> Option<PathBuf> {
-    let root = crate_root().join("../shared/tptp");
-    if root.join("Axioms").is_dir() {
-        return Some(root);
-    }
-    assert!(
-        std::env::var_os("CI").is_none(),
-        "{} is missing under CI",
-        root.display()
-    );
-    eprintln!("note: {} is absent; skipping", root.display());
-    None
-}
-
 fn axiom_file(name: &str) -> Option<PathBuf> {
     tptp_root().map(|r| r.join("Axioms").join(name))
 }
 
-/// The binary, with `TPTP` cleared so the caller's environment cannot leak in.
-fn saturate() -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_saturate"));
-    c.env_remove("TPTP").env("RUST_LOG", "warn");
-    c
-}
-
 fn run(cmd: &mut Command) -> Output {
     cmd.output().expect("run saturate")
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
 fn assert_ok(o: &Output) {

@@ -3,41 +3,24 @@
 //! every certificate and fails on a contradiction), proofs and models are
 //! printed in TSTP, GaveUp has its own exit code, bad input exits 2.
 
+mod common;
+
+use common::{saturate, stderr, stdout, tptp_root};
 use saturate::logic::TermBank;
 use saturate::tptp::parse_str;
-use std::path::PathBuf;
-use std::process::{Command, Output};
+use std::path::{Path, PathBuf};
+use std::process::Output;
 
-fn crate_root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn tptp_root() -> Option<PathBuf> {
-    let root = crate_root().join("../shared/tptp");
-    if root.join("Problems").is_dir() {
-        return Some(root);
-    }
-    assert!(
-        std::env::var_os("CI").is_none(),
-        "{} is missing under CI",
-        root.display()
-    );
-    eprintln!("note: {} is absent; skipping", root.display());
-    None
-}
-
-fn saturate() -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_saturate"));
-    c.env_remove("TPTP").env("RUST_LOG", "warn");
-    c
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
+/// `saturate prove ROOT/REL --tptp ROOT ARGS`.
+fn prove(root: &Path, rel: &str, args: &[&str]) -> Output {
+    saturate()
+        .arg("prove")
+        .args(args)
+        .arg(root.join(rel))
+        .arg("--tptp")
+        .arg(root)
+        .output()
+        .unwrap()
 }
 
 fn problems(root: &std::path::Path) -> Vec<PathBuf> {
@@ -71,14 +54,7 @@ fn verdicts_agree_with_status_lines_on_the_whole_sample() {
     let mut solved = 0;
     let mut wrong = Vec::new();
     for f in &files {
-        let o = saturate()
-            .arg("prove")
-            .arg(f)
-            .arg("--tptp")
-            .arg(&root)
-            .arg("-q")
-            .output()
-            .unwrap();
+        let o = prove(&root, f.to_str().unwrap(), &["-q"]);
         let out = stdout(&o);
         let status = out
             .lines()
@@ -110,14 +86,7 @@ fn verdicts_agree_with_status_lines_on_the_whole_sample() {
 #[test]
 fn proof_output_is_a_tstp_refutation_that_reads_back() {
     let Some(root) = tptp_root() else { return };
-    let f = root.join("Problems/SET/SET003-1.p");
-    let o = saturate()
-        .args(["prove", "--proof", "-q"])
-        .arg(&f)
-        .arg("--tptp")
-        .arg(&root)
-        .output()
-        .unwrap();
+    let o = prove(&root, "Problems/SET/SET003-1.p", &["--proof", "-q"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let out = stdout(&o);
     assert!(
@@ -141,14 +110,7 @@ fn proof_output_is_a_tstp_refutation_that_reads_back() {
 #[test]
 fn satisfiable_problem_prints_a_finite_model() {
     let Some(root) = tptp_root() else { return };
-    let f = root.join("Problems/GRP/GRP131-1.005.p");
-    let o = saturate()
-        .args(["prove", "--proof", "-q"])
-        .arg(&f)
-        .arg("--tptp")
-        .arg(&root)
-        .output()
-        .unwrap();
+    let o = prove(&root, "Problems/GRP/GRP131-1.005.p", &["--proof", "-q"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let out = stdout(&o);
     assert!(out.contains("% SZS status Satisfiable"), "{out}");

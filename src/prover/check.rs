@@ -431,35 +431,63 @@ fn equality_factoring(p: &Clause, out: &mut Vec<Clause>) {
     }
 }
 
+/// A redex position of a clause: literal index, side (true = right side of
+/// an equation), the side's term and the path inside it.
+struct Redex<'a> {
+    lit: usize,
+    right: bool,
+    side: &'a T,
+    pos: Vec<usize>,
+}
+
+/// Every non-variable subterm position of `c`. Variables range over terms,
+/// so the root of a predicate atom is never a redex.
+fn redexes(c: &Clause) -> Vec<Redex<'_>> {
+    let mut out = Vec::new();
+    for (lit, target) in c.iter().enumerate() {
+        for (right, side) in sides(target) {
+            let mut positions = Vec::new();
+            subterm_positions(side, &mut Vec::new(), &mut positions);
+            for pos in positions {
+                if pos.is_empty() && target.b.is_none() {
+                    continue;
+                }
+                out.push(Redex {
+                    lit,
+                    right,
+                    side,
+                    pos,
+                });
+            }
+        }
+    }
+    out
+}
+
+/// `c` with the subterm at the redex replaced by `by`, in literal `x.lit`.
+fn rewritten(c: &Clause, x: &Redex<'_>, by: &T) -> L {
+    with_side(&c[x.lit], x.right, replace_at(x.side, &x.pos, by))
+}
+
 /// Superposition of a positive equation of `from` into any non-variable
 /// subterm of `into` (both parents already renamed apart).
 fn superposition(from: &Clause, into: &Clause, out: &mut Vec<Clause>) {
+    let targets = redexes(into);
     for (i, eq) in from.iter().enumerate() {
         if !eq.pos {
             continue;
         }
         for (l, r) in orientations(eq) {
-            for (j, target) in into.iter().enumerate() {
-                for (right, side) in sides(target) {
-                    let mut positions = Vec::new();
-                    subterm_positions(side, &mut Vec::new(), &mut positions);
-                    for pos in positions {
-                        // Variables range over terms: an atom is never a redex.
-                        if pos.is_empty() && target.b.is_none() {
-                            continue;
-                        }
-                        let mut s = Sub::new();
-                        if !unify(l, at(side, &pos), &mut s) {
-                            continue;
-                        }
-                        let rewritten = with_side(target, right, replace_at(side, &pos, r));
-                        let lits = without(from, &[i])
-                            .into_iter()
-                            .chain(without(into, &[j]))
-                            .chain(std::iter::once(rewritten));
-                        out.push(finish(lits, &s));
-                    }
+            for x in &targets {
+                let mut s = Sub::new();
+                if !unify(l, at(x.side, &x.pos), &mut s) {
+                    continue;
                 }
+                let lits = without(from, &[i])
+                    .into_iter()
+                    .chain(without(into, &[x.lit]))
+                    .chain(std::iter::once(rewritten(into, x, r)));
+                out.push(finish(lits, &s));
             }
         }
     }
@@ -473,27 +501,19 @@ fn rewrites(unit: &Clause, c: &Clause, out: &mut Vec<Clause>) {
     if !eq.pos {
         return;
     }
+    let targets = redexes(c);
     for (l, r) in orientations(eq) {
-        for (j, target) in c.iter().enumerate() {
-            for (right, side) in sides(target) {
-                let mut positions = Vec::new();
-                subterm_positions(side, &mut Vec::new(), &mut positions);
-                for pos in positions {
-                    if pos.is_empty() && target.b.is_none() {
-                        continue;
-                    }
-                    let mut m = Sub::new();
-                    if !matches(l, at(side, &pos), &mut m) {
-                        continue;
-                    }
-                    let Some(rs) = instantiate(r, &m) else {
-                        continue;
-                    };
-                    let mut n = c.clone();
-                    n[j] = with_side(target, right, replace_at(side, &pos, &rs));
-                    out.push(normal(n));
-                }
+        for x in &targets {
+            let mut m = Sub::new();
+            if !matches(l, at(x.side, &x.pos), &mut m) {
+                continue;
             }
+            let Some(rs) = instantiate(r, &m) else {
+                continue;
+            };
+            let mut n = c.clone();
+            n[x.lit] = rewritten(c, x, &rs);
+            out.push(normal(n));
         }
     }
 }

@@ -1,0 +1,43 @@
+//! Helpers shared by the integration tests that run the `saturate` binary.
+#![allow(dead_code)]
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+/// The crate's root folder.
+pub fn crate_root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The shared TPTP sample, or `None` (with a note) when it is absent outside
+/// CI; under CI its absence is a failure.
+pub fn tptp_root() -> Option<PathBuf> {
+    let root = crate_root().join("../shared/tptp");
+    if root.join("Axioms").is_dir() {
+        return Some(root);
+    }
+    assert!(
+        std::env::var_os("CI").is_none(),
+        "{} is missing under CI",
+        root.display()
+    );
+    eprintln!("note: {} is absent; skipping", root.display());
+    None
+}
+
+/// The binary, with `TPTP` cleared so the caller's environment cannot leak in.
+pub fn saturate() -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_saturate"));
+    c.env_remove("TPTP").env("RUST_LOG", "warn");
+    c
+}
+
+/// Standard output as text.
+pub fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+/// Standard error as text.
+pub fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
