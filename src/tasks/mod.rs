@@ -3,6 +3,8 @@
 //! This module holds what every family shares: per-instance seeding and the
 //! score type.
 
+pub mod pl;
+
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
