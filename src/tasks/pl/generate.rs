@@ -369,6 +369,34 @@ mod tests {
         }
     }
 
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(200))]
+        /// Any seed, any level: the problem meets the five constraints by
+        /// truth vectors, by SAT (both back-ends) and by a plain truth table,
+        /// and the reference proof passes the strict checker.
+        #[test]
+        fn every_problem_meets_the_constraints_and_is_proved(seed in 0u64..u64::MAX, level in 1u8..=4) {
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            let p = generate(&mut rng, &level_params(level)).expect("generator succeeds");
+            proptest::prop_assert_eq!(violated_constraint(&p.source_premises, &p.source_goal), None);
+            proptest::prop_assert!(certify(&p.source_premises, &p.source_goal).is_some());
+            let sp = &p.source_premises;
+            proptest::prop_assert!(sat::entails_by_table(sp, &p.source_goal));
+            // The truth-table back-end takes at most 24 variables.
+            let too_big = sp.iter().map(|f| f.size()).sum::<usize>() + p.source_goal.size() + 7 > 24;
+            proptest::prop_assert!(too_big || sat::entails_with(crate::sat::TruthTable::new(), sp, &p.source_goal));
+            for i in 0..sp.len() {
+                let mut others = sp.clone();
+                others.remove(i);
+                proptest::prop_assert!(!sat::entails_by_table(&others, &p.source_goal));
+            }
+            proptest::prop_assert!(sat::satisfiable(sp));
+            proptest::prop_assert!(sat::satisfiable(&[Formula::negation(p.source_goal.clone())]));
+            let d = super::super::prover::prove(&p.premises, &p.goal).expect("proof within the cap");
+            proptest::prop_assert!(super::super::tasks::strictly_correct(&p, &d));
+        }
+    }
+
     #[test]
     fn constraint_violations_are_caught() {
         let f = |s: &str| Formula::parse(s).unwrap();

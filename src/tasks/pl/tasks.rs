@@ -49,6 +49,12 @@ impl Task {
     }
 }
 
+impl std::fmt::Display for Task {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.config())
+    }
+}
+
 /// Everything a task instance carries besides the prompt.
 #[derive(Clone, Debug)]
 pub struct Built {
@@ -111,6 +117,11 @@ fn count_steps(d: &Deduction) -> usize {
     let mut n = 0;
     visit_steps(&mut d.clone(), &mut |_| n += 1);
     n
+}
+
+/// Calls `f` on every rule step, in evaluation order.
+pub fn visit_steps_pub(d: &mut Deduction, f: &mut dyn FnMut(&mut Step)) {
+    visit_steps(d, f)
 }
 
 fn visit_steps(d: &mut Deduction, f: &mut dyn FnMut(&mut Step)) {
