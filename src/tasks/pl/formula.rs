@@ -171,6 +171,7 @@ impl Formula {
         let mut p = FormulaParser {
             toks: &toks,
             pos: 0,
+            depth: 0,
         };
         let f = p.toplevel()?;
         if p.pos != toks.len() {
@@ -344,7 +345,12 @@ pub fn lex(text: &str) -> Result<Vec<Token>, LexError> {
 pub(crate) struct FormulaParser<'a> {
     pub(crate) toks: &'a [Token],
     pub(crate) pos: usize,
+    /// Current recursion depth (bounded, so hostile input cannot overflow the stack).
+    pub(crate) depth: usize,
 }
+
+/// Maximum nesting of formulas (and of NDL blocks) the parsers accept.
+pub const MAX_NESTING: usize = 400;
 
 impl FormulaParser<'_> {
     fn peek(&self) -> Option<&Tok> {
@@ -360,6 +366,14 @@ impl FormulaParser<'_> {
             Some(t) => Err(format!("expected ')' but found {}", t.describe())),
             None => Err("expected ')' but the text ended".into()),
         }
+    }
+
+    fn enter(&mut self) -> Result<(), String> {
+        self.depth += 1;
+        if self.depth > MAX_NESTING {
+            return Err(format!("formula nested deeper than {MAX_NESTING} levels"));
+        }
+        Ok(())
     }
 
     /// `toplevel_formula := ATOM | true | false | "(" expr ")"`.
@@ -398,6 +412,13 @@ impl FormulaParser<'_> {
     }
 
     fn expr(&mut self) -> Result<Formula, String> {
+        self.enter()?;
+        let r = self.expr_inner();
+        self.depth -= 1;
+        r
+    }
+
+    fn expr_inner(&mut self) -> Result<Formula, String> {
         let l = self.imp()?;
         if self.peek() == Some(&Tok::Iff) {
             self.pos += 1;
@@ -408,6 +429,13 @@ impl FormulaParser<'_> {
     }
 
     fn imp(&mut self) -> Result<Formula, String> {
+        self.enter()?;
+        let r = self.imp_inner();
+        self.depth -= 1;
+        r
+    }
+
+    fn imp_inner(&mut self) -> Result<Formula, String> {
         let l = self.or()?;
         if self.peek() == Some(&Tok::Imp) {
             self.pos += 1;
@@ -418,6 +446,13 @@ impl FormulaParser<'_> {
     }
 
     fn or(&mut self) -> Result<Formula, String> {
+        self.enter()?;
+        let r = self.or_inner();
+        self.depth -= 1;
+        r
+    }
+
+    fn or_inner(&mut self) -> Result<Formula, String> {
         let l = self.and()?;
         if self.peek() == Some(&Tok::Or) {
             self.pos += 1;
@@ -428,6 +463,13 @@ impl FormulaParser<'_> {
     }
 
     fn and(&mut self) -> Result<Formula, String> {
+        self.enter()?;
+        let r = self.and_inner();
+        self.depth -= 1;
+        r
+    }
+
+    fn and_inner(&mut self) -> Result<Formula, String> {
         let l = self.un()?;
         if self.peek() == Some(&Tok::And) {
             self.pos += 1;
@@ -438,6 +480,13 @@ impl FormulaParser<'_> {
     }
 
     fn un(&mut self) -> Result<Formula, String> {
+        self.enter()?;
+        let r = self.un_inner();
+        self.depth -= 1;
+        r
+    }
+
+    fn un_inner(&mut self) -> Result<Formula, String> {
         if self.peek() == Some(&Tok::Not) {
             self.pos += 1;
             return Ok(Formula::negation(self.un()?));
@@ -547,6 +596,11 @@ pub(crate) mod tests {
         assert!(Formula::parse("(A &)").is_err());
         assert!(Formula::parse("(A & B").is_err());
         assert!(Formula::parse("(a & B)").is_err());
+        // Hostile nesting is an error, not a stack overflow.
+        let deep = format!("{}A{}", "(".repeat(100_000), ")".repeat(100_000));
+        assert!(Formula::parse(&deep).unwrap_err().contains("nested"));
+        let long = format!("({})", vec!["A"; 100_000].join(" & "));
+        assert!(Formula::parse(&long).is_err());
     }
 
     #[test]

@@ -132,6 +132,7 @@ struct Parser<'a> {
     toks: &'a [Token],
     pos: usize,
     last_line: usize,
+    depth: usize,
 }
 
 fn kw(t: Option<&Tok>, word: &str) -> bool {
@@ -164,6 +165,7 @@ impl<'a> Parser<'a> {
         let mut fp = FormulaParser {
             toks: self.toks,
             pos: self.pos,
+            depth: 0,
         };
         match fp.toplevel() {
             Ok(f) => {
@@ -178,6 +180,19 @@ impl<'a> Parser<'a> {
     }
 
     fn deduction(&mut self) -> Result<Deduction, ParseError> {
+        self.depth += 1;
+        if self.depth > super::formula::MAX_NESTING {
+            return self.err(format!(
+                "proof nested deeper than {} levels",
+                super::formula::MAX_NESTING
+            ));
+        }
+        let r = self.deduction_inner();
+        self.depth -= 1;
+        r
+    }
+
+    fn deduction_inner(&mut self) -> Result<Deduction, ParseError> {
         let line = self.line();
         match self.peek() {
             Some(Tok::LBrace) => self.block(),
@@ -362,6 +377,7 @@ pub fn parse_proof(text: &str, lenient: bool) -> Result<Deduction, ParseError> {
         toks: &toks,
         pos: 0,
         last_line: text.lines().count().max(1),
+        depth: 0,
     };
     if toks.is_empty() {
         return p.err("empty proof");
@@ -599,5 +615,12 @@ mod tests {
         assert_eq!(e.line, 2);
         assert!(parse_proof("claim on A; claim on B", false).is_err());
         assert!(parse_proof("claim on A; claim on B", true).is_ok());
+        let deep = format!("{}claim on A{}", "{ ".repeat(50_000), " }".repeat(50_000));
+        assert!(
+            parse_proof(&deep, false)
+                .unwrap_err()
+                .message
+                .contains("nested")
+        );
     }
 }
