@@ -83,16 +83,20 @@ pub enum Corruption {
     DeleteLemma,
     /// Remove the final step, so the result is not the goal → logic, line 0.
     WrongFinal,
+    /// Replace the second argument of `mt`/`dsyl`/`absurd` by a premise
+    /// that holds but is not a complement → type.
+    NonComplement,
 }
 
 impl Corruption {
     /// All operators.
-    pub const ALL: [Corruption; 5] = [
+    pub const ALL: [Corruption; 6] = [
         Corruption::ArityChange,
         Corruption::RuleSwap,
         Corruption::ByMutation,
         Corruption::DeleteLemma,
         Corruption::WrongFinal,
+        Corruption::NonComplement,
     ];
     /// Operator name as in the spec.
     pub fn name(&self) -> &'static str {
@@ -102,12 +106,13 @@ impl Corruption {
             Corruption::ByMutation => "by_mutation",
             Corruption::DeleteLemma => "delete_lemma",
             Corruption::WrongFinal => "wrong_final",
+            Corruption::NonComplement => "noncomplement",
         }
     }
     /// The error kind the spec predicts.
     pub fn predicted_kind(&self) -> &'static str {
         match self {
-            Corruption::ArityChange | Corruption::RuleSwap => "type",
+            Corruption::ArityChange | Corruption::RuleSwap | Corruption::NonComplement => "type",
             _ => "logic",
         }
     }
@@ -209,6 +214,7 @@ fn corrupt(
     proof: &Deduction,
     op: Corruption,
     rng: &mut ChaCha8Rng,
+    premises: &[Formula],
 ) -> Option<(Deduction, Option<usize>)> {
     let mut d = proof.clone();
     let n = count_steps(&d);
@@ -275,6 +281,37 @@ fn corrupt(
             block_at(&mut d, &path).remove(i);
             Some((d, None))
         }
+        Corruption::NonComplement => {
+            // Steps whose second argument must complement something.
+            let mut spots = Vec::new();
+            let mut i = 0;
+            visit_steps(&mut d, &mut |s| {
+                if matches!(s.rule.as_str(), "mt" | "dsyl" | "absurd") && s.args.len() == 2 {
+                    spots.push(i);
+                }
+                i += 1;
+            });
+            if spots.is_empty() || premises.is_empty() {
+                return None;
+            }
+            let k = spots[rng.random_range(0..spots.len())];
+            let mut ok = false;
+            with_step(&mut d, k, &mut |s| {
+                let first = resolved(s)[0].clone();
+                // A premise always holds, so membership passes and the
+                // schema check is what fails.
+                let mut cands: Vec<&Formula> = premises
+                    .iter()
+                    .filter(|p| apply_schema(&s.rule, &[first.clone(), (*p).clone()]).is_err())
+                    .collect();
+                cands.shuffle(rng);
+                if let Some(p) = cands.first() {
+                    s.args[1] = Arg::Formula((*p).clone());
+                    ok = true;
+                }
+            });
+            ok.then_some((d, Some(k)))
+        }
         Corruption::WrongFinal => {
             let elems = block_at(&mut d, &[]);
             if elems.len() < 2 {
@@ -320,7 +357,7 @@ pub fn build_proof_checking(p: &Problem, proof: &Deduction, rng: &mut ChaCha8Rng
     if rng.random_bool(0.5) {
         for _ in 0..20 {
             let op = Corruption::ALL[rng.random_range(0..Corruption::ALL.len())];
-            let Some((bad, touched)) = corrupt(proof, op, rng) else {
+            let Some((bad, touched)) = corrupt(proof, op, rng, &p.premises) else {
                 continue;
             };
             let text = print(&bad);
