@@ -94,6 +94,9 @@ enum Command {
         #[command(flatten)]
         common: Common,
     },
+    /// Generate the PL1 dataset (ProofGrid-style natural-deduction tasks):
+    /// one config per task, Parquet + dataset card + manifest.
+    Pl(PlArgs),
     /// Print the effective configuration as TOML.
     PrintConfig {
         #[command(flatten)]
@@ -128,6 +131,52 @@ struct EqArgs {
     /// No progress or summary on stderr (errors are still printed).
     #[arg(long, short)]
     quiet: bool,
+}
+
+#[derive(Args, Debug)]
+struct PlArgs {
+    /// Instances per task and level.
+    #[arg(long, value_name = "N", default_value_t = 20)]
+    count: usize,
+    /// Run seed.
+    #[arg(long, value_name = "S", default_value_t = 0)]
+    seed: u64,
+    /// Difficulty levels, comma-separated (1-4).
+    #[arg(long, value_name = "L,...", value_delimiter = ',', default_values_t = [1u8, 2, 3, 4],
+          value_parser = clap::value_parser!(u8).range(1..=4))]
+    levels: Vec<u8>,
+    /// Output dataset folder.
+    #[arg(long, value_name = "DIR", default_value = "out/pl")]
+    out: PathBuf,
+    /// Worker threads (0 = one per core). The output does not depend on it.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    jobs: usize,
+    /// Rows per Parquet shard.
+    #[arg(long, value_name = "N", default_value_t = 10_000,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    max_rows_per_shard: u64,
+    /// No progress or summary on stderr.
+    #[arg(long, short)]
+    quiet: bool,
+}
+
+fn run_pl(a: &PlArgs) -> Result<(), RunError> {
+    let mut levels = a.levels.clone();
+    levels.sort_unstable();
+    levels.dedup();
+    let cfg = pipeline::pl::PlConfig {
+        count: a.count,
+        seed: a.seed,
+        levels: levels.clone(),
+        max_rows_per_shard: a.max_rows_per_shard as usize,
+        ..Default::default()
+    };
+    let summary = pipeline::pl::run_pl(&cfg, a.jobs, &a.out, !a.quiet)?;
+    if !a.quiet {
+        eprint!("{}", summary.render(&levels));
+        eprintln!("dataset written to {}", a.out.display());
+    }
+    Ok(())
 }
 
 fn load_config(c: &Common) -> Result<Config, RunError> {
@@ -172,6 +221,7 @@ fn main() {
             proof,
             common,
         }) => prove(&file, max_model_size, proof, &common),
+        Some(Command::Pl(args)) => run_pl(&args),
         Some(Command::PrintConfig { common }) => {
             load_config(&common).map(|c| print!("{}", c.to_toml()))
         }

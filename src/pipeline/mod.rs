@@ -3,6 +3,7 @@
 //! deterministic), progress reporting and writing results atomically.
 
 mod eq;
+pub mod pl;
 mod progress;
 mod sources;
 

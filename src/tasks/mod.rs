@@ -4,6 +4,7 @@
 //! score type.
 
 pub mod eq;
+pub mod pl;
 
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;

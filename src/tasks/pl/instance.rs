@@ -1,0 +1,164 @@
+//! One PL1 task instance from its coordinates: seeded problem, reference
+//! proof, task construction, prompt, gold answer, metadata and certificate.
+//! Pure function of (run seed, task, level, index), so instances can be
+//! built on any thread in any order.
+
+use super::check::named_premises;
+use super::generate::{self, Problem, certify, generate, level_params};
+use super::prompt;
+use super::prover::{self, stats};
+use super::tasks::{self, Task};
+use crate::tasks::instance_rng;
+use serde_json::{Value, json};
+
+/// A finished instance, ready to become a dataset record.
+#[derive(Clone, Debug)]
+pub struct PlInstance {
+    /// Stable id.
+    pub id: String,
+    /// Task.
+    pub task: Task,
+    /// Level 1-4.
+    pub level: u8,
+    /// Prompt text.
+    pub prompt: String,
+    /// Gold answer.
+    pub answer: String,
+    /// Metadata JSON.
+    pub metadata: Value,
+    /// Certificate JSON.
+    pub certificate: Value,
+    /// Canonical form of the problem, for deduplication.
+    pub canonical: String,
+    /// Label class, for the balance summary.
+    pub label: &'static str,
+    /// Proof checking only: whether the checker's error matched the
+    /// corruption operator's predicted kind and line.
+    pub prediction_matches: Option<bool>,
+    /// Lines of the reference proof.
+    pub proof_lines: usize,
+}
+
+/// Why no instance came out of a coordinate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Skip {
+    /// No problem met the constraints within the attempt budget.
+    NoProblem,
+    /// The reference proof exceeded the size cap.
+    ProofTooLarge,
+}
+
+/// Builds the instance at (seed, task, level, index).
+pub fn build(seed: u64, task: Task, level: u8, index: u64) -> Result<PlInstance, Skip> {
+    let level_s = level.to_string();
+    let mut rng = instance_rng(seed, &["pl1", task.config(), &level_s], index);
+    let params = level_params(level);
+    let problem = generate(&mut rng, &params).ok_or(Skip::NoProblem)?;
+    let cert = certify(&problem.source_premises, &problem.source_goal)
+        .expect("truth-vector filter and SAT certificate agree");
+    let proof = prover::prove(&problem.premises, &problem.goal).map_err(|_| Skip::ProofTooLarge)?;
+    let pstats = stats(&proof);
+    let reference = super::ndl::print(&proof);
+    let built = match task {
+        Task::ProofChecking => tasks::build_proof_checking(&problem, &proof, &mut rng),
+        Task::ProofWriting => tasks::build_proof_writing(&problem, &proof),
+        Task::ProofMasking => tasks::build_proof_masking(&problem, &proof, &mut rng),
+        Task::GapFilling => tasks::build_gap_filling(&problem, &proof, &mut rng),
+    };
+    let prompt = match task {
+        Task::ProofChecking => {
+            prompt::proof_checking(&problem.premises, &problem.goal, &built.shown)
+        }
+        Task::ProofWriting => prompt::proof_writing(&problem.premises, &problem.goal),
+        Task::ProofMasking => prompt::proof_masking(&problem.premises, &problem.goal, &built.shown),
+        Task::GapFilling => {
+            let labels: Vec<String> = built.meta["gap_labels"]
+                .as_array()
+                .map(|a| {
+                    a.iter()
+                        .filter_map(|v| v.as_str().map(String::from))
+                        .collect()
+                })
+                .unwrap_or_default();
+            prompt::gap_filling(&problem.premises, &problem.goal, &built.shown, &labels)
+        }
+    };
+    let strings = |fs: &[super::Formula]| fs.iter().map(|f| f.to_string()).collect::<Vec<_>>();
+    let mut metadata = json!({
+        "generator": "saturate-pl1",
+        "generator_version": env!("CARGO_PKG_VERSION"),
+        "level": level,
+        "params": params,
+        "premises": strings(&problem.premises),
+        "premise_names": named_premises(&problem.premises).into_iter().map(|(n, _)| n).collect::<Vec<_>>(),
+        "goal": problem.goal.to_string(),
+        "conditionalized": problem.conditionalized,
+        "source_premises": strings(&problem.source_premises),
+        "source_goal": problem.source_goal.to_string(),
+        "proof_stats": pstats,
+        "reference_proof": reference,
+        "shown_proof": built.shown,
+    });
+    if let (Some(m), Some(extra)) = (metadata.as_object_mut(), built.meta.as_object()) {
+        for (k, v) in extra {
+            m.insert(k.clone(), v.clone());
+        }
+    }
+    let mut certificate = built.certificate;
+    certificate["problem"] = serde_json::to_value(&cert).expect("serialises");
+    let prediction_matches = built
+        .meta
+        .get("prediction_matches")
+        .and_then(|v| v.as_bool());
+    Ok(PlInstance {
+        id: format!("{}-s{seed}-l{level}-{index:06}", task.config()),
+        task,
+        level,
+        prompt,
+        answer: built.answer,
+        metadata,
+        certificate,
+        canonical: generate::canonical_form(&problem),
+        label: built.label,
+        prediction_matches,
+        proof_lines: pstats.lines,
+    })
+}
+
+/// The problem of an instance's metadata, re-read from its strings (used
+/// by scorers and by independent re-checks).
+pub fn problem_of(metadata: &Value) -> Option<Problem> {
+    let parse = |v: &Value| -> Option<Vec<super::Formula>> {
+        v.as_array()?
+            .iter()
+            .map(|s| super::Formula::parse(s.as_str()?).ok())
+            .collect()
+    };
+    let premises = parse(&metadata["premises"])?;
+    let goal = super::Formula::parse(metadata["goal"].as_str()?).ok()?;
+    Some(Problem {
+        premises,
+        goal,
+        conditionalized: metadata["conditionalized"].as_bool()?,
+        source_premises: parse(&metadata["source_premises"])?,
+        source_goal: super::Formula::parse(metadata["source_goal"].as_str()?).ok()?,
+    })
+}
+
+/// Scores a model answer against a record's metadata and gold answer.
+pub fn score_record(task: Task, metadata: &Value, gold: &str, answer: &str) -> crate::tasks::Score {
+    let Some(p) = problem_of(metadata) else {
+        return crate::tasks::Score::malformed("record metadata lacks the problem");
+    };
+    let shown = metadata["shown_proof"].as_str().unwrap_or("");
+    tasks::score(
+        &tasks::ScoreInput {
+            task,
+            premises: &p.premises,
+            goal: &p.goal,
+            shown,
+            gold,
+        },
+        answer,
+    )
+}

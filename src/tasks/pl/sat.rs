@@ -1,0 +1,236 @@
+//! Propositional reasoning for PL tasks on top of the project's
+//! [`SatSolver`] trait: Tseitin encoding (Tseitin 1968) of formulas into
+//! clauses, then entailment, consistency, unsat cores over premises and
+//! models. A direct truth-table evaluator gives an independent third answer
+//! for tests.
+
+use super::formula::Formula;
+use crate::sat::{Batsat, Lit, SatResult, SatSolver};
+use std::collections::BTreeMap;
+
+/// Tseitin encoder: one variable per atom, one per compound subformula.
+pub struct Encoder<S: SatSolver> {
+    solver: S,
+    atoms: BTreeMap<String, Lit>,
+    top: Option<Lit>,
+}
+
+impl<S: SatSolver> Encoder<S> {
+    /// An encoder over a fresh solver.
+    pub fn new(solver: S) -> Self {
+        Encoder {
+            solver,
+            atoms: BTreeMap::new(),
+            top: None,
+        }
+    }
+
+    /// The solver (for `solve`, `core`, `value`).
+    pub fn solver(&mut self) -> &mut S {
+        &mut self.solver
+    }
+
+    fn top(&mut self) -> Lit {
+        if let Some(t) = self.top {
+            return t;
+        }
+        let t = Lit::pos(self.solver.new_var());
+        self.solver.add_clause(&[t]);
+        self.top = Some(t);
+        t
+    }
+
+    /// The literal that is true exactly when `f` is.
+    pub fn encode(&mut self, f: &Formula) -> Lit {
+        match f {
+            Formula::True => self.top(),
+            Formula::False => !self.top(),
+            Formula::Atom(a) => {
+                if let Some(&l) = self.atoms.get(a) {
+                    return l;
+                }
+                let l = Lit::pos(self.solver.new_var());
+                self.atoms.insert(a.clone(), l);
+                l
+            }
+            Formula::Not(p) => !self.encode(p),
+            Formula::And(p, q) => {
+                let (a, b) = (self.encode(p), self.encode(q));
+                let x = Lit::pos(self.solver.new_var());
+                self.solver.add_clause(&[!x, a]);
+                self.solver.add_clause(&[!x, b]);
+                self.solver.add_clause(&[x, !a, !b]);
+                x
+            }
+            Formula::Or(p, q) => {
+                let (a, b) = (self.encode(p), self.encode(q));
+                let x = Lit::pos(self.solver.new_var());
+                self.solver.add_clause(&[!x, a, b]);
+                self.solver.add_clause(&[x, !a]);
+                self.solver.add_clause(&[x, !b]);
+                x
+            }
+            Formula::Imp(p, q) => {
+                let (a, b) = (self.encode(p), self.encode(q));
+                let x = Lit::pos(self.solver.new_var());
+                self.solver.add_clause(&[!x, !a, b]);
+                self.solver.add_clause(&[x, a]);
+                self.solver.add_clause(&[x, !b]);
+                x
+            }
+            Formula::Iff(p, q) => {
+                let (a, b) = (self.encode(p), self.encode(q));
+                let x = Lit::pos(self.solver.new_var());
+                self.solver.add_clause(&[!x, !a, b]);
+                self.solver.add_clause(&[!x, a, !b]);
+                self.solver.add_clause(&[x, a, b]);
+                self.solver.add_clause(&[x, !a, !b]);
+                x
+            }
+        }
+    }
+
+    /// The atom values of the last `Sat` answer.
+    pub fn model(&self) -> BTreeMap<String, bool> {
+        self.atoms
+            .iter()
+            .map(|(a, l)| (a.clone(), self.solver.value(l.var()) == l.is_pos()))
+            .collect()
+    }
+}
+
+fn definite(r: SatResult) -> bool {
+    match r {
+        SatResult::Sat => true,
+        SatResult::Unsat => false,
+        // No budget is set on these solvers, so Unknown cannot happen.
+        SatResult::Unknown => unreachable!("SAT call without budget returned Unknown"),
+    }
+}
+
+/// Whether `premises ⊨ goal`, decided with the given back-end.
+pub fn entails_with<S: SatSolver>(solver: S, premises: &[Formula], goal: &Formula) -> bool {
+    let mut e = Encoder::new(solver);
+    let mut assumptions: Vec<Lit> = premises.iter().map(|p| e.encode(p)).collect();
+    let g = e.encode(goal);
+    assumptions.push(!g);
+    !definite(e.solver().solve(&assumptions))
+}
+
+/// Whether the formulas have a common model, decided with the given back-end.
+pub fn satisfiable_with<S: SatSolver>(solver: S, fs: &[Formula]) -> bool {
+    let mut e = Encoder::new(solver);
+    let assumptions: Vec<Lit> = fs.iter().map(|p| e.encode(p)).collect();
+    definite(e.solver().solve(&assumptions))
+}
+
+/// Whether `premises ⊨ goal` (CDCL back-end).
+pub fn entails(premises: &[Formula], goal: &Formula) -> bool {
+    entails_with(Batsat::new(), premises, goal)
+}
+
+/// Whether the formulas are jointly satisfiable (CDCL back-end).
+pub fn satisfiable(fs: &[Formula]) -> bool {
+    satisfiable_with(Batsat::new(), fs)
+}
+
+/// A model of the formulas (atom → value), or `None` if they are inconsistent.
+pub fn model(fs: &[Formula]) -> Option<BTreeMap<String, bool>> {
+    let mut e = Encoder::new(Batsat::new());
+    let assumptions: Vec<Lit> = fs.iter().map(|p| e.encode(p)).collect();
+    definite(e.solver().solve(&assumptions)).then(|| e.model())
+}
+
+/// If `premises ⊨ goal`, the indices of a subset of the premises that
+/// already entails it (the solver's failed assumptions; not necessarily
+/// minimal); `None` if the goal does not follow.
+pub fn premise_core(premises: &[Formula], goal: &Formula) -> Option<Vec<usize>> {
+    let mut e = Encoder::new(Batsat::new());
+    // Selector per premise: s_i ==> p_i, so assuming s_i asserts p_i.
+    let mut selectors = Vec::with_capacity(premises.len());
+    for p in premises {
+        let l = e.encode(p);
+        let s = Lit::pos(e.solver().new_var());
+        e.solver().add_clause(&[!s, l]);
+        selectors.push(s);
+    }
+    let g = e.encode(goal);
+    e.solver().add_clause(&[!g]);
+    if definite(e.solver().solve(&selectors)) {
+        return None;
+    }
+    let core = e.solver().core();
+    Some(
+        selectors
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| core.contains(s))
+            .map(|(i, _)| i)
+            .collect(),
+    )
+}
+
+/// Entailment by enumerating every assignment of the atoms (independent of
+/// any SAT back-end; exponential, for tests and small problems).
+pub fn entails_by_table(premises: &[Formula], goal: &Formula) -> bool {
+    let mut atoms = goal.atoms();
+    for p in premises {
+        p.collect_atoms(&mut atoms);
+    }
+    let atoms: Vec<String> = atoms.into_iter().collect();
+    assert!(atoms.len() <= 20, "truth table over {} atoms", atoms.len());
+    (0u32..1 << atoms.len()).all(|bits| {
+        let v = |a: &str| {
+            let i = atoms.iter().position(|x| x == a).expect("known atom");
+            bits >> i & 1 == 1
+        };
+        !premises.iter().all(|p| p.eval(&v)) || goal.eval(&v)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::formula::tests::arb_formula_sized;
+    use super::*;
+    use crate::sat::TruthTable;
+    use proptest::prelude::*;
+
+    #[test]
+    fn basic_entailments() {
+        let p = |s: &str| Formula::parse(s).unwrap();
+        assert!(entails(&[p("(A ==> B)"), p("A")], &p("B")));
+        assert!(!entails(&[p("(A ==> B)")], &p("B")));
+        assert!(entails(&[], &p("(A | (~ A))")));
+        assert!(!satisfiable(&[p("A"), p("(~ A)")]));
+        let m = model(&[p("(A & (~ B))")]).unwrap();
+        assert!(m["A"]);
+        assert!(!m["B"]);
+        let core = premise_core(&[p("C"), p("(A ==> B)"), p("A")], &p("B")).unwrap();
+        assert_eq!(core, vec![1, 2]);
+        assert_eq!(premise_core(&[p("C")], &p("B")), None);
+    }
+
+    proptest! {
+        #[test]
+        fn three_deciders_agree(
+            ps in prop::collection::vec(arb_formula_sized(3, 6), 0..4),
+            g in arb_formula_sized(3, 6),
+        ) {
+            // The truth-table back-end takes at most 24 variables (atoms,
+            // one per connective, one for the constants).
+            let vars: usize = ps.iter().chain([&g]).map(|f| f.size()).sum::<usize>() + 5 + 1;
+            prop_assume!(vars <= 24);
+            let a = entails_with(Batsat::new(), &ps, &g);
+            let b = entails_with(TruthTable::new(), &ps, &g);
+            let c = entails_by_table(&ps, &g);
+            prop_assert_eq!(a, b);
+            prop_assert_eq!(a, c);
+            let s1 = satisfiable_with(Batsat::new(), &ps);
+            let s2 = satisfiable_with(TruthTable::new(), &ps);
+            prop_assert_eq!(s1, s2);
+            if let Some(m) = model(&ps) {
+                prop_assert!(ps.iter().all(|p| p.eval(&|x| m.get(x).copied().unwrap_or(false))));
+            }
+        }
+    }
+}
