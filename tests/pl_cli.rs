@@ -5,37 +5,13 @@
 
 use arrow_array::{Array, StringArray};
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+mod common;
+
+use common::{files, run};
 use saturate::tasks::pl::instance::{problem_of, score_record};
 use saturate::tasks::pl::{Task, generate};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn saturate(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_saturate"))
-        .args(args)
-        .env("RUST_LOG", "warn")
-        .output()
-        .expect("run saturate")
-}
-
-fn files(dir: &Path) -> Vec<(String, Vec<u8>)> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).unwrap() {
-            let p = e.unwrap().path();
-            if p.is_dir() {
-                stack.push(p);
-            } else {
-                let rel = p.strip_prefix(dir).unwrap().display().to_string();
-                out.push((rel, std::fs::read(&p).unwrap()));
-            }
-        }
-    }
-    out.sort();
-    out
-}
 
 fn rows(path: &Path) -> Vec<Vec<Option<String>>> {
     let reader = ParquetRecordBatchReaderBuilder::try_new(std::fs::File::open(path).unwrap())
@@ -68,7 +44,7 @@ fn writes_a_consistent_dataset_identically_for_any_jobs() {
     let tmp = tempfile::tempdir().unwrap();
     let a: PathBuf = tmp.path().join("a");
     let b: PathBuf = tmp.path().join("b");
-    let o = saturate(&[
+    let o = run(&[
         "pl",
         "--count",
         "6",
@@ -85,7 +61,7 @@ fn writes_a_consistent_dataset_identically_for_any_jobs() {
         err.contains("instances/s") && err.contains("pl1_proof_checking"),
         "{err}"
     );
-    let o = saturate(&[
+    let o = run(&[
         "pl",
         "--count",
         "6",
@@ -150,7 +126,7 @@ fn writes_a_consistent_dataset_identically_for_any_jobs() {
     assert_eq!(seen, 96);
 
     // Rerunning into our own dataset replaces it.
-    let o = saturate(&[
+    let o = run(&[
         "pl",
         "--count",
         "2",
@@ -179,7 +155,7 @@ fn bad_arguments_exit_2_and_write_nothing() {
         vec!["pl", "--max-rows-per-shard", "0", "--out", o],
         vec!["pl", "--bogus", "--out", o],
     ] {
-        let r = saturate(&args);
+        let r = run(&args);
         assert_eq!(
             r.status.code(),
             Some(2),
@@ -192,7 +168,7 @@ fn bad_arguments_exit_2_and_write_nothing() {
     // A foreign non-empty directory is refused and left alone.
     std::fs::create_dir(&out).unwrap();
     std::fs::write(out.join("mine.txt"), "x").unwrap();
-    let r = saturate(&["pl", "--count", "1", "--out", o]);
+    let r = run(&["pl", "--count", "1", "--out", o]);
     assert_eq!(r.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&r.stderr).contains("not a saturate dataset"));
     assert_eq!(std::fs::read_dir(&out).unwrap().count(), 1);
