@@ -412,69 +412,34 @@ impl FormulaParser<'_> {
     }
 
     fn expr(&mut self) -> Result<Formula, String> {
+        self.binary(0)
+    }
+
+    /// One level of the binary connectives, loosest first (`<==>`, `==>`,
+    /// `|`, `&`), each right-associative; below the last comes negation.
+    fn binary(&mut self, level: usize) -> Result<Formula, String> {
         self.enter()?;
-        let r = self.expr_inner();
+        let r = self.binary_inner(level);
         self.depth -= 1;
         r
     }
 
-    fn expr_inner(&mut self) -> Result<Formula, String> {
-        let l = self.imp()?;
-        if self.peek() == Some(&Tok::Iff) {
+    fn binary_inner(&mut self, level: usize) -> Result<Formula, String> {
+        const LEVELS: [Tok; 4] = [Tok::Iff, Tok::Imp, Tok::Or, Tok::And];
+        let l = if level + 1 < LEVELS.len() {
+            self.binary(level + 1)?
+        } else {
+            self.un()?
+        };
+        if self.peek() == Some(&LEVELS[level]) {
             self.pos += 1;
-            let r = self.expr()?;
-            return Ok(Formula::iff(l, r));
-        }
-        Ok(l)
-    }
-
-    fn imp(&mut self) -> Result<Formula, String> {
-        self.enter()?;
-        let r = self.imp_inner();
-        self.depth -= 1;
-        r
-    }
-
-    fn imp_inner(&mut self) -> Result<Formula, String> {
-        let l = self.or()?;
-        if self.peek() == Some(&Tok::Imp) {
-            self.pos += 1;
-            let r = self.imp()?;
-            return Ok(Formula::imp(l, r));
-        }
-        Ok(l)
-    }
-
-    fn or(&mut self) -> Result<Formula, String> {
-        self.enter()?;
-        let r = self.or_inner();
-        self.depth -= 1;
-        r
-    }
-
-    fn or_inner(&mut self) -> Result<Formula, String> {
-        let l = self.and()?;
-        if self.peek() == Some(&Tok::Or) {
-            self.pos += 1;
-            let r = self.or()?;
-            return Ok(Formula::or(l, r));
-        }
-        Ok(l)
-    }
-
-    fn and(&mut self) -> Result<Formula, String> {
-        self.enter()?;
-        let r = self.and_inner();
-        self.depth -= 1;
-        r
-    }
-
-    fn and_inner(&mut self) -> Result<Formula, String> {
-        let l = self.un()?;
-        if self.peek() == Some(&Tok::And) {
-            self.pos += 1;
-            let r = self.and()?;
-            return Ok(Formula::and(l, r));
+            let r = self.binary(level)?;
+            return Ok(match level {
+                0 => Formula::iff(l, r),
+                1 => Formula::imp(l, r),
+                2 => Formula::or(l, r),
+                _ => Formula::and(l, r),
+            });
         }
         Ok(l)
     }
