@@ -154,6 +154,43 @@ struct Metadata<'a, I: Serialize> {
     instance: I,
 }
 
+/// What every EQ task contributes to a record; [`assemble`] adds the
+/// shared metadata (generator version, features) and serialises it.
+struct Parts<'a, I: Serialize> {
+    task: &'static str,
+    level: u8,
+    params: &'a GenParams,
+    paper: PaperRecord,
+    details: Value,
+    instance: I,
+    prompt: String,
+    answer: String,
+    certificate: Value,
+    key: String,
+    label: &'static str,
+}
+
+fn assemble<I: Serialize>(proof: &Proof, p: Parts<'_, I>) -> Result<Built, String> {
+    let metadata = Metadata {
+        paper: p.paper,
+        generator_version: GENERATOR_VERSION,
+        task: p.task,
+        level: p.level,
+        params: p.params,
+        features: features(proof),
+        details: p.details,
+        instance: p.instance,
+    };
+    Ok(Built {
+        prompt: p.prompt,
+        answer: p.answer,
+        metadata: serde_json::to_string(&metadata).map_err(|e| e.to_string())?,
+        certificate: p.certificate.to_string(),
+        key: p.key,
+        label: p.label,
+    })
+}
+
 /// The checker's verdict on every step of a loaded proof.
 fn step_report(l: &Loaded) -> Vec<Value> {
     let w = &l.world;
@@ -302,28 +339,28 @@ fn build_pc(
         "goldAnswerScore": 1.0,
     });
     let key = common::canonical_key("eq_pc", &l, "");
-    let metadata = Metadata {
-        paper: PaperRecord::new(&proof, corruption.as_ref(), incorrect),
-        generator_version: GENERATOR_VERSION,
-        task: "eq_pc",
-        level,
-        params,
-        features: features(&proof),
-        details,
-        instance: &inst,
-    };
-    Ok(Some(Built {
-        prompt: pc::prompt(&inst.proof),
-        answer,
-        metadata: serde_json::to_string(&metadata).map_err(|e| e.to_string())?,
-        certificate: certificate.to_string(),
-        key,
-        label: if incorrect.is_none() {
-            "correct"
-        } else {
-            "incorrect"
+    let paper = PaperRecord::new(&proof, corruption.as_ref(), incorrect);
+    assemble(
+        &proof,
+        Parts {
+            task: "eq_pc",
+            level,
+            params,
+            paper,
+            details,
+            instance: &inst,
+            prompt: pc::prompt(&inst.proof),
+            answer,
+            certificate,
+            key,
+            label: if incorrect.is_none() {
+                "correct"
+            } else {
+                "incorrect"
+            },
         },
-    }))
+    )
+    .map(Some)
 }
 
 fn build_er(
@@ -358,28 +395,28 @@ fn build_er(
         "unlicensedStepsCertifiedBy": "exhaustive cover search over all equations (step::find_cover)",
     });
     let key = common::canonical_key("eq_er", &l, "");
-    let metadata = Metadata {
-        paper: PaperRecord::new(&proof, corruption.as_ref(), incorrect),
-        generator_version: GENERATOR_VERSION,
-        task: "eq_er",
-        level,
-        params,
-        features: features(&proof),
-        details,
-        instance: &inst,
-    };
-    Ok(Some(Built {
-        prompt: er::prompt(&inst.proof),
-        answer,
-        metadata: serde_json::to_string(&metadata).map_err(|e| e.to_string())?,
-        certificate: certificate.to_string(),
-        key,
-        label: if corruption.is_none() {
-            "correct"
-        } else {
-            "corrupted"
+    let paper = PaperRecord::new(&proof, corruption.as_ref(), incorrect);
+    assemble(
+        &proof,
+        Parts {
+            task: "eq_er",
+            level,
+            params,
+            paper,
+            details,
+            instance: &inst,
+            prompt: er::prompt(&inst.proof),
+            answer,
+            certificate,
+            key,
+            label: if corruption.is_none() {
+                "correct"
+            } else {
+                "corrupted"
+            },
         },
-    }))
+    )
+    .map(Some)
 }
 
 fn build_gf(
@@ -422,24 +459,24 @@ fn build_gf(
         &l,
         &format!("{}/{}/{decoy}", inst.gap_start, inst.gap_len),
     );
-    let metadata = Metadata {
-        paper: PaperRecord::new(&proof, None, None),
-        generator_version: GENERATOR_VERSION,
-        task: "eq_gf",
-        level,
-        params,
-        features: features(&proof),
-        details,
-        instance: &inst,
-    };
-    Ok(Some(Built {
-        prompt: gf::prompt(&inst),
-        answer,
-        metadata: serde_json::to_string(&metadata).map_err(|e| e.to_string())?,
-        certificate: certificate.to_string(),
-        key,
-        label: if decoy { "decoy" } else { "fillable" },
-    }))
+    let paper = PaperRecord::new(&proof, None, None);
+    assemble(
+        &proof,
+        Parts {
+            task: "eq_gf",
+            level,
+            params,
+            paper,
+            details,
+            instance: &inst,
+            prompt: gf::prompt(&inst),
+            answer,
+            certificate,
+            key,
+            label: if decoy { "decoy" } else { "fillable" },
+        },
+    )
+    .map(Some)
 }
 
 #[derive(Deserialize)]
