@@ -1134,7 +1134,22 @@ impl Interp<'_> {
     }
 }
 
-fn check_model(problem: &CheckProblem, m: &FiniteModel) -> Result<Checked, CheckError> {
+/// Whether `clause` (TPTP text) is true in the model under every
+/// assignment. A clause that uses a symbol the model has no table for is
+/// reported as not satisfied (`Ok(false)`): nothing is known about it.
+pub fn model_satisfies(m: &FiniteModel, clause: &str) -> Result<bool, CheckError> {
+    let interp = interp_of(m)?;
+    let mut syms = Syms::default();
+    let c = parse_clause(&mut syms, clause)?;
+    match interp.falsifier(&syms, &c) {
+        Ok(f) => Ok(f.is_none()),
+        Err(CheckError(msg)) if msg.starts_with("model has no table") => Ok(false),
+        Err(e) => Err(e),
+    }
+}
+
+/// The interpretation of a model's tables, after checking their shapes.
+fn interp_of(m: &FiniteModel) -> Result<Interp<'_>, CheckError> {
     if m.size == 0 {
         return err("a model needs a non-empty domain");
     }
@@ -1171,6 +1186,11 @@ fn check_model(problem: &CheckProblem, m: &FiniteModel) -> Result<Checked, Check
             }
         }
     }
+    Ok(interp)
+}
+
+fn check_model(problem: &CheckProblem, m: &FiniteModel) -> Result<Checked, CheckError> {
+    let interp = interp_of(m)?;
     let mut syms = Syms::default();
     for text in &problem.axioms {
         let c = parse_clause(&mut syms, text)?;
