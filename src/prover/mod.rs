@@ -54,6 +54,12 @@ pub struct ProverLimits {
     /// Goal-directed search: queue weight factor for clauses that do not
     /// descend from the negated conjecture (1 = plain weight order).
     pub goal_weight_factor: u32,
+    /// Generated clauses heavier than this are dropped (0 = no limit). A
+    /// run that dropped one can no longer end `Saturated`, only find a model
+    /// or give up; the bound keeps clause sets whose terms double in size at
+    /// every inference (e.g. `~p(X,Y) | p(X,f(Y,g(Y,Z)))`) from exhausting
+    /// memory.
+    pub max_clause_weight: u32,
     /// Re-verify every certificate with the independent checker before
     /// returning it; a certificate that does not check is a bug and panics.
     pub check: bool,
@@ -71,6 +77,7 @@ impl Default for ProverLimits {
             quick_sat_conflicts: 2_000,
             sat_conflicts: 100_000,
             goal_weight_factor: 1,
+            max_clause_weight: 100,
             check: true,
         }
     }
@@ -394,6 +401,9 @@ impl Prover {
         params.limits.max_generated = None;
         params.limits.max_kept = None;
         params.non_goal_weight_factor = lim.goal_weight_factor;
+        if lim.max_clause_weight > 0 {
+            params.max_clause_weight = Some(lim.max_clause_weight);
+        }
         let sat_inputs = inputs
             .iter()
             .map(|c| {

@@ -5,6 +5,7 @@
 
 pub mod eq;
 pub mod pl;
+pub mod tptp;
 
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;

@@ -1,0 +1,214 @@
+//! Conjecture entailment (`tptp_tasks.md` §1): do the premises entail the
+//! theorem? Premises are the depth-d premises of a ranked theorem, kept
+//! (target True) or perturbed k times by adding, removing or replacing
+//! clauses with same-signature graph clauses (target False). The prover
+//! decides the label; True needs a refutation, False a finite countermodel
+//! (both re-checked by the independent checker); anything else is redrawn.
+
+use super::{Built, Graph, Reject, TasksConfig, bulleted, context_block, prover_stats};
+use crate::prover::{InputClause, Prover, Verdict};
+use crate::saturation::ClauseId;
+use crate::tasks::Score;
+use rand::Rng;
+
+/// One perturbation applied to the premise set.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Op {
+    Add(ClauseId),
+    Remove(ClauseId),
+    Replace(ClauseId, ClauseId),
+}
+
+/// One generation attempt for a slot whose target label is `want_true`.
+pub fn generate(
+    g: &Graph,
+    prover: &mut Prover,
+    cfg: &TasksConfig,
+    level: u8,
+    want_true: bool,
+    rng: &mut impl Rng,
+) -> Result<Built, Reject> {
+    let (d, k) = cfg.params(super::Family::Entailment, level);
+    let t = g.draw_theorem(rng).ok_or(Reject::TooShallow)?;
+    let mut premises = g.depth_premises(t.id, d).ok_or(Reject::TooShallow)?;
+    if premises.len() > cfg.max_premises {
+        return Err(Reject::TooManyPremises);
+    }
+    let mut ops = Vec::new();
+    if !want_true {
+        let pool = g.distractors(t.id, &premises, k as usize * 2, rng);
+        let mut pool = pool.into_iter();
+        for _ in 0..k {
+            let choice = rng.random_range(0..3u32);
+            if choice == 1 && premises.len() > 1 {
+                let i = rng.random_range(0..premises.len());
+                ops.push(Op::Remove(premises.remove(i)));
+            } else if let Some(c) = pool.next() {
+                if choice == 0 || premises.is_empty() {
+                    premises.push(c);
+                    ops.push(Op::Add(c));
+                } else {
+                    let i = rng.random_range(0..premises.len());
+                    let old = std::mem::replace(&mut premises[i], c);
+                    ops.push(Op::Replace(old, c));
+                }
+            } else if premises.len() > 1 {
+                let i = rng.random_range(0..premises.len());
+                ops.push(Op::Remove(premises.remove(i)));
+            }
+        }
+        premises.sort_unstable();
+        premises.dedup();
+    }
+    let tcanon = g.canon(t.id);
+    if premises.is_empty() || premises.iter().any(|&p| g.canon(p) == tcanon) {
+        return Err(Reject::Degenerate);
+    }
+    let outcome = g.prove(prover, &premises, t.id);
+    let label = match &outcome.verdict {
+        Verdict::Unknown => return Err(Reject::Unknown),
+        Verdict::Theorem { .. } => true,
+        Verdict::CounterSatisfiable { evidence } => {
+            if !matches!(evidence, crate::prover::Evidence::Model { .. }) {
+                return Err(Reject::NoModel);
+            }
+            false
+        }
+    };
+    if label != want_true {
+        return Err(Reject::WrongLabel);
+    }
+    // A True label from inconsistent premises would be vacuous. When the
+    // axiom file has a model, every graph clause is true in it and the
+    // premises are consistent; otherwise ask the prover.
+    let consistency = if label && !g.consistent {
+        let inputs: Vec<InputClause> = premises
+            .iter()
+            .enumerate()
+            .map(|(i, &p)| InputClause {
+                lits: g.lits(p).to_vec(),
+                name: format!("premise_{}", i + 1),
+                role: "axiom".into(),
+            })
+            .collect();
+        match prover.refute(g.bank(), &inputs).verdict {
+            Verdict::Theorem { .. } => return Err(Reject::Inconsistent),
+            Verdict::CounterSatisfiable { .. } => "premises satisfiable",
+            Verdict::Unknown => "not established",
+        }
+    } else if label {
+        "axiom file has a finite model"
+    } else {
+        "premises have a countermodel"
+    };
+    let premise_texts: Vec<String> = premises.iter().map(|&p| g.text(p)).collect();
+    let theorem = g.text(t.id);
+    let mut meta = g.base_metadata(t, d, k);
+    let m = meta.as_object_mut().expect("object");
+    m.insert("premises".into(), premise_texts.clone().into());
+    m.insert("label".into(), label.into());
+    m.insert(
+        "perturbations".into(),
+        ops.iter()
+            .map(|o| match o {
+                Op::Add(c) => format!("add {c}"),
+                Op::Remove(c) => format!("remove {c}"),
+                Op::Replace(a, b) => format!("replace {a} by {b}"),
+            })
+            .collect::<Vec<_>>()
+            .into(),
+    );
+    m.insert("consistency".into(), consistency.into());
+    m.insert("prover".into(), prover_stats(&outcome));
+    let context: Vec<String> = meta["context_axioms"]
+        .as_array()
+        .map(|a| a.iter().filter_map(|x| x.as_str().map(String::from)).collect())
+        .unwrap_or_default();
+    let prompt = render(&g.domain, &context, &premise_texts, &theorem);
+    let mut key_parts: Vec<String> = premises.iter().map(|&p| g.canon(p)).collect();
+    key_parts.sort();
+    let key = format!("{}\n?{}", key_parts.join("\n"), g.canon(t.id));
+    Ok(Built {
+        prompt,
+        answer: if label { "True" } else { "False" }.into(),
+        metadata: meta,
+        certificate: serde_json::to_value(&outcome.verdict).expect("serialisable"),
+        key,
+        label: if label { "True" } else { "False" }.into(),
+        prover_processed: outcome.stats.processed,
+    })
+}
+
+/// The prompt of an entailment instance.
+pub fn render(domain: &str, context: &[String], premises: &[String], theorem: &str) -> String {
+    let mut s = context_block(domain, context);
+    s.push_str("\nPremises:\n");
+    s.push_str(&bulleted(premises));
+    s.push_str(&format!("\nConclusion:\n{theorem}\n"));
+    s.push_str(
+        "\nQuestion: is the conclusion a logical consequence of the premises listed above, taken on their own (without the background axioms)?\nAnswer with exactly one word: True or False.\n",
+    );
+    s
+}
+
+/// Scores an answer: exact match with the gold label after trimming and case
+/// folding; anything other than true/false is malformed.
+pub fn score(gold: &str, answer: &str) -> Score {
+    let a = answer.trim().to_lowercase();
+    if a != "true" && a != "false" {
+        return Score::malformed(format!("expected True or False, got {:?}", answer.trim()));
+    }
+    if a == gold.trim().to_lowercase() {
+        Score::correct()
+    } else {
+        Score::wrong(format!("answered {a}, gold {}", gold.trim()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::*;
+    use super::*;
+    use crate::prover::ProverLimits;
+
+    #[test]
+    fn both_labels_are_generated_and_certified() {
+        let g = graph(SETS, 150);
+        let cfg = TasksConfig::default();
+        let mut prover = Prover::new(ProverLimits::default());
+        for want in [true, false] {
+            let mut got = None;
+            for i in 0..40 {
+                let mut rng = crate::tasks::instance_rng(3, &["e"], i);
+                if let Ok(b) = generate(&g, &mut prover, &cfg, 2, want, &mut rng) {
+                    got = Some(b);
+                    break;
+                }
+            }
+            let b = got.unwrap_or_else(|| panic!("no instance with label {want}"));
+            assert_eq!(b.answer, if want { "True" } else { "False" });
+            assert_eq!(b.metadata["label"], want);
+            let premises = super::super::str_list(&b.metadata, "premises").unwrap();
+            assert!(!premises.is_empty());
+            for p in &premises {
+                assert!(b.prompt.contains(p.as_str()));
+            }
+            // The certificate re-checks against the metadata alone.
+            let v: Verdict = serde_json::from_value(b.certificate.clone()).unwrap();
+            let problem = crate::prover::check::CheckProblem {
+                axioms: premises,
+                conjecture: Some(b.metadata["theorem"].as_str().unwrap().into()),
+            };
+            crate::prover::check::check(&problem, &v).unwrap();
+        }
+    }
+
+    #[test]
+    fn scoring_is_exact_after_trim_and_case_fold() {
+        assert_eq!(score("True", " true\n").value, 1.0);
+        assert_eq!(score("True", "FALSE").value, 0.0);
+        assert!(score("True", "FALSE").well_formed);
+        assert!(!score("True", "").well_formed);
+        assert!(!score("True", "True because the premises say so").well_formed);
+    }
+}

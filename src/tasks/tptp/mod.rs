@@ -1,0 +1,629 @@
+//! The three TPTP task families of seed 001 (`../shared/specs/tptp_tasks.md`):
+//! conjecture entailment, minimal premise selection and proof graph
+//! reconstruction. Each family generates an instance from one derivation
+//! graph (a finished saturation run of one axiom file), renders its prompt
+//! and gold answer, certifies the label with the built-in prover, and scores
+//! model answers. This module holds what the families share: the
+//! configuration, the graph wrapper with its ranked theorem pool, depth-d
+//! premises, same-signature distractors and the text forms.
+
+pub mod entail;
+pub mod recon;
+pub mod select;
+
+use crate::interest::{Ranking, Scored, symbols};
+use crate::logic::{Literal, SymbolId, TermBank};
+use crate::prover::{Outcome, Prover, canonical_clause};
+use crate::saturation::{ClauseId, Rule, Saturator, State};
+use crate::tptp::clause_to_tptp;
+use rand::Rng;
+use serde::{Deserialize, Serialize};
+use std::collections::HashSet;
+
+/// Version of the TPTP task generators; recorded in the manifest and in
+/// every record's `source` so a change of generation is visible.
+pub const GENERATOR_VERSION: &str = "tptp-tasks-1";
+
+/// One of the three families.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Family {
+    /// Does the conclusion follow from the premises? (True / False)
+    Entailment,
+    /// The smallest set of numbered premises that proves the theorem.
+    Selection,
+    /// The parent edges of a shuffled binary proof graph.
+    Reconstruction,
+}
+
+impl Family {
+    /// All families, in output order.
+    pub const ALL: [Family; 3] = [Family::Entailment, Family::Selection, Family::Reconstruction];
+
+    /// The dataset config (subset) name, also the `task` column.
+    pub fn config(self) -> &'static str {
+        match self {
+            Family::Entailment => "conjecture_entailment",
+            Family::Selection => "premise_selection",
+            Family::Reconstruction => "proof_reconstruction",
+        }
+    }
+
+    /// The family of a `task` column value.
+    pub fn from_config(name: &str) -> Option<Family> {
+        Family::ALL.into_iter().find(|f| f.config() == name)
+    }
+
+    /// The short name used in configs and on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Family::Entailment => "entailment",
+            Family::Selection => "selection",
+            Family::Reconstruction => "reconstruction",
+        }
+    }
+
+    /// One paragraph for the dataset card.
+    pub fn description(self) -> &'static str {
+        match self {
+            Family::Entailment => {
+                "Conjecture entailment: premises drawn from the derivation of a ranked theorem at depth d, kept or perturbed k times; answer `True` or `False`. True labels carry a checked refutation, False labels a checked finite countermodel."
+            }
+            Family::Selection => {
+                "Minimal premise selection: a numbered pool of a minimum premise set plus k same-signature distractors; answer the sorted indices of a smallest subset that proves the theorem. The certificate proves each minimum answer and covers every smaller subset with a countermodel."
+            }
+            Family::Reconstruction => {
+                "Proof graph reconstruction: the shuffled clauses of a binary-inference proof of depth d; answer one `CHILD <- PARENT_1, PARENT_2` line per derived clause. Every gold step carries a checked refutation of `PARENT_1, PARENT_2 |- CHILD`."
+            }
+        }
+    }
+}
+
+/// Per-level parameters of one family: level `l` uses `depth[l-1]` and
+/// `k[l-1]` (perturbations for entailment, distractors for selection, unused
+/// for reconstruction).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct LevelMap {
+    /// Proof depth d per level 1-4.
+    pub depth: [u32; 4],
+    /// Perturbations or distractors k per level 1-4.
+    pub k: [u32; 4],
+}
+
+impl Default for LevelMap {
+    fn default() -> Self {
+        LevelMap {
+            depth: [1, 2, 3, 4],
+            k: [2, 3, 4, 6],
+        }
+    }
+}
+
+/// The `[tasks]` section of the configuration: what `saturate --domain`
+/// generates after saturation.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct TasksConfig {
+    /// Domains run when `--domain` is not given (e.g. the paper layout).
+    pub domains: Vec<String>,
+    /// Families to generate (`entailment`, `selection`, `reconstruction`).
+    pub families: Vec<Family>,
+    /// Difficulty levels to generate (1-4).
+    pub levels: Vec<u8>,
+    /// Instances per (domain, family, level).
+    pub count: usize,
+    /// Theorems are drawn from this many top-ranked candidates per file.
+    pub pool_size: usize,
+    /// Candidates with an interestingness score below this are never drawn.
+    pub min_score: f64,
+    /// Share of True labels in entailment (spread evenly over the indices).
+    pub true_share: f64,
+    /// Attempts per instance slot before the slot is given up (each attempt
+    /// draws a new theorem or perturbation; all are counted in the summary).
+    pub max_attempts: u32,
+    /// Largest depth-d premise set used (bigger ones are redrawn): keeps the
+    /// exact minimum search of premise selection small.
+    pub max_premises: usize,
+    /// Entailment: depth d and perturbations k per level.
+    pub entailment: LevelMap,
+    /// Selection: depth d and distractors k per level.
+    pub selection: LevelMap,
+    /// Reconstruction: depth d per level (k unused).
+    pub reconstruction: LevelMap,
+    /// Rows per Parquet shard.
+    pub max_rows_per_shard: usize,
+}
+
+impl Default for TasksConfig {
+    fn default() -> Self {
+        TasksConfig {
+            domains: Vec::new(),
+            families: Family::ALL.to_vec(),
+            levels: vec![1, 2, 3, 4],
+            count: 10,
+            pool_size: 500,
+            min_score: 0.0,
+            true_share: 0.5,
+            max_attempts: 12,
+            max_premises: 10,
+            entailment: LevelMap::default(),
+            selection: LevelMap {
+                depth: [1, 2, 3, 4],
+                k: [2, 4, 6, 8],
+            },
+            reconstruction: LevelMap {
+                depth: [1, 2, 3, 4],
+                k: [0; 4],
+            },
+            max_rows_per_shard: 10_000,
+        }
+    }
+}
+
+impl TasksConfig {
+    /// (d, k) of a family at a level.
+    pub fn params(&self, family: Family, level: u8) -> (u32, u32) {
+        let m = match family {
+            Family::Entailment => &self.entailment,
+            Family::Selection => &self.selection,
+            Family::Reconstruction => &self.reconstruction,
+        };
+        let i = (level.clamp(1, 4) - 1) as usize;
+        (m.depth[i], m.k[i])
+    }
+
+    /// Checks the values a TOML file cannot constrain by type.
+    pub fn validate(&self) -> Result<(), String> {
+        if let Some(l) = self.levels.iter().find(|&&l| !(1..=4).contains(&l)) {
+            return Err(format!("tasks.levels: level {l} is not in 1-4"));
+        }
+        if !(0.0..=1.0).contains(&self.true_share) {
+            return Err("tasks.true_share must be in [0, 1]".into());
+        }
+        for (name, m) in [
+            ("entailment", &self.entailment),
+            ("selection", &self.selection),
+            ("reconstruction", &self.reconstruction),
+        ] {
+            if m.depth.contains(&0) {
+                return Err(format!("tasks.{name}.depth: depths start at 1"));
+            }
+        }
+        if self.max_premises == 0 || self.max_premises > 20 {
+            return Err("tasks.max_premises must be in 1-20".into());
+        }
+        if self.max_rows_per_shard == 0 {
+            return Err("tasks.max_rows_per_shard must be at least 1".into());
+        }
+        if self.max_attempts == 0 {
+            return Err("tasks.max_attempts must be at least 1".into());
+        }
+        Ok(())
+    }
+}
+
+/// Why an attempt produced no instance; each reason is counted.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Reject {
+    /// The drawn theorem has no premises at exactly depth d.
+    TooShallow,
+    /// The depth-d premise set exceeds `max_premises`.
+    TooManyPremises,
+    /// The prover returned Unknown.
+    Unknown,
+    /// A False label had only saturation evidence (not re-checkable).
+    NoModel,
+    /// The certified label differs from the slot's target label.
+    WrongLabel,
+    /// Degenerate: empty premises, or the theorem among them.
+    Degenerate,
+    /// The premises are inconsistent on their own.
+    Inconsistent,
+    /// Selection: a subset of the pool smaller than the minimum proves it.
+    DistractorEntails,
+    /// Reconstruction: no binary proof graph of exactly depth d, or two
+    /// nodes are variants.
+    NoProofGraph,
+    /// Reconstruction: a collapsed step did not certify.
+    StepNotCertified,
+    /// Not enough distractors with the theorem's symbols.
+    NoDistractors,
+}
+
+/// A generated, certified instance, ready to become a record.
+#[derive(Clone, Debug)]
+pub struct Built {
+    /// Prompt text.
+    pub prompt: String,
+    /// Gold answer.
+    pub answer: String,
+    /// Metadata JSON object.
+    pub metadata: serde_json::Value,
+    /// Certificate JSON object.
+    pub certificate: serde_json::Value,
+    /// Canonical key for deduplication.
+    pub key: String,
+    /// Label class for the summary (`True`, `False`, answer size, ...).
+    pub label: String,
+    /// Given clauses processed by the prover for this instance.
+    pub prover_processed: u64,
+}
+
+/// One saturated axiom file, ready for task generation.
+pub struct Graph {
+    /// The finished saturation (bank, store).
+    pub sat: Saturator,
+    /// Domain code.
+    pub domain: String,
+    /// Axiom file stem.
+    pub name: String,
+    /// Ranked theorem candidates (top `pool_size`, score ≥ `min_score`,
+    /// distinct up to variants).
+    pub pool: Vec<Scored>,
+    /// Clauses usable as distractors: the final active set.
+    pub active: Vec<ClauseId>,
+    /// Symbols of each active clause (same order).
+    active_syms: Vec<Vec<SymbolId>>,
+    /// A finite model of the whole axiom file, when one was found: every
+    /// clause of the graph is then true in it, so no premise set drawn from
+    /// the graph is inconsistent.
+    pub consistent: bool,
+}
+
+impl Graph {
+    /// Wraps a finished run: ranks its candidates and keeps the pool.
+    pub fn new(
+        sat: Saturator,
+        ranking: Ranking,
+        domain: &str,
+        name: &str,
+        cfg: &TasksConfig,
+        consistent: bool,
+    ) -> Graph {
+        let mut seen = HashSet::new();
+        let pool: Vec<Scored> = ranking
+            .ranked
+            .into_iter()
+            .filter(|s| s.score >= cfg.min_score)
+            .filter(|s| seen.insert(canonical_clause(&sat.bank, &sat.store.clause(s.id).lits)))
+            .take(cfg.pool_size)
+            .collect();
+        let active: Vec<ClauseId> = sat
+            .store
+            .ids()
+            .filter(|&c| sat.store.get(c).state == State::Active && !sat.store.clause(c).is_empty())
+            .collect();
+        let active_syms = active
+            .iter()
+            .map(|&c| symbols(&sat.bank, &sat.store.clause(c).lits))
+            .collect();
+        Graph {
+            sat,
+            domain: domain.to_string(),
+            name: name.to_string(),
+            pool,
+            active,
+            active_syms,
+            consistent,
+        }
+    }
+
+    /// The term bank.
+    pub fn bank(&self) -> &TermBank {
+        &self.sat.bank
+    }
+
+    /// The literals of a clause.
+    pub fn lits(&self, c: ClauseId) -> &[Literal] {
+        &self.sat.store.clause(c).lits
+    }
+
+    /// A clause in TPTP syntax.
+    pub fn text(&self, c: ClauseId) -> String {
+        clause_to_tptp(&self.sat.bank, self.lits(c))
+    }
+
+    /// Canonical form (variants compare equal).
+    pub fn canon(&self, c: ClauseId) -> String {
+        canonical_clause(&self.sat.bank, self.lits(c))
+    }
+
+    /// Distances from `t` over premise edges (breadth-first, first
+    /// discovery), as (clause, distance) sorted by clause id.
+    fn distances(&self, t: ClauseId) -> Vec<(ClauseId, u32)> {
+        let mut dist: std::collections::BTreeMap<ClauseId, u32> = Default::default();
+        let mut queue = std::collections::VecDeque::new();
+        dist.insert(t, 0);
+        queue.push_back(t);
+        while let Some(x) = queue.pop_front() {
+            let d = dist[&x];
+            for p in self.sat.store.get(x).premises() {
+                if let std::collections::btree_map::Entry::Vacant(e) = dist.entry(p) {
+                    e.insert(d + 1);
+                    queue.push_back(p);
+                }
+            }
+        }
+        dist.into_iter().collect()
+    }
+
+    /// The depth-d premises P_d(T): ancestors at exactly distance d, plus
+    /// input clauses reached at a smaller distance; `None` when no ancestor
+    /// lies at distance d. P_d(T) ⊨ T because every non-input clause closer
+    /// than d has all its premises at distance ≤ d (induction on clause id).
+    pub fn depth_premises(&self, t: ClauseId, d: u32) -> Option<Vec<ClauseId>> {
+        let dist = self.distances(t);
+        if !dist.iter().any(|&(_, k)| k == d) {
+            return None;
+        }
+        Some(
+            dist.into_iter()
+                .filter(|&(c, k)| {
+                    k == d || (k < d && self.sat.store.get(c).rule == Rule::Input)
+                })
+                .map(|(c, _)| c)
+                .collect(),
+        )
+    }
+
+    /// The context axioms A(T): the input clauses among T's ancestors.
+    pub fn context_axioms(&self, t: ClauseId) -> Vec<ClauseId> {
+        crate::derivation::Derivation::new(&self.sat.store).leaves(t)
+    }
+
+    /// Up to `want` distractors for theorem `t`, drawn at random from the
+    /// active clauses sharing the most symbols with `t` (Jaccard overlap of
+    /// symbol sets, ties by id), excluding `t`'s ancestors, anything in
+    /// `exclude`, and variants of those.
+    pub fn distractors(
+        &self,
+        t: ClauseId,
+        exclude: &[ClauseId],
+        want: usize,
+        rng: &mut impl Rng,
+    ) -> Vec<ClauseId> {
+        let tsyms = symbols(self.bank(), self.lits(t));
+        let ancestors: HashSet<ClauseId> = crate::derivation::Derivation::new(&self.sat.store)
+            .ancestors(t)
+            .into_iter()
+            .collect();
+        let mut banned: HashSet<String> = exclude.iter().map(|&c| self.canon(c)).collect();
+        banned.insert(self.canon(t));
+        let mut scored: Vec<(u64, ClauseId)> = self
+            .active
+            .iter()
+            .zip(&self.active_syms)
+            .filter(|(c, _)| !ancestors.contains(c) && !exclude.contains(c))
+            .filter_map(|(&c, s)| {
+                let both = s.iter().filter(|x| tsyms.contains(x)).count();
+                if both == 0 {
+                    return None;
+                }
+                let either = s.len() + tsyms.len() - both;
+                // Overlap in thousandths, best first.
+                Some((1000 - (1000 * both / either) as u64, c))
+            })
+            .collect();
+        scored.sort_unstable();
+        // Draw from the best 4*want (at least 12) so that instances vary.
+        let top = scored.len().min((4 * want).max(12));
+        let mut cands: Vec<ClauseId> = scored[..top].iter().map(|p| p.1).collect();
+        let mut out = Vec::new();
+        while out.len() < want && !cands.is_empty() {
+            let c = cands.swap_remove(rng.random_range(0..cands.len()));
+            if banned.insert(self.canon(c)) {
+                out.push(c);
+            }
+        }
+        out.sort_unstable();
+        out
+    }
+
+    /// Draws a theorem from the pool.
+    pub fn draw_theorem(&self, rng: &mut impl Rng) -> Option<&Scored> {
+        if self.pool.is_empty() {
+            None
+        } else {
+            Some(&self.pool[rng.random_range(0..self.pool.len())])
+        }
+    }
+
+    /// Asks the prover whether `premises` entail `t`.
+    pub fn prove(&self, prover: &mut Prover, premises: &[ClauseId], t: ClauseId) -> Outcome {
+        let ps: Vec<&[Literal]> = premises.iter().map(|&p| self.lits(p)).collect();
+        prover.prove(self.bank(), &ps, self.lits(t))
+    }
+
+    /// The metadata every family shares: the theorem, its interestingness,
+    /// the axiom file, the context axioms.
+    pub fn base_metadata(&self, t: &Scored, d: u32, k: u32) -> serde_json::Value {
+        serde_json::json!({
+            "generator": GENERATOR_VERSION,
+            "domain": self.domain,
+            "axiom_file": self.name,
+            "d": d,
+            "k": k,
+            "theorem_id": t.id.to_string(),
+            "theorem": self.text(t.id),
+            "context_axioms": self.context_axioms(t.id).iter().map(|&c| self.text(c)).collect::<Vec<_>>(),
+            "interestingness": {
+                "score": t.score,
+                "components": t.components,
+            },
+        })
+    }
+}
+
+/// A fresh term bank holding clauses parsed from TPTP text (metadata).
+pub fn parse_clauses(texts: &[String]) -> Result<(TermBank, Vec<Vec<Literal>>), String> {
+    let mut bank = TermBank::new();
+    let mut out = Vec::with_capacity(texts.len());
+    for t in texts {
+        let lits = crate::tptp::parse_clause_str(&mut bank, t)
+            .map_err(|e| format!("clause `{t}`: {e}"))?;
+        out.push(lits);
+    }
+    Ok((bank, out))
+}
+
+/// A JSON array of strings from metadata, or an error naming the field.
+pub fn str_list(v: &serde_json::Value, field: &str) -> Result<Vec<String>, String> {
+    v.get(field)
+        .and_then(|x| x.as_array())
+        .ok_or_else(|| format!("metadata has no list `{field}`"))?
+        .iter()
+        .map(|x| {
+            x.as_str()
+                .map(str::to_string)
+                .ok_or_else(|| format!("metadata `{field}` holds a non-string"))
+        })
+        .collect()
+}
+
+/// A string field from metadata.
+pub fn str_field(v: &serde_json::Value, field: &str) -> Result<String, String> {
+    v.get(field)
+        .and_then(|x| x.as_str())
+        .map(str::to_string)
+        .ok_or_else(|| format!("metadata has no string `{field}`"))
+}
+
+/// The numbered list shown in prompts: `1. clause` per line.
+pub fn numbered(texts: &[String]) -> String {
+    texts
+        .iter()
+        .enumerate()
+        .map(|(i, t)| format!("{}. {t}\n", i + 1))
+        .collect()
+}
+
+/// The bulleted list shown in prompts: `- clause` per line.
+pub fn bulleted(texts: &[String]) -> String {
+    texts.iter().map(|t| format!("- {t}\n")).collect()
+}
+
+/// The shared preamble of every prompt: the domain and its background axioms.
+pub fn context_block(domain: &str, axioms: &[String]) -> String {
+    let mut s = format!(
+        "You are working in first-order logic with equality, in the TPTP CNF notation: each clause is a disjunction (`|`) of literals, `~` is negation, `=` and `!=` are equality and disequality, capitalised names are variables (universally quantified, per clause), everything else is a function, constant or predicate symbol.\n\nDomain: {domain}\n"
+    );
+    if !axioms.is_empty() {
+        s.push_str("\nBackground axioms of the theory (for context only; they are not available as premises):\n");
+        s.push_str(&bulleted(axioms));
+    }
+    s
+}
+
+/// Prover statistics for a record's metadata.
+pub fn prover_stats(o: &Outcome) -> serde_json::Value {
+    serde_json::json!({
+        "verdict": o.verdict.name(),
+        "processed": o.stats.processed,
+        "generated": o.stats.generated,
+        "model_size_tried": o.stats.model_size_tried,
+        "sat_conflicts": o.stats.sat_conflicts,
+    })
+}
+
+#[cfg(test)]
+pub(crate) mod testing {
+    //! A small graph shared by the family tests.
+    use super::*;
+    use crate::saturation::{InputInfo, Params};
+
+    /// Group theory with a few hundred given clauses.
+    pub const GROUP: &str = "cnf(left_identity, axiom, mult(e, X) = X).\n\
+        cnf(left_inverse, axiom, mult(inv(X), X) = e).\n\
+        cnf(assoc, axiom, mult(mult(X, Y), Z) = mult(X, mult(Y, Z))).\n";
+
+    /// Membership-style set theory without equality.
+    pub const SETS: &str = "cnf(ui, axiom, ~member(E, union(A, B)) | member(E, A) | member(E, B)).\n\
+        cnf(ul, axiom, ~member(E, A) | member(E, union(A, B))).\n\
+        cnf(ur, axiom, ~member(E, B) | member(E, union(A, B))).\n\
+        cnf(il, axiom, ~member(E, inter(A, B)) | member(E, A)).\n\
+        cnf(ir, axiom, ~member(E, inter(A, B)) | member(E, B)).\n\
+        cnf(ii, axiom, ~member(E, A) | ~member(E, B) | member(E, inter(A, B))).\n\
+        cnf(sub, axiom, ~subset(A, B) | ~member(E, A) | member(E, B)).\n\
+        cnf(sub2, axiom, subset(A, B) | member(w(A, B), A)).\n\
+        cnf(sub3, axiom, subset(A, B) | ~member(w(A, B), B)).\n";
+
+    /// A graph of `text` saturated for `processed` given clauses.
+    pub fn graph(text: &str, processed: u64) -> Graph {
+        let mut bank = TermBank::new();
+        let p = crate::tptp::parse_str(&mut bank, text, "t.p", None).unwrap();
+        let inputs = p
+            .clauses
+            .iter()
+            .map(|c| {
+                (
+                    c.lits.clone(),
+                    InputInfo {
+                        name: c.name.clone(),
+                        role: "axiom".into(),
+                        file: "t.p".into(),
+                    },
+                )
+            })
+            .collect();
+        let mut params = Params::default();
+        params.limits.max_processed = Some(processed);
+        let mut s = Saturator::from_inputs(bank, inputs, params);
+        s.run(&mut |_| {});
+        let r = crate::interest::rank(&s);
+        Graph::new(s, r, "TST", "t", &TasksConfig::default(), false)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::testing::*;
+    use super::*;
+    use crate::prover::ProverLimits;
+
+    #[test]
+    fn depth_premises_entail_the_theorem() {
+        let g = graph(SETS, 150);
+        let mut prover = Prover::new(ProverLimits::default());
+        let mut checked = 0;
+        for s in g.pool.iter().take(25) {
+            for d in 1..=3 {
+                let Some(p) = g.depth_premises(s.id, d) else {
+                    continue;
+                };
+                assert!(!p.contains(&s.id));
+                let o = g.prove(&mut prover, &p, s.id);
+                assert_ne!(o.verdict.label(), Some(false), "P_{d} must entail T");
+                checked += 1;
+            }
+        }
+        assert!(checked > 10, "only {checked} checked");
+    }
+
+    #[test]
+    fn distractors_share_symbols_and_avoid_ancestors() {
+        let g = graph(SETS, 150);
+        let mut rng = crate::tasks::instance_rng(1, &["t"], 0);
+        let t = g.pool[0].id;
+        let anc = crate::derivation::Derivation::new(&g.sat.store).ancestors(t);
+        let ds = g.distractors(t, &[], 4, &mut rng);
+        assert!(!ds.is_empty());
+        let ts = symbols(g.bank(), g.lits(t));
+        for d in ds {
+            assert!(!anc.contains(&d));
+            assert!(symbols(g.bank(), g.lits(d)).iter().any(|s| ts.contains(s)));
+        }
+    }
+
+    #[test]
+    fn config_validation_names_the_field() {
+        let c = TasksConfig {
+            levels: vec![5],
+            ..Default::default()
+        };
+        assert!(c.validate().unwrap_err().contains("tasks.levels"));
+        assert!(TasksConfig::default().validate().is_ok());
+        assert_eq!(TasksConfig::default().params(Family::Selection, 4), (4, 8));
+    }
+}

@@ -1,0 +1,425 @@
+//! Proof graph reconstruction (`tptp_tasks.md` §3): the clauses of a
+//! binary-inference proof of a ranked theorem, of depth exactly d, are
+//! shuffled and numbered; the answer gives each derived clause's two
+//! parents as `CHILD <- PARENT_1, PARENT_2`.
+//!
+//! The proof graph is cut from the derivation DAG. A step with exactly two
+//! distinct premises (resolution, superposition, or a clause rewritten once
+//! by a unit equation) is kept as it is; a step with a single premise
+//! (factoring, equality resolution or factoring, deletion of trivial
+//! disequations) is collapsed into the step that made its premise, which is
+//! sound because the collapsed clause follows from its premise. Clauses
+//! made with three or more premises are only used as leaves. Every kept
+//! step is certified by the prover (`PARENT_1, PARENT_2 |- CHILD`) and the
+//! refutation is stored per step.
+
+use super::{Built, Graph, Reject, TasksConfig, context_block, numbered, str_field, str_list};
+use crate::prover::check::{self, CheckProblem, Checked};
+use crate::prover::{Prover, Refutation, Verdict};
+use crate::saturation::{ClauseId, Rule};
+use crate::tasks::Score;
+use rand::Rng;
+use rand::seq::SliceRandom;
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeSet, HashMap, HashSet};
+
+/// One certified step of the gold proof graph (1-based clause numbers).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Step {
+    /// The derived clause.
+    pub child: usize,
+    /// Its two parents, increasing.
+    pub parents: [usize; 2],
+    /// Refutation of the parents plus the negated child.
+    pub refutation: Refutation,
+}
+
+/// The certificate of a reconstruction instance.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Certificate {
+    /// Always `proof_graph`.
+    pub verdict: String,
+    /// Every step, by child number.
+    pub steps: Vec<Step>,
+}
+
+/// The two premises of `x` after collapsing single-premise steps, if `x`
+/// can be shown as a binary step.
+fn binary_premises(g: &Graph, x: ClauseId) -> Option<[ClauseId; 2]> {
+    let r = g.sat.store.get(x);
+    if r.rule == Rule::Input {
+        return None;
+    }
+    let mut prem: Vec<ClauseId> = r.premises().collect();
+    prem.sort_unstable();
+    prem.dedup();
+    match prem.len() {
+        2 => Some([prem[0], prem[1]]),
+        1 if g.sat.store.get(prem[0]).rule != Rule::Input => binary_premises(g, prem[0]),
+        _ => None,
+    }
+}
+
+/// Largest depth of a binary proof graph rooted at `x`, capped at `cap`.
+fn height(g: &Graph, x: ClauseId, cap: u32, memo: &mut HashMap<ClauseId, u32>) -> u32 {
+    if cap == 0 {
+        return 0;
+    }
+    if let Some(&h) = memo.get(&x) {
+        return h.min(cap);
+    }
+    let h = match binary_premises(g, x) {
+        None => 0,
+        Some([a, b]) => 1 + height(g, a, cap - 1, memo).max(height(g, b, cap - 1, memo)),
+    };
+    memo.insert(x, h);
+    h
+}
+
+/// The proof graph: nodes and (child, parent, parent) steps.
+type Cut = (Vec<ClauseId>, Vec<(ClauseId, [ClauseId; 2])>);
+
+fn cut(g: &Graph, root: ClauseId, d: u32) -> Option<Cut> {
+    let mut memo = HashMap::new();
+    if height(g, root, d, &mut memo) < d {
+        return None;
+    }
+    let mut nodes = Vec::new();
+    let mut steps = Vec::new();
+    let mut stack = vec![(root, d)];
+    while let Some((x, r)) = stack.pop() {
+        nodes.push(x);
+        if r == 0 {
+            continue;
+        }
+        let Some([a, b]) = binary_premises(g, x) else {
+            continue;
+        };
+        steps.push((x, [a, b]));
+        for p in [a, b] {
+            let budget = (r - 1).min(height(g, p, r - 1, &mut memo));
+            stack.push((p, budget));
+        }
+    }
+    Some((nodes, steps))
+}
+
+/// One generation attempt.
+pub fn generate(
+    g: &Graph,
+    prover: &mut Prover,
+    cfg: &TasksConfig,
+    level: u8,
+    rng: &mut impl Rng,
+) -> Result<Built, Reject> {
+    let (d, _) = cfg.params(super::Family::Reconstruction, level);
+    let t = g.draw_theorem(rng).ok_or(Reject::TooShallow)?;
+    let (nodes, steps) = cut(g, t.id, d).ok_or(Reject::NoProofGraph)?;
+    // No clause twice, not even as a variant.
+    let canon: HashSet<String> = nodes.iter().map(|&c| g.canon(c)).collect();
+    if canon.len() != nodes.len() {
+        return Err(Reject::NoProofGraph);
+    }
+    let mut processed = 0;
+    let mut proofs = HashMap::new();
+    for &(child, [a, b]) in &steps {
+        let o = g.prove(prover, &[a, b], child);
+        processed += o.stats.processed;
+        match o.verdict {
+            Verdict::Theorem { refutation } => {
+                proofs.insert(child, refutation);
+            }
+            _ => return Err(Reject::StepNotCertified),
+        }
+    }
+    let mut order = nodes.clone();
+    order.sort_unstable();
+    order.shuffle(rng);
+    let number: HashMap<ClauseId, usize> =
+        order.iter().enumerate().map(|(i, &c)| (c, i + 1)).collect();
+    let mut cert_steps: Vec<Step> = steps
+        .iter()
+        .map(|&(child, [a, b])| {
+            let (x, y) = (number[&a], number[&b]);
+            Step {
+                child: number[&child],
+                parents: [x.min(y), x.max(y)],
+                refutation: proofs.remove(&child).expect("certified"),
+            }
+        })
+        .collect();
+    cert_steps.sort_by_key(|s| s.child);
+    let answer = format_steps(cert_steps.iter().map(|s| (s.child, s.parents)));
+    let texts: Vec<String> = order.iter().map(|&c| g.text(c)).collect();
+    let theorem = g.text(t.id);
+    let mut meta = g.base_metadata(t, d, 0);
+    let obj = meta.as_object_mut().expect("object");
+    obj.insert("clauses".into(), texts.clone().into());
+    obj.insert("theorem_index".into(), number[&t.id].into());
+    obj.insert("nodes".into(), nodes.len().into());
+    obj.insert("derived".into(), cert_steps.len().into());
+    obj.insert(
+        "prover".into(),
+        serde_json::json!({ "calls": steps.len(), "processed": processed }),
+    );
+    let context = str_list(&meta, "context_axioms").unwrap_or_default();
+    let prompt = render(&g.domain, &context, &theorem, &texts);
+    let mut key: Vec<String> = order.iter().map(|&c| g.canon(c)).collect();
+    key.sort();
+    let cert = Certificate {
+        verdict: "proof_graph".into(),
+        steps: cert_steps,
+    };
+    Ok(Built {
+        prompt,
+        answer,
+        metadata: meta,
+        certificate: serde_json::to_value(&cert).expect("serialisable"),
+        key: format!("{}\n?{}", key.join("\n"), g.canon(t.id)),
+        label: format!("{} nodes", nodes.len()),
+        prover_processed: processed,
+    })
+}
+
+/// `C <- P1, P2` lines, one per step, as given.
+pub fn format_steps(steps: impl Iterator<Item = (usize, [usize; 2])>) -> String {
+    steps
+        .map(|(c, [a, b])| format!("{c} <- {a}, {b}\n"))
+        .collect()
+}
+
+/// The prompt of a reconstruction instance.
+pub fn render(domain: &str, context: &[String], theorem: &str, clauses: &[String]) -> String {
+    let mut s = context_block(domain, context);
+    s.push_str(&format!("\nTheorem:\n{theorem}\n"));
+    s.push_str(
+        "\nThe clauses below, numbered in random order, form a proof of the theorem (the theorem is one of them). Some are starting premises; each of the others was derived from exactly two clauses of the list by one inference of the superposition calculus: resolution (from `L | C` and `~L' | D`, where L and L' unify with most general unifier s, infer `(C | D)s`), superposition or rewriting (from an equation `l = r | C` and a clause containing an instance of `l`, replace that instance by the matching instance of `r` and add the remaining literals), possibly followed by factoring (merging unifiable literals) or by removing a trivially false `t != t`.\n",
+    );
+    s.push_str("\nClauses:\n");
+    s.push_str(&numbered(clauses));
+    s.push_str(
+        "\nTask: reconstruct the proof. For every derived clause write one line `CHILD <- PARENT_1, PARENT_2` with the clause numbers, lines sorted by CHILD. Write nothing for starting premises and nothing else.\n",
+    );
+    s
+}
+
+/// Parses answer lines; blank lines are ignored.
+pub fn parse_steps(answer: &str) -> Result<Vec<(usize, [usize; 2])>, String> {
+    let mut out = Vec::new();
+    for (i, line) in answer.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() {
+            continue;
+        }
+        let bad = || format!("line {}: expected `CHILD <- PARENT_1, PARENT_2`, got {line:?}", i + 1);
+        let (c, ps) = line.split_once("<-").ok_or_else(bad)?;
+        let (a, b) = ps.split_once(',').ok_or_else(bad)?;
+        let num = |s: &str| s.trim().parse::<usize>().map_err(|_| bad());
+        out.push((num(c)?, [num(a)?, num(b)?]));
+    }
+    Ok(out)
+}
+
+/// The structural check of §3.5(a): numbers in range, two distinct parents
+/// other than the child, one line per derived clause, exactly the gold
+/// derived clauses (so the leaves are exactly the starting premises), and
+/// no cycle.
+fn structure(
+    steps: &[(usize, [usize; 2])],
+    n: usize,
+    derived: &BTreeSet<usize>,
+) -> Result<(), String> {
+    let mut children = BTreeSet::new();
+    for &(c, [a, b]) in steps {
+        for x in [c, a, b] {
+            if x == 0 || x > n {
+                return Err(format!("clause {x} is not in 1-{n}"));
+            }
+        }
+        if a == b || a == c || b == c {
+            return Err(format!("step {c} <- {a}, {b} needs two distinct other parents"));
+        }
+        if !children.insert(c) {
+            return Err(format!("clause {c} has two lines"));
+        }
+    }
+    if &children != derived {
+        return Err("the derived clauses are not the ones of the proof (the leaves must be exactly the starting premises)".into());
+    }
+    // Kahn's algorithm over child -> parents.
+    let parents: HashMap<usize, [usize; 2]> = steps.iter().map(|&(c, p)| (c, p)).collect();
+    let mut state = vec![0u8; n + 1];
+    fn visit(x: usize, parents: &HashMap<usize, [usize; 2]>, state: &mut [u8]) -> bool {
+        match state[x] {
+            1 => return false,
+            2 => return true,
+            _ => {}
+        }
+        state[x] = 1;
+        if let Some(ps) = parents.get(&x) {
+            for &p in ps {
+                if !visit(p, parents, state) {
+                    return false;
+                }
+            }
+        }
+        state[x] = 2;
+        true
+    }
+    for &c in derived {
+        if !visit(c, &parents, &mut state) {
+            return Err("the steps form a cycle".into());
+        }
+    }
+    Ok(())
+}
+
+/// Scores an answer: 0 when the structure is invalid; otherwise the share
+/// of steps that are sound (a gold step, or one the prover confirms); the
+/// detail reports edge precision and recall against the gold graph.
+pub fn score(
+    meta: &serde_json::Value,
+    cert: &serde_json::Value,
+    answer: &str,
+    prover: &mut Prover,
+) -> Result<Score, String> {
+    let clauses = str_list(meta, "clauses")?;
+    let cert: Certificate =
+        serde_json::from_value(cert.clone()).map_err(|e| format!("certificate: {e}"))?;
+    let steps = match parse_steps(answer) {
+        Ok(s) if !s.is_empty() => s,
+        Ok(_) => return Ok(Score::malformed("no steps")),
+        Err(e) => return Ok(Score::malformed(e)),
+    };
+    let derived: BTreeSet<usize> = cert.steps.iter().map(|s| s.child).collect();
+    if let Err(e) = structure(&steps, clauses.len(), &derived) {
+        return Ok(Score::wrong(format!("invalid structure: {e}")));
+    }
+    let gold: HashSet<(usize, usize)> = cert
+        .steps
+        .iter()
+        .flat_map(|s| s.parents.map(|p| (s.child, p)))
+        .collect();
+    let (bank, parsed) = super::parse_clauses(&clauses)?;
+    let mut sound = 0;
+    let mut correct_edges = 0;
+    for &(c, [a, b]) in &steps {
+        correct_edges += [a, b].iter().filter(|&&p| gold.contains(&(c, p))).count();
+        let (x, y) = (a.min(b), a.max(b));
+        let is_gold = cert.steps.iter().any(|s| s.child == c && s.parents == [x, y]);
+        if is_gold
+            || prover
+                .prove(&bank, &[&parsed[a - 1], &parsed[b - 1]], &parsed[c - 1])
+                .verdict
+                .label()
+                == Some(true)
+        {
+            sound += 1;
+        }
+    }
+    let value = sound as f64 / steps.len() as f64;
+    let precision = correct_edges as f64 / (2 * steps.len()) as f64;
+    let recall = correct_edges as f64 / gold.len().max(1) as f64;
+    Ok(Score {
+        value,
+        well_formed: true,
+        detail: format!(
+            "{sound}/{} steps sound; edge precision {precision:.3}, recall {recall:.3}",
+            steps.len()
+        ),
+    })
+}
+
+/// Re-checks every step's refutation and that the gold answer lists exactly
+/// the certified steps.
+pub fn verify(meta: &serde_json::Value, cert: &serde_json::Value, gold: &str) -> Result<String, String> {
+    let clauses = str_list(meta, "clauses")?;
+    let theorem = str_field(meta, "theorem")?;
+    let cert: Certificate =
+        serde_json::from_value(cert.clone()).map_err(|e| format!("certificate: {e}"))?;
+    let gold_steps = parse_steps(gold).map_err(|e| format!("gold answer: {e}"))?;
+    let cert_pairs: Vec<(usize, [usize; 2])> = cert.steps.iter().map(|s| (s.child, s.parents)).collect();
+    if gold_steps != cert_pairs {
+        return Err("the gold answer differs from the certified steps".into());
+    }
+    let derived: BTreeSet<usize> = cert.steps.iter().map(|s| s.child).collect();
+    structure(&gold_steps, clauses.len(), &derived)?;
+    let ti = meta
+        .get("theorem_index")
+        .and_then(|v| v.as_u64())
+        .ok_or("metadata has no theorem_index")? as usize;
+    if clauses.get(ti.wrapping_sub(1)) != Some(&theorem) {
+        return Err("theorem_index does not point at the theorem".into());
+    }
+    for s in &cert.steps {
+        let problem = CheckProblem {
+            axioms: s.parents.iter().map(|&p| clauses[p - 1].clone()).collect(),
+            conjecture: Some(clauses[s.child - 1].clone()),
+        };
+        let v = Verdict::Theorem {
+            refutation: s.refutation.clone(),
+        };
+        match check::check(&problem, &v) {
+            Ok(Checked::Refutation { .. }) => {}
+            Ok(other) => return Err(format!("step {}: {other:?}", s.child)),
+            Err(e) => return Err(format!("step {}: {e}", s.child)),
+        }
+    }
+    Ok(format!("{} steps re-checked", cert.steps.len()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::*;
+    use super::*;
+    use crate::prover::ProverLimits;
+
+    fn instance(level: u8) -> Built {
+        let g = graph(GROUP, 200);
+        let cfg = TasksConfig::default();
+        let mut prover = Prover::new(ProverLimits::default());
+        for i in 0..60 {
+            let mut rng = crate::tasks::instance_rng(9, &["r"], i);
+            if let Ok(b) = generate(&g, &mut prover, &cfg, level, &mut rng) {
+                return b;
+            }
+        }
+        panic!("no reconstruction instance at level {level}");
+    }
+
+    #[test]
+    fn gold_verifies_and_scores_one_and_depth_is_exact() {
+        for level in [1, 3] {
+            let b = instance(level);
+            verify(&b.metadata, &b.certificate, &b.answer).unwrap();
+            let nodes = b.metadata["nodes"].as_u64().unwrap();
+            let d = level as u64;
+            assert!(nodes >= 2 * d + 1 && nodes < 1 << (d + 1), "{nodes} nodes at depth {d}");
+            let mut prover = Prover::new(ProverLimits::default());
+            let s = score(&b.metadata, &b.certificate, &b.answer, &mut prover).unwrap();
+            assert_eq!(s.value, 1.0, "{}", s.detail);
+        }
+    }
+
+    #[test]
+    fn adversarial_answers_score_zero_or_malformed() {
+        let b = instance(2);
+        let mut prover = Prover::new(ProverLimits::default());
+        let sc = |a: &str, p: &mut Prover| score(&b.metadata, &b.certificate, a, p).unwrap();
+        assert!(!sc("", &mut prover).well_formed);
+        assert!(!sc("the proof is obvious", &mut prover).well_formed);
+        // A self-loop and a cycle are structurally invalid.
+        let steps = parse_steps(&b.answer).unwrap();
+        let (c, [a, _]) = steps[0];
+        let looped = format_steps(std::iter::once((c, [a, c])));
+        assert_eq!(sc(&looped, &mut prover).value, 0.0);
+        // Dropping a line leaves a derived clause without parents.
+        let fewer = format_steps(steps.iter().skip(1).copied());
+        assert_eq!(sc(&fewer, &mut prover).value, 0.0);
+        // Tampering with a certified step's parents makes verify fail.
+        let mut broken = b.certificate.clone();
+        let p = broken["steps"][0]["parents"].clone();
+        broken["steps"][0]["parents"] = serde_json::json!([p[1], p[0]]);
+        assert!(verify(&b.metadata, &broken, &b.answer).is_err());
+    }
+}

@@ -1,0 +1,469 @@
+//! Minimal premise selection (`tptp_tasks.md` §2): a numbered pool holds a
+//! minimum-cardinality premise set M of a ranked theorem plus k
+//! same-signature distractors; the answer is the sorted indices of a
+//! smallest subset that proves the theorem.
+//!
+//! Exactness: the minimum is found by searching subsets in order of size.
+//! A subset that does not prove the theorem gets a finite countermodel; the
+//! model is then evaluated on every pool clause, and every subset of the
+//! clauses it satisfies is known not to prove the theorem (monotonicity of
+//! entailment), so one model rules out many subsets at once. The first size
+//! with a proof is the minimum; every subset of that size is either proved
+//! (another minimum answer, all of them kept) or covered by a model. The
+//! certificate holds the refutations and the models with the pool clauses
+//! each satisfies, so `verify` can re-check the whole claim without search.
+
+use super::{Built, Graph, Reject, TasksConfig, context_block, numbered, str_field, str_list};
+use crate::prover::check::{self, CheckProblem, Checked};
+use crate::prover::{Evidence, FiniteModel, Prover, Refutation, Verdict};
+use crate::saturation::ClauseId;
+use crate::tasks::Score;
+use rand::Rng;
+use rand::seq::SliceRandom;
+use serde::{Deserialize, Serialize};
+
+/// A countermodel and the pool clauses (1-based) it satisfies.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Cover {
+    /// Pool indices (1-based, increasing) true in the model.
+    pub satisfies: Vec<usize>,
+    /// The model; it falsifies the theorem.
+    pub model: FiniteModel,
+}
+
+/// One minimum answer and its proof.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Answer {
+    /// Pool indices (1-based, increasing).
+    pub premises: Vec<usize>,
+    /// Refutation of those premises plus the negated theorem.
+    pub refutation: Refutation,
+}
+
+/// The certificate of a selection instance.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Certificate {
+    /// Always `minimum_premises`.
+    pub verdict: String,
+    /// Size of the minimum answers.
+    pub size: usize,
+    /// Every subset of that size that proves the theorem.
+    pub answers: Vec<Answer>,
+    /// Countermodels covering every smaller subset and every other subset
+    /// of the minimum size.
+    pub countermodels: Vec<Cover>,
+}
+
+struct Search {
+    size: usize,
+    answers: Vec<(u32, Refutation)>,
+    covers: Vec<(u32, FiniteModel)>,
+    processed: u64,
+    calls: u64,
+}
+
+/// All subsets of `0..n` with `s` elements, as bit masks in increasing order.
+fn subsets(n: usize, s: usize) -> Vec<u32> {
+    if s == 0 {
+        return vec![0];
+    }
+    if s > n {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    let mut m: u32 = (1u32 << s) - 1;
+    let limit = 1u32 << n;
+    while m < limit {
+        out.push(m);
+        // Gosper's hack: the next larger integer with the same popcount.
+        let c = m & m.wrapping_neg();
+        let r = m + c;
+        m = (((r ^ m) >> 2) / c) | r;
+    }
+    out
+}
+
+fn indices(mask: u32) -> Vec<usize> {
+    (0..32).filter(|i| mask >> i & 1 == 1).collect()
+}
+
+/// Exact minimum search over `pool` for theorem `t`, up to size `max_size`.
+fn minimum(
+    g: &Graph,
+    prover: &mut Prover,
+    pool: &[ClauseId],
+    t: ClauseId,
+    max_size: usize,
+) -> Result<Search, Reject> {
+    let texts: Vec<String> = pool.iter().map(|&c| g.text(c)).collect();
+    let mut st = Search {
+        size: 0,
+        answers: Vec::new(),
+        covers: Vec::new(),
+        processed: 0,
+        calls: 0,
+    };
+    for s in 0..=max_size.min(pool.len()) {
+        for mask in subsets(pool.len(), s) {
+            if st.covers.iter().any(|(sat, _)| mask & !sat == 0) {
+                continue;
+            }
+            let subset: Vec<ClauseId> = indices(mask).into_iter().map(|i| pool[i]).collect();
+            let o = g.prove(prover, &subset, t);
+            st.calls += 1;
+            st.processed += o.stats.processed;
+            match o.verdict {
+                Verdict::Theorem { refutation } => {
+                    if s == 0 {
+                        return Err(Reject::Degenerate);
+                    }
+                    st.answers.push((mask, refutation));
+                }
+                Verdict::CounterSatisfiable {
+                    evidence: Evidence::Model { model },
+                } => {
+                    let mut sat = 0u32;
+                    for (i, text) in texts.iter().enumerate() {
+                        if check::model_satisfies(&model, text).unwrap_or(false) {
+                            sat |= 1 << i;
+                        }
+                    }
+                    // The prover's model satisfies the subset it was built for.
+                    debug_assert_eq!(mask & !sat, 0);
+                    st.covers.push((sat | mask, model));
+                }
+                Verdict::CounterSatisfiable { .. } => return Err(Reject::NoModel),
+                Verdict::Unknown => return Err(Reject::Unknown),
+            }
+        }
+        if !st.answers.is_empty() {
+            st.size = s;
+            return Ok(st);
+        }
+    }
+    Err(Reject::Unknown)
+}
+
+/// One generation attempt.
+pub fn generate(
+    g: &Graph,
+    prover: &mut Prover,
+    cfg: &TasksConfig,
+    level: u8,
+    rng: &mut impl Rng,
+) -> Result<Built, Reject> {
+    let (d, k) = cfg.params(super::Family::Selection, level);
+    let t = g.draw_theorem(rng).ok_or(Reject::TooShallow)?;
+    let premises = g.depth_premises(t.id, d).ok_or(Reject::TooShallow)?;
+    if premises.len() > cfg.max_premises {
+        return Err(Reject::TooManyPremises);
+    }
+    let tcanon = g.canon(t.id);
+    if premises.iter().any(|&p| g.canon(p) == tcanon) {
+        return Err(Reject::Degenerate);
+    }
+    let first = minimum(g, prover, &premises, t.id, premises.len())?;
+    // Among several minimum subsets of P_d(T), take one at random.
+    let chosen = first.answers[rng.random_range(0..first.answers.len())].0;
+    let m: Vec<ClauseId> = indices(chosen).into_iter().map(|i| premises[i]).collect();
+    let distractors = g.distractors(t.id, &premises, k as usize, rng);
+    if distractors.len() < k as usize {
+        return Err(Reject::NoDistractors);
+    }
+    let mut pool: Vec<ClauseId> = m.iter().chain(&distractors).copied().collect();
+    pool.shuffle(rng);
+    let second = minimum(g, prover, &pool, t.id, m.len())?;
+    if second.size < m.len() {
+        return Err(Reject::DistractorEntails);
+    }
+    let pool_texts: Vec<String> = pool.iter().map(|&c| g.text(c)).collect();
+    let one_based = |mask: u32| indices(mask).into_iter().map(|i| i + 1).collect::<Vec<_>>();
+    let cert = Certificate {
+        verdict: "minimum_premises".into(),
+        size: second.size,
+        answers: second
+            .answers
+            .iter()
+            .map(|(mask, r)| Answer {
+                premises: one_based(*mask),
+                refutation: r.clone(),
+            })
+            .collect(),
+        countermodels: second
+            .covers
+            .iter()
+            .map(|(sat, model)| Cover {
+                satisfies: one_based(*sat),
+                model: model.clone(),
+            })
+            .collect(),
+    };
+    let gold = pool
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| m.contains(c))
+        .map(|(i, _)| i + 1)
+        .collect::<Vec<_>>();
+    let answer = format_answer(&gold);
+    let mut meta = g.base_metadata(t, d, k);
+    let obj = meta.as_object_mut().expect("object");
+    obj.insert(
+        "premises".into(),
+        premises.iter().map(|&p| g.text(p)).collect::<Vec<_>>().into(),
+    );
+    obj.insert("pool".into(), pool_texts.clone().into());
+    obj.insert("answer_size".into(), gold.len().into());
+    obj.insert("minimum_answers".into(), cert.answers.len().into());
+    obj.insert(
+        "prover".into(),
+        serde_json::json!({
+            "calls": first.calls + second.calls,
+            "processed": first.processed + second.processed,
+            "countermodels": cert.countermodels.len(),
+        }),
+    );
+    let context = str_list(&meta, "context_axioms").unwrap_or_default();
+    let prompt = render(&g.domain, &context, &g.text(t.id), &pool_texts);
+    let mut key_parts: Vec<String> = pool.iter().map(|&p| g.canon(p)).collect();
+    key_parts.sort();
+    Ok(Built {
+        prompt,
+        answer,
+        metadata: meta,
+        certificate: serde_json::to_value(&cert).expect("serialisable"),
+        key: format!("{}\n?{}", key_parts.join("\n"), tcanon),
+        label: format!("size {}", gold.len()),
+        prover_processed: first.processed + second.processed,
+    })
+}
+
+/// `[1, 3, 7]`.
+pub fn format_answer(indices: &[usize]) -> String {
+    let parts: Vec<String> = indices.iter().map(|i| i.to_string()).collect();
+    format!("[{}]", parts.join(", "))
+}
+
+/// The prompt of a selection instance.
+pub fn render(domain: &str, context: &[String], theorem: &str, pool: &[String]) -> String {
+    let mut s = context_block(domain, context);
+    s.push_str(&format!("\nTheorem:\n{theorem}\n"));
+    s.push_str("\nNumbered premises:\n");
+    s.push_str(&numbered(pool));
+    s.push_str(
+        "\nQuestion: which is the smallest set of the numbered premises above from which the theorem follows (using those premises only, not the background axioms)?\nAnswer with the premise numbers in increasing order as a list, for example [1, 4].\n",
+    );
+    s
+}
+
+/// Parses `[1, 3, 7]` (brackets optional, commas or spaces between
+/// numbers) into sorted distinct indices in `1..=n`.
+pub fn parse_answer(answer: &str, n: usize) -> Result<Vec<usize>, String> {
+    let a = answer.trim();
+    let inner = a
+        .strip_prefix('[')
+        .and_then(|x| x.strip_suffix(']'))
+        .unwrap_or(a);
+    let mut out = Vec::new();
+    for part in inner.split(|c: char| c == ',' || c.is_whitespace()) {
+        if part.is_empty() {
+            continue;
+        }
+        let i: usize = part
+            .parse()
+            .map_err(|_| format!("`{part}` is not a premise number"))?;
+        if i == 0 || i > n {
+            return Err(format!("premise {i} is not in 1-{n}"));
+        }
+        if out.contains(&i) {
+            return Err(format!("premise {i} is listed twice"));
+        }
+        out.push(i);
+    }
+    if out.is_empty() {
+        return Err("no premise numbers".into());
+    }
+    out.sort_unstable();
+    Ok(out)
+}
+
+/// Scores an answer: 1 for any certified minimum answer; otherwise the
+/// Jaccard overlap with the nearest minimum answer. A sufficient but
+/// non-minimal answer (confirmed by the prover) keeps its Jaccard credit
+/// and is reported as such in the detail.
+pub fn score(
+    meta: &serde_json::Value,
+    cert: &serde_json::Value,
+    answer: &str,
+    prover: &mut Prover,
+) -> Result<Score, String> {
+    let pool = str_list(meta, "pool")?;
+    let cert: Certificate =
+        serde_json::from_value(cert.clone()).map_err(|e| format!("certificate: {e}"))?;
+    let got = match parse_answer(answer, pool.len()) {
+        Ok(g) => g,
+        Err(e) => return Ok(Score::malformed(e)),
+    };
+    if cert.answers.iter().any(|a| a.premises == got) {
+        return Ok(Score::correct());
+    }
+    let jaccard = |a: &[usize]| {
+        let both = a.iter().filter(|x| got.contains(x)).count();
+        both as f64 / (a.len() + got.len() - both) as f64
+    };
+    let best = cert
+        .answers
+        .iter()
+        .map(|a| jaccard(&a.premises))
+        .fold(0.0, f64::max);
+    let theorem = str_field(meta, "theorem")?;
+    let mut texts: Vec<String> = got.iter().map(|&i| pool[i - 1].clone()).collect();
+    texts.push(theorem);
+    let (bank, clauses) = super::parse_clauses(&texts)?;
+    let (t, ps) = clauses.split_last().expect("theorem");
+    let refs: Vec<&[crate::logic::Literal]> = ps.iter().map(|c| c.as_slice()).collect();
+    let sufficient = prover.prove(&bank, &refs, t).verdict.label();
+    let detail = match sufficient {
+        Some(true) => "sufficient but not minimal",
+        Some(false) => "not sufficient",
+        None => "sufficiency undecided",
+    };
+    Ok(Score {
+        value: best,
+        well_formed: true,
+        detail: format!("{detail}; Jaccard {best:.3} with the nearest minimum answer"),
+    })
+}
+
+/// Re-checks a selection certificate against the record's metadata and
+/// gold answer with the independent checker; returns what was checked.
+pub fn verify(meta: &serde_json::Value, cert: &serde_json::Value, gold: &str) -> Result<String, String> {
+    let pool = str_list(meta, "pool")?;
+    let theorem = str_field(meta, "theorem")?;
+    let cert: Certificate =
+        serde_json::from_value(cert.clone()).map_err(|e| format!("certificate: {e}"))?;
+    if pool.len() > 31 {
+        return Err("pool larger than 31".into());
+    }
+    let mask_of = |ix: &[usize]| -> Result<u32, String> {
+        let mut m = 0u32;
+        for &i in ix {
+            if i == 0 || i > pool.len() {
+                return Err(format!("index {i} outside the pool"));
+            }
+            m |= 1 << (i - 1);
+        }
+        Ok(m)
+    };
+    let gold = parse_answer(gold, pool.len()).map_err(|e| format!("gold answer: {e}"))?;
+    if !cert.answers.iter().any(|a| a.premises == gold) {
+        return Err("the gold answer is not among the certified answers".into());
+    }
+    let mut answer_masks = Vec::new();
+    for a in &cert.answers {
+        if a.premises.len() != cert.size {
+            return Err(format!("answer {:?} is not of size {}", a.premises, cert.size));
+        }
+        let problem = CheckProblem {
+            axioms: a.premises.iter().map(|&i| pool[i - 1].clone()).collect(),
+            conjecture: Some(theorem.clone()),
+        };
+        let v = Verdict::Theorem {
+            refutation: a.refutation.clone(),
+        };
+        match check::check(&problem, &v) {
+            Ok(Checked::Refutation { .. }) => {}
+            Ok(other) => return Err(format!("answer {:?}: {other:?}", a.premises)),
+            Err(e) => return Err(format!("answer {:?}: {e}", a.premises)),
+        }
+        answer_masks.push(mask_of(&a.premises)?);
+    }
+    let mut covers = Vec::new();
+    for c in &cert.countermodels {
+        let problem = CheckProblem {
+            axioms: c.satisfies.iter().map(|&i| pool[i - 1].clone()).collect(),
+            conjecture: Some(theorem.clone()),
+        };
+        let v = Verdict::CounterSatisfiable {
+            evidence: Evidence::Model {
+                model: c.model.clone(),
+            },
+        };
+        check::check(&problem, &v).map_err(|e| format!("countermodel: {e}"))?;
+        covers.push(mask_of(&c.satisfies)?);
+    }
+    let mut subsets_checked = 0;
+    for s in 0..=cert.size {
+        for mask in subsets(pool.len(), s) {
+            subsets_checked += 1;
+            if s == cert.size && answer_masks.contains(&mask) {
+                continue;
+            }
+            if !covers.iter().any(|sat| mask & !sat == 0) {
+                return Err(format!(
+                    "subset {:?} is neither a certified answer nor covered by a countermodel",
+                    indices(mask).iter().map(|i| i + 1).collect::<Vec<_>>()
+                ));
+            }
+        }
+    }
+    Ok(format!(
+        "{} answer(s), {} countermodel(s), {subsets_checked} subsets covered",
+        cert.answers.len(),
+        cert.countermodels.len()
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::*;
+    use super::*;
+    use crate::prover::ProverLimits;
+
+    #[test]
+    fn subsets_enumerates_each_combination_once() {
+        assert_eq!(subsets(4, 2).len(), 6);
+        assert_eq!(subsets(5, 0), vec![0]);
+        assert!(subsets(3, 4).is_empty());
+        assert!(subsets(10, 3).iter().all(|m| m.count_ones() == 3));
+    }
+
+    #[test]
+    fn generated_instances_verify_and_score() {
+        let g = graph(SETS, 150);
+        let cfg = TasksConfig::default();
+        let mut prover = Prover::new(ProverLimits::default());
+        let mut built = None;
+        for i in 0..40 {
+            let mut rng = crate::tasks::instance_rng(5, &["s"], i);
+            if let Ok(b) = generate(&g, &mut prover, &cfg, 2, &mut rng) {
+                built = Some(b);
+                break;
+            }
+        }
+        let b = built.expect("a selection instance");
+        verify(&b.metadata, &b.certificate, &b.answer).unwrap();
+        let s = score(&b.metadata, &b.certificate, &b.answer, &mut prover).unwrap();
+        assert_eq!(s.value, 1.0);
+        let n = b.metadata["pool"].as_array().unwrap().len();
+        let all: Vec<usize> = (1..=n).collect();
+        let s = score(&b.metadata, &b.certificate, &format_answer(&all), &mut prover).unwrap();
+        assert!(s.value < 1.0 && s.value > 0.0);
+        assert!(s.detail.starts_with("sufficient"), "{}", s.detail);
+        assert!(!score(&b.metadata, &b.certificate, "[0]", &mut prover).unwrap().well_formed);
+        assert!(!score(&b.metadata, &b.certificate, "", &mut prover).unwrap().well_formed);
+        // A certificate missing its countermodels no longer verifies.
+        let mut broken = b.certificate.clone();
+        broken["countermodels"] = serde_json::json!([]);
+        assert!(verify(&b.metadata, &broken, &b.answer).is_err());
+    }
+
+    #[test]
+    fn answers_parse_leniently_but_strictly() {
+        assert_eq!(parse_answer("[3, 1]", 5).unwrap(), vec![1, 3]);
+        assert_eq!(parse_answer("2 4", 5).unwrap(), vec![2, 4]);
+        assert!(parse_answer("[1, 1]", 5).is_err());
+        assert!(parse_answer("[6]", 5).is_err());
+        assert!(parse_answer("[a]", 5).is_err());
+        assert!(parse_answer("[]", 5).is_err());
+    }
+}
