@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 use std::path::Path;
 
 /// The whole run configuration.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Config {
     /// Run seed (reproducibility: same version + config + seed = same output).
@@ -18,6 +18,8 @@ pub struct Config {
     pub saturation: Params,
     /// Work limits of the built-in prover (label certification, `prove`).
     pub prover: ProverLimits,
+    /// TPTP task generation of the domain run.
+    pub tasks: crate::tasks::tptp::TasksConfig,
 }
 
 /// A configuration file that could not be read or understood.
@@ -107,7 +109,7 @@ mod tests {
 
     #[test]
     fn the_shipped_configs_parse() {
-        for name in ["default.toml", "smoke.toml"] {
+        for name in ["default.toml", "smoke.toml", "paper.toml"] {
             let path = Path::new(env!("CARGO_MANIFEST_DIR"))
                 .join("configs")
                 .join(name);

@@ -2,12 +2,8 @@
 //! maps errors to exit codes (0 ok, 1 runtime failure, 2 usage or input error).
 
 use clap::{Args, Parser, Subcommand};
-use rayon::prelude::*;
 use saturate::config::Config;
-use saturate::pipeline::{
-    self, DagFormat, Progress, RunError, SaturationReport, domain_sources, load_source,
-    write_atomic,
-};
+use saturate::pipeline::{self, DagFormat, Progress, RunError, load_source, write_atomic};
 use std::path::{Path, PathBuf};
 
 /// Saturation-driven generator of certified logical reasoning datasets.
@@ -50,17 +46,43 @@ struct Common {
 
 #[derive(Args, Debug)]
 struct RunArgs {
-    /// Domain to process: every CNF axiom file of the domain is saturated.
-    #[arg(long, value_name = "DOMAIN")]
-    domain: Option<String>,
-    /// Output folder.
+    /// Domains to process, comma-separated (e.g. SET or ALG,SET): every CNF
+    /// axiom file of each is saturated and the three TPTP task families are
+    /// generated from the derivations. Defaults to the config's
+    /// `tasks.domains`.
+    #[arg(long, value_name = "DOMAIN,...", value_delimiter = ',')]
+    domain: Vec<String>,
+    /// Output root: writes DIR/<DOMAINS>/saturation and DIR/<DOMAINS>/dataset.
     #[arg(long, value_name = "DIR", default_value = "out")]
     out: PathBuf,
-    /// Worker threads (0 = one per core; overrides the config).
+    /// Worker threads (0 = one per core; overrides the config). The output
+    /// does not depend on it.
     #[arg(long, value_name = "N")]
     jobs: Option<usize>,
+    /// Run seed (overrides the config).
+    #[arg(long, value_name = "N")]
+    seed: Option<u64>,
+    /// Instances per domain, task and level (overrides `tasks.count`).
+    #[arg(long, value_name = "N")]
+    count: Option<usize>,
+    /// Run only shard i of N (1-based): the slots whose index is i-1
+    /// modulo N. The N shards together are the unsharded run.
+    #[arg(long, value_name = "i/N", value_parser = parse_shard)]
+    shard: Option<(u64, u64)>,
     #[command(flatten)]
     common: Common,
+}
+
+fn parse_shard(s: &str) -> Result<(u64, u64), String> {
+    let (i, n) = s
+        .split_once('/')
+        .ok_or_else(|| format!("expected i/N, got {s:?}"))?;
+    let i: u64 = i.trim().parse().map_err(|_| format!("bad shard index in {s:?}"))?;
+    let n: u64 = n.trim().parse().map_err(|_| format!("bad shard count in {s:?}"))?;
+    if n == 0 || i == 0 || i > n {
+        return Err(format!("expected 1 <= i <= N, got {s:?}"));
+    }
+    Ok((i, n))
 }
 
 #[derive(Subcommand, Debug)]
@@ -401,68 +423,41 @@ fn derive(
 }
 
 fn run_domain(args: &RunArgs) -> Result<(), RunError> {
-    let Some(domain) = &args.domain else {
-        return Err(RunError::Input(
-            "nothing to do: give --domain DOMAIN (e.g. --domain SET) or a subcommand; see --help"
-                .into(),
-        ));
-    };
     let mut cfg = load_config(&args.common)?;
     if let Some(j) = args.jobs {
         cfg.jobs = j;
     }
-    let tptp = args.common.tptp.as_deref();
-    let sources = domain_sources(domain, tptp)?;
-    let domain = sources[0].domain.clone();
-    let dir = args.out.join(&domain).join("saturation");
-    tracing::info!(
-        "{domain}: saturating {} axiom file(s) from {} with max_processed = {:?}",
-        sources.len(),
-        tptp.map_or("the embedded axioms".to_string(), |p| p
-            .display()
-            .to_string()),
-        cfg.saturation.limits.max_processed
-    );
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(cfg.jobs)
-        .build()
-        .map_err(|e| RunError::Runtime(format!("thread pool: {e}")))?;
-    let total = cfg.saturation.limits.max_processed.unwrap_or(0);
+    if let Some(seed) = args.seed {
+        cfg.seed = seed;
+    }
+    if let Some(n) = args.count {
+        cfg.tasks.count = n;
+    }
+    let domains = if args.domain.is_empty() {
+        cfg.tasks.domains.clone()
+    } else {
+        args.domain.clone()
+    };
+    if domains.is_empty() {
+        return Err(RunError::Input(
+            "nothing to do: give --domain DOMAIN (e.g. --domain SET) or a subcommand; see --help"
+                .into(),
+        ));
+    }
     let quiet = args.common.quiet;
-    let reports: Vec<Result<SaturationReport, RunError>> = pool.install(|| {
-        sources
-            .par_iter()
-            .map(|src| {
-                let (bank, inputs) = load_source(src, tptp)?;
-                let progress = Progress::new(&src.name, total, !quiet && sources.len() == 1);
-                let (sat, report) =
-                    pipeline::saturate(&src.display, bank, inputs, &cfg.saturation, &progress);
-                progress.finish(report.status.name());
-                let path = dir.join(format!("{}.dag.zst", src.name));
-                write_atomic(&path, |w| {
-                    pipeline::write_derivation(w, &sat, DagFormat::Dump)
-                })?;
-                tracing::info!(
-                    "{}: {} ({} processed, {} kept)",
-                    src.name,
-                    report.status.name(),
-                    report.processed,
-                    report.kept
-                );
-                Ok(report)
-            })
-            .collect()
-    });
-    let reports: Vec<SaturationReport> = reports.into_iter().collect::<Result<_, _>>()?;
-    write_atomic(&dir.join("summary.json"), |w| {
-        serde_json::to_writer_pretty(&mut *w, &reports)?;
-        std::io::Write::write_all(w, b"\n")
+    let summary = pipeline::tptp::run_tptp(&pipeline::tptp::TptpRun {
+        domains,
+        tptp: args.common.tptp.clone(),
+        config: cfg,
+        out: args.out.clone(),
+        shard: args.shard,
+        progress: !quiet,
     })?;
     println!(
         "{:<28} {:>13} {:>9} {:>10} {:>9} {:>9} {:>6}",
         "file", "status", "processed", "generated", "kept", "dag_edges", "depth"
     );
-    for r in &reports {
+    for r in &summary.saturation {
         let name = Path::new(&r.source)
             .file_stem()
             .map_or(r.source.clone(), |s| s.to_string_lossy().into_owned());
@@ -477,7 +472,8 @@ fn run_domain(args: &RunArgs) -> Result<(), RunError> {
             r.max_depth
         );
     }
-    println!("derivations and summary.json written to {}", dir.display());
+    print!("{}", summary.render());
+    println!("dataset written to {}", summary.dataset.display());
     Ok(())
 }
 

@@ -21,7 +21,7 @@
 
 use crate::logic::{Head, Literal, SymbolId, TermBank, TermId};
 use crate::prover::canonical_clause;
-use crate::saturation::{ClauseId, Rule, Saturator, State};
+use crate::saturation::{ClauseId, ClauseStore, Rule, State};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeSet, HashSet};
 
@@ -163,8 +163,13 @@ fn adaptivity(bank: &TermBank, lits: &[Literal]) -> Option<f64> {
 }
 
 /// Whether a record is a theorem candidate (see the module documentation).
-fn is_candidate(sat: &Saturator, id: ClauseId, input_canon: &HashSet<String>) -> bool {
-    let r = sat.store.get(id);
+fn is_candidate(
+    bank: &TermBank,
+    store: &ClauseStore,
+    id: ClauseId,
+    input_canon: &HashSet<String>,
+) -> bool {
+    let r = store.get(id);
     if r.rule == Rule::Input || r.state != State::Active || r.clause.is_empty() {
         return false;
     }
@@ -174,13 +179,11 @@ fn is_candidate(sat: &Saturator, id: ClauseId, input_canon: &HashSet<String>) ->
     let mut premises: Vec<ClauseId> = r.premises().collect();
     premises.sort_unstable();
     premises.dedup();
-    premises.len() >= 2 && !input_canon.contains(&canonical_clause(&sat.bank, &r.clause.lits))
+    premises.len() >= 2 && !input_canon.contains(&canonical_clause(bank, &r.clause.lits))
 }
 
-/// Ranks the candidates of a finished saturation run.
-pub fn rank(sat: &Saturator) -> Ranking {
-    let store = &sat.store;
-    let bank = &sat.bank;
+/// Ranks the candidates of a finished saturation run (its bank and store).
+pub fn rank(bank: &TermBank, store: &ClauseStore) -> Ranking {
     let n = store.len();
     let inputs: Vec<ClauseId> = store
         .ids()
@@ -192,7 +195,7 @@ pub fn rank(sat: &Saturator) -> Ranking {
         .collect();
     let cands: Vec<ClauseId> = store
         .ids()
-        .filter(|&c| is_candidate(sat, c, &input_canon))
+        .filter(|&c| is_candidate(bank, store, c, &input_canon))
         .collect();
     let m = cands.len();
     if m == 0 {
@@ -368,7 +371,7 @@ fn combine(comps: &[Components]) -> Vec<f64> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::saturation::{InputInfo, Params};
+    use crate::saturation::{InputInfo, Params, Saturator};
 
     fn run(text: &str, processed: u64) -> Saturator {
         let mut bank = TermBank::new();
@@ -401,7 +404,7 @@ mod tests {
     #[test]
     fn scores_are_normalised_sorted_and_candidates_are_derived() {
         let sat = run(GROUP, 60);
-        let r = rank(&sat);
+        let r = rank(&sat.bank, &sat.store);
         assert!(!r.ranked.is_empty());
         for w in r.ranked.windows(2) {
             assert!(w[0].score >= w[1].score);
@@ -418,7 +421,8 @@ mod tests {
             }
         }
         // Deterministic.
-        let again = rank(&run(GROUP, 60));
+        let again = run(GROUP, 60);
+        let again = rank(&again.bank, &again.store);
         assert_eq!(r.ranked, again.ranked);
     }
 

@@ -6,6 +6,7 @@ mod eq;
 pub mod pl;
 mod progress;
 mod sources;
+pub mod tptp;
 
 pub use eq::{CellStats, EqRun, EqSummary, run_eq};
 pub use progress::Progress;

@@ -13,8 +13,8 @@ pub mod select;
 
 use crate::interest::{Ranking, Scored, symbols};
 use crate::logic::{Literal, SymbolId, TermBank};
-use crate::prover::{Outcome, Prover, canonical_clause};
-use crate::saturation::{ClauseId, Rule, Saturator, State};
+use crate::prover::{Outcome, Prover, ProverLimits, canonical_clause};
+use crate::saturation::{ClauseId, ClauseStore, Rule, State};
 use crate::tptp::clause_to_tptp;
 use rand::Rng;
 use serde::{Deserialize, Serialize};
@@ -133,6 +133,27 @@ pub struct TasksConfig {
     pub reconstruction: LevelMap,
     /// Rows per Parquet shard.
     pub max_rows_per_shard: usize,
+    /// Work limits of the prover while generating (labels, minimum
+    /// searches, steps). Smaller than `[prover]`: a question the prover
+    /// cannot settle quickly is redrawn rather than waited for; the
+    /// scorers use `[prover]`.
+    pub prover: ProverLimits,
+}
+
+/// The generation prover's default limits.
+fn generation_limits() -> ProverLimits {
+    ProverLimits {
+        quick_processed: 40,
+        max_processed: 200,
+        quick_model_size: 4,
+        max_model_size: 4,
+        quick_ground_clauses: 20_000,
+        max_ground_clauses: 100_000,
+        quick_sat_conflicts: 2_000,
+        sat_conflicts: 10_000,
+        max_clause_weight: 60,
+        ..ProverLimits::default()
+    }
 }
 
 impl Default for TasksConfig {
@@ -157,6 +178,7 @@ impl Default for TasksConfig {
                 k: [0; 4],
             },
             max_rows_per_shard: 10_000,
+            prover: generation_limits(),
         }
     }
 }
@@ -253,8 +275,10 @@ pub struct Built {
 
 /// One saturated axiom file, ready for task generation.
 pub struct Graph {
-    /// The finished saturation (bank, store).
-    pub sat: Saturator,
+    /// The term bank of the saturation run.
+    pub bank: TermBank,
+    /// The clause store (derivation DAG) of the run.
+    pub store: ClauseStore,
     /// Domain code.
     pub domain: String,
     /// Axiom file stem.
@@ -273,9 +297,12 @@ pub struct Graph {
 }
 
 impl Graph {
-    /// Wraps a finished run: ranks its candidates and keeps the pool.
+    /// Wraps a finished run (its bank and store, taken out of the
+    /// saturator so the graph can be shared between threads) and keeps the
+    /// top of its ranking as the theorem pool.
     pub fn new(
-        sat: Saturator,
+        bank: TermBank,
+        store: ClauseStore,
         ranking: Ranking,
         domain: &str,
         name: &str,
@@ -287,20 +314,20 @@ impl Graph {
             .ranked
             .into_iter()
             .filter(|s| s.score >= cfg.min_score)
-            .filter(|s| seen.insert(canonical_clause(&sat.bank, &sat.store.clause(s.id).lits)))
+            .filter(|s| seen.insert(canonical_clause(&bank, &store.clause(s.id).lits)))
             .take(cfg.pool_size)
             .collect();
-        let active: Vec<ClauseId> = sat
-            .store
+        let active: Vec<ClauseId> = store
             .ids()
-            .filter(|&c| sat.store.get(c).state == State::Active && !sat.store.clause(c).is_empty())
+            .filter(|&c| store.get(c).state == State::Active && !store.clause(c).is_empty())
             .collect();
         let active_syms = active
             .iter()
-            .map(|&c| symbols(&sat.bank, &sat.store.clause(c).lits))
+            .map(|&c| symbols(&bank, &store.clause(c).lits))
             .collect();
         Graph {
-            sat,
+            bank,
+            store,
             domain: domain.to_string(),
             name: name.to_string(),
             pool,
@@ -312,22 +339,22 @@ impl Graph {
 
     /// The term bank.
     pub fn bank(&self) -> &TermBank {
-        &self.sat.bank
+        &self.bank
     }
 
     /// The literals of a clause.
     pub fn lits(&self, c: ClauseId) -> &[Literal] {
-        &self.sat.store.clause(c).lits
+        &self.store.clause(c).lits
     }
 
     /// A clause in TPTP syntax.
     pub fn text(&self, c: ClauseId) -> String {
-        clause_to_tptp(&self.sat.bank, self.lits(c))
+        clause_to_tptp(&self.bank, self.lits(c))
     }
 
     /// Canonical form (variants compare equal).
     pub fn canon(&self, c: ClauseId) -> String {
-        canonical_clause(&self.sat.bank, self.lits(c))
+        canonical_clause(&self.bank, self.lits(c))
     }
 
     /// Distances from `t` over premise edges (breadth-first, first
@@ -339,7 +366,7 @@ impl Graph {
         queue.push_back(t);
         while let Some(x) = queue.pop_front() {
             let d = dist[&x];
-            for p in self.sat.store.get(x).premises() {
+            for p in self.store.get(x).premises() {
                 if let std::collections::btree_map::Entry::Vacant(e) = dist.entry(p) {
                     e.insert(d + 1);
                     queue.push_back(p);
@@ -361,7 +388,7 @@ impl Graph {
         Some(
             dist.into_iter()
                 .filter(|&(c, k)| {
-                    k == d || (k < d && self.sat.store.get(c).rule == Rule::Input)
+                    k == d || (k < d && self.store.get(c).rule == Rule::Input)
                 })
                 .map(|(c, _)| c)
                 .collect(),
@@ -370,7 +397,7 @@ impl Graph {
 
     /// The context axioms A(T): the input clauses among T's ancestors.
     pub fn context_axioms(&self, t: ClauseId) -> Vec<ClauseId> {
-        crate::derivation::Derivation::new(&self.sat.store).leaves(t)
+        crate::derivation::Derivation::new(&self.store).leaves(t)
     }
 
     /// Up to `want` distractors for theorem `t`, drawn at random from the
@@ -385,7 +412,7 @@ impl Graph {
         rng: &mut impl Rng,
     ) -> Vec<ClauseId> {
         let tsyms = symbols(self.bank(), self.lits(t));
-        let ancestors: HashSet<ClauseId> = crate::derivation::Derivation::new(&self.sat.store)
+        let ancestors: HashSet<ClauseId> = crate::derivation::Derivation::new(&self.store)
             .ancestors(t)
             .into_iter()
             .collect();
@@ -531,7 +558,7 @@ pub fn prover_stats(o: &Outcome) -> serde_json::Value {
 pub(crate) mod testing {
     //! A small graph shared by the family tests.
     use super::*;
-    use crate::saturation::{InputInfo, Params};
+    use crate::saturation::{InputInfo, Params, Saturator};
 
     /// Group theory with a few hundred given clauses.
     pub const GROUP: &str = "cnf(left_identity, axiom, mult(e, X) = X).\n\
@@ -571,8 +598,8 @@ pub(crate) mod testing {
         params.limits.max_processed = Some(processed);
         let mut s = Saturator::from_inputs(bank, inputs, params);
         s.run(&mut |_| {});
-        let r = crate::interest::rank(&s);
-        Graph::new(s, r, "TST", "t", &TasksConfig::default(), false)
+        let r = crate::interest::rank(&s.bank, &s.store);
+        Graph::new(s.bank, s.store, r, "TST", "t", &TasksConfig::default(), false)
     }
 }
 
@@ -606,7 +633,7 @@ mod tests {
         let g = graph(SETS, 150);
         let mut rng = crate::tasks::instance_rng(1, &["t"], 0);
         let t = g.pool[0].id;
-        let anc = crate::derivation::Derivation::new(&g.sat.store).ancestors(t);
+        let anc = crate::derivation::Derivation::new(&g.store).ancestors(t);
         let ds = g.distractors(t, &[], 4, &mut rng);
         assert!(!ds.is_empty());
         let ts = symbols(g.bank(), g.lits(t));

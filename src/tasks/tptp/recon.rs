@@ -46,7 +46,7 @@ pub struct Certificate {
 /// The two premises of `x` after collapsing single-premise steps, if `x`
 /// can be shown as a binary step.
 fn binary_premises(g: &Graph, x: ClauseId) -> Option<[ClauseId; 2]> {
-    let r = g.sat.store.get(x);
+    let r = g.store.get(x);
     if r.rule == Rule::Input {
         return None;
     }
@@ -55,7 +55,7 @@ fn binary_premises(g: &Graph, x: ClauseId) -> Option<[ClauseId; 2]> {
     prem.dedup();
     match prem.len() {
         2 => Some([prem[0], prem[1]]),
-        1 if g.sat.store.get(prem[0]).rule != Rule::Input => binary_premises(g, prem[0]),
+        1 if g.store.get(prem[0]).rule != Rule::Input => binary_premises(g, prem[0]),
         _ => None,
     }
 }

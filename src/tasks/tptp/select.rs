@@ -162,10 +162,31 @@ pub fn generate(
     if premises.iter().any(|&p| g.canon(p) == tcanon) {
         return Err(Reject::Degenerate);
     }
-    let first = minimum(g, prover, &premises, t.id, premises.len())?;
-    // Among several minimum subsets of P_d(T), take one at random.
-    let chosen = first.answers[rng.random_range(0..first.answers.len())].0;
-    let m: Vec<ClauseId> = indices(chosen).into_iter().map(|i| premises[i]).collect();
+    // Deletion pass: drop each premise the theorem does not need (in a
+    // random order); the result M is irredundant. The exact search over the
+    // pool below then finds the true minimum, which may be a proper subset
+    // of M (the rest of M then acts as further distractors).
+    let (mut m, mut calls, mut processed) = (premises.clone(), 0u64, 0u64);
+    let first = g.prove(prover, &m, t.id);
+    calls += 1;
+    processed += first.stats.processed;
+    if first.verdict.label() != Some(true) {
+        return Err(Reject::Unknown);
+    }
+    let mut order: Vec<ClauseId> = premises.clone();
+    order.shuffle(rng);
+    for p in order {
+        if m.len() == 1 {
+            break;
+        }
+        let rest: Vec<ClauseId> = m.iter().copied().filter(|&x| x != p).collect();
+        let o = g.prove(prover, &rest, t.id);
+        calls += 1;
+        processed += o.stats.processed;
+        if o.verdict.label() == Some(true) {
+            m = rest;
+        }
+    }
     let distractors = g.distractors(t.id, &premises, k as usize, rng);
     if distractors.len() < k as usize {
         return Err(Reject::NoDistractors);
@@ -173,9 +194,22 @@ pub fn generate(
     let mut pool: Vec<ClauseId> = m.iter().chain(&distractors).copied().collect();
     pool.shuffle(rng);
     let second = minimum(g, prover, &pool, t.id, m.len())?;
-    if second.size < m.len() {
+    // Every minimum answer must come from the depth-d premises: a
+    // distractor that helps prove the theorem is not a distractor.
+    if second
+        .answers
+        .iter()
+        .any(|(mask, _)| indices(*mask).iter().any(|&i| distractors.contains(&pool[i])))
+    {
         return Err(Reject::DistractorEntails);
     }
+    let first = Search {
+        size: m.len(),
+        answers: Vec::new(),
+        covers: Vec::new(),
+        processed,
+        calls,
+    };
     let pool_texts: Vec<String> = pool.iter().map(|&c| g.text(c)).collect();
     let one_based = |mask: u32| indices(mask).into_iter().map(|i| i + 1).collect::<Vec<_>>();
     let cert = Certificate {
@@ -198,12 +232,7 @@ pub fn generate(
             })
             .collect(),
     };
-    let gold = pool
-        .iter()
-        .enumerate()
-        .filter(|(_, c)| m.contains(c))
-        .map(|(i, _)| i + 1)
-        .collect::<Vec<_>>();
+    let gold = cert.answers[0].premises.clone();
     let answer = format_answer(&gold);
     let mut meta = g.base_metadata(t, d, k);
     let obj = meta.as_object_mut().expect("object");
