@@ -14,6 +14,7 @@ pub mod formula;
 pub mod generate;
 pub mod instance;
 pub mod ndl;
+pub mod ndlf;
 pub mod prompt;
 pub mod prover;
 pub mod sat;
