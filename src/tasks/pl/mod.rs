@@ -17,6 +17,7 @@ pub mod ndl;
 pub mod ndlf;
 pub mod prompt;
 pub mod prover;
+pub mod resolution;
 pub mod sat;
 pub mod tasks;
 
