@@ -296,11 +296,25 @@ pub fn run_pl(
     let mut summary = PlSummary::default();
     let mut done = 0u64;
     if do_pl1 {
-        run_pl1_part(cfg, jobs, &pool, &mut writer, &progress, &mut done, &mut summary)?;
+        run_pl1_part(
+            cfg,
+            jobs,
+            &pool,
+            &mut writer,
+            &progress,
+            &mut done,
+            &mut summary,
+        )?;
     }
     if let Some(c) = &pl2_cfg {
         summary.pl2 = Some(run_pl2_part(
-            cfg, c, jobs, &pool, &mut writer, &progress, &mut done,
+            cfg,
+            c,
+            jobs,
+            &pool,
+            &mut writer,
+            &progress,
+            &mut done,
         )?);
     }
     writer.finish().map_err(dataset_err)?;
@@ -394,6 +408,9 @@ fn run_pl1_part(
     Ok(())
 }
 
+/// Consecutive fruitless PL2 candidates after which a (task, family, size) cell stops.
+const PL2_PATIENCE: u64 = 100;
+
 /// The PL2 part of a run: for each task, family and size, instances in
 /// index order until `count` unique ones are accepted or the budget is spent.
 fn run_pl2_part(
@@ -419,7 +436,10 @@ fn run_pl2_part(
                 let mut accepted = 0usize;
                 let mut next = 0u64;
                 let limit = (cfg.count as u64) * 20 + 200;
-                while accepted < cfg.count && next < limit {
+                // Families with few distinct problems at a size (pyramids, De
+                // Bruijn) stop after this many candidates in a row give nothing.
+                let mut misses = 0u64;
+                while accepted < cfg.count && next < limit && misses < PL2_PATIENCE {
                     let end = (next + batch).min(limit);
                     let built: Vec<Result<Pl2Instance, Reject>> = pool.install(|| {
                         (next..end)
@@ -429,20 +449,23 @@ fn run_pl2_part(
                     });
                     next = end;
                     for r in built {
-                        if accepted == cfg.count {
+                        if accepted == cfg.count || misses >= PL2_PATIENCE {
                             break;
                         }
                         let inst = match r {
                             Err(reason) => {
                                 *cell.rejected.entry(reason.name().to_string()).or_default() += 1;
+                                misses += 1;
                                 continue;
                             }
                             Ok(inst) => inst,
                         };
                         if !seen.insert(inst.canonical.clone()) {
                             cell.duplicates += 1;
+                            misses += 1;
                             continue;
                         }
+                        misses = 0;
                         accepted += 1;
                         *summary
                             .labels
@@ -502,8 +525,7 @@ impl PlSummary {
             "{} instances in {:.2}s ({:.0} instances/s)\n",
             self.total + self.pl2.as_ref().map_or(0, |p| p.total),
             self.seconds,
-            (self.total + self.pl2.as_ref().map_or(0, |p| p.total)) as f64
-                / self.seconds.max(1e-9)
+            (self.total + self.pl2.as_ref().map_or(0, |p| p.total)) as f64 / self.seconds.max(1e-9)
         ));
         s
     }

@@ -381,7 +381,10 @@ impl Checker<'_> {
         if let Some(opts) = self.ndlf
             && s.rule == super::ndl::FROM_RULE
         {
-            let claim = s.conclusion.as_ref().expect("NDL_f steps have a conclusion");
+            let claim = s
+                .conclusion
+                .as_ref()
+                .expect("NDL_f steps have a conclusion");
             return super::ndlf::check_from_step(
                 opts,
                 &self.premises,

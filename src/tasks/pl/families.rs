@@ -111,7 +111,10 @@ fn lit(atoms: &mut AtomTable, name: &str, pos: bool) -> Lit {
 /// A clause in the implication rendering of spec §4.1.
 fn clause(atoms: &mut AtomTable, lits: &[(String, bool)]) -> Formula {
     let ls: Vec<Lit> = lits.iter().map(|(a, p)| lit(atoms, a, *p)).collect();
-    render_clause(&Clause::new(ls).expect("family clauses are not tautologies"), atoms)
+    render_clause(
+        &Clause::new(ls).expect("family clauses are not tautologies"),
+        atoms,
+    )
 }
 
 fn conj(fs: Vec<Formula>) -> Formula {
@@ -196,7 +199,8 @@ pub fn generate(
 /// Pyramid of `levels` rows; node numbers row-major from the apex; node v
 /// has atoms `A{v}_1`, `A{v}_2`; node (r, i) rests on (r+1, i), (r+1, i+1).
 fn pyramid(size: usize, rng: &mut ChaCha8Rng, atoms: &mut AtomTable) -> Raw {
-    let levels = [3, 4, 5][size - 1] + rng.random_range(0..2);
+    // 6 resolutions per non-source node: 7 levels = 128 steps, 8 = 170.
+    let levels = [3, 5, 7][size - 1] + rng.random_range(0..2usize).min(3 - size);
     let id = |r: usize, i: usize| r * (r - 1) / 2 + i; // r, i from 1
     let a = |v: usize, k: usize| format!("A{v}_{k}");
     let mut fs = vec![Formula::negation(Formula::or(
@@ -214,7 +218,12 @@ fn pyramid(size: usize, rng: &mut ChaCha8Rng, atoms: &mut AtomTable) -> Raw {
                 for y in 1..=2 {
                     fs.push(clause(
                         atoms,
-                        &[(a(u, x), false), (a(w, y), false), (a(v, 1), true), (a(v, 2), true)],
+                        &[
+                            (a(u, x), false),
+                            (a(w, y), false),
+                            (a(v, 1), true),
+                            (a(v, 2), true),
+                        ],
                     ));
                 }
             }
@@ -225,6 +234,53 @@ fn pyramid(size: usize, rng: &mut ChaCha8Rng, atoms: &mut AtomTable) -> Raw {
         formulas: fs,
         decoy: false,
     }
+}
+
+/// The level-by-level refutation of a pyramid (the way ProofGrid wrote its
+/// pyramid proofs, spec §4.2): for every non-source node v on u, w, bottom
+/// up, derive `(v1 | v2)` from the lemmas for u and w and v's four
+/// conditionals in six resolutions, then refute the apex with the two units
+/// of f1. `6·(non-sources) + 2` steps; `None` if a clause is missing.
+pub fn pyramid_refutation(
+    levels: usize,
+    inputs: &[(Clause, usize)],
+    atoms: &AtomTable,
+) -> Option<super::resolution::Refutation> {
+    let id = |r: usize, i: usize| r * (r - 1) / 2 + i;
+    let var = |v: usize, k: usize| atoms.get(&format!("A{v}_{k}"));
+    let mut b = super::resolution::RefutationBuilder::default();
+    let mut lemma = std::collections::BTreeMap::new();
+    for i in 1..=levels {
+        let s = id(levels, i);
+        let l = b.input(inputs, vec![Lit::pos(var(s, 1)?), Lit::pos(var(s, 2)?)])?;
+        lemma.insert(s, l);
+    }
+    for r in (1..levels).rev() {
+        for i in 1..=r {
+            let (v, u, w) = (id(r, i), id(r + 1, i), id(r + 1, i + 1));
+            let big_v = [Lit::pos(var(v, 1)?), Lit::pos(var(v, 2)?)];
+            let mut d = Vec::new();
+            for x in 1..=2 {
+                let c = |y: usize| -> Option<Vec<Lit>> {
+                    let mut l = vec![Lit::neg(var(u, x)?), Lit::neg(var(w, y)?)];
+                    l.extend(big_v);
+                    Some(l)
+                };
+                let c1 = b.input(inputs, c(1)?)?;
+                let c2 = b.input(inputs, c(2)?)?;
+                let r1 = b.resolve(c2, lemma[&w], var(w, 2)?)?;
+                d.push(b.resolve(r1, c1, var(w, 1)?)?);
+            }
+            let e = b.resolve(d[1], lemma[&u], var(u, 2)?)?;
+            let f = b.resolve(e, d[0], var(u, 1)?)?;
+            lemma.insert(v, f);
+        }
+    }
+    let n1 = b.input(inputs, vec![Lit::neg(var(1, 1)?)])?;
+    let n2 = b.input(inputs, vec![Lit::neg(var(1, 2)?)])?;
+    let g = b.resolve(lemma[&1], n1, var(1, 1)?)?;
+    b.resolve(g, n2, var(1, 2)?)?;
+    Some(b.finish())
 }
 
 /// A random DAG with long linear chains; one atom `P{v}` per node; sources
@@ -282,7 +338,9 @@ fn greedy_colours(n: usize, adj: &[Vec<bool>]) -> usize {
     let mut colour = vec![usize::MAX; n];
     for v in 0..n {
         let used: Vec<usize> = (0..v).filter(|&u| adj[u][v]).map(|u| colour[u]).collect();
-        colour[v] = (0..).find(|c| !used.contains(c)).expect("some colour is free");
+        colour[v] = (0..)
+            .find(|c| !used.contains(c))
+            .expect("some colour is free");
     }
     colour.iter().max().map_or(0, |m| m + 1)
 }
@@ -348,7 +406,10 @@ fn coloring(
     let x = |v: usize, c: usize| format!("X{v}_{c}");
     let mut fs = Vec::new();
     for v in 1..=n {
-        fs.push(clause(atoms, &[(x(v, 1), true), (x(v, 2), true), (x(v, 3), true)]));
+        fs.push(clause(
+            atoms,
+            &[(x(v, 1), true), (x(v, 2), true), (x(v, 3), true)],
+        ));
     }
     for &(u, v) in &edges {
         for c in 1..=3 {
@@ -366,11 +427,13 @@ fn coloring(
 /// m pigeons, t resting places, n holes: `P{i}_{k}` (pigeon i at place k),
 /// `Q{k}_{j}` (place k to hole j). Unsatisfiable iff m > t or m > n.
 fn rphp(size: usize, decoy: bool, rng: &mut ChaCha8Rng, atoms: &mut AtomTable) -> Raw {
-    let m = [3, 4, 4][size - 1];
+    // Sizes: 1 = too few places (m=3), 2 = relativized, too few holes
+    // (m=3, t>=3, n=2), 3 = m=4 with too few places. m=4 with enough places
+    // and too few holes needs more than 150 resolution steps.
+    let m = [3, 3, 4][size - 1];
     let (t, n) = if decoy {
         (m + rng.random_range(0..2), m + rng.random_range(0..2))
-    } else if size == 3 || rng.random_bool(0.5) {
-        // Enough places, too few holes: the relativized case.
+    } else if size == 2 {
         (m + rng.random_range(0..2), m - 1)
     } else {
         (m - 1, m - 1 + rng.random_range(0..2))
@@ -490,7 +553,9 @@ fn subset_cardinality(
 /// `Q = (A1 & ... & An)`, goal Q; f1 = `(~ Q)`. A theorem iff n is odd;
 /// decoys use even n.
 fn de_bruijn(size: usize, decoy: bool, rng: &mut ChaCha8Rng) -> Raw {
-    let odd = [[7, 9], [11, 13], [15, 17]][size - 1][rng.random_range(0..2)];
+    // n <= 5 would give at most 5 premises (a one-step proof); n >= 15
+    // exceeds the default clause cap (about 2n² clauses).
+    let odd = [[7, 7], [9, 11], [13, 13]][size - 1][rng.random_range(0..2)];
     let n = if decoy { odd - 1 } else { odd };
     let a = |i: usize| Formula::atom(&format!("A{i}"));
     let q = conj((1..=n).map(a).collect());
@@ -594,8 +659,8 @@ fn tseitin(size: usize, decoy: bool, rng: &mut ChaCha8Rng) -> Raw {
 /// Each element in exactly one block, each block exactly p elements.
 /// Unsatisfiable iff M ≠ n·p (decoys: M = n·p).
 fn counting(size: usize, decoy: bool, rng: &mut ChaCha8Rng, atoms: &mut AtomTable) -> Raw {
-    let (m, p): (usize, usize) = [[(3, 2), (4, 3)], [(5, 2), (5, 3)], [(7, 2), (7, 3)]][size - 1]
-        [rng.random_range(0..2)];
+    let (m, p): (usize, usize) =
+        [[(4, 3), (5, 2)], [(5, 3), (6, 4)], [(7, 3), (7, 4)]][size - 1][rng.random_range(0..2)];
     let (m, n) = if decoy {
         // Same block size, M rounded down to a multiple of p.
         let n = m / p;

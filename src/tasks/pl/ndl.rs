@@ -213,9 +213,9 @@ impl<'a> Parser<'a> {
         let line = self.line();
         match self.peek() {
             Some(Tok::LBrace) => self.block(),
-            t if kw(t, "suppose-absurd") && self.dialect == Dialect::NdlF => {
-                self.err("suppose-absurd is not part of NDL_f; use assume and `p from ((~ p) ==> false)`")
-            }
+            t if kw(t, "suppose-absurd") && self.dialect == Dialect::NdlF => self.err(
+                "suppose-absurd is not part of NDL_f; use assume and `p from ((~ p) ==> false)`",
+            ),
             t if kw(t, "assume") || kw(t, "suppose-absurd") => {
                 let absurd = kw(t, "suppose-absurd");
                 self.pos += 1;
@@ -254,8 +254,9 @@ impl<'a> Parser<'a> {
                     }
                 })
             }
-            Some(Tok::Ident(_)) if kw(self.peek2(), "on") && self.dialect == Dialect::NdlF => self
-                .err("NDL_f has no named rules: a step is written `p from j1, ..., jn`"),
+            Some(Tok::Ident(_)) if kw(self.peek2(), "on") && self.dialect == Dialect::NdlF => {
+                self.err("NDL_f has no named rules: a step is written `p from j1, ..., jn`")
+            }
             Some(Tok::Ident(_)) if kw(self.peek2(), "on") => self.rule_step(None, line),
             _ => {
                 let f = self.formula()?;
@@ -602,7 +603,10 @@ fn print_ded(
             print_ded(body, indent, out, counter, item);
         }
         Deduction::Step(s) if s.rule == FROM_RULE => {
-            let c = s.conclusion.as_ref().map_or(String::new(), |c| c.to_string());
+            let c = s
+                .conclusion
+                .as_ref()
+                .map_or(String::new(), |c| c.to_string());
             out.push_str(&take(Slot::Conclusion, &c, counter));
             out.push_str(" from");
             for (i, a) in s.args.iter().enumerate() {

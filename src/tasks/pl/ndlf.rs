@@ -204,7 +204,11 @@ mod tests {
             .result
             .unwrap_err();
         assert_eq!((e.kind, e.line), (ErrorKind::Logic, 2));
-        assert!(e.description.contains("counterexample"), "{}", e.description);
+        assert!(
+            e.description.contains("counterexample"),
+            "{}",
+            e.description
+        );
         assert!(e.description.contains("B = false") && e.description.contains("C = false"));
         // An undefined name: syntax.
         let e = check(&PS, "C", "{\n  B from premise-1, lemma-5\n}")
@@ -237,8 +241,14 @@ mod tests {
             .unwrap_err();
         assert_eq!((e.kind, e.line), (ErrorKind::Logic, 0));
         // NDL syntax is not NDL_f.
-        for bad in ["{\n  C BY mp on premise-2, B\n}", "{\n  mp on premise-1, A\n}"] {
-            assert_eq!(check(&PS, "C", bad).result.unwrap_err().kind, ErrorKind::Syntax);
+        for bad in [
+            "{\n  C BY mp on premise-2, B\n}",
+            "{\n  mp on premise-1, A\n}",
+        ] {
+            assert_eq!(
+                check(&PS, "C", bad).result.unwrap_err().kind,
+                ErrorKind::Syntax
+            );
         }
     }
 

@@ -214,10 +214,19 @@ pub fn make_problem(
         return Err(Reject::Shallow);
     }
     p.core_premises = Some(core.len());
-    let refutation = match resolution::refute(&inputs, atoms.atoms.len(), opts.solver_conflicts) {
-        Ok(r) => r,
-        Err(RefuteError::Budget) => return Err(Reject::SolverBudget),
-        Err(RefuteError::Satisfiable) => unreachable!("SAT said unsatisfiable"),
+    let structured = match family {
+        Family::Pyramid => p.params["levels"]
+            .as_u64()
+            .and_then(|l| families::pyramid_refutation(l as usize, &inputs, &atoms)),
+        _ => None,
+    };
+    let refutation = match structured {
+        Some(r) => r,
+        None => match resolution::refute(&inputs, atoms.atoms.len(), opts.solver_conflicts) {
+            Ok(r) => r,
+            Err(RefuteError::Budget) => return Err(Reject::SolverBudget),
+            Err(RefuteError::Satisfiable) => unreachable!("SAT said unsatisfiable"),
+        },
     };
     refutation
         .verify(&inputs)
@@ -402,9 +411,9 @@ fn corrupt(
         .collect();
     let cited_later = |i: usize, body: &mut Vec<Element>| {
         let Some(name) = &names[i] else { return false };
-        body[i + 1..].iter_mut().any(|e| {
-            step_parts(e).is_some_and(|(_, s)| s.args.contains(&Arg::Ident(name.clone())))
-        })
+        body[i + 1..]
+            .iter_mut()
+            .any(|e| step_parts(e).is_some_and(|(_, s)| s.args.contains(&Arg::Ident(name.clone()))))
     };
     match op {
         Corruption::DropJustifier => {
@@ -441,7 +450,9 @@ fn corrupt(
                 .filter(|&(i, j)| {
                     names[j].is_some()
                         && step_parts(&mut body[i].clone()).is_some_and(|(_, s)| {
-                            s.args.iter().any(|a| matches!(a, Arg::Ident(x) if x.starts_with('c')))
+                            s.args
+                                .iter()
+                                .any(|a| matches!(a, Arg::Ident(x) if x.starts_with('c')))
                         })
                 })
                 .collect();
@@ -588,9 +599,8 @@ pub fn build(
 ) -> Result<Pl2Instance, Reject> {
     let size_s = size.to_string();
     let mut rng = instance_rng(seed, &["pl2", task.config(), family.name(), &size_s], index);
-    let decoy = task == Pl2Task::ProofWriting
-        && family.has_decoys()
-        && rng.random_bool(opts.decoy_rate);
+    let decoy =
+        task == Pl2Task::ProofWriting && family.has_decoys() && rng.random_bool(opts.decoy_rate);
     let p = make_problem(family, size, decoy, &mut rng, opts)?;
     let named = named_premises(&p.premises);
     let reference = p.proof.as_ref().map(print);
@@ -707,14 +717,16 @@ pub fn build(
                                                  "verified": true},
                        "reference_proof_checks": true}),
     };
-    let prediction_matches = metadata
-        .get("prediction_matches")
-        .and_then(|v| v.as_bool());
+    let prediction_matches = metadata.get("prediction_matches").and_then(|v| v.as_bool());
     let mut sorted = strings(&p.premises);
     sorted.sort();
     let canonical = format!("{} |- {}", sorted.join(" # "), p.goal);
     Ok(Pl2Instance {
-        id: format!("{}-{}-s{seed}-z{size}-{index:06}", task.config(), family.name()),
+        id: format!(
+            "{}-{}-s{seed}-z{size}-{index:06}",
+            task.config(),
+            family.name()
+        ),
         task,
         family,
         size,
@@ -845,6 +857,204 @@ pub fn score_record(task: Pl2Task, metadata: &Value, gold: &str, answer: &str) -
                     Score::correct()
                 }
                 Some(_) => Score::malformed("\"proof\" must be a string or null"),
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn instances(task: Pl2Task, per_family: u64) -> Vec<Pl2Instance> {
+        let opts = Pl2Options::default();
+        let mut out = Vec::new();
+        for family in Family::ALL {
+            for i in 0..per_family {
+                if let Ok(inst) = build(5, task, family, 1 + (i % 2) as u8, i, &opts) {
+                    out.push(inst);
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn every_family_yields_checked_reference_proofs_and_gold_scores_one() {
+        for task in Pl2Task::ALL {
+            let all = instances(task, 6);
+            for family in Family::ALL {
+                assert!(
+                    all.iter().any(|i| i.family == family),
+                    "{task}: no {family} instance"
+                );
+            }
+            for inst in &all {
+                let s = score_record(task, &inst.metadata, &inst.answer, &inst.answer);
+                assert_eq!(s.value, 1.0, "{}: {}", inst.id, s.detail);
+                if let Some(proof) = inst.metadata["reference_proof"].as_str() {
+                    // The reference proof re-checks from the metadata strings alone.
+                    let ans = json!({"description": "", "proof": proof}).to_string();
+                    let s = score_record(Pl2Task::ProofWriting, &inst.metadata, "", &ans);
+                    assert_eq!(s.value, 1.0, "{}: {}", inst.id, s.detail);
+                    let steps = inst.refutation_steps.unwrap();
+                    assert!(steps < 150, "{steps}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn decoys_have_no_proof_and_a_checked_counterexample() {
+        let all = instances(Pl2Task::ProofWriting, 12);
+        let decoys: Vec<&Pl2Instance> = all.iter().filter(|i| i.label == "non-theorem").collect();
+        assert!(decoys.len() >= 3, "{}", decoys.len());
+        for inst in decoys {
+            let premises: Vec<Formula> = inst.metadata["premises"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|s| Formula::parse(s.as_str().unwrap()).unwrap())
+                .collect();
+            let goal = Formula::parse(inst.metadata["goal"].as_str().unwrap()).unwrap();
+            assert!(!sat::entails(&premises, &goal), "{}", inst.id);
+            assert!(inst.certificate["problem"]["counterexample"].is_object());
+            // Claiming a proof, or a wrong counterexample, scores 0.
+            let fake =
+                json!({"description": "", "proof": format!("{{\n  {goal} from premise-1\n}}")});
+            let s = score_record(
+                Pl2Task::ProofWriting,
+                &inst.metadata,
+                &inst.answer,
+                &fake.to_string(),
+            );
+            assert_eq!(s.value, 0.0);
+            // Every one-atom change of the gold counterexample scores exactly
+            // as evaluation says; a partial assignment scores 0.
+            let gold: Value = serde_json::from_str(&inst.answer).unwrap();
+            let cx = gold["counterexample"].as_object().unwrap();
+            for atom in cx.keys() {
+                let mut m = cx.clone();
+                m[atom] = Value::Bool(!m[atom].as_bool().unwrap());
+                let v = |a: &str| m[a].as_bool().unwrap();
+                let valid = premises.iter().all(|p| p.eval(&v)) && !goal.eval(&v);
+                let ans = json!({"description": "", "proof": null, "counterexample": m});
+                let s = score_record(
+                    Pl2Task::ProofWriting,
+                    &inst.metadata,
+                    &inst.answer,
+                    &ans.to_string(),
+                );
+                assert_eq!(
+                    s.value,
+                    if valid { 1.0 } else { 0.0 },
+                    "{}: {}",
+                    inst.id,
+                    s.detail
+                );
+            }
+            let mut partial = cx.clone();
+            let first = partial.keys().next().unwrap().clone();
+            partial.remove(&first);
+            let ans = json!({"description": "", "proof": null, "counterexample": partial});
+            let s = score_record(
+                Pl2Task::ProofWriting,
+                &inst.metadata,
+                &inst.answer,
+                &ans.to_string(),
+            );
+            assert_eq!(s.value, 0.0);
+        }
+    }
+
+    #[test]
+    fn one_line_and_consolidating_proofs_are_rejected() {
+        for inst in instances(Pl2Task::ProofWriting, 4)
+            .iter()
+            .filter(|i| i.label == "theorem")
+        {
+            let n = inst.metadata["premises"].as_array().unwrap().len();
+            let goal = inst.metadata["goal"].as_str().unwrap();
+            let all: Vec<String> = (1..=n).map(|i| format!("premise-{i}")).collect();
+            let one_line = format!("{{\n  {goal} from {}\n}}", all.join(", "));
+            let ans = json!({"description": "", "proof": one_line}).to_string();
+            let s = score_record(Pl2Task::ProofWriting, &inst.metadata, &inst.answer, &ans);
+            assert_eq!(s.value, 0.0, "{}", inst.id);
+            assert!(s.detail.starts_with("type error"), "{}", s.detail);
+            // Five premises at a time is not enough (the goal needs more),
+            // and gathering them in conjunctions trips the premise bound.
+            let five = format!("{{\n  {goal} from {}\n}}", all[..5].join(", "));
+            let ans = json!({"description": "", "proof": five}).to_string();
+            let s = score_record(Pl2Task::ProofWriting, &inst.metadata, &inst.answer, &ans);
+            assert_eq!(s.value, 0.0, "{}", inst.id);
+            // No proof at all for a theorem scores 0.
+            let s = score_record(
+                Pl2Task::ProofWriting,
+                &inst.metadata,
+                &inst.answer,
+                r#"{"description": "", "proof": null, "counterexample": {}}"#,
+            );
+            assert_eq!(s.value, 0.0);
+        }
+    }
+
+    #[test]
+    fn proof_checking_is_balanced_and_corruptions_score_zero_when_called_correct() {
+        let all = instances(Pl2Task::ProofChecking, 8);
+        let wrong = all.iter().filter(|i| i.label == "incorrect").count();
+        assert!(
+            wrong * 4 >= all.len() && wrong * 4 <= all.len() * 3,
+            "{wrong}/{}",
+            all.len()
+        );
+        for inst in &all {
+            let flipped = if inst.label == "correct" {
+                r#"{"correct": false, "errorDetails": {}}"#
+            } else {
+                r#"{"correct": true, "errorDetails": {}}"#
+            };
+            let s = score_record(
+                Pl2Task::ProofChecking,
+                &inst.metadata,
+                &inst.answer,
+                flipped,
+            );
+            assert_eq!(s.value, 0.0);
+            if inst.label == "incorrect" {
+                assert_eq!(inst.prediction_matches, Some(true), "{}", inst.metadata);
+                let gold: Value = serde_json::from_str(&inst.answer).unwrap();
+                let d = &gold["errorDetails"];
+                if d["errorType"] == "logic" && d["offendingLineNumber"] != 0 {
+                    let desc = d["errorDescription"].as_str().unwrap();
+                    assert!(
+                        desc.contains("counterexample") || desc.contains("does not hold"),
+                        "{desc}"
+                    );
+                }
+            }
+            let s = score_record(
+                Pl2Task::ProofChecking,
+                &inst.metadata,
+                &inst.answer,
+                "nonsense",
+            );
+            assert!(!s.well_formed);
+        }
+    }
+
+    #[test]
+    fn instances_are_deterministic() {
+        let opts = Pl2Options::default();
+        for family in Family::ALL {
+            let a = build(3, Pl2Task::ProofChecking, family, 1, 2, &opts);
+            let b = build(3, Pl2Task::ProofChecking, family, 1, 2, &opts);
+            match (a, b) {
+                (Ok(a), Ok(b)) => {
+                    assert_eq!((a.prompt, a.answer), (b.prompt, b.answer));
+                    assert_eq!(a.metadata, b.metadata);
+                }
+                (Err(a), Err(b)) => assert_eq!(a, b),
+                _ => panic!("{family}: one build failed"),
             }
         }
     }

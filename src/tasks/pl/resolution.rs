@@ -76,6 +76,11 @@ impl AtomTable {
         v
     }
 
+    /// The variable of an atom, if it has one.
+    pub fn get(&self, name: &str) -> Option<Var> {
+        self.index.get(name).copied()
+    }
+
     /// The atom of a variable.
     pub fn name(&self, v: Var) -> &str {
         &self.atoms[(v.0 - 1) as usize]
@@ -171,18 +176,16 @@ pub fn render_clause(c: &Clause, atoms: &AtomTable) -> Formula {
             .reduce(|acc, f| Formula::or(f, acc))
             .expect("non-empty")
     }
-    let neg: Vec<Formula> = c
-        .0
-        .iter()
-        .filter(|l| !l.is_pos())
-        .map(|l| Formula::atom(atoms.name(l.var())))
-        .collect();
-    let pos: Vec<Formula> = c
-        .0
-        .iter()
-        .filter(|l| l.is_pos())
-        .map(|l| Formula::atom(atoms.name(l.var())))
-        .collect();
+    let neg: Vec<Formula> =
+        c.0.iter()
+            .filter(|l| !l.is_pos())
+            .map(|l| Formula::atom(atoms.name(l.var())))
+            .collect();
+    let pos: Vec<Formula> =
+        c.0.iter()
+            .filter(|l| l.is_pos())
+            .map(|l| Formula::atom(atoms.name(l.var())))
+            .collect();
     match (neg.len(), pos.len()) {
         (0, 0) => Formula::False,
         (1, 0) => Formula::negation(neg[0].clone()),
@@ -234,7 +237,9 @@ impl Refutation {
         for (k, n) in self.nodes.iter().enumerate() {
             match n.parents {
                 None => {
-                    let src = n.source.ok_or(format!("node {k}: input without a source"))?;
+                    let src = n
+                        .source
+                        .ok_or(format!("node {k}: input without a source"))?;
                     if !inputs.contains(&(n.clause.clone(), src)) {
                         return Err(format!("node {k}: not an input clause of formula {src}"));
                     }
@@ -281,15 +286,48 @@ struct Cdcl {
     bump: f64,
     /// Node id of every clause the solver propagates with.
     active: Vec<usize>,
+    /// Decision strategy.
+    strategy: Strategy,
 }
+
+/// A decision strategy: the polarity tried first and how activity ties
+/// are broken. Different strategies find refutations of different length.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Strategy {
+    /// Value a decision tries first.
+    pub phase: bool,
+    /// Break activity ties towards the highest variable (else the lowest).
+    pub prefer_high: bool,
+}
+
+/// The strategies [`refute`] tries, in order.
+pub const STRATEGIES: [Strategy; 4] = [
+    Strategy {
+        phase: false,
+        prefer_high: false,
+    },
+    Strategy {
+        phase: true,
+        prefer_high: false,
+    },
+    Strategy {
+        phase: false,
+        prefer_high: true,
+    },
+    Strategy {
+        phase: true,
+        prefer_high: true,
+    },
+];
 
 fn code(l: Lit) -> usize {
     2 * (l.var().0 as usize) + usize::from(!l.is_pos())
 }
 
 impl Cdcl {
-    fn new(nvars: usize) -> Cdcl {
+    fn new(nvars: usize, strategy: Strategy) -> Cdcl {
         Cdcl {
+            strategy,
             nodes: Vec::new(),
             occurs: vec![Vec::new(); 2 * nvars + 2],
             value: vec![None; nvars + 1],
@@ -460,11 +498,15 @@ impl Cdcl {
                 }
                 Ok(()) => {
                     from = self.trail.len();
-                    // Highest activity, then lowest variable; phase false.
+                    // Highest activity, ties by the strategy's variable order.
                     let mut best: Option<usize> = None;
                     for v in 1..self.value.len() {
                         if self.value[v].is_none()
-                            && best.is_none_or(|b| self.activity[v] > self.activity[b])
+                            && best.is_none_or(|b| {
+                                self.activity[v] > self.activity[b]
+                                    || (self.strategy.prefer_high
+                                        && self.activity[v] == self.activity[b])
+                            })
                         {
                             best = Some(v);
                         }
@@ -473,7 +515,7 @@ impl Cdcl {
                         return Err(RefuteError::Satisfiable);
                     };
                     self.limits.push(self.trail.len());
-                    self.assign(Lit::neg(Var(v as u32)), None);
+                    self.assign(Lit::new(Var(v as u32), self.strategy.phase), None);
                 }
             }
         }
@@ -481,13 +523,37 @@ impl Cdcl {
 }
 
 /// Finds a resolution refutation of the clauses (each tagged with its
-/// source formula), trimmed to the nodes the empty clause depends on.
+/// source formula), trimmed to the nodes the empty clause depends on: the
+/// shortest over [`STRATEGIES`] (the first one on ties), each run with the
+/// conflict budget.
 pub fn refute(
     inputs: &[(Clause, usize)],
     nvars: usize,
     budget: usize,
 ) -> Result<Refutation, RefuteError> {
-    let mut s = Cdcl::new(nvars);
+    let mut best: Option<Refutation> = None;
+    for strategy in STRATEGIES {
+        match refute_with(inputs, nvars, budget, strategy) {
+            Ok(r) => {
+                if best.as_ref().is_none_or(|b| r.steps() < b.steps()) {
+                    best = Some(r);
+                }
+            }
+            Err(RefuteError::Satisfiable) => return Err(RefuteError::Satisfiable),
+            Err(RefuteError::Budget) => {}
+        }
+    }
+    best.ok_or(RefuteError::Budget)
+}
+
+/// One proof-logging CDCL run with a given decision strategy.
+pub fn refute_with(
+    inputs: &[(Clause, usize)],
+    nvars: usize,
+    budget: usize,
+    strategy: Strategy,
+) -> Result<Refutation, RefuteError> {
+    let mut s = Cdcl::new(nvars, strategy);
     for (c, src) in inputs {
         s.add(Node {
             clause: c.clone(),
@@ -518,6 +584,50 @@ pub fn refute(
         }
     }
     Ok(Refutation { nodes })
+}
+
+/// Builds a refutation node by node from known input clauses, for
+/// family-specific refutations (the result is checked by [`Refutation::verify`]).
+#[derive(Debug, Default)]
+pub struct RefutationBuilder {
+    nodes: Vec<Node>,
+}
+
+impl RefutationBuilder {
+    /// Adds (or finds) the input clause `lits`; `None` if it is not among `inputs`.
+    pub fn input(&mut self, inputs: &[(Clause, usize)], lits: Vec<Lit>) -> Option<usize> {
+        let c = Clause::new(lits)?;
+        if let Some(k) = self
+            .nodes
+            .iter()
+            .position(|n| n.parents.is_none() && n.clause == c)
+        {
+            return Some(k);
+        }
+        let (_, src) = inputs.iter().find(|(d, _)| *d == c)?;
+        self.nodes.push(Node {
+            clause: c,
+            parents: None,
+            source: Some(*src),
+        });
+        Some(self.nodes.len() - 1)
+    }
+
+    /// Adds the resolvent of nodes `i` and `j` on `pivot`; `None` if they do not clash.
+    pub fn resolve(&mut self, i: usize, j: usize, pivot: Var) -> Option<usize> {
+        let clause = self.nodes[i].clause.resolve(&self.nodes[j].clause, pivot)?;
+        self.nodes.push(Node {
+            clause,
+            parents: Some((i, j, pivot)),
+            source: None,
+        });
+        Some(self.nodes.len() - 1)
+    }
+
+    /// The refutation built so far.
+    pub fn finish(self) -> Refutation {
+        Refutation { nodes: self.nodes }
+    }
 }
 
 /// The clausal form of a formula list, each clause tagged with the index of
@@ -631,7 +741,11 @@ pub fn to_ndlf(
     if refutation.nodes.len() == 1 {
         // The empty clause is itself an input clause (a formula equivalent to false).
         let src = refutation.nodes[0].source.expect("input");
-        body.push(from_step(None, Formula::False, vec![Arg::Ident(source_name(src))]));
+        body.push(from_step(
+            None,
+            Formula::False,
+            vec![Arg::Ident(source_name(src))],
+        ));
     }
     let assume = Deduction::Assume {
         line: 0,
@@ -698,16 +812,20 @@ mod tests {
         let mut atoms = AtomTable::default();
         let cs = clausify(&f("((A & B) ==> (C | D))"), &mut atoms, 100).unwrap();
         assert_eq!(cs.len(), 1);
-        assert_eq!(
-            render_clause(&cs[0], &atoms),
-            f("((A & B) ==> (C | D))")
-        );
+        assert_eq!(render_clause(&cs[0], &atoms), f("((A & B) ==> (C | D))"));
         let cs = clausify(&f("(A <==> (~ B))"), &mut atoms, 100).unwrap();
         assert_eq!(cs.len(), 2);
         let cs = clausify(&f("(A ==> (~ B))"), &mut atoms, 100).unwrap();
         assert_eq!(render_clause(&cs[0], &atoms), f("(A ==> (~ B))"));
-        assert!(clausify(&f("(A | (~ A))"), &mut atoms, 100).unwrap().is_empty());
-        assert_eq!(clausify(&f("false"), &mut atoms, 100).unwrap(), vec![Clause(vec![])]);
+        assert!(
+            clausify(&f("(A | (~ A))"), &mut atoms, 100)
+                .unwrap()
+                .is_empty()
+        );
+        assert_eq!(
+            clausify(&f("false"), &mut atoms, 100).unwrap(),
+            vec![Clause(vec![])]
+        );
         let big = f("((A <==> B) <==> ((C <==> D) <==> (E <==> (A1 <==> B1))))");
         assert!(clausify(&big, &mut atoms, 8).is_none());
     }
@@ -732,7 +850,10 @@ mod tests {
         let steps = refute_and_check(&fs[0], &fs[1..], &goal).unwrap();
         assert!(steps > 5, "{steps}");
         // Satisfiable: no refutation.
-        assert_eq!(refute_and_check(&f("A"), &[f("(A ==> B)")], &f("(~ A)")), None);
+        assert_eq!(
+            refute_and_check(&f("A"), &[f("(A ==> B)")], &f("(~ A)")),
+            None
+        );
     }
 
     proptest! {
