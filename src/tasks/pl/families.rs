@@ -291,11 +291,14 @@ fn horn_chain(size: usize, rng: &mut ChaCha8Rng, atoms: &mut AtomTable) -> Raw {
     // Node v's chain predecessor is v-1 with high probability, else a
     // random earlier node; a few nodes are new sources; extra predecessors
     // are random earlier nodes.
-    let mut preds: Vec<Vec<usize>> = vec![Vec::new(); n + 1];
+    // preds[v]: the predecessors of node v (index 0 unused, node 1 a source).
+    let mut preds: Vec<Vec<usize>> = vec![Vec::new(), Vec::new()];
     let mut sources = vec![1];
     for v in 2..=n {
+        let mut ps = Vec::new();
         if v < n && rng.random_bool(0.15) {
             sources.push(v);
+            preds.push(ps);
             continue;
         }
         let main = if rng.random_bool(0.8) {
@@ -303,15 +306,16 @@ fn horn_chain(size: usize, rng: &mut ChaCha8Rng, atoms: &mut AtomTable) -> Raw {
         } else {
             rng.random_range(1..v)
         };
-        preds[v].push(main);
+        ps.push(main);
         let extra = rng.random_range(0..=2usize);
         for _ in 0..extra {
             let u = rng.random_range(1..v);
-            if !preds[v].contains(&u) {
-                preds[v].push(u);
+            if !ps.contains(&u) {
+                ps.push(u);
             }
         }
-        preds[v].sort_unstable();
+        ps.sort_unstable();
+        preds.push(ps);
     }
     let mut fs = vec![Formula::negation(Formula::atom(&p(n)))];
     for &s in &sources {
@@ -384,16 +388,18 @@ fn coloring(
     } else {
         rng.random_range(0.6..0.9)
     };
-    let mut adj = vec![vec![false; n]; n];
     let mut edges = Vec::new();
-    for u in 0..n {
-        for v in u + 1..n {
+    for u in 1..=n {
+        for v in u + 1..=n {
             if rng.random_bool(p) {
-                adj[u][v] = true;
-                adj[v][u] = true;
-                edges.push((u + 1, v + 1));
+                edges.push((u, v));
             }
         }
+    }
+    let mut adj = vec![vec![false; n]; n];
+    for &(u, v) in &edges {
+        adj[u - 1][v - 1] = true;
+        adj[v - 1][u - 1] = true;
     }
     let greedy = greedy_colours(n, &adj);
     if !decoy && greedy <= 3 {

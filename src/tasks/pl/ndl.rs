@@ -261,7 +261,7 @@ impl<'a> Parser<'a> {
             _ => {
                 let f = self.formula()?;
                 if self.dialect == Dialect::NdlF {
-                    return self.from_step(f, line);
+                    return self.parse_from_step(f, line);
                 }
                 if !kw(self.peek(), "by") {
                     return self.err(format!(
@@ -302,7 +302,11 @@ impl<'a> Parser<'a> {
     }
 
     /// An NDL_f step after its conclusion: `from j1, ..., jn` (n may be 0).
-    fn from_step(&mut self, conclusion: Formula, line: usize) -> Result<Deduction, ParseError> {
+    fn parse_from_step(
+        &mut self,
+        conclusion: Formula,
+        line: usize,
+    ) -> Result<Deduction, ParseError> {
         if !kw(self.peek(), FROM_RULE) {
             return self.err(format!(
                 "expected 'from' after the formula, found {}",
@@ -370,7 +374,7 @@ impl<'a> Parser<'a> {
             if self.dialect == Dialect::NdlF && kw(self.peek(), FROM_RULE) {
                 return Ok(Element::Ded {
                     name: Some(n),
-                    ded: self.from_step(f, line)?,
+                    ded: self.parse_from_step(f, line)?,
                 });
             }
             if kw(self.peek(), "by") {
