@@ -2,7 +2,8 @@
 //! second per task and level, on one thread. Each iteration builds one
 //! complete instance (problem with SAT certificate, reference proof with
 //! strict self-check, task construction with its label re-derived by the
-//! checker, prompt), cycling through instance indices.
+//! checker, prompt), cycling through instance indices. PL2 candidates per
+//! second per family are measured at size 1.
 
 use saturate::tasks::pl::{Task, build};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -33,4 +34,21 @@ fn level1(bencher: divan::Bencher, task: Task) {
 #[divan::bench(args = TASKS, sample_count = 20, sample_size = 5)]
 fn level4(bencher: divan::Bencher, task: Task) {
     bench(bencher, task, 4);
+}
+
+/// PL2: one certified instance per family at size 1 (filters, SAT label,
+/// refutation and its re-check, NDL_f reference proof checked, task built).
+/// Candidates a filter rejects count as iterations too, so this is
+/// candidates per second; the run summary reports the acceptance rates.
+#[divan::bench(args = saturate::tasks::pl::families::Family::ALL, sample_count = 10, sample_size = 5)]
+fn pl2_size1(bencher: divan::Bencher, family: saturate::tasks::pl::families::Family) {
+    use saturate::tasks::pl::pl2::{Pl2Options, Pl2Task, build};
+    let opts = Pl2Options::default();
+    let next = AtomicU64::new(0);
+    bencher
+        .counter(divan::counter::ItemsCount::new(1usize))
+        .bench(|| {
+            let i = next.fetch_add(1, Ordering::Relaxed);
+            divan::black_box(build(7, Pl2Task::ProofWriting, family, 1, i, &opts).ok())
+        });
 }

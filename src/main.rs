@@ -180,17 +180,62 @@ struct PlArgs {
     /// No progress or summary on stderr.
     #[arg(long, short)]
     quiet: bool,
+    /// Problem sets, comma-separated: pl1 (random problems, NDL) and/or
+    /// pl2 (eight structured families, NDL_f). With pl2, --count is per
+    /// task, family and size.
+    #[arg(long, value_name = "SET,...", value_delimiter = ',', default_value = "pl1",
+          value_parser = ["pl1", "pl2"])]
+    families: Vec<String>,
+    /// PL2 sizes, comma-separated (1-3).
+    #[arg(long, value_name = "Z,...", value_delimiter = ',', default_values_t = [1u8, 2, 3],
+          value_parser = clap::value_parser!(u8).range(1..=3))]
+    sizes: Vec<u8>,
+    /// PL2 families, comma-separated (default: all eight).
+    #[arg(long, value_name = "NAME,...", value_delimiter = ',',
+          value_parser = clap::builder::PossibleValuesParser::new(
+              saturate::tasks::pl::families::Family::ALL.map(|f| f.name())))]
+    pl2_families: Vec<String>,
+    /// PL2: reject theorems whose resolution refutation has this many steps or more.
+    #[arg(long, value_name = "N", default_value_t = 150,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    max_refutation_steps: u64,
+    /// PL2: reject instances whose clausal form has more clauses than this.
+    #[arg(long, value_name = "N", default_value_t = 200,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    max_cnf_clauses: u64,
 }
 
 fn run_pl(a: &PlArgs) -> Result<(), RunError> {
     let mut levels = a.levels.clone();
     levels.sort_unstable();
     levels.dedup();
+    let mut families = a.families.clone();
+    families.sort();
+    families.dedup();
+    let pl2 = families.iter().any(|f| f == "pl2").then(|| {
+        let mut sizes = a.sizes.clone();
+        sizes.sort_unstable();
+        sizes.dedup();
+        let fams = saturate::tasks::pl::families::Family::ALL
+            .into_iter()
+            .filter(|f| a.pl2_families.is_empty() || a.pl2_families.iter().any(|n| n == f.name()))
+            .collect();
+        let mut c = pipeline::pl::Pl2RunConfig {
+            sizes,
+            families: fams,
+            ..Default::default()
+        };
+        c.options.max_refutation_steps = a.max_refutation_steps as usize;
+        c.options.max_cnf_clauses = a.max_cnf_clauses as usize;
+        c
+    });
     let cfg = pipeline::pl::PlConfig {
         count: a.count,
         seed: a.seed,
         levels: levels.clone(),
         max_rows_per_shard: a.max_rows_per_shard as usize,
+        families,
+        pl2,
         ..Default::default()
     };
     let summary = pipeline::pl::run_pl(&cfg, a.jobs, &a.out, !a.quiet)?;

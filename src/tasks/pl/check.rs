@@ -326,7 +326,11 @@ fn twin(rule: &str) -> Option<&'static str> {
     }
 }
 
-struct Checker {
+struct Checker<'o> {
+    /// NDL_f options when checking an NDL_f proof (spec §2); `None` for NDL.
+    ndlf: Option<&'o super::ndlf::NdlfOptions>,
+    /// The premises, for the NDL_f premise-conjunct bound.
+    premises: Vec<Formula>,
     mode: Mode,
     base: Vec<Formula>,
     env: Vec<(String, Formula)>,
@@ -342,7 +346,7 @@ fn err<T>(kind: ErrorKind, line: usize, description: impl Into<String>) -> Resul
     })
 }
 
-impl Checker {
+impl Checker<'_> {
     fn holds(&self, f: &Formula) -> bool {
         self.base.iter().rev().any(|b| b == f)
     }
@@ -374,6 +378,23 @@ impl Checker {
             .iter()
             .map(|a| self.resolve(a, line))
             .collect::<Result<Vec<_>, _>>()?;
+        if let Some(opts) = self.ndlf
+            && s.rule == super::ndl::FROM_RULE
+        {
+            let claim = s
+                .conclusion
+                .as_ref()
+                .expect("NDL_f steps have a conclusion");
+            return super::ndlf::check_from_step(
+                opts,
+                &self.premises,
+                &|f| self.holds(f),
+                claim,
+                &args,
+            )
+            .map(|()| claim.clone())
+            .or_else(|(kind, d)| err(kind, line, d));
+        }
         let Some(info) = rule_info(&s.rule) else {
             return err(
                 ErrorKind::Syntax,
@@ -523,7 +544,20 @@ pub fn check_parsed(
     proof: &Deduction,
     mode: Mode,
 ) -> Report {
+    check_parsed_with(premises, goal, proof, mode, None)
+}
+
+/// [`check_parsed`] for NDL (`ndlf = None`) or NDL_f (spec §2) with its options.
+pub(crate) fn check_parsed_with(
+    premises: &[(String, Formula)],
+    goal: &Formula,
+    proof: &Deduction,
+    mode: Mode,
+    ndlf: Option<&super::ndlf::NdlfOptions>,
+) -> Report {
     let mut c = Checker {
+        ndlf,
+        premises: premises.iter().map(|(_, f)| f.clone()).collect(),
         mode,
         base: premises.iter().map(|(_, f)| f.clone()).collect(),
         env: premises.to_vec(),

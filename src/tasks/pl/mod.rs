@@ -10,12 +10,16 @@
 //! by the checker) → [`prompt`] → [`instance::PlInstance`].
 
 pub mod check;
+pub mod families;
 pub mod formula;
 pub mod generate;
 pub mod instance;
 pub mod ndl;
+pub mod ndlf;
+pub mod pl2;
 pub mod prompt;
 pub mod prover;
+pub mod resolution;
 pub mod sat;
 pub mod tasks;
 

@@ -2,6 +2,10 @@
 //! spec §1): the line-mapped AST, the parser (§1.2) and the printer. The
 //! printer can replace any maskable item (§3.5) and render gaps (§3.6), so
 //! the masking and gap-filling tasks are printed from the same AST.
+//!
+//! The same parser and printer also read and write NDL_f (spec §2), the
+//! single-rule dialect of PL2: a step `p from j1, ..., jn` is stored as a
+//! [`Step`] whose rule is [`FROM_RULE`] and whose conclusion is `p`.
 
 use super::formula::{Formula, FormulaParser, Tok, Token, lex};
 
@@ -128,11 +132,24 @@ pub struct ParseError {
     pub message: String,
 }
 
+/// The rule name under which an NDL_f step `p from j1, ..., jn` is stored.
+pub const FROM_RULE: &str = "from";
+
+/// Which proof language the parser reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dialect {
+    /// Full NDL (spec §1): `[p BY] rule on args`, `suppose-absurd`.
+    Ndl,
+    /// NDL_f (spec §2): only `p from j1, ..., jn` steps, no `suppose-absurd`.
+    NdlF,
+}
+
 struct Parser<'a> {
     toks: &'a [Token],
     pos: usize,
     last_line: usize,
     depth: usize,
+    dialect: Dialect,
 }
 
 fn kw(t: Option<&Tok>, word: &str) -> bool {
@@ -196,6 +213,9 @@ impl<'a> Parser<'a> {
         let line = self.line();
         match self.peek() {
             Some(Tok::LBrace) => self.block(),
+            t if kw(t, "suppose-absurd") && self.dialect == Dialect::NdlF => self.err(
+                "suppose-absurd is not part of NDL_f; use assume and `p from ((~ p) ==> false)`",
+            ),
             t if kw(t, "assume") || kw(t, "suppose-absurd") => {
                 let absurd = kw(t, "suppose-absurd");
                 self.pos += 1;
@@ -234,9 +254,15 @@ impl<'a> Parser<'a> {
                     }
                 })
             }
+            Some(Tok::Ident(_)) if kw(self.peek2(), "on") && self.dialect == Dialect::NdlF => {
+                self.err("NDL_f has no named rules: a step is written `p from j1, ..., jn`")
+            }
             Some(Tok::Ident(_)) if kw(self.peek2(), "on") => self.rule_step(None, line),
             _ => {
                 let f = self.formula()?;
+                if self.dialect == Dialect::NdlF {
+                    return self.parse_from_step(f, line);
+                }
                 if !kw(self.peek(), "by") {
                     return self.err(format!(
                         "expected BY after the formula, found {}",
@@ -266,13 +292,47 @@ impl<'a> Parser<'a> {
             ));
         }
         self.pos += 1;
+        let args = self.args()?;
+        Ok(Deduction::Step(Step {
+            line,
+            conclusion,
+            rule,
+            args,
+        }))
+    }
+
+    /// An NDL_f step after its conclusion: `from j1, ..., jn` (n may be 0).
+    fn parse_from_step(
+        &mut self,
+        conclusion: Formula,
+        line: usize,
+    ) -> Result<Deduction, ParseError> {
+        if !kw(self.peek(), FROM_RULE) {
+            return self.err(format!(
+                "expected 'from' after the formula, found {}",
+                self.found()
+            ));
+        }
+        self.pos += 1;
+        let ends = matches!(self.peek(), None | Some(Tok::Semi | Tok::RBrace));
+        let args = if ends { Vec::new() } else { self.args()? };
+        Ok(Deduction::Step(Step {
+            line,
+            conclusion: Some(conclusion),
+            rule: FROM_RULE.to_string(),
+            args,
+        }))
+    }
+
+    /// A comma-separated argument list (formulas or identifiers).
+    fn args(&mut self) -> Result<Vec<Arg>, ParseError> {
         let mut args = Vec::new();
         loop {
             match self.peek() {
                 t if kw(t, "assume") || kw(t, "suppose-absurd") || t == Some(&Tok::LBrace) => {
                     return self.err("a subproof cannot be a rule argument");
                 }
-                t if kw(t, "by") || kw(t, "on") => {
+                t if kw(t, "by") || kw(t, "on") || kw(t, FROM_RULE) => {
                     return self.err(format!("unexpected {} in the argument list", self.found()));
                 }
                 Some(Tok::Ident(s)) if s != "true" && s != "false" => {
@@ -291,12 +351,7 @@ impl<'a> Parser<'a> {
                 break;
             }
         }
-        Ok(Deduction::Step(Step {
-            line,
-            conclusion,
-            rule,
-            args,
-        }))
+        Ok(args)
     }
 
     fn element(&mut self) -> Result<Element, ParseError> {
@@ -306,7 +361,9 @@ impl<'a> Parser<'a> {
             let starts_deduction = matches!(self.peek(), Some(Tok::LBrace))
                 || kw(self.peek(), "assume")
                 || kw(self.peek(), "suppose-absurd")
-                || (matches!(self.peek(), Some(Tok::Ident(_))) && kw(self.peek2(), "on"));
+                || (matches!(self.peek(), Some(Tok::Ident(_)))
+                    && kw(self.peek2(), "on")
+                    && self.dialect == Dialect::Ndl);
             if starts_deduction {
                 return Ok(Element::Ded {
                     name: Some(n),
@@ -314,6 +371,12 @@ impl<'a> Parser<'a> {
                 });
             }
             let f = self.formula()?;
+            if self.dialect == Dialect::NdlF && kw(self.peek(), FROM_RULE) {
+                return Ok(Element::Ded {
+                    name: Some(n),
+                    ded: self.parse_from_step(f, line)?,
+                });
+            }
             if kw(self.peek(), "by") {
                 self.pos += 1;
                 return Ok(Element::Ded {
@@ -369,6 +432,15 @@ impl<'a> Parser<'a> {
 /// Parses a whole proof: one deduction. With `lenient`, a top-level
 /// sequence of `;`-separated elements without braces is read as a block.
 pub fn parse_proof(text: &str, lenient: bool) -> Result<Deduction, ParseError> {
+    parse_proof_in(text, lenient, Dialect::Ndl)
+}
+
+/// [`parse_proof`] for a chosen dialect (NDL or NDL_f).
+pub fn parse_proof_in(
+    text: &str,
+    lenient: bool,
+    dialect: Dialect,
+) -> Result<Deduction, ParseError> {
     let toks = lex(text).map_err(|e| ParseError {
         line: e.line,
         message: e.message,
@@ -378,6 +450,7 @@ pub fn parse_proof(text: &str, lenient: bool) -> Result<Deduction, ParseError> {
         pos: 0,
         last_line: text.lines().count().max(1),
         depth: 0,
+        dialect,
     };
     if toks.is_empty() {
         return p.err("empty proof");
@@ -532,6 +605,18 @@ fn print_ded(
             out.push_str(&take(Slot::Hypothesis, &hyp.to_string(), counter));
             out.push(' ');
             print_ded(body, indent, out, counter, item);
+        }
+        Deduction::Step(s) if s.rule == FROM_RULE => {
+            let c = s
+                .conclusion
+                .as_ref()
+                .map_or(String::new(), |c| c.to_string());
+            out.push_str(&take(Slot::Conclusion, &c, counter));
+            out.push_str(" from");
+            for (i, a) in s.args.iter().enumerate() {
+                out.push_str(if i == 0 { " " } else { ", " });
+                out.push_str(&take(Slot::Argument, &arg_text(a), counter));
+            }
         }
         Deduction::Step(s) => {
             if let Some(c) = &s.conclusion {

@@ -1,0 +1,1061 @@
+//! PL2 problems and tasks (seed 000; PL/EQ spec §4, §6): a family candidate
+//! goes through the filters (clause cap, SAT label, one-step shallowness,
+//! refutation length), gets its certificate (resolution refutation
+//! re-checked step by step, or a satisfying assignment for a decoy) and its
+//! NDL_f reference proof (checked by the NDL_f checker), and becomes a
+//! proof-writing or proof-checking instance with prompt, gold answer and
+//! scorer.
+//!
+//! Data flow per instance: seeded RNG → [`families::generate`] → filters
+//! ([`make_problem`]) → [`resolution::refute`] → [`resolution::to_ndlf`] →
+//! task construction (corruption re-labelled by the checker) → prompt.
+
+use super::check::{CheckError, Mode, Report, named_premises};
+use super::families::{self, Family, Prefilter};
+use super::formula::{Formula, compact};
+use super::ndl::{Arg, Deduction, Element, print};
+use super::ndlf::{NdlfOptions, check_ndlf_text, check_parsed_ndlf, render_assignment};
+use super::resolution::{self, RefuteError};
+use super::sat;
+use super::tasks::{ScoreInput, Task};
+use crate::tasks::{Score, instance_rng};
+use rand::Rng;
+use rand_chacha::ChaCha8Rng;
+use serde::Serialize;
+use serde_json::{Value, json};
+use std::collections::BTreeMap;
+
+/// Generation limits of PL2.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Pl2Options {
+    /// Reject theorems whose refutation has this many resolution steps or more ([P]: 150).
+    pub max_refutation_steps: usize,
+    /// Reject instances whose clausal form has more clauses than this.
+    pub max_cnf_clauses: usize,
+    /// Conflict budget of the proof-logging CDCL solver.
+    pub solver_conflicts: usize,
+    /// Probability that a proof-writing instance of a family with decoys is a decoy.
+    pub decoy_rate: f64,
+    /// The NDL_f step limits used by the checker and the scorers.
+    #[serde(skip)]
+    pub ndlf: NdlfOptions,
+}
+
+impl Default for Pl2Options {
+    fn default() -> Self {
+        Pl2Options {
+            max_refutation_steps: 150,
+            max_cnf_clauses: 200,
+            solver_conflicts: 5_000,
+            decoy_rate: 0.25,
+            ndlf: pl2_ndlf_options(),
+        }
+    }
+}
+
+/// NDL_f limits for PL2: at most 5 justifiers, no justifier-free steps
+/// (they would prove any tautology in one line), at most 5 premises
+/// consolidated into one step.
+pub fn pl2_ndlf_options() -> NdlfOptions {
+    NdlfOptions {
+        max_justifiers: 5,
+        allow_empty: false,
+        max_premise_conjuncts: Some(5),
+    }
+}
+
+/// Why a candidate was rejected (the rows of the filter table).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Reject {
+    /// Graph colouring: greedy colouring settles the candidate's side.
+    Greedy,
+    /// The clausal form has too many clauses.
+    CnfTooLarge,
+    /// A theorem candidate that SAT found satisfiable.
+    Satisfiable,
+    /// A decoy candidate that SAT found unsatisfiable.
+    DecoyUnsatisfiable,
+    /// The goal follows from at most 5 premises (a one-step proof exists).
+    Shallow,
+    /// The solver's conflict budget ran out.
+    SolverBudget,
+    /// The refutation reaches the step bound.
+    RefutationTooLong,
+    /// Proof checking: no corruption the checker rejects was found.
+    NoCorruption,
+}
+
+impl Reject {
+    /// All reasons, in table order.
+    pub const ALL: [Reject; 8] = [
+        Reject::Greedy,
+        Reject::CnfTooLarge,
+        Reject::Satisfiable,
+        Reject::DecoyUnsatisfiable,
+        Reject::Shallow,
+        Reject::SolverBudget,
+        Reject::RefutationTooLong,
+        Reject::NoCorruption,
+    ];
+    /// Short name for summaries.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Reject::Greedy => "greedy",
+            Reject::CnfTooLarge => "cnf_too_large",
+            Reject::Satisfiable => "satisfiable",
+            Reject::DecoyUnsatisfiable => "decoy_unsat",
+            Reject::Shallow => "shallow",
+            Reject::SolverBudget => "solver_budget",
+            Reject::RefutationTooLong => "refutation_too_long",
+            Reject::NoCorruption => "no_corruption",
+        }
+    }
+}
+
+/// A certified PL2 problem.
+#[derive(Clone, Debug)]
+pub struct Pl2Problem {
+    /// Family.
+    pub family: Family,
+    /// Size 1-3.
+    pub size: u8,
+    /// The family's size parameters.
+    pub params: Value,
+    /// Whether the goal does not follow (satisfiable list).
+    pub decoy: bool,
+    /// The first formula of the list (goal = its complement).
+    pub f1: Formula,
+    /// Premises f2..fk.
+    pub premises: Vec<Formula>,
+    /// Goal ¬f1, double negation simplified.
+    pub goal: Formula,
+    /// Clauses of the clausal form of the whole list.
+    pub cnf_clauses: usize,
+    /// Theorems: resolution steps of the refutation.
+    pub refutation_steps: Option<usize>,
+    /// Theorems: input clauses the refutation uses.
+    pub refutation_inputs: Option<usize>,
+    /// Theorems: size of a deletion-minimal premise set entailing the goal.
+    pub core_premises: Option<usize>,
+    /// Theorems: the NDL_f reference proof.
+    pub proof: Option<Deduction>,
+    /// Decoys: an assignment making every premise true and the goal false.
+    pub counterexample: Option<BTreeMap<String, bool>>,
+}
+
+/// A deletion-minimal subset of premise indices that entails the goal.
+fn minimal_core(premises: &[Formula], goal: &Formula) -> Option<Vec<usize>> {
+    let mut core = sat::premise_core(premises, goal)?;
+    let mut i = 0;
+    while i < core.len() {
+        let rest: Vec<Formula> = core
+            .iter()
+            .enumerate()
+            .filter(|&(k, _)| k != i)
+            .map(|(_, &j)| premises[j].clone())
+            .collect();
+        if sat::entails(&rest, goal) {
+            core.remove(i);
+        } else {
+            i += 1;
+        }
+    }
+    Some(core)
+}
+
+/// Generates and certifies one candidate, or says which filter rejected it.
+pub fn make_problem(
+    family: Family,
+    size: u8,
+    decoy: bool,
+    rng: &mut ChaCha8Rng,
+    opts: &Pl2Options,
+) -> Result<Pl2Problem, Reject> {
+    let raw = families::generate(family, size, decoy, rng).map_err(|p| match p {
+        Prefilter::GreedyColourable | Prefilter::GreedyNotColourable => Reject::Greedy,
+    })?;
+    let f1 = raw.formulas[0].clone();
+    let premises = raw.formulas[1..].to_vec();
+    let goal = f1.complement();
+    let (atoms, inputs) = resolution::clausify_all(&raw.formulas, opts.max_cnf_clauses + 1)
+        .ok_or(Reject::CnfTooLarge)?;
+    if inputs.len() > opts.max_cnf_clauses {
+        return Err(Reject::CnfTooLarge);
+    }
+    let mut p = Pl2Problem {
+        family,
+        size,
+        params: raw.params,
+        decoy: raw.decoy,
+        f1,
+        premises,
+        goal,
+        cnf_clauses: inputs.len(),
+        refutation_steps: None,
+        refutation_inputs: None,
+        core_premises: None,
+        proof: None,
+        counterexample: None,
+    };
+    if p.decoy {
+        let mut fs = p.premises.clone();
+        fs.push(Formula::negation(p.goal.clone()));
+        let m = sat::model(&fs).ok_or(Reject::DecoyUnsatisfiable)?;
+        let v = |a: &str| m.get(a).copied().unwrap_or(false);
+        assert!(
+            p.premises.iter().all(|f| f.eval(&v)) && !p.goal.eval(&v),
+            "SAT model is a counterexample"
+        );
+        p.counterexample = Some(m);
+        return Ok(p);
+    }
+    let core = minimal_core(&p.premises, &p.goal).ok_or(Reject::Satisfiable)?;
+    if core.len() <= opts.ndlf.max_justifiers {
+        return Err(Reject::Shallow);
+    }
+    p.core_premises = Some(core.len());
+    let structured = match family {
+        Family::Pyramid => p.params["levels"]
+            .as_u64()
+            .and_then(|l| families::pyramid_refutation(l as usize, &inputs, &atoms)),
+        _ => None,
+    };
+    let refutation = match structured {
+        Some(r) => r,
+        None => match resolution::refute(&inputs, atoms.atoms.len(), opts.solver_conflicts) {
+            Ok(r) => r,
+            Err(RefuteError::Budget) => return Err(Reject::SolverBudget),
+            Err(RefuteError::Satisfiable) => unreachable!("SAT said unsatisfiable"),
+        },
+    };
+    refutation
+        .verify(&inputs)
+        .expect("the solver's refutation re-checks");
+    if refutation.steps() >= opts.max_refutation_steps {
+        return Err(Reject::RefutationTooLong);
+    }
+    let proof = resolution::to_ndlf(&refutation, &atoms, &p.premises, &p.goal);
+    let r = check_parsed_ndlf(
+        &named_premises(&p.premises),
+        &p.goal,
+        &proof,
+        Mode::Strict,
+        &opts.ndlf,
+    );
+    assert!(r.ok(), "reference NDL_f proof checks: {:?}", r.result);
+    p.refutation_steps = Some(refutation.steps());
+    p.refutation_inputs = Some(refutation.inputs());
+    p.proof = Some(proof);
+    Ok(p)
+}
+
+/// A PL2 task.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Pl2Task {
+    /// PL2-PC: is this NDL_f proof correct, and where is the first error?
+    ProofChecking,
+    /// PL2-PW: write an NDL_f proof, or show that none exists.
+    ProofWriting,
+}
+
+impl Pl2Task {
+    /// Both tasks, in output order.
+    pub const ALL: [Pl2Task; 2] = [Pl2Task::ProofChecking, Pl2Task::ProofWriting];
+
+    /// The dataset config (and `task` column) name.
+    pub fn config(&self) -> &'static str {
+        match self {
+            Pl2Task::ProofChecking => "pl2_proof_checking",
+            Pl2Task::ProofWriting => "pl2_proof_writing",
+        }
+    }
+}
+
+impl std::fmt::Display for Pl2Task {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.config())
+    }
+}
+
+/// NDL_f corruption operators (the PL1 operator idea, spec §3.3, for the
+/// single-rule language), with the error kind each predicts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Corruption {
+    /// Drop a justifier of a resolution step → logic (not entailed).
+    DropJustifier,
+    /// Negate one atom occurrence in a step's claim → logic (not entailed).
+    ClaimMutation,
+    /// Pad a step to six justifiers → type.
+    ExtraJustifiers,
+    /// Cite a name that is only defined later → syntax.
+    ForwardReference,
+    /// Remove a named step that is cited later → syntax.
+    DeleteLemma,
+    /// Remove the final `goal from ...` step → logic, line 0.
+    WrongFinal,
+}
+
+impl Corruption {
+    /// All operators.
+    pub const ALL: [Corruption; 6] = [
+        Corruption::DropJustifier,
+        Corruption::ClaimMutation,
+        Corruption::ExtraJustifiers,
+        Corruption::ForwardReference,
+        Corruption::DeleteLemma,
+        Corruption::WrongFinal,
+    ];
+    /// Operator name.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Corruption::DropJustifier => "drop_justifier",
+            Corruption::ClaimMutation => "claim_mutation",
+            Corruption::ExtraJustifiers => "extra_justifiers",
+            Corruption::ForwardReference => "forward_reference",
+            Corruption::DeleteLemma => "delete_lemma",
+            Corruption::WrongFinal => "wrong_final",
+        }
+    }
+    /// The error kind the operator predicts.
+    pub fn predicted_kind(&self) -> &'static str {
+        match self {
+            Corruption::ExtraJustifiers => "type",
+            Corruption::ForwardReference | Corruption::DeleteLemma => "syntax",
+            _ => "logic",
+        }
+    }
+}
+
+/// The body of the reference proof's `assume` (the resolution steps).
+fn body_mut(d: &mut Deduction) -> &mut Vec<Element> {
+    let Deduction::Block { elems, .. } = d else {
+        panic!("reference proofs are blocks")
+    };
+    let Element::Ded {
+        ded: Deduction::Assume { body, .. },
+        ..
+    } = &mut elems[0]
+    else {
+        panic!("reference proofs open with assume")
+    };
+    let Deduction::Block { elems, .. } = &mut **body else {
+        panic!("assume bodies are blocks")
+    };
+    elems
+}
+
+fn step_parts(e: &mut Element) -> Option<(&mut Option<String>, &mut super::ndl::Step)> {
+    match e {
+        Element::Ded {
+            name,
+            ded: Deduction::Step(s),
+        } => Some((name, s)),
+        _ => None,
+    }
+}
+
+/// Negates the k-th literal occurrence (or removes the negation over it).
+fn flip_atom(f: &Formula, k: &mut usize) -> Formula {
+    let literal = matches!(f, Formula::Atom(_))
+        || matches!(f, Formula::Not(p) if matches!(**p, Formula::Atom(_)));
+    if literal {
+        if *k == 0 {
+            *k = usize::MAX;
+            return f.complement();
+        }
+        *k = k.wrapping_sub(1);
+        return f.clone();
+    }
+    match f {
+        Formula::Not(p) => Formula::negation(flip_atom(p, k)),
+        Formula::And(p, q) => {
+            let p = flip_atom(p, k);
+            Formula::and(p, flip_atom(q, k))
+        }
+        Formula::Or(p, q) => {
+            let p = flip_atom(p, k);
+            Formula::or(p, flip_atom(q, k))
+        }
+        Formula::Imp(p, q) => {
+            let p = flip_atom(p, k);
+            Formula::imp(p, flip_atom(q, k))
+        }
+        Formula::Iff(p, q) => {
+            let p = flip_atom(p, k);
+            Formula::iff(p, flip_atom(q, k))
+        }
+        f => f.clone(),
+    }
+}
+
+/// Tries one corruption; `None` if it does not apply.
+fn corrupt(
+    proof: &Deduction,
+    op: Corruption,
+    rng: &mut ChaCha8Rng,
+    n_premises: usize,
+) -> Option<Deduction> {
+    let mut d = proof.clone();
+    if op == Corruption::WrongFinal {
+        let Deduction::Block { elems, .. } = &mut d else {
+            unreachable!()
+        };
+        elems.pop();
+        return Some(d);
+    }
+    let body = body_mut(&mut d);
+    let n = body.len();
+    let names: Vec<Option<String>> = body
+        .iter_mut()
+        .map(|e| step_parts(e).and_then(|(n, _)| n.clone()))
+        .collect();
+    let cited_later = |i: usize, body: &mut Vec<Element>| {
+        let Some(name) = &names[i] else { return false };
+        body[i + 1..]
+            .iter_mut()
+            .any(|e| step_parts(e).is_some_and(|(_, s)| s.args.contains(&Arg::Ident(name.clone()))))
+    };
+    match op {
+        Corruption::DropJustifier => {
+            let cands: Vec<usize> = (0..n)
+                .filter(|&i| step_parts(&mut body[i]).is_some_and(|(_, s)| s.args.len() == 2))
+                .collect();
+            let i = *cands.get(rng.random_range(0..cands.len().max(1)))?;
+            let (_, s) = step_parts(&mut body[i])?;
+            s.args.remove(rng.random_range(0..2));
+        }
+        Corruption::ClaimMutation => {
+            let i = rng.random_range(0..n);
+            let (_, s) = step_parts(&mut body[i])?;
+            let c = s.conclusion.as_ref()?;
+            let atoms = c.atoms().len();
+            if atoms == 0 {
+                return None;
+            }
+            let mut k = rng.random_range(0..atoms);
+            s.conclusion = Some(flip_atom(c, &mut k));
+        }
+        Corruption::ExtraJustifiers => {
+            let i = rng.random_range(0..n);
+            let (_, s) = step_parts(&mut body[i])?;
+            while s.args.len() < 6 {
+                let p = rng.random_range(1..=n_premises);
+                s.args.push(Arg::Ident(format!("premise-{p}")));
+            }
+        }
+        Corruption::ForwardReference => {
+            // A step citing a name, re-pointed at a name defined after it.
+            let cands: Vec<(usize, usize)> = (0..n)
+                .flat_map(|i| (i + 1..n).map(move |j| (i, j)))
+                .filter(|&(i, j)| {
+                    names[j].is_some()
+                        && step_parts(&mut body[i].clone()).is_some_and(|(_, s)| {
+                            s.args
+                                .iter()
+                                .any(|a| matches!(a, Arg::Ident(x) if x.starts_with('c')))
+                        })
+                })
+                .collect();
+            let &(i, j) = cands.get(rng.random_range(0..cands.len().max(1)))?;
+            let later = names[j].clone()?;
+            let (_, s) = step_parts(&mut body[i])?;
+            let slots: Vec<usize> = (0..s.args.len())
+                .filter(|&k| matches!(&s.args[k], Arg::Ident(x) if x.starts_with('c')))
+                .collect();
+            let k = slots[rng.random_range(0..slots.len())];
+            s.args[k] = Arg::Ident(later);
+        }
+        Corruption::DeleteLemma => {
+            let cands: Vec<usize> = (0..n).filter(|&i| cited_later(i, body)).collect();
+            let i = *cands.get(rng.random_range(0..cands.len().max(1)))?;
+            body.remove(i);
+        }
+        Corruption::WrongFinal => unreachable!("handled above"),
+    }
+    Some(d)
+}
+
+fn error_json(e: &CheckError, text: &str) -> Value {
+    let line_text = if e.line == 0 {
+        String::new()
+    } else {
+        text.lines()
+            .nth(e.line - 1)
+            .unwrap_or("")
+            .trim()
+            .to_string()
+    };
+    json!({
+        "offendingLine": line_text,
+        "offendingLineNumber": e.line,
+        "errorType": e.kind.name(),
+        "errorDescription": e.description,
+    })
+}
+
+fn verdict_json(r: &Report, text: &str) -> Value {
+    match &r.result {
+        Ok(_) => json!({"correct": true, "errorDetails": {}}),
+        Err(e) => json!({"correct": false, "errorDetails": error_json(e, text)}),
+    }
+}
+
+/// The NDL_f description shared by the PL2 prompts (our own words, spec §2).
+pub const NDLF_DESCRIPTION: &str = "\
+Formulas. Atoms are capitalised names with digits and underscores (A1, X3_2, ...); `true` and \
+`false` are constants. Connectives, from tightest to loosest binding: `~` (not), `&` (and), `|` \
+(or), `==>` (implies), `<==>` (if and only if); every binary connective groups to the right, so \
+`(A & B ==> C | D)` is `((A & B) ==> (C | D))`. A formula that is not an atom or constant must be \
+enclosed in one outer pair of parentheses wherever it stands alone, e.g. `(~ A)`.
+
+NDL_f proofs. A proof is one deduction. A deduction is
+- a step `p from j1, ..., jn`: the justifiers j1..jn (1 to 5 of them) are formulas or names, each must hold, and together they must logically imply p (every assignment of truth values that makes all of them true makes p true); the step's result is p,
+- a block `{ D1; D2; ...; Dn }` whose result is the result of Dn; each result is available to the later deductions of the block, and nothing derived inside a block is available after it closes,
+- `assume p { ... }`: the block may use p; if it yields q the result is `(p ==> q)`.
+A result can be named with `I := D` and the name used later in the same block (also inside nested blocks); `assume I := p { ... }` names the hypothesis. Premises are named `premise-1`, `premise-2`, ... A justifier \"holds\" when it is a premise, an open assumption, or an earlier result in an enclosing open block. `#` starts a comment. \
+A step cannot gather more than 5 premises, not even by first conjoining them into one formula. \
+Typical moves: `false from q, (~ q)`, and proof by contradiction: `assume (~ p) { ...; false from ... }; p from ((~ p) ==> false)`.";
+
+/// The problem block: `assert` lines (compact notation) and `Derive:`.
+pub fn problem_text(premises: &[Formula], goal: &Formula) -> String {
+    let mut s = String::new();
+    for (i, p) in premises.iter().enumerate() {
+        s.push_str(&format!("assert premise-{} := {}\n", i + 1, compact(p)));
+    }
+    s.push_str(&format!("Derive: {}\n", compact(goal)));
+    s
+}
+
+/// Proof writing prompt.
+pub fn proof_writing_prompt(premises: &[Formula], goal: &Formula) -> String {
+    format!(
+        "{NDLF_DESCRIPTION}\n\nTask: write an NDL_f proof of the goal from the premises. Do not repeat \
+the assert lines. The goal may also NOT follow from the premises; in that case give no proof but \
+a counterexample: a truth value for every atom that makes all premises true and the goal false.\n\n\
+Answer with JSON only: {{\"description\": \"<your strategy in a sentence or two>\", \"proof\": \
+\"<the NDL_f proof>\"}} or, if the goal does not follow, {{\"description\": \"...\", \"proof\": \
+null, \"counterexample\": {{\"A1\": true, \"A2\": false, ...}}}}\n\n{}",
+        problem_text(premises, goal)
+    )
+}
+
+/// Proof checking prompt.
+pub fn proof_checking_prompt(premises: &[Formula], goal: &Formula, proof: &str) -> String {
+    format!(
+        "{NDLF_DESCRIPTION}\n\nTask: decide whether the NDL_f proof below is correct. If it is not, \
+report the first error in evaluation order (top to bottom, left to right): the offending line as \
+written, its line number counted from 1 at the first line of the proof text, and the error type: \
+\"syntax\" (unreadable text, or a name that is not defined at that point), \"type\" (more than 5 \
+justifiers, or more than 5 premises gathered in one step), or \"logic\" (a justifier that does not \
+hold, a claim that does not follow from its justifiers, or a result that is not the goal; in the \
+last case use line 0 and an empty line). When a claim does not follow, give in the description a \
+counterexample: truth values that make the justifiers true and the claim false.\n\nAnswer with \
+JSON only: {{\"correct\": true, \"errorDetails\": {{}}}} or {{\"correct\": false, \"errorDetails\": \
+{{\"offendingLine\": \"...\", \"offendingLineNumber\": N, \"errorType\": \"syntax|type|logic\", \
+\"errorDescription\": \"...\"}}}}\n\n{}\nNDL Proof:\n{proof}\n",
+        problem_text(premises, goal)
+    )
+}
+
+/// A finished PL2 instance, ready to become a dataset record.
+#[derive(Clone, Debug)]
+pub struct Pl2Instance {
+    /// Stable id.
+    pub id: String,
+    /// Task.
+    pub task: Pl2Task,
+    /// Family.
+    pub family: Family,
+    /// Size 1-3 (the record's level).
+    pub size: u8,
+    /// Prompt text.
+    pub prompt: String,
+    /// Gold answer.
+    pub answer: String,
+    /// Metadata JSON.
+    pub metadata: Value,
+    /// Certificate JSON.
+    pub certificate: Value,
+    /// Canonical form of the problem (sorted premises and goal), for deduplication.
+    pub canonical: String,
+    /// Label class, for the balance summary.
+    pub label: &'static str,
+    /// Proof checking: whether the checker's error matched the operator's predicted kind.
+    pub prediction_matches: Option<bool>,
+    /// Clauses of the clausal form.
+    pub cnf_clauses: usize,
+    /// Resolution steps of the refutation (theorems).
+    pub refutation_steps: Option<usize>,
+}
+
+/// Builds the instance at (seed, task, family, size, index).
+pub fn build(
+    seed: u64,
+    task: Pl2Task,
+    family: Family,
+    size: u8,
+    index: u64,
+    opts: &Pl2Options,
+) -> Result<Pl2Instance, Reject> {
+    let size_s = size.to_string();
+    let mut rng = instance_rng(seed, &["pl2", task.config(), family.name(), &size_s], index);
+    let decoy =
+        task == Pl2Task::ProofWriting && family.has_decoys() && rng.random_bool(opts.decoy_rate);
+    let p = make_problem(family, size, decoy, &mut rng, opts)?;
+    let named = named_premises(&p.premises);
+    let reference = p.proof.as_ref().map(print);
+    let (shown, answer, label, task_meta, task_cert) = match task {
+        Pl2Task::ProofWriting => {
+            let answer = match (&reference, &p.counterexample) {
+                (Some(text), _) => json!({
+                    "description": "Reference proof: assume the negated goal, restate the clauses a resolution refutation uses, derive each resolvent from its two parents, close with false and conclude the goal by contradiction.",
+                    "proof": text,
+                }),
+                (None, Some(m)) => json!({
+                    "description": "The goal does not follow: the counterexample makes every premise true and the goal false.",
+                    "proof": null,
+                    "counterexample": m,
+                }),
+                (None, None) => unreachable!("a problem is a theorem or a decoy"),
+            };
+            let label = if p.decoy { "non-theorem" } else { "theorem" };
+            (
+                String::new(),
+                answer.to_string(),
+                label,
+                json!({}),
+                json!({}),
+            )
+        }
+        Pl2Task::ProofChecking => {
+            let proof = p.proof.as_ref().expect("checking uses theorems");
+            let correct_text = print(proof);
+            let mut built = None;
+            if rng.random_bool(0.5) {
+                for _ in 0..30 {
+                    let op = Corruption::ALL[rng.random_range(0..Corruption::ALL.len())];
+                    let Some(bad) = corrupt(proof, op, &mut rng, p.premises.len()) else {
+                        continue;
+                    };
+                    let text = print(&bad);
+                    let strict = check_ndlf_text(&named, &p.goal, &text, Mode::Strict, &opts.ndlf);
+                    let lenient =
+                        check_ndlf_text(&named, &p.goal, &text, Mode::Lenient, &opts.ndlf);
+                    let (Err(e), false) = (&strict.result, lenient.ok()) else {
+                        continue;
+                    };
+                    let matches = e.kind.name() == op.predicted_kind();
+                    built = Some((
+                        text.clone(),
+                        verdict_json(&strict, &text).to_string(),
+                        "incorrect",
+                        json!({"proof_correct": false, "corruption": op.name(),
+                               "predicted_error_type": op.predicted_kind(),
+                               "prediction_matches": matches}),
+                        json!({"verdict": "incorrect", "strict": verdict_json(&strict, &text),
+                               "lenient_correct": false, "checker_steps": strict.steps}),
+                    ));
+                    break;
+                }
+                if built.is_none() {
+                    return Err(Reject::NoCorruption);
+                }
+            }
+            built.unwrap_or_else(|| {
+                let strict =
+                    check_ndlf_text(&named, &p.goal, &correct_text, Mode::Strict, &opts.ndlf);
+                assert!(strict.ok(), "reference proofs check");
+                (
+                    correct_text.clone(),
+                    verdict_json(&strict, &correct_text).to_string(),
+                    "correct",
+                    json!({"proof_correct": true, "corruption": null}),
+                    json!({"verdict": "correct", "strict": verdict_json(&strict, &correct_text),
+                           "lenient_correct": true, "checker_steps": strict.steps}),
+                )
+            })
+        }
+    };
+    let prompt = match task {
+        Pl2Task::ProofWriting => proof_writing_prompt(&p.premises, &p.goal),
+        Pl2Task::ProofChecking => proof_checking_prompt(&p.premises, &p.goal, &shown),
+    };
+    let strings = |fs: &[Formula]| fs.iter().map(|f| f.to_string()).collect::<Vec<_>>();
+    let mut metadata = json!({
+        "generator": "saturate-pl2",
+        "generator_version": env!("CARGO_PKG_VERSION"),
+        "family": family.name(),
+        "size": size,
+        "params": p.params,
+        "decoy": p.decoy,
+        "premises": strings(&p.premises),
+        "premise_names": named.iter().map(|(n, _)| n.clone()).collect::<Vec<_>>(),
+        "goal": p.goal.to_string(),
+        "f1": p.f1.to_string(),
+        "cnf_clause_count": p.cnf_clauses,
+        "refutation_steps": p.refutation_steps,
+        "refutation_input_clauses": p.refutation_inputs,
+        "core_premises": p.core_premises,
+        "reference_proof": reference,
+        "reference_proof_lines": reference.as_ref().map(|r| r.lines().count()),
+        "shown_proof": shown,
+        "ndlf": {"max_justifiers": opts.ndlf.max_justifiers, "allow_empty": opts.ndlf.allow_empty,
+                 "max_premise_conjuncts": opts.ndlf.max_premise_conjuncts},
+    });
+    if let (Some(m), Some(extra)) = (metadata.as_object_mut(), task_meta.as_object()) {
+        for (k, v) in extra {
+            m.insert(k.clone(), v.clone());
+        }
+    }
+    let mut certificate = task_cert;
+    certificate["problem"] = match &p.counterexample {
+        Some(m) => json!({"label": "non-theorem", "sat": "satisfiable",
+                          "counterexample": m, "counterexample_text": render_assignment(m)}),
+        None => json!({"label": "theorem", "sat": "unsatisfiable",
+                       "resolution_refutation": {"steps": p.refutation_steps,
+                                                 "input_clauses": p.refutation_inputs,
+                                                 "verified": true},
+                       "reference_proof_checks": true}),
+    };
+    let prediction_matches = metadata.get("prediction_matches").and_then(|v| v.as_bool());
+    let mut sorted = strings(&p.premises);
+    sorted.sort();
+    let canonical = format!("{} |- {}", sorted.join(" # "), p.goal);
+    Ok(Pl2Instance {
+        id: format!(
+            "{}-{}-s{seed}-z{size}-{index:06}",
+            task.config(),
+            family.name()
+        ),
+        task,
+        family,
+        size,
+        prompt,
+        answer,
+        metadata,
+        certificate,
+        canonical,
+        label,
+        prediction_matches,
+        cnf_clauses: p.cnf_clauses,
+        refutation_steps: p.refutation_steps,
+    })
+}
+
+/// Extracts a JSON object from a model answer (bare, or in a fenced block).
+fn json_object(answer: &str) -> Option<Value> {
+    let s = answer.trim();
+    let s = s
+        .strip_prefix("```json")
+        .or_else(|| s.strip_prefix("```"))
+        .map(|r| r.trim_end().trim_end_matches("```"))
+        .unwrap_or(s);
+    let v: Value = serde_json::from_str(s.trim()).ok()?;
+    v.is_object().then_some(v)
+}
+
+/// Scores a model answer against a record's metadata and gold answer.
+/// Checking: the verdict must match (error details are reported, not
+/// scored, as for PL1). Writing: a theorem needs a proof the lenient NDL_f
+/// checker accepts under the record's limits; a non-theorem needs
+/// `"proof": null` and a counterexample that assigns every atom and makes
+/// every premise true and the goal false.
+pub fn score_record(task: Pl2Task, metadata: &Value, gold: &str, answer: &str) -> Score {
+    let parse = |v: &Value| -> Option<Vec<Formula>> {
+        v.as_array()?
+            .iter()
+            .map(|s| Formula::parse(s.as_str()?).ok())
+            .collect()
+    };
+    let (Some(premises), Some(goal)) = (
+        parse(&metadata["premises"]),
+        metadata["goal"]
+            .as_str()
+            .and_then(|g| Formula::parse(g).ok()),
+    ) else {
+        return Score::malformed("record metadata lacks the problem");
+    };
+    let opts = NdlfOptions {
+        max_justifiers: metadata["ndlf"]["max_justifiers"].as_u64().unwrap_or(5) as usize,
+        allow_empty: metadata["ndlf"]["allow_empty"].as_bool().unwrap_or(false),
+        max_premise_conjuncts: metadata["ndlf"]["max_premise_conjuncts"]
+            .as_u64()
+            .map(|m| m as usize),
+    };
+    match task {
+        Pl2Task::ProofChecking => super::tasks::score(
+            &ScoreInput {
+                task: Task::ProofChecking,
+                premises: &premises,
+                goal: &goal,
+                shown: metadata["shown_proof"].as_str().unwrap_or(""),
+                gold,
+            },
+            answer,
+        ),
+        Pl2Task::ProofWriting => {
+            let Some(v) = json_object(answer) else {
+                return Score::malformed("answer is not a JSON object");
+            };
+            let decoy = metadata["decoy"].as_bool().unwrap_or(false);
+            match v.get("proof") {
+                Some(Value::String(proof)) => {
+                    if proof.lines().any(|l| l.trim_start().starts_with("assert ")) {
+                        return Score::wrong("the proof repeats assert lines");
+                    }
+                    let r = check_ndlf_text(
+                        &named_premises(&premises),
+                        &goal,
+                        proof,
+                        Mode::Lenient,
+                        &opts,
+                    );
+                    match r.result {
+                        Ok(_) => Score::correct(),
+                        Err(e) => Score::wrong(format!(
+                            "{} error at line {}: {}",
+                            e.kind.name(),
+                            e.line,
+                            e.description
+                        )),
+                    }
+                }
+                Some(Value::Null) | None => {
+                    if !decoy {
+                        return Score::wrong("no proof given, but the goal follows");
+                    }
+                    let Some(cx) = v.get("counterexample").and_then(|c| c.as_object()) else {
+                        return Score::wrong("no proof and no counterexample object");
+                    };
+                    let mut atoms = goal.atoms();
+                    for p in &premises {
+                        p.collect_atoms(&mut atoms);
+                    }
+                    let mut m = BTreeMap::new();
+                    for a in &atoms {
+                        match cx.get(a).and_then(|b| b.as_bool()) {
+                            Some(b) => {
+                                m.insert(a.clone(), b);
+                            }
+                            None => {
+                                return Score::wrong(format!(
+                                    "the counterexample gives no boolean for {a}"
+                                ));
+                            }
+                        }
+                    }
+                    let val = |a: &str| m.get(a).copied().unwrap_or(false);
+                    if let Some(i) = premises.iter().position(|p| !p.eval(&val)) {
+                        return Score::wrong(format!(
+                            "the counterexample falsifies premise-{}",
+                            i + 1
+                        ));
+                    }
+                    if goal.eval(&val) {
+                        return Score::wrong("the counterexample makes the goal true");
+                    }
+                    Score::correct()
+                }
+                Some(_) => Score::malformed("\"proof\" must be a string or null"),
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn instances(task: Pl2Task, per_family: u64) -> Vec<Pl2Instance> {
+        let opts = Pl2Options::default();
+        let mut out = Vec::new();
+        for family in Family::ALL {
+            for i in 0..per_family {
+                if let Ok(inst) = build(5, task, family, 1 + (i % 2) as u8, i, &opts) {
+                    out.push(inst);
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn every_family_yields_checked_reference_proofs_and_gold_scores_one() {
+        for task in Pl2Task::ALL {
+            let all = instances(task, 6);
+            for family in Family::ALL {
+                assert!(
+                    all.iter().any(|i| i.family == family),
+                    "{task}: no {family} instance"
+                );
+            }
+            for inst in &all {
+                let s = score_record(task, &inst.metadata, &inst.answer, &inst.answer);
+                assert_eq!(s.value, 1.0, "{}: {}", inst.id, s.detail);
+                if let Some(proof) = inst.metadata["reference_proof"].as_str() {
+                    // The reference proof re-checks from the metadata strings alone.
+                    let ans = json!({"description": "", "proof": proof}).to_string();
+                    let s = score_record(Pl2Task::ProofWriting, &inst.metadata, "", &ans);
+                    assert_eq!(s.value, 1.0, "{}: {}", inst.id, s.detail);
+                    let steps = inst.refutation_steps.unwrap();
+                    assert!(steps < 150, "{steps}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn decoys_have_no_proof_and_a_checked_counterexample() {
+        let all = instances(Pl2Task::ProofWriting, 12);
+        let decoys: Vec<&Pl2Instance> = all.iter().filter(|i| i.label == "non-theorem").collect();
+        assert!(decoys.len() >= 3, "{}", decoys.len());
+        for inst in decoys {
+            let premises: Vec<Formula> = inst.metadata["premises"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|s| Formula::parse(s.as_str().unwrap()).unwrap())
+                .collect();
+            let goal = Formula::parse(inst.metadata["goal"].as_str().unwrap()).unwrap();
+            assert!(!sat::entails(&premises, &goal), "{}", inst.id);
+            assert!(inst.certificate["problem"]["counterexample"].is_object());
+            // Claiming a proof, or a wrong counterexample, scores 0.
+            let fake =
+                json!({"description": "", "proof": format!("{{\n  {goal} from premise-1\n}}")});
+            let s = score_record(
+                Pl2Task::ProofWriting,
+                &inst.metadata,
+                &inst.answer,
+                &fake.to_string(),
+            );
+            assert_eq!(s.value, 0.0);
+            // Every one-atom change of the gold counterexample scores exactly
+            // as evaluation says; a partial assignment scores 0.
+            let gold: Value = serde_json::from_str(&inst.answer).unwrap();
+            let cx = gold["counterexample"].as_object().unwrap();
+            for atom in cx.keys() {
+                let mut m = cx.clone();
+                m[atom] = Value::Bool(!m[atom].as_bool().unwrap());
+                let v = |a: &str| m[a].as_bool().unwrap();
+                let valid = premises.iter().all(|p| p.eval(&v)) && !goal.eval(&v);
+                let ans = json!({"description": "", "proof": null, "counterexample": m});
+                let s = score_record(
+                    Pl2Task::ProofWriting,
+                    &inst.metadata,
+                    &inst.answer,
+                    &ans.to_string(),
+                );
+                assert_eq!(
+                    s.value,
+                    if valid { 1.0 } else { 0.0 },
+                    "{}: {}",
+                    inst.id,
+                    s.detail
+                );
+            }
+            let mut partial = cx.clone();
+            let first = partial.keys().next().unwrap().clone();
+            partial.remove(&first);
+            let ans = json!({"description": "", "proof": null, "counterexample": partial});
+            let s = score_record(
+                Pl2Task::ProofWriting,
+                &inst.metadata,
+                &inst.answer,
+                &ans.to_string(),
+            );
+            assert_eq!(s.value, 0.0);
+        }
+    }
+
+    #[test]
+    fn one_line_and_consolidating_proofs_are_rejected() {
+        for inst in instances(Pl2Task::ProofWriting, 4)
+            .iter()
+            .filter(|i| i.label == "theorem")
+        {
+            let n = inst.metadata["premises"].as_array().unwrap().len();
+            let goal = inst.metadata["goal"].as_str().unwrap();
+            let all: Vec<String> = (1..=n).map(|i| format!("premise-{i}")).collect();
+            let one_line = format!("{{\n  {goal} from {}\n}}", all.join(", "));
+            let ans = json!({"description": "", "proof": one_line}).to_string();
+            let s = score_record(Pl2Task::ProofWriting, &inst.metadata, &inst.answer, &ans);
+            assert_eq!(s.value, 0.0, "{}", inst.id);
+            assert!(s.detail.starts_with("type error"), "{}", s.detail);
+            // Five premises at a time is not enough (the goal needs more),
+            // and gathering them in conjunctions trips the premise bound.
+            let five = format!("{{\n  {goal} from {}\n}}", all[..5].join(", "));
+            let ans = json!({"description": "", "proof": five}).to_string();
+            let s = score_record(Pl2Task::ProofWriting, &inst.metadata, &inst.answer, &ans);
+            assert_eq!(s.value, 0.0, "{}", inst.id);
+            // No proof at all for a theorem scores 0.
+            let s = score_record(
+                Pl2Task::ProofWriting,
+                &inst.metadata,
+                &inst.answer,
+                r#"{"description": "", "proof": null, "counterexample": {}}"#,
+            );
+            assert_eq!(s.value, 0.0);
+        }
+    }
+
+    #[test]
+    fn proof_checking_is_balanced_and_corruptions_score_zero_when_called_correct() {
+        let all = instances(Pl2Task::ProofChecking, 8);
+        let wrong = all.iter().filter(|i| i.label == "incorrect").count();
+        assert!(
+            wrong * 4 >= all.len() && wrong * 4 <= all.len() * 3,
+            "{wrong}/{}",
+            all.len()
+        );
+        for inst in &all {
+            let flipped = if inst.label == "correct" {
+                r#"{"correct": false, "errorDetails": {}}"#
+            } else {
+                r#"{"correct": true, "errorDetails": {}}"#
+            };
+            let s = score_record(
+                Pl2Task::ProofChecking,
+                &inst.metadata,
+                &inst.answer,
+                flipped,
+            );
+            assert_eq!(s.value, 0.0);
+            if inst.label == "incorrect" {
+                assert_eq!(inst.prediction_matches, Some(true), "{}", inst.metadata);
+                let gold: Value = serde_json::from_str(&inst.answer).unwrap();
+                let d = &gold["errorDetails"];
+                if d["errorType"] == "logic" && d["offendingLineNumber"] != 0 {
+                    let desc = d["errorDescription"].as_str().unwrap();
+                    assert!(
+                        desc.contains("counterexample") || desc.contains("does not hold"),
+                        "{desc}"
+                    );
+                }
+            }
+            let s = score_record(
+                Pl2Task::ProofChecking,
+                &inst.metadata,
+                &inst.answer,
+                "nonsense",
+            );
+            assert!(!s.well_formed);
+        }
+    }
+
+    #[test]
+    fn instances_are_deterministic() {
+        let opts = Pl2Options::default();
+        for family in Family::ALL {
+            let a = build(3, Pl2Task::ProofChecking, family, 1, 2, &opts);
+            let b = build(3, Pl2Task::ProofChecking, family, 1, 2, &opts);
+            match (a, b) {
+                (Ok(a), Ok(b)) => {
+                    assert_eq!((a.prompt, a.answer), (b.prompt, b.answer));
+                    assert_eq!(a.metadata, b.metadata);
+                }
+                (Err(a), Err(b)) => assert_eq!(a, b),
+                _ => panic!("{family}: one build failed"),
+            }
+        }
+    }
+}

@@ -1,0 +1,49 @@
+//! Snapshot tests of the rendered PL2 prompts and gold answers: one
+//! proof-writing instance per family, and one proof-checking instance,
+//! compared with `tests/snapshots/pl2_<task>_<family>.txt`.
+//! Regenerate intentionally with `UPDATE_SNAPSHOTS=1 cargo test --test pl2_snapshots`.
+
+use saturate::tasks::pl::families::Family;
+use saturate::tasks::pl::pl2::{Pl2Options, Pl2Task, build};
+use std::path::PathBuf;
+
+fn snapshot(task: Pl2Task, family: Family) {
+    let opts = Pl2Options::default();
+    let inst = (0..50)
+        .find_map(|i| build(1, task, family, 1, i, &opts).ok())
+        .expect("an instance builds");
+    let text = format!(
+        "=== id\n{}\n=== prompt\n{}\n=== answer\n{}\n",
+        inst.id, inst.prompt, inst.answer
+    );
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/snapshots")
+        .join(format!("{}_{}.txt", task.config(), family.name()));
+    if std::env::var_os("UPDATE_SNAPSHOTS").is_some() {
+        std::fs::write(&path, &text).unwrap();
+    }
+    let want = std::fs::read_to_string(&path).unwrap_or_else(|e| {
+        panic!(
+            "{}: {e} (run with UPDATE_SNAPSHOTS=1 to create)",
+            path.display()
+        )
+    });
+    assert_eq!(
+        text,
+        want,
+        "{} differs from the rendered prompt",
+        path.display()
+    );
+}
+
+#[test]
+fn proof_writing_prompt_per_family() {
+    for family in Family::ALL {
+        snapshot(Pl2Task::ProofWriting, family);
+    }
+}
+
+#[test]
+fn proof_checking_prompt() {
+    snapshot(Pl2Task::ProofChecking, Family::HornChain);
+}
