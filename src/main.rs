@@ -119,6 +119,31 @@ enum Command {
     /// Generate the PL1 dataset (ProofGrid-style natural-deduction tasks):
     /// one config per task, Parquet + dataset card + manifest.
     Pl(PlArgs),
+    /// Score model answers (JSON Lines of {"id", "answer"}) against a
+    /// dataset with each task's scorer; writes per-instance scores as JSON
+    /// Lines and prints a summary per task and level.
+    Score {
+        /// The dataset folder (the one holding manifest.json).
+        #[arg(long, value_name = "DIR")]
+        dataset: PathBuf,
+        /// The answers: one {"id": ..., "answer": ...} per line.
+        #[arg(long, value_name = "FILE")]
+        answers: PathBuf,
+        /// Where per-instance scores go (default: ANSWERS.scores.jsonl).
+        #[arg(long, value_name = "FILE")]
+        out: Option<PathBuf>,
+        #[command(flatten)]
+        common: Common,
+    },
+    /// Re-check every certificate of a dataset with the independent checker;
+    /// exits 1 if any fails.
+    Verify {
+        /// The dataset folder (the one holding manifest.json).
+        dir: PathBuf,
+        /// Print only failures and the final line.
+        #[arg(long, short)]
+        quiet: bool,
+    },
     /// Print the effective configuration as TOML.
     PrintConfig {
         #[command(flatten)]
@@ -293,6 +318,13 @@ fn main() {
             load_config(&common).map(|c| print!("{}", c.to_toml()))
         }
         Some(Command::Eq(args)) => run_eq(&args),
+        Some(Command::Score {
+            dataset,
+            answers,
+            out,
+            common,
+        }) => score(&dataset, &answers, out, &common),
+        Some(Command::Verify { dir, quiet }) => verify(&dir, quiet),
         None => run_domain(&cli.run),
     };
     if let Err(e) = result {
@@ -537,4 +569,48 @@ fn run_eq(a: &EqArgs) -> Result<(), RunError> {
         eprintln!("dataset written to {}", a.out.display());
     }
     Ok(())
+}
+
+fn score(
+    dataset: &Path,
+    answers: &Path,
+    out: Option<PathBuf>,
+    common: &Common,
+) -> Result<(), RunError> {
+    let cfg = load_config(common)?;
+    let out = out.unwrap_or_else(|| {
+        let mut p = answers.as_os_str().to_owned();
+        p.push(".scores.jsonl");
+        PathBuf::from(p)
+    });
+    let summary = pipeline::score::score_answers(dataset, answers, &out, cfg.prover)?;
+    print!("{}", summary.render());
+    println!("per-instance scores written to {}", out.display());
+    Ok(())
+}
+
+fn verify(dir: &Path, quiet: bool) -> Result<(), RunError> {
+    let s = pipeline::score::verify_dataset(dir)?;
+    if !quiet {
+        for (task, n) in &s.checked {
+            println!("{task}: {n} certificates re-checked");
+        }
+        for (task, n) in &s.skipped {
+            println!("{task}: {n} rows without a re-checkable certificate (checked at generation)");
+        }
+    }
+    for (id, file, e) in &s.failures {
+        eprintln!("FAIL {id} ({file}): {e}");
+    }
+    let total: usize = s.checked.values().sum();
+    if s.failures.is_empty() {
+        println!("verify: all {total} certificates check");
+        Ok(())
+    } else {
+        Err(RunError::Runtime(format!(
+            "verify: {} of {} certificates do not check",
+            s.failures.len(),
+            total + s.failures.len()
+        )))
+    }
 }

@@ -5,6 +5,7 @@
 mod eq;
 pub mod pl;
 mod progress;
+pub mod score;
 mod sources;
 pub mod tptp;
 

@@ -107,6 +107,13 @@ impl TptpSummary {
                 c.gave_up,
             ));
         }
+        s.push_str("rejected attempts by reason (each redrawn):\n");
+        for (key, c) in &self.cells {
+            if !c.rejects.is_empty() {
+                let r: Vec<String> = c.rejects.iter().map(|(k, v)| format!("{k}={v}")).collect();
+                s.push_str(&format!("  {key}: {}\n", r.join(" ")));
+            }
+        }
         let total = self.saturation_seconds + self.generation_seconds;
         s.push_str(&format!(
             "total: {} rows in {:.1}s ({:.2} certified instances/s); time: saturation {:.1}s, generation+proving {:.1}s, writing {:.2}s (writer thread, overlapped)\n",

@@ -1,0 +1,342 @@
+//! `saturate score` and `saturate verify`: read a dataset written by any of
+//! saturate's generators back from its Parquet shards, then score model
+//! answers with each task's scorer (dispatching on the `task` column) or
+//! re-check every TPTP-family certificate with the independent checker.
+
+use super::{RunError, write_atomic};
+use crate::prover::check::{self, CheckProblem, Checked};
+use crate::prover::{Prover, ProverLimits, Verdict};
+use crate::tasks::Score;
+use crate::tasks::tptp::{Family, recon, select, str_field, str_list};
+use arrow_array::{Array, StringArray};
+use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// One dataset row, as read back.
+#[derive(Clone, Debug)]
+pub struct Row {
+    /// Instance id.
+    pub id: String,
+    /// Task (config) name.
+    pub task: String,
+    /// Level, if any.
+    pub level: Option<String>,
+    /// Gold answer.
+    pub answer: String,
+    /// Metadata JSON text.
+    pub metadata: String,
+    /// Certificate JSON text.
+    pub certificate: String,
+    /// Shard file it came from.
+    pub file: PathBuf,
+}
+
+fn parquet_files(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
+    let mut entries: Vec<_> = std::fs::read_dir(dir)?.collect::<Result<_, _>>()?;
+    entries.sort_by_key(|e| e.file_name());
+    for e in entries {
+        let p = e.path();
+        if p.is_dir() {
+            parquet_files(&p, out)?;
+        } else if p.extension().is_some_and(|x| x == "parquet") {
+            out.push(p);
+        }
+    }
+    Ok(())
+}
+
+/// Reads every row of a dataset directory (all configs and splits).
+pub fn read_dataset(dir: &Path) -> Result<Vec<Row>, RunError> {
+    let input = |m: String| RunError::Input(format!("{}: {m}", dir.display()));
+    if !dir.join("manifest.json").is_file() {
+        return Err(input(
+            "not a saturate dataset (no manifest.json); give the dataset folder".into(),
+        ));
+    }
+    let mut files = Vec::new();
+    parquet_files(dir, &mut files).map_err(|e| input(e.to_string()))?;
+    let mut rows = Vec::new();
+    for f in files {
+        let bad = |m: String| RunError::Input(format!("{}: {m}", f.display()));
+        let file = std::fs::File::open(&f).map_err(|e| bad(e.to_string()))?;
+        let reader = ParquetRecordBatchReaderBuilder::try_new(file)
+            .and_then(|b| b.build())
+            .map_err(|e| bad(format!("unreadable Parquet: {e}")))?;
+        for batch in reader {
+            let batch = batch.map_err(|e| bad(format!("unreadable Parquet: {e}")))?;
+            let col = |name: &str| -> Result<&StringArray, RunError> {
+                batch
+                    .column_by_name(name)
+                    .and_then(|c| c.as_any().downcast_ref::<StringArray>())
+                    .ok_or_else(|| bad(format!("no string column `{name}`")))
+            };
+            let (id, task, level) = (col("id")?, col("task")?, col("level")?);
+            let (answer, metadata, cert) = (col("answer")?, col("metadata")?, col("certificate")?);
+            let get = |a: &StringArray, i: usize| {
+                (!a.is_null(i)).then(|| a.value(i).to_string())
+            };
+            for i in 0..batch.num_rows() {
+                rows.push(Row {
+                    id: get(id, i).unwrap_or_default(),
+                    task: get(task, i).unwrap_or_default(),
+                    level: get(level, i),
+                    answer: get(answer, i).unwrap_or_default(),
+                    metadata: get(metadata, i).unwrap_or_default(),
+                    certificate: get(cert, i).unwrap_or_default(),
+                    file: f.clone(),
+                });
+            }
+        }
+    }
+    Ok(rows)
+}
+
+/// Scores one answer with the scorer of the row's task.
+pub fn score_row(row: &Row, answer: &str, prover: &mut Prover) -> Score {
+    let meta: serde_json::Value = match serde_json::from_str(&row.metadata) {
+        Ok(v) => v,
+        Err(e) => return Score::malformed(format!("record metadata: {e}")),
+    };
+    let cert: serde_json::Value = serde_json::from_str(&row.certificate).unwrap_or_default();
+    if let Some(f) = Family::from_config(&row.task) {
+        let r = match f {
+            Family::Entailment => Ok(crate::tasks::tptp::entail::score(&row.answer, answer)),
+            Family::Selection => select::score(&meta, &cert, answer, prover),
+            Family::Reconstruction => recon::score(&meta, &cert, answer, prover),
+        };
+        return r.unwrap_or_else(|e| Score::malformed(format!("record: {e}")));
+    }
+    if let Some(t) = crate::tasks::eq::Task::from_config(&row.task) {
+        return crate::tasks::eq::score(t, &row.metadata, answer);
+    }
+    if let Some(t) = crate::tasks::pl::Task::ALL
+        .into_iter()
+        .find(|t| t.config() == row.task)
+    {
+        return crate::tasks::pl::instance::score_record(t, &meta, &row.answer, answer);
+    }
+    if let Some(t) = crate::tasks::pl::pl2::Pl2Task::ALL
+        .into_iter()
+        .find(|t| t.config() == row.task)
+    {
+        return crate::tasks::pl::pl2::score_record(t, &meta, &row.answer, answer);
+    }
+    Score::malformed(format!("no scorer for task `{}`", row.task))
+}
+
+/// Per-instance score line of `score`'s output.
+#[derive(Serialize)]
+struct Scored<'a> {
+    id: &'a str,
+    task: &'a str,
+    level: Option<&'a str>,
+    score: f64,
+    well_formed: bool,
+    detail: &'a str,
+}
+
+/// Aggregates per (task, level).
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Group {
+    /// Answers scored.
+    pub answered: usize,
+    /// Sum of scores.
+    pub total: f64,
+    /// Answers scoring 1.
+    pub perfect: usize,
+    /// Malformed answers.
+    pub malformed: usize,
+}
+
+/// What `score` found.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct ScoreSummary {
+    /// Per "task level".
+    pub groups: BTreeMap<String, Group>,
+    /// Dataset rows without an answer.
+    pub unanswered: usize,
+    /// Answer lines naming an id that is not in the dataset.
+    pub unknown_ids: Vec<String>,
+    /// Answer lines that are not `{"id": ..., "answer": ...}` (line: reason).
+    pub bad_lines: Vec<String>,
+    /// Answer ids given more than once (the first counts).
+    pub duplicate_ids: Vec<String>,
+}
+
+impl ScoreSummary {
+    /// The table printed at the end.
+    pub fn render(&self) -> String {
+        let mut s = String::from("task                      level  answered  mean score  perfect  malformed\n");
+        for (k, g) in &self.groups {
+            s.push_str(&format!(
+                "{k:<32} {:>8}  {:>10.3}  {:>7}  {:>9}\n",
+                g.answered,
+                if g.answered > 0 { g.total / g.answered as f64 } else { 0.0 },
+                g.perfect,
+                g.malformed
+            ));
+        }
+        s.push_str(&format!(
+            "{} unanswered rows, {} unknown ids, {} bad lines, {} duplicate ids\n",
+            self.unanswered,
+            self.unknown_ids.len(),
+            self.bad_lines.len(),
+            self.duplicate_ids.len()
+        ));
+        for l in self.bad_lines.iter().take(10) {
+            s.push_str(&format!("  bad line {l}\n"));
+        }
+        for id in self.unknown_ids.iter().take(10) {
+            s.push_str(&format!("  unknown id {id}\n"));
+        }
+        s
+    }
+}
+
+/// Scores a JSON Lines answer file against a dataset; writes one JSON line
+/// per scored answer to `out` (atomically) and returns the summary.
+pub fn score_answers(
+    dataset: &Path,
+    answers: &Path,
+    out: &Path,
+    limits: ProverLimits,
+) -> Result<ScoreSummary, RunError> {
+    let rows = read_dataset(dataset)?;
+    let by_id: BTreeMap<&str, &Row> = rows.iter().map(|r| (r.id.as_str(), r)).collect();
+    let text = std::fs::read(answers)
+        .map_err(|e| RunError::Input(format!("{}: {e}", answers.display())))?;
+    let text = String::from_utf8_lossy(&text);
+    let mut summary = ScoreSummary::default();
+    let mut given: BTreeMap<String, String> = BTreeMap::new();
+    for (n, line) in text.lines().enumerate() {
+        let at = format!("{}:{}", answers.display(), n + 1);
+        if line.trim().is_empty() {
+            continue;
+        }
+        let v: serde_json::Value = match serde_json::from_str(line) {
+            Ok(v) => v,
+            Err(e) => {
+                summary.bad_lines.push(format!("{at}:{}: {e}", e.column()));
+                continue;
+            }
+        };
+        let (Some(id), Some(answer)) = (v.get("id").and_then(|x| x.as_str()), v.get("answer"))
+        else {
+            summary
+                .bad_lines
+                .push(format!("{at}:1: expected {{\"id\": string, \"answer\": ...}}"));
+            continue;
+        };
+        let answer = match answer {
+            serde_json::Value::String(s) => s.clone(),
+            other => other.to_string(),
+        };
+        if !by_id.contains_key(id) {
+            summary.unknown_ids.push(id.to_string());
+            continue;
+        }
+        if given.contains_key(id) {
+            summary.duplicate_ids.push(id.to_string());
+            continue;
+        }
+        given.insert(id.to_string(), answer);
+    }
+    let mut prover = Prover::new(limits);
+    let mut lines = String::new();
+    for row in &rows {
+        let Some(answer) = given.get(&row.id) else {
+            summary.unanswered += 1;
+            continue;
+        };
+        let s = score_row(row, answer, &mut prover);
+        let g = summary
+            .groups
+            .entry(format!(
+                "{:<26} {}",
+                row.task,
+                row.level.as_deref().unwrap_or("-")
+            ))
+            .or_default();
+        g.answered += 1;
+        g.total += s.value;
+        g.perfect += usize::from(s.value >= 1.0);
+        g.malformed += usize::from(!s.well_formed);
+        lines.push_str(
+            &serde_json::to_string(&Scored {
+                id: &row.id,
+                task: &row.task,
+                level: row.level.as_deref(),
+                score: s.value,
+                well_formed: s.well_formed,
+                detail: &s.detail,
+            })
+            .expect("serialisable"),
+        );
+        lines.push('\n');
+    }
+    write_atomic(out, |w| std::io::Write::write_all(w, lines.as_bytes()))?;
+    Ok(summary)
+}
+
+/// Re-checks one row's certificate; `Ok(None)` when the task has no
+/// re-checkable certificate here.
+pub fn verify_row(row: &Row) -> Result<Option<String>, String> {
+    let Some(f) = Family::from_config(&row.task) else {
+        return Ok(None);
+    };
+    let meta: serde_json::Value =
+        serde_json::from_str(&row.metadata).map_err(|e| format!("metadata: {e}"))?;
+    let cert: serde_json::Value =
+        serde_json::from_str(&row.certificate).map_err(|e| format!("certificate: {e}"))?;
+    match f {
+        Family::Entailment => {
+            let verdict: Verdict =
+                serde_json::from_value(cert).map_err(|e| format!("certificate: {e}"))?;
+            let problem = CheckProblem {
+                axioms: str_list(&meta, "premises")?,
+                conjecture: Some(str_field(&meta, "theorem")?),
+            };
+            let checked = check::check(&problem, &verdict).map_err(|e| e.to_string())?;
+            match (row.answer.as_str(), checked) {
+                ("True", Checked::Refutation { steps }) => {
+                    Ok(Some(format!("refutation of {steps} steps")))
+                }
+                ("False", Checked::Model { size }) => {
+                    Ok(Some(format!("countermodel of size {size}")))
+                }
+                (a, c) => Err(format!("label {a:?} is not established by {c:?}")),
+            }
+        }
+        Family::Selection => select::verify(&meta, &cert, &row.answer).map(Some),
+        Family::Reconstruction => recon::verify(&meta, &cert, &row.answer).map(Some),
+    }
+}
+
+/// What `verify` found.
+#[derive(Clone, Debug, Default)]
+pub struct VerifySummary {
+    /// Rows re-checked per task.
+    pub checked: BTreeMap<String, usize>,
+    /// Rows of tasks without a re-checkable certificate, per task.
+    pub skipped: BTreeMap<String, usize>,
+    /// Failures: (id, file, reason).
+    pub failures: Vec<(String, String, String)>,
+}
+
+/// Re-checks every certificate of a dataset.
+pub fn verify_dataset(dir: &Path) -> Result<VerifySummary, RunError> {
+    let rows = read_dataset(dir)?;
+    let mut s = VerifySummary::default();
+    for row in &rows {
+        match verify_row(row) {
+            Ok(Some(_)) => *s.checked.entry(row.task.clone()).or_default() += 1,
+            Ok(None) => *s.skipped.entry(row.task.clone()).or_default() += 1,
+            Err(e) => s
+                .failures
+                .push((row.id.clone(), row.file.display().to_string(), e)),
+        }
+    }
+    Ok(s)
+}
