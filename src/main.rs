@@ -77,8 +77,14 @@ fn parse_shard(s: &str) -> Result<(u64, u64), String> {
     let (i, n) = s
         .split_once('/')
         .ok_or_else(|| format!("expected i/N, got {s:?}"))?;
-    let i: u64 = i.trim().parse().map_err(|_| format!("bad shard index in {s:?}"))?;
-    let n: u64 = n.trim().parse().map_err(|_| format!("bad shard count in {s:?}"))?;
+    let i: u64 = i
+        .trim()
+        .parse()
+        .map_err(|_| format!("bad shard index in {s:?}"))?;
+    let n: u64 = n
+        .trim()
+        .parse()
+        .map_err(|_| format!("bad shard count in {s:?}"))?;
     if n == 0 || i == 0 || i > n {
         return Err(format!("expected 1 <= i <= N, got {s:?}"));
     }

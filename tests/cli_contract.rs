@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::{crate_root, saturate, stderr, tptp_root};
+use common::{crate_root, files, saturate, stderr, tptp_root};
 use saturate::derivation::{DumpRecord, read_dump};
 use saturate::logic::TermBank;
 use saturate::tptp::parse_str;
@@ -311,6 +311,15 @@ fn domain_runs_are_identical_with_one_or_two_jobs() {
         assert_ok(&o);
         outs.push(out.join("SET/saturation"));
     }
+    // The dataset too: every file byte-identical.
+    let data = |o: &Path| files(&o.parent().unwrap().join("dataset"));
+    let (d1, d2) = (data(&outs[0]), data(&outs[1]));
+    assert!(
+        d1.keys().any(|k| k.ends_with(".parquet")),
+        "{:?}",
+        d1.keys()
+    );
+    assert!(d1 == d2, "datasets differ between --jobs 1 and --jobs 2");
     let names = dag_files(&outs[0]);
     assert!(!names.is_empty());
     assert_eq!(names, dag_files(&outs[1]));
@@ -381,7 +390,15 @@ fn domain_set_from_a_tptp_root() {
     let Some(root) = tptp_root() else { return };
     let tmp = tempfile::tempdir().unwrap();
     let o = run(saturate()
-        .args(["--domain", "set", "--max-processed", "100", "-q"])
+        .args([
+            "--domain",
+            "set",
+            "--max-processed",
+            "100",
+            "--count",
+            "1",
+            "-q",
+        ])
         .arg("--tptp")
         .arg(&root)
         .arg("--out")
@@ -399,7 +416,15 @@ fn domain_set_from_a_tptp_root() {
     // The TPTP environment variable works like --tptp.
     let out2 = tmp.path().join("env");
     let o = run(saturate()
-        .args(["--domain", "SET", "--max-processed", "100", "-q"])
+        .args([
+            "--domain",
+            "SET",
+            "--max-processed",
+            "100",
+            "--count",
+            "1",
+            "-q",
+        ])
         .env("TPTP", &root)
         .arg("--out")
         .arg(&out2));

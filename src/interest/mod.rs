@@ -126,7 +126,11 @@ fn symbol_counts(bank: &TermBank, lits: &[Literal]) -> (Vec<(SymbolId, u32)>, u3
 
 /// The distinct non-logical symbols of a clause.
 pub fn symbols(bank: &TermBank, lits: &[Literal]) -> Vec<SymbolId> {
-    symbol_counts(bank, lits).0.into_iter().map(|p| p.0).collect()
+    symbol_counts(bank, lits)
+        .0
+        .into_iter()
+        .map(|p| p.0)
+        .collect()
 }
 
 /// Symbol occurrences of a clause (variables included, `$true` excluded).

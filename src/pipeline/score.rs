@@ -74,9 +74,7 @@ pub fn read_dataset(dir: &Path) -> Result<Vec<Row>, RunError> {
             };
             let (id, task, level) = (col("id")?, col("task")?, col("level")?);
             let (answer, metadata, cert) = (col("answer")?, col("metadata")?, col("certificate")?);
-            let get = |a: &StringArray, i: usize| {
-                (!a.is_null(i)).then(|| a.value(i).to_string())
-            };
+            let get = |a: &StringArray, i: usize| (!a.is_null(i)).then(|| a.value(i).to_string());
             for i in 0..batch.num_rows() {
                 rows.push(Row {
                     id: get(id, i).unwrap_or_default(),
@@ -168,12 +166,18 @@ pub struct ScoreSummary {
 impl ScoreSummary {
     /// The table printed at the end.
     pub fn render(&self) -> String {
-        let mut s = String::from("task                      level  answered  mean score  perfect  malformed\n");
+        let mut s = String::from(
+            "task                      level  answered  mean score  perfect  malformed\n",
+        );
         for (k, g) in &self.groups {
             s.push_str(&format!(
                 "{k:<32} {:>8}  {:>10.3}  {:>7}  {:>9}\n",
                 g.answered,
-                if g.answered > 0 { g.total / g.answered as f64 } else { 0.0 },
+                if g.answered > 0 {
+                    g.total / g.answered as f64
+                } else {
+                    0.0
+                },
                 g.perfect,
                 g.malformed
             ));
@@ -224,9 +228,9 @@ pub fn score_answers(
         };
         let (Some(id), Some(answer)) = (v.get("id").and_then(|x| x.as_str()), v.get("answer"))
         else {
-            summary
-                .bad_lines
-                .push(format!("{at}:1: expected {{\"id\": string, \"answer\": ...}}"));
+            summary.bad_lines.push(format!(
+                "{at}:1: expected {{\"id\": string, \"answer\": ...}}"
+            ));
             continue;
         };
         let answer = match answer {

@@ -22,9 +22,7 @@ use crate::config::Config;
 use crate::dataset::{DatasetError, DatasetSpec, DatasetWriter, Record};
 use crate::prover::{InputClause, Prover};
 use crate::tasks::instance_rng;
-use crate::tasks::tptp::{
-    Built, Family, GENERATOR_VERSION, Graph, Reject, entail, recon, select,
-};
+use crate::tasks::tptp::{Built, Family, GENERATOR_VERSION, Graph, Reject, entail, recon, select};
 use rayon::prelude::*;
 use serde::Serialize;
 use std::collections::{BTreeMap, HashSet};
@@ -170,13 +168,15 @@ fn prepare(
         })
         .collect();
     let progress = Progress::silent();
-    let (sat, report) =
-        super::saturate(&src.display, bank, inputs, &cfg.saturation, &progress);
+    let (sat, report) = super::saturate(&src.display, bank, inputs, &cfg.saturation, &progress);
     write_atomic(&dir.join(format!("{}.dag.zst", src.name)), |w| {
         super::write_derivation(w, &sat, DagFormat::Dump)
     })?;
     if sat.empty_clause().is_some() {
-        tracing::warn!("{}: the axioms are inconsistent; no tasks from it", src.name);
+        tracing::warn!(
+            "{}: the axioms are inconsistent; no tasks from it",
+            src.name
+        );
         return Ok((report, None));
     }
     // A finite model of the axiom file makes every premise set drawn from
@@ -190,13 +190,25 @@ fn prepare(
     let consistent = finder
         .search(&sat.bank, &lits, 1..=cfg.prover.quick_model_size.max(4))
         .is_some();
-    tracing::debug!("{}: model search {:.2}s", src.name, t.elapsed().as_secs_f64());
+    tracing::debug!(
+        "{}: model search {:.2}s",
+        src.name,
+        t.elapsed().as_secs_f64()
+    );
     let ranking = crate::interest::rank(&sat.bank, &sat.store);
     let mut sat = sat;
     let bank = std::mem::take(&mut sat.bank);
     let store = std::mem::take(&mut sat.store);
     drop(sat);
-    let graph = Graph::new(bank, store, ranking, &src.domain, &src.name, &cfg.tasks, consistent);
+    let graph = Graph::new(
+        bank,
+        store,
+        ranking,
+        &src.domain,
+        &src.name,
+        &cfg.tasks,
+        consistent,
+    );
     if run.progress {
         tracing::info!(
             "{}: {} ({} processed, {} kept), {} theorem candidates, axioms {}",
@@ -239,10 +251,19 @@ fn run_slot(slot: &Slot, graphs: &[&Graph], run: &TptpRun, prover: &mut Prover) 
             ],
             slot.index,
         );
+        // Slot i, attempt a of a file takes the cell's draw i*A + a: distinct
+        // slots of a cell never draw the same theorem of the same file.
+        let draw = slot.index * cfg.max_attempts as u64 + attempt;
+        let Some(t) = g.theorem(run.config.seed, &[slot.family.name(), &level], draw) else {
+            *rejects.entry(Reject::TooShallow).or_default() += 1;
+            continue;
+        };
         let r = match slot.family {
-            Family::Entailment => entail::generate(g, prover, cfg, slot.level, want_true, &mut rng),
-            Family::Selection => select::generate(g, prover, cfg, slot.level, &mut rng),
-            Family::Reconstruction => recon::generate(g, prover, cfg, slot.level, &mut rng),
+            Family::Entailment => {
+                entail::generate(g, t, prover, cfg, slot.level, want_true, &mut rng)
+            }
+            Family::Selection => select::generate(g, t, prover, cfg, slot.level, &mut rng),
+            Family::Reconstruction => recon::generate(g, t, prover, cfg, slot.level, &mut rng),
         };
         tracing::debug!(
             "{} {} L{} #{} attempt {attempt} on {}: {:?} after {:.2}s",
@@ -316,7 +337,9 @@ pub fn run_tptp(run: &TptpRun) -> Result<TptpSummary, RunError> {
             sources.len(),
             run.tptp
                 .as_ref()
-                .map_or("the embedded axioms".to_string(), |p| p.display().to_string()),
+                .map_or("the embedded axioms".to_string(), |p| p
+                    .display()
+                    .to_string()),
             cfg.saturation.limits.max_processed
         );
     }
@@ -379,6 +402,11 @@ pub fn run_tptp(run: &TptpRun) -> Result<TptpSummary, RunError> {
         })
         .collect();
     let card = card_text(&domains, &reports, &graphs, run);
+    // `jobs` is left out of the manifest: the output does not depend on it.
+    let mut config_json = serde_json::to_value(cfg).expect("serialisable");
+    if let Some(o) = config_json.as_object_mut() {
+        o.remove("jobs");
+    }
     let spec = DatasetSpec {
         name: format!("saturate TPTP tasks: {}", domains.join(", ")),
         description: card,
@@ -388,7 +416,7 @@ pub fn run_tptp(run: &TptpRun) -> Result<TptpSummary, RunError> {
             "domains": domains,
             "tptp": run.tptp.as_ref().map(|p| p.display().to_string()),
             "shard": run.shard.map(|(i, n)| format!("{i}/{n}")),
-            "config": serde_json::to_value(cfg).expect("serialisable"),
+            "config": config_json,
         }),
         max_rows_per_shard: tasks.max_rows_per_shard,
     };
@@ -523,7 +551,11 @@ fn card_text(
 ) -> String {
     let mut s = format!(
         "Reasoning tasks generated from the derivation graphs of superposition saturation runs over the {} axiom files of {} (seed {}). Every label is certified by the built-in prover and its certificate (refutations, finite countermodels) is stored in the `certificate` column; `saturate verify` re-checks them with an independent checker. The `metadata` column holds each instance in TPTP syntax (`premises`, `theorem`, `context_axioms`, `pool`, `clauses`) so that any other prover can re-check it, plus the interestingness components of the theorem and the prover's statistics.\n\n",
-        if run.tptp.is_some() { "TPTP" } else { "embedded" },
+        if run.tptp.is_some() {
+            "TPTP"
+        } else {
+            "embedded"
+        },
         domains.join(", "),
         run.config.seed
     );

@@ -876,8 +876,28 @@ fn check_refutation(problem: &CheckProblem, r: &Refutation) -> Result<Checked, C
         Some(c) => Some(parse_clause(&mut syms, c)?),
         None => None,
     };
-    let mut skolem: HashMap<u32, T> = HashMap::new();
     let original_symbols = syms.names.len() as u32;
+    // The negated conjecture inputs are checked together: one injective map
+    // from the conjecture's variables to fresh constants must explain all of
+    // them (each literal may match in either orientation of an equation, so
+    // the choice for one input can depend on the others).
+    if let Some(conj) = conjecture.as_ref() {
+        let mut negated = Vec::new();
+        for step in &r.steps {
+            if step.rule == "input" && step.role.as_deref() == Some("negated_conjecture") {
+                let c = parse_clause(&mut syms, &step.clause)
+                    .map_err(|e| CheckError(format!("step {}: {e}", step.id)))?;
+                negated.push((step.id, c));
+            }
+        }
+        let mut skolem: HashMap<u32, T> = HashMap::new();
+        if let Err(at) = check_negated(conj, &negated, 0, &mut skolem, original_symbols) {
+            return err(format!(
+                "step {}: not the Skolemised complement of a conjecture literal (with fresh, distinct constants)",
+                negated[at].0
+            ));
+        }
+    }
     let mut clauses: HashMap<u32, Clause> = HashMap::new();
     let Some(last) = r.steps.last() else {
         return err("empty refutation");
@@ -895,11 +915,10 @@ fn check_refutation(problem: &CheckProblem, r: &Refutation) -> Result<Checked, C
         };
         let ok = match step.rule.as_str() {
             "input" => {
-                if let (Some("negated_conjecture"), Some(conj)) =
+                if let (Some("negated_conjecture"), Some(_)) =
                     (step.role.as_deref(), conjecture.as_ref())
                 {
-                    check_negated(conj, &c, &mut skolem, original_symbols)
-                        .map_err(|e| CheckError(format!("step {}: {e}", step.id)))?;
+                    // Checked jointly above.
                     true
                 } else {
                     axioms.iter().any(|a| variant(a, &c))
@@ -942,15 +961,23 @@ fn check_refutation(problem: &CheckProblem, r: &Refutation) -> Result<Checked, C
 /// A negated-conjecture input must be the complement of a conjecture
 /// literal under one substitution of fresh, pairwise distinct constants
 /// (symbols that occur in no premise and not in the conjecture).
+/// Backtracking search for one injective Skolem map explaining the negated
+/// conjecture inputs `negated[k..]`; on failure, the index of the input
+/// that could not be explained.
 fn check_negated(
     conj: &Clause,
-    c: &Clause,
+    negated: &[(u32, Clause)],
+    k: usize,
     skolem: &mut HashMap<u32, T>,
     original_symbols: u32,
-) -> Result<(), CheckError> {
-    let [l] = c.as_slice() else {
-        return err("a negated conjecture input must be a unit clause");
+) -> Result<(), usize> {
+    let Some((_, c)) = negated.get(k) else {
+        return Ok(());
     };
+    let [l] = c.as_slice() else {
+        return Err(k);
+    };
+    let mut deepest = k;
     for cand in conj {
         let complement = L {
             pos: !cand.pos,
@@ -974,17 +1001,23 @@ fn check_negated(
                     _ => fresh = false,
                 }
             }
-            if fresh {
-                for (v, t) in found.iter().enumerate() {
-                    if let Some(t) = t {
-                        skolem.insert(v as u32, t.clone());
-                    }
-                }
-                return Ok(());
+            if !fresh {
+                continue;
             }
+            let saved = skolem.clone();
+            for (v, t) in found.iter().enumerate() {
+                if let Some(t) = t {
+                    skolem.insert(v as u32, t.clone());
+                }
+            }
+            match check_negated(conj, negated, k + 1, skolem, original_symbols) {
+                Ok(()) => return Ok(()),
+                Err(at) => deepest = deepest.max(at),
+            }
+            *skolem = saved;
         }
     }
-    err("not the Skolemised complement of a conjecture literal (with fresh, distinct constants)")
+    Err(deepest)
 }
 
 fn rederive(

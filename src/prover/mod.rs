@@ -258,7 +258,7 @@ pub struct SessionStats {
 }
 
 /// A reusable prover: many small problems, one cache of verdicts keyed by
-/// the canonical form of (premises, conjecture).
+/// the exact text of (premises, conjecture).
 pub struct Prover {
     /// Work limits.
     pub limits: ProverLimits,
@@ -664,19 +664,22 @@ pub fn canonical_clause(bank: &TermBank, lits: &[Literal]) -> String {
     out
 }
 
-/// The cache key of a problem: canonical premises (sorted, deduplicated),
-/// then the canonical conjecture.
+/// The cache key of a problem: the premises' TPTP text in the given order,
+/// then the conjecture. Exact text rather than a canonical form, so that a
+/// cached certificate is the one a fresh run on this very problem would
+/// produce: outputs never depend on what the prover was asked before.
 fn problem_key(bank: &TermBank, premises: &[&[Literal]], conjecture: Option<&[Literal]>) -> String {
-    let mut ps: Vec<String> = premises.iter().map(|p| canonical_clause(bank, p)).collect();
-    ps.sort_unstable();
-    ps.dedup();
-    let mut key = ps.join("\n");
+    let mut key = String::new();
+    for p in premises {
+        key.push_str(&clause_to_tptp(bank, p));
+        key.push('\n');
+    }
     match conjecture {
         Some(c) => {
-            key.push_str("\n?");
-            key.push_str(&canonical_clause(bank, c));
+            key.push('?');
+            key.push_str(&clause_to_tptp(bank, c));
         }
-        None => key.push_str("\n!"),
+        None => key.push('!'),
     }
     key
 }

@@ -5,7 +5,7 @@
 //! decides the label; True needs a refutation, False a finite countermodel
 //! (both re-checked by the independent checker); anything else is redrawn.
 
-use super::{Built, Graph, Reject, TasksConfig, bulleted, context_block, prover_stats};
+use super::{Built, Graph, Reject, Scored, TasksConfig, bulleted, context_block, prover_stats};
 use crate::prover::{Prover, Verdict};
 use crate::saturation::ClauseId;
 use crate::tasks::Score;
@@ -22,6 +22,7 @@ enum Op {
 /// One generation attempt for a slot whose target label is `want_true`.
 pub fn generate(
     g: &Graph,
+    t: &Scored,
     prover: &mut Prover,
     cfg: &TasksConfig,
     level: u8,
@@ -29,7 +30,6 @@ pub fn generate(
     rng: &mut impl Rng,
 ) -> Result<Built, Reject> {
     let (d, k) = cfg.params(super::Family::Entailment, level);
-    let t = g.draw_theorem(rng).ok_or(Reject::TooShallow)?;
     let mut premises = g.depth_premises(t.id, d).ok_or(Reject::TooShallow)?;
     if premises.len() > cfg.max_premises {
         return Err(Reject::TooManyPremises);
@@ -125,7 +125,11 @@ pub fn generate(
     m.insert("prover".into(), prover_stats(&outcome));
     let context: Vec<String> = meta["context_axioms"]
         .as_array()
-        .map(|a| a.iter().filter_map(|x| x.as_str().map(String::from)).collect())
+        .map(|a| {
+            a.iter()
+                .filter_map(|x| x.as_str().map(String::from))
+                .collect()
+        })
         .unwrap_or_default();
     let prompt = render(&g.domain, &context, &premise_texts, &theorem);
     let mut key_parts: Vec<String> = premises.iter().map(|&p| g.canon(p)).collect();
@@ -183,7 +187,15 @@ mod tests {
             let mut got = None;
             for i in 0..40 {
                 let mut rng = crate::tasks::instance_rng(3, &["e"], i);
-                if let Ok(b) = generate(&g, &mut prover, &cfg, 2, want, &mut rng) {
+                if let Ok(b) = generate(
+                    &g,
+                    &g.pool[i as usize % g.pool.len()],
+                    &mut prover,
+                    &cfg,
+                    2,
+                    want,
+                    &mut rng,
+                ) {
                     got = Some(b);
                     break;
                 }

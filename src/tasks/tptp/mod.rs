@@ -38,7 +38,11 @@ pub enum Family {
 
 impl Family {
     /// All families, in output order.
-    pub const ALL: [Family; 3] = [Family::Entailment, Family::Selection, Family::Reconstruction];
+    pub const ALL: [Family; 3] = [
+        Family::Entailment,
+        Family::Selection,
+        Family::Reconstruction,
+    ];
 
     /// The dataset config (subset) name, also the `task` column.
     pub fn config(self) -> &'static str {
@@ -387,9 +391,7 @@ impl Graph {
         }
         Some(
             dist.into_iter()
-                .filter(|&(c, k)| {
-                    k == d || (k < d && self.store.get(c).rule == Rule::Input)
-                })
+                .filter(|&(c, k)| k == d || (k < d && self.store.get(c).rule == Rule::Input))
                 .map(|(c, _)| c)
                 .collect(),
         )
@@ -448,13 +450,20 @@ impl Graph {
         out
     }
 
-    /// Draws a theorem from the pool.
-    pub fn draw_theorem(&self, rng: &mut impl Rng) -> Option<&Scored> {
+    /// The theorem of draw number `draw` of a (family, level) cell: a fixed
+    /// seeded permutation of the pool, so distinct draws below the pool size
+    /// get distinct theorems (and instances of one cell never repeat a
+    /// theorem of the same file, whichever shard they run in).
+    pub fn theorem(&self, seed: u64, cell: &[&str], draw: u64) -> Option<&Scored> {
         if self.pool.is_empty() {
-            None
-        } else {
-            Some(&self.pool[rng.random_range(0..self.pool.len())])
+            return None;
         }
+        let mut order: Vec<usize> = (0..self.pool.len()).collect();
+        let mut coords = vec![self.domain.as_str(), self.name.as_str()];
+        coords.extend_from_slice(cell);
+        let mut rng = crate::tasks::instance_rng(seed, &coords, u64::MAX);
+        rand::seq::SliceRandom::shuffle(order.as_mut_slice(), &mut rng);
+        Some(&self.pool[order[(draw % self.pool.len() as u64) as usize]])
     }
 
     /// Asks the prover whether `premises` entail `t`.
@@ -599,7 +608,15 @@ pub(crate) mod testing {
         let mut s = Saturator::from_inputs(bank, inputs, params);
         s.run(&mut |_| {});
         let r = crate::interest::rank(&s.bank, &s.store);
-        Graph::new(s.bank, s.store, r, "TST", "t", &TasksConfig::default(), false)
+        Graph::new(
+            s.bank,
+            s.store,
+            r,
+            "TST",
+            "t",
+            &TasksConfig::default(),
+            false,
+        )
     }
 }
 

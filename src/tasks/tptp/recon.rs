@@ -13,7 +13,9 @@
 //! step is certified by the prover (`PARENT_1, PARENT_2 |- CHILD`) and the
 //! refutation is stored per step.
 
-use super::{Built, Graph, Reject, TasksConfig, context_block, numbered, str_field, str_list};
+use super::{
+    Built, Graph, Reject, Scored, TasksConfig, context_block, numbered, str_field, str_list,
+};
 use crate::prover::check::{self, CheckProblem, Checked};
 use crate::prover::{Prover, Refutation, Verdict};
 use crate::saturation::{ClauseId, Rule};
@@ -107,13 +109,13 @@ fn cut(g: &Graph, root: ClauseId, d: u32) -> Option<Cut> {
 /// One generation attempt.
 pub fn generate(
     g: &Graph,
+    t: &Scored,
     prover: &mut Prover,
     cfg: &TasksConfig,
     level: u8,
     rng: &mut impl Rng,
 ) -> Result<Built, Reject> {
     let (d, _) = cfg.params(super::Family::Reconstruction, level);
-    let t = g.draw_theorem(rng).ok_or(Reject::TooShallow)?;
     let (nodes, steps) = cut(g, t.id, d).ok_or(Reject::NoProofGraph)?;
     // No clause twice, not even as a variant.
     let canon: HashSet<String> = nodes.iter().map(|&c| g.canon(c)).collect();
@@ -211,7 +213,12 @@ pub fn parse_steps(answer: &str) -> Result<Vec<(usize, [usize; 2])>, String> {
         if line.is_empty() {
             continue;
         }
-        let bad = || format!("line {}: expected `CHILD <- PARENT_1, PARENT_2`, got {line:?}", i + 1);
+        let bad = || {
+            format!(
+                "line {}: expected `CHILD <- PARENT_1, PARENT_2`, got {line:?}",
+                i + 1
+            )
+        };
         let (c, ps) = line.split_once("<-").ok_or_else(bad)?;
         let (a, b) = ps.split_once(',').ok_or_else(bad)?;
         let num = |s: &str| s.trim().parse::<usize>().map_err(|_| bad());
@@ -237,7 +244,9 @@ fn structure(
             }
         }
         if a == b || a == c || b == c {
-            return Err(format!("step {c} <- {a}, {b} needs two distinct other parents"));
+            return Err(format!(
+                "step {c} <- {a}, {b} needs two distinct other parents"
+            ));
         }
         if !children.insert(c) {
             return Err(format!("clause {c} has two lines"));
@@ -306,7 +315,10 @@ pub fn score(
     for &(c, [a, b]) in &steps {
         correct_edges += [a, b].iter().filter(|&&p| gold.contains(&(c, p))).count();
         let (x, y) = (a.min(b), a.max(b));
-        let is_gold = cert.steps.iter().any(|s| s.child == c && s.parents == [x, y]);
+        let is_gold = cert
+            .steps
+            .iter()
+            .any(|s| s.child == c && s.parents == [x, y]);
         if is_gold
             || prover
                 .prove(&bank, &[&parsed[a - 1], &parsed[b - 1]], &parsed[c - 1])
@@ -332,13 +344,18 @@ pub fn score(
 
 /// Re-checks every step's refutation and that the gold answer lists exactly
 /// the certified steps.
-pub fn verify(meta: &serde_json::Value, cert: &serde_json::Value, gold: &str) -> Result<String, String> {
+pub fn verify(
+    meta: &serde_json::Value,
+    cert: &serde_json::Value,
+    gold: &str,
+) -> Result<String, String> {
     let clauses = str_list(meta, "clauses")?;
     let theorem = str_field(meta, "theorem")?;
     let cert: Certificate =
         serde_json::from_value(cert.clone()).map_err(|e| format!("certificate: {e}"))?;
     let gold_steps = parse_steps(gold).map_err(|e| format!("gold answer: {e}"))?;
-    let cert_pairs: Vec<(usize, [usize; 2])> = cert.steps.iter().map(|s| (s.child, s.parents)).collect();
+    let cert_pairs: Vec<(usize, [usize; 2])> =
+        cert.steps.iter().map(|s| (s.child, s.parents)).collect();
     if gold_steps != cert_pairs {
         return Err("the gold answer differs from the certified steps".into());
     }
@@ -380,7 +397,14 @@ mod tests {
         let mut prover = Prover::new(ProverLimits::default());
         for i in 0..60 {
             let mut rng = crate::tasks::instance_rng(9, &["r"], i);
-            if let Ok(b) = generate(&g, &mut prover, &cfg, level, &mut rng) {
+            if let Ok(b) = generate(
+                &g,
+                &g.pool[i as usize % g.pool.len()],
+                &mut prover,
+                &cfg,
+                level,
+                &mut rng,
+            ) {
                 return b;
             }
         }
@@ -394,7 +418,10 @@ mod tests {
             verify(&b.metadata, &b.certificate, &b.answer).unwrap();
             let nodes = b.metadata["nodes"].as_u64().unwrap();
             let d = level as u64;
-            assert!(nodes >= 2 * d + 1 && nodes < 1 << (d + 1), "{nodes} nodes at depth {d}");
+            assert!(
+                nodes >= 2 * d + 1 && nodes < 1 << (d + 1),
+                "{nodes} nodes at depth {d}"
+            );
             let mut prover = Prover::new(ProverLimits::default());
             let s = score(&b.metadata, &b.certificate, &b.answer, &mut prover).unwrap();
             assert_eq!(s.value, 1.0, "{}", s.detail);

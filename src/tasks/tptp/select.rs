@@ -13,7 +13,9 @@
 //! certificate holds the refutations and the models with the pool clauses
 //! each satisfies, so `verify` can re-check the whole claim without search.
 
-use super::{Built, Graph, Reject, TasksConfig, context_block, numbered, str_field, str_list};
+use super::{
+    Built, Graph, Reject, Scored, TasksConfig, context_block, numbered, str_field, str_list,
+};
 use crate::prover::check::{self, CheckProblem, Checked};
 use crate::prover::{Evidence, FiniteModel, Prover, Refutation, Verdict};
 use crate::saturation::ClauseId;
@@ -147,13 +149,13 @@ fn minimum(
 /// One generation attempt.
 pub fn generate(
     g: &Graph,
+    t: &Scored,
     prover: &mut Prover,
     cfg: &TasksConfig,
     level: u8,
     rng: &mut impl Rng,
 ) -> Result<Built, Reject> {
     let (d, k) = cfg.params(super::Family::Selection, level);
-    let t = g.draw_theorem(rng).ok_or(Reject::TooShallow)?;
     let premises = g.depth_premises(t.id, d).ok_or(Reject::TooShallow)?;
     if premises.len() > cfg.max_premises {
         return Err(Reject::TooManyPremises);
@@ -196,11 +198,11 @@ pub fn generate(
     let second = minimum(g, prover, &pool, t.id, m.len())?;
     // Every minimum answer must come from the depth-d premises: a
     // distractor that helps prove the theorem is not a distractor.
-    if second
-        .answers
-        .iter()
-        .any(|(mask, _)| indices(*mask).iter().any(|&i| distractors.contains(&pool[i])))
-    {
+    if second.answers.iter().any(|(mask, _)| {
+        indices(*mask)
+            .iter()
+            .any(|&i| distractors.contains(&pool[i]))
+    }) {
         return Err(Reject::DistractorEntails);
     }
     let first = Search {
@@ -238,7 +240,11 @@ pub fn generate(
     let obj = meta.as_object_mut().expect("object");
     obj.insert(
         "premises".into(),
-        premises.iter().map(|&p| g.text(p)).collect::<Vec<_>>().into(),
+        premises
+            .iter()
+            .map(|&p| g.text(p))
+            .collect::<Vec<_>>()
+            .into(),
     );
     obj.insert("pool".into(), pool_texts.clone().into());
     obj.insert("answer_size".into(), gold.len().into());
@@ -365,7 +371,11 @@ pub fn score(
 
 /// Re-checks a selection certificate against the record's metadata and
 /// gold answer with the independent checker; returns what was checked.
-pub fn verify(meta: &serde_json::Value, cert: &serde_json::Value, gold: &str) -> Result<String, String> {
+pub fn verify(
+    meta: &serde_json::Value,
+    cert: &serde_json::Value,
+    gold: &str,
+) -> Result<String, String> {
     let pool = str_list(meta, "pool")?;
     let theorem = str_field(meta, "theorem")?;
     let cert: Certificate =
@@ -390,7 +400,10 @@ pub fn verify(meta: &serde_json::Value, cert: &serde_json::Value, gold: &str) ->
     let mut answer_masks = Vec::new();
     for a in &cert.answers {
         if a.premises.len() != cert.size {
-            return Err(format!("answer {:?} is not of size {}", a.premises, cert.size));
+            return Err(format!(
+                "answer {:?} is not of size {}",
+                a.premises, cert.size
+            ));
         }
         let problem = CheckProblem {
             axioms: a.premises.iter().map(|&i| pool[i - 1].clone()).collect(),
@@ -464,7 +477,14 @@ mod tests {
         let mut built = None;
         for i in 0..40 {
             let mut rng = crate::tasks::instance_rng(5, &["s"], i);
-            if let Ok(b) = generate(&g, &mut prover, &cfg, 2, &mut rng) {
+            if let Ok(b) = generate(
+                &g,
+                &g.pool[i as usize % g.pool.len()],
+                &mut prover,
+                &cfg,
+                2,
+                &mut rng,
+            ) {
                 built = Some(b);
                 break;
             }
@@ -475,11 +495,25 @@ mod tests {
         assert_eq!(s.value, 1.0);
         let n = b.metadata["pool"].as_array().unwrap().len();
         let all: Vec<usize> = (1..=n).collect();
-        let s = score(&b.metadata, &b.certificate, &format_answer(&all), &mut prover).unwrap();
+        let s = score(
+            &b.metadata,
+            &b.certificate,
+            &format_answer(&all),
+            &mut prover,
+        )
+        .unwrap();
         assert!(s.value < 1.0 && s.value > 0.0);
         assert!(s.detail.starts_with("sufficient"), "{}", s.detail);
-        assert!(!score(&b.metadata, &b.certificate, "[0]", &mut prover).unwrap().well_formed);
-        assert!(!score(&b.metadata, &b.certificate, "", &mut prover).unwrap().well_formed);
+        assert!(
+            !score(&b.metadata, &b.certificate, "[0]", &mut prover)
+                .unwrap()
+                .well_formed
+        );
+        assert!(
+            !score(&b.metadata, &b.certificate, "", &mut prover)
+                .unwrap()
+                .well_formed
+        );
         // A certificate missing its countermodels no longer verifies.
         let mut broken = b.certificate.clone();
         broken["countermodels"] = serde_json::json!([]);

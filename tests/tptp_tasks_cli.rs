@@ -1,0 +1,232 @@
+//! The TPTP task pipeline through the real binary: `saturate --domain SET`
+//! on the embedded axioms (smoke limits) writes all three configs at four
+//! levels; `verify` passes and fails on a corrupted label; `score` gives
+//! gold answers 1 and reports bad lines and unknown ids; shards add up to
+//! the unsharded run.
+
+mod common;
+
+use common::{crate_root, files, run, saturate, stderr, stdout};
+use saturate::dataset::{DatasetSpec, DatasetWriter, Record};
+use saturate::pipeline::score::read_dataset;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+fn smoke_run(out: &Path, extra: &[&str]) -> PathBuf {
+    let o = saturate()
+        .args(["--domain", "SET", "-q"])
+        .args(extra)
+        .arg("--config")
+        .arg(crate_root().join("configs/smoke.toml"))
+        .arg("--out")
+        .arg(out)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}\n{}", stdout(&o), stderr(&o));
+    let name = std::fs::read_dir(out)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.is_dir())
+        .unwrap();
+    name.join("dataset")
+}
+
+#[test]
+fn smoke_run_writes_three_configs_that_verify_and_score() {
+    let tmp = tempfile::tempdir().unwrap();
+    let ds = smoke_run(tmp.path(), &[]);
+    let card = std::fs::read_to_string(ds.join("README.md")).unwrap();
+    for config in [
+        "conjecture_entailment",
+        "premise_selection",
+        "proof_reconstruction",
+    ] {
+        assert!(ds.join(config).is_dir(), "{config} missing");
+        assert!(card.contains(&format!("config_name: {config}")), "{card}");
+    }
+    let rows = read_dataset(&ds).unwrap();
+    // Every family has rows at every level.
+    let mut cells: BTreeMap<(String, String), usize> = BTreeMap::new();
+    for r in &rows {
+        *cells
+            .entry((r.task.clone(), r.level.clone().unwrap()))
+            .or_default() += 1;
+        let m: serde_json::Value = serde_json::from_str(&r.metadata).unwrap();
+        assert!(
+            m["theorem"].is_string() && m["context_axioms"].is_array(),
+            "{m}"
+        );
+        assert!(m["interestingness"]["score"].is_number());
+    }
+    for task in [
+        "conjecture_entailment",
+        "premise_selection",
+        "proof_reconstruction",
+    ] {
+        for level in ["1", "2", "3", "4"] {
+            assert!(
+                cells.contains_key(&(task.to_string(), level.to_string())),
+                "no {task} at level {level}: {cells:?}"
+            );
+        }
+    }
+    let o = run(&["verify", ds.to_str().unwrap()]);
+    assert!(o.status.success(), "{}{}", stdout(&o), stderr(&o));
+    assert!(stdout(&o).contains("certificates check"));
+
+    // Gold answers score 1; a bad line and an unknown id are reported.
+    let answers = tmp.path().join("answers.jsonl");
+    let mut text = String::new();
+    for r in &rows {
+        text.push_str(&serde_json::json!({"id": r.id, "answer": r.answer}).to_string());
+        text.push('\n');
+    }
+    text.push_str("this is not json\n{\"id\": \"no-such-id\", \"answer\": \"True\"}\n");
+    std::fs::write(&answers, text).unwrap();
+    let o = run(&[
+        "score",
+        "--dataset",
+        ds.to_str().unwrap(),
+        "--answers",
+        answers.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.contains("0 unanswered rows, 1 unknown ids, 1 bad lines"),
+        "{out}"
+    );
+    let scores = std::fs::read_to_string(tmp.path().join("answers.jsonl.scores.jsonl")).unwrap();
+    assert_eq!(scores.lines().count(), rows.len());
+    for l in scores.lines() {
+        let v: serde_json::Value = serde_json::from_str(l).unwrap();
+        assert_eq!(v["score"], 1.0, "{l}");
+    }
+
+    // Wrong and empty answers score 0; the empty one is malformed.
+    let ent: Vec<_> = rows
+        .iter()
+        .filter(|r| r.task == "conjecture_entailment")
+        .collect();
+    let flipped = if ent[0].answer == "True" {
+        "False"
+    } else {
+        "True"
+    };
+    std::fs::write(
+        &answers,
+        format!(
+            "{}\n{}\n",
+            serde_json::json!({"id": ent[0].id, "answer": flipped}),
+            serde_json::json!({"id": ent[1].id, "answer": ""})
+        ),
+    )
+    .unwrap();
+    let o = run(&[
+        "score",
+        "--dataset",
+        ds.to_str().unwrap(),
+        "--answers",
+        answers.to_str().unwrap(),
+    ]);
+    assert!(o.status.success());
+    let scores = std::fs::read_to_string(tmp.path().join("answers.jsonl.scores.jsonl")).unwrap();
+    let v: Vec<serde_json::Value> = scores
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert!(v.iter().all(|x| x["score"] == 0.0));
+    assert_eq!(v.iter().filter(|x| x["well_formed"] == false).count(), 1);
+
+    // A flipped label no longer verifies.
+    let bad = tmp.path().join("corrupted");
+    let spec = DatasetSpec {
+        name: "corrupted".into(),
+        description: "one label flipped".into(),
+        seed: 0,
+        config: serde_json::json!({}),
+        max_rows_per_shard: 1000,
+    };
+    let mut w = DatasetWriter::create(&bad, spec).unwrap();
+    for r in rows.iter() {
+        let mut answer = r.answer.clone();
+        if r.id == ent[0].id {
+            answer = flipped.to_string();
+        }
+
+        w.push(
+            &r.task,
+            Record {
+                id: r.id.clone(),
+                task: r.task.clone(),
+                domain: Some("SET".into()),
+                source: None,
+                level: r.level.clone(),
+                prompt: String::new(),
+                answer,
+                metadata: r.metadata.clone(),
+                certificate: r.certificate.clone(),
+            },
+        )
+        .unwrap();
+    }
+    w.finish().unwrap();
+    let o = run(&["verify", bad.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
+    assert!(
+        stderr(&o).contains(&format!("FAIL {}", ent[0].id)),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn shards_add_up_and_threads_do_not_change_the_bytes() {
+    let tmp = tempfile::tempdir().unwrap();
+    let one = smoke_run(&tmp.path().join("j1"), &["--jobs", "1"]);
+    let two = smoke_run(&tmp.path().join("j2"), &["--jobs", "2"]);
+    assert!(files(&one) == files(&two), "--jobs 1 and --jobs 2 differ");
+    let mut union: Vec<(String, String, String)> = Vec::new();
+    for i in 1..=2 {
+        let s = smoke_run(
+            &tmp.path().join(format!("s{i}")),
+            &["--shard", &format!("{i}/2")],
+        );
+        assert!(s.to_string_lossy().contains(&format!("shard-{i}-of-2")));
+        union.extend(
+            read_dataset(&s)
+                .unwrap()
+                .into_iter()
+                .map(|r| (r.prompt_key(), r.id, r.answer)),
+        );
+    }
+    let mut whole: Vec<(String, String, String)> = read_dataset(&one)
+        .unwrap()
+        .into_iter()
+        .map(|r| (r.prompt_key(), r.id, r.answer))
+        .collect();
+    union.sort();
+    whole.sort();
+    assert!(!whole.is_empty());
+    assert_eq!(union, whole);
+}
+
+trait Key {
+    fn prompt_key(&self) -> String;
+}
+
+impl Key for saturate::pipeline::score::Row {
+    fn prompt_key(&self) -> String {
+        format!("{}\n{}", self.metadata, self.certificate)
+    }
+}
+
+#[test]
+fn bad_shard_and_unknown_answers_file_are_usage_errors() {
+    let o = run(&["--domain", "SET", "--shard", "3/2", "-q"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let tmp = tempfile::tempdir().unwrap();
+    let o = run(&["verify", tmp.path().to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("no manifest.json"), "{}", stderr(&o));
+}
