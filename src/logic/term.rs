@@ -57,7 +57,10 @@ pub struct TermBank {
     pub sig: Signature,
     nodes: Vec<Node>,
     args: Vec<TermId>,
-    table: HashTable<TermId>,
+    /// Term ids with the 32-bit hash of their key, so that probing compares
+    /// hashes before touching `nodes`/`args` and growing the table rehashes
+    /// without reading any term.
+    table: HashTable<(TermId, u32)>,
     vars: Vec<TermId>,
     true_term: TermId,
 }
@@ -78,7 +81,7 @@ impl Default for TermBank {
 /// (the MurmurHash3 finaliser) so that the low bits, which pick the bucket,
 /// depend on every input bit; plain Fx leaves them weak for small ids.
 #[inline]
-fn hash_key(head: u32, args: &[TermId]) -> u64 {
+fn hash_key(head: u32, args: &[TermId]) -> u32 {
     const K: u64 = 0xf135_7aea_2e62_a9c5;
     let mut h = (head as u64).wrapping_mul(K);
     for a in args {
@@ -87,7 +90,14 @@ fn hash_key(head: u32, args: &[TermId]) -> u64 {
     h ^= h >> 33;
     h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
     h ^= h >> 33;
-    h
+    h as u32
+}
+
+/// The table hash of a stored 32-bit key hash: the same bits in the low half
+/// (bucket index) and the high half (hashbrown's control tag).
+#[inline]
+fn table_hash(h: u32) -> u64 {
+    (h as u64) | ((h as u64) << 32)
 }
 
 impl TermBank {
@@ -127,16 +137,20 @@ impl TermBank {
     }
 
     fn insert(&mut self, head: u32, args: &[TermId]) -> TermId {
-        let hash = hash_key(head, args);
+        let h32 = hash_key(head, args);
+        let hash = table_hash(h32);
         let nodes = &self.nodes;
         let all_args = &self.args;
-        let found = self.table.find(hash, |&id| {
+        let found = self.table.find(hash, |&(id, h)| {
+            if h != h32 {
+                return false;
+            }
             let n = &nodes[id.index()];
             n.head == head
                 && n.arity as usize == args.len()
                 && &all_args[n.args_start as usize..(n.args_start + n.arity) as usize] == args
         });
-        if let Some(&id) = found {
+        if let Some(&(id, _)) = found {
             return id;
         }
         let (weight, var_bound, shape) = if head & VAR_BIT != 0 {
@@ -165,14 +179,8 @@ impl TermBank {
             shape,
         });
         self.args.extend_from_slice(args);
-        let nodes = &self.nodes;
-        self.table.insert_unique(hash, id, |&t| {
-            let n = &nodes[t.index()];
-            hash_key(
-                n.head,
-                &self.args[n.args_start as usize..(n.args_start + n.arity) as usize],
-            )
-        });
+        self.table
+            .insert_unique(hash, (id, h32), |&(_, h)| table_hash(h));
         id
     }
 
