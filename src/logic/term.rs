@@ -93,6 +93,36 @@ fn hash_key(head: u32, args: &[TermId]) -> u32 {
     h as u32
 }
 
+/// The [`TermBank::shape`] of every variable.
+pub const VAR_SHAPE: u32 = 0x9e37_79b9;
+
+/// Computes the [`TermBank::shape`] of an application from its head symbol
+/// and its arguments' shapes, so that shapes of terms not (yet) in the bank
+/// can be computed exactly as the bank would.
+pub struct ShapeHasher(FxHasher);
+
+impl ShapeHasher {
+    /// Starts the shape of an application of symbol `sym` (its raw id).
+    #[inline]
+    pub fn new(sym: u32) -> Self {
+        let mut h = FxHasher::default();
+        sym.hash(&mut h);
+        ShapeHasher(h)
+    }
+
+    /// Adds the next argument's shape.
+    #[inline]
+    pub fn arg(&mut self, shape: u32) {
+        shape.hash(&mut self.0);
+    }
+
+    /// The shape.
+    #[inline]
+    pub fn finish(&self) -> u32 {
+        self.0.finish() as u32
+    }
+}
+
 /// The table hash of a stored 32-bit key hash: the same bits in the low half
 /// (bucket index) and the high half (hashbrown's control tag).
 #[inline]
@@ -154,19 +184,18 @@ impl TermBank {
             return id;
         }
         let (weight, var_bound, shape) = if head & VAR_BIT != 0 {
-            (1, (head & !VAR_BIT) + 1, 0x9e37_79b9)
+            (1, (head & !VAR_BIT) + 1, VAR_SHAPE)
         } else {
             let mut w = 1u32;
             let mut vb = 0u32;
-            let mut sh = FxHasher::default();
-            head.hash(&mut sh);
+            let mut sh = ShapeHasher::new(head);
             for a in args {
                 let n = &self.nodes[a.index()];
                 w = w.saturating_add(n.weight);
                 vb = vb.max(n.var_bound);
-                n.shape.hash(&mut sh);
+                sh.arg(n.shape);
             }
-            (w, vb, sh.finish() as u32)
+            (w, vb, sh.finish())
         };
         let id = TermId(self.nodes.len() as u32);
         assert!(id.0 < VAR_BIT, "term bank overflow");
