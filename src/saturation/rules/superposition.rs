@@ -21,6 +21,8 @@ pub struct From {
     pub lit: usize,
     /// 0 when `l` is the lhs, 1 when it is the rhs.
     pub side: u8,
+    /// `l` is bigger than `r` in the term ordering (no check needed).
+    pub oriented: bool,
     /// Variable bank.
     pub bank: Bank,
 }
@@ -36,6 +38,8 @@ pub struct Into {
     pub side: u8,
     /// Position of `u` within that side.
     pub pos: Position,
+    /// The literal is an equation whose side `side` is bigger than the other.
+    pub oriented: bool,
     /// Variable bank.
     pub bank: Bank,
 }
@@ -85,6 +89,7 @@ pub fn generate(cx: &mut Infer<'_>, given: ClauseId) {
                     lit: e.lit as usize,
                     side: e.side,
                     pos: cx.active.position(e.pos).into(),
+                    oriented: e.oriented,
                     bank: 1,
                 };
                 superpose(
@@ -93,6 +98,7 @@ pub fn generate(cx: &mut Infer<'_>, given: ClauseId) {
                         clause: given,
                         lit: i,
                         side,
+                        oriented: side == 0 && oriented,
                         bank: 0,
                     },
                     &into,
@@ -130,6 +136,7 @@ pub fn generate(cx: &mut Infer<'_>, given: ClauseId) {
                     lit: j,
                     side,
                     pos,
+                    oriented: side == 0 && oriented,
                     bank: 0,
                 };
                 for e in from_cands.iter() {
@@ -140,6 +147,7 @@ pub fn generate(cx: &mut Infer<'_>, given: ClauseId) {
                         clause: e.clause,
                         lit: e.lit as usize,
                         side: e.side,
+                        oriented: e.oriented,
                         bank: 1,
                     };
                     superpose(cx, from, &into);
@@ -164,9 +172,11 @@ pub fn superpose(cx: &mut Infer<'_>, from: From, into: &Into) {
     // The ordering conditions, on instances built only when the literal is
     // not oriented already (their variable names do not matter to KBO).
     let mut ren = Renaming::new();
-    let from_oriented =
-        from.side == 0 && cx.kbo.compare(cx.bank, fl.lhs, fl.rhs) == TermOrder::Greater;
-    if !from_oriented {
+    debug_assert_eq!(
+        from.oriented,
+        from.side == 0 && cx.kbo.compare(cx.bank, fl.lhs, fl.rhs) == TermOrder::Greater
+    );
+    if !from.oriented {
         let ls = cx.subst.apply(cx.bank, l, from.bank, &mut ren);
         let rs = cx.subst.apply(cx.bank, r, from.bank, &mut ren);
         if matches!(
@@ -177,9 +187,11 @@ pub fn superpose(cx: &mut Infer<'_>, from: From, into: &Into) {
         }
     }
     if il.is_equational(cx.bank) {
-        let into_oriented =
-            into.side == 0 && cx.kbo.compare(cx.bank, il.lhs, il.rhs) == TermOrder::Greater;
-        if !into_oriented {
+        debug_assert_eq!(
+            into.oriented,
+            into.side == 0 && cx.kbo.compare(cx.bank, il.lhs, il.rhs) == TermOrder::Greater
+        );
+        if !into.oriented {
             let ss = cx.subst.apply(cx.bank, s, into.bank, &mut ren);
             let ts = cx.subst.apply(cx.bank, t, into.bank, &mut ren);
             let o = cx.kbo.compare(cx.bank, ss, ts);
