@@ -56,6 +56,33 @@ proptest! {
         }
     }
 
+    /// Weight and shape of an instance computed without building it agree
+    /// with the bank's; building with a replacement equals building and
+    /// then replacing.
+    #[test]
+    fn virtual_instances_agree_with_built_ones(s in term_shape(3), t in term_shape(3), pick in 0usize..64) {
+        let mut bank = TermBank::new();
+        let sig = TestSig::new(&mut bank);
+        let (a, b) = (s.build(&mut bank, &sig), t.build(&mut bank, &sig));
+        let mut sub = Subst::new();
+        if sub.unify(&bank, a, 0, b, 1) {
+            let mut ren = Renaming::new();
+            let ia = sub.apply(&mut bank, a, 0, &mut ren);
+            prop_assert_eq!(sub.weight_shape(&bank, a, 0), (bank.weight(ia), bank.shape(ia)));
+            let mut positions: Vec<Vec<u32>> = Vec::new();
+            bank.for_each_nonvar_subterm(a, &mut |_, p| positions.push(p.to_vec()));
+            if let Some(pos) = positions.get(pick % positions.len().max(1)) {
+                let r = Replace { pos, by: b, by_bank: 1 };
+                let mut ren2 = ren.clone();
+                let ib = sub.apply(&mut bank, b, 1, &mut ren);
+                let expected = bank.replace_at(ia, pos, ib);
+                let got = sub.apply_replacing(&mut bank, a, 0, r, &mut ren2);
+                prop_assert_eq!(got, expected);
+                prop_assert_eq!(sub.weight_shape_replacing(&bank, a, 0, r), (bank.weight(got), bank.shape(got)));
+            }
+        }
+    }
+
     /// Unification is complete on instances: a term and a ground instance of
     /// a renamed copy always unify.
     #[test]

@@ -8,7 +8,7 @@
 //! Robinson-style recursive unification with occurs check (Robinson, JACM
 //! 12(1), 1965).
 
-use super::term::{Head, TermBank, TermId};
+use super::term::{Head, ShapeHasher, TermBank, TermId, VAR_SHAPE};
 
 /// Which clause (0 or 1) a term's variables belong to.
 pub type Bank = u8;
@@ -176,6 +176,101 @@ impl Subst {
                 bank.app(f, &args)
             }
         }
+    }
+}
+
+/// A replacement inside a term being instantiated: the subterm at `pos`
+/// (argument indices from the root of the original, uninstantiated term; a
+/// non-variable position) is replaced by `by`, whose variables are in bank
+/// `by_bank`. Superposition conclusions are built this way in one pass.
+#[derive(Copy, Clone, Debug)]
+pub struct Replace<'p> {
+    /// Where, in the original term.
+    pub pos: &'p [u32],
+    /// The replacement.
+    pub by: TermId,
+    /// The replacement's variable bank.
+    pub by_bank: Bank,
+}
+
+impl Subst {
+    /// [`Subst::apply`] with the subterm at `r.pos` of `t` replaced by the
+    /// instance of `r.by`: the same term as applying the substitution and
+    /// then replacing, without building the intermediate term.
+    pub fn apply_replacing(
+        &self,
+        bank: &mut TermBank,
+        t: TermId,
+        b: Bank,
+        r: Replace<'_>,
+        ren: &mut Renaming,
+    ) -> TermId {
+        let Some((&i, rest)) = r.pos.split_first() else {
+            return self.apply(bank, r.by, r.by_bank, ren);
+        };
+        let f = bank.sym(t);
+        let n = bank.arity(t);
+        let mut args: smallvec::SmallVec<[TermId; 8]> = smallvec::SmallVec::with_capacity(n);
+        for k in 0..n {
+            let a = bank.arg(t, k);
+            args.push(if k == i as usize {
+                let inner = Replace { pos: rest, ..r };
+                self.apply_replacing(bank, a, b, inner, ren)
+            } else {
+                self.apply(bank, a, b, ren)
+            });
+        }
+        bank.app(f, &args)
+    }
+
+    /// Weight and shape ([`TermBank::weight`], [`TermBank::shape`]) of the
+    /// instance of `t` (bank `b`), computed without building it. Both are
+    /// blind to variable names, so the renaming does not matter.
+    pub fn weight_shape(&self, bank: &TermBank, t: TermId, b: Bank) -> (u32, u32) {
+        if bank.is_ground(t) {
+            return (bank.weight(t), bank.shape(t));
+        }
+        let (t, b) = self.deref(bank, t, b);
+        if bank.is_ground(t) {
+            return (bank.weight(t), bank.shape(t));
+        }
+        if bank.is_var(t) {
+            return (1, VAR_SHAPE);
+        }
+        let mut w = 1u32;
+        let mut sh = ShapeHasher::new(bank.head_code(t));
+        for &a in bank.args(t) {
+            let (wa, sa) = self.weight_shape(bank, a, b);
+            w = w.saturating_add(wa);
+            sh.arg(sa);
+        }
+        (w, sh.finish())
+    }
+
+    /// [`Subst::weight_shape`] of the term [`Subst::apply_replacing`] builds.
+    pub fn weight_shape_replacing(
+        &self,
+        bank: &TermBank,
+        t: TermId,
+        b: Bank,
+        r: Replace<'_>,
+    ) -> (u32, u32) {
+        let Some((&i, rest)) = r.pos.split_first() else {
+            return self.weight_shape(bank, r.by, r.by_bank);
+        };
+        let mut w = 1u32;
+        let mut sh = ShapeHasher::new(bank.head_code(t));
+        for (k, &a) in bank.args(t).iter().enumerate() {
+            let (wa, sa) = if k == i as usize {
+                let inner = Replace { pos: rest, ..r };
+                self.weight_shape_replacing(bank, a, b, inner)
+            } else {
+                self.weight_shape(bank, a, b)
+            };
+            w = w.saturating_add(wa);
+            sh.arg(sa);
+        }
+        (w, sh.finish())
     }
 }
 

@@ -57,7 +57,10 @@ pub struct TermBank {
     pub sig: Signature,
     nodes: Vec<Node>,
     args: Vec<TermId>,
-    table: HashTable<TermId>,
+    /// Term ids with the 32-bit hash of their key, so that probing compares
+    /// hashes before touching `nodes`/`args` and growing the table rehashes
+    /// without reading any term.
+    table: HashTable<(TermId, u32)>,
     vars: Vec<TermId>,
     true_term: TermId,
 }
@@ -78,7 +81,7 @@ impl Default for TermBank {
 /// (the MurmurHash3 finaliser) so that the low bits, which pick the bucket,
 /// depend on every input bit; plain Fx leaves them weak for small ids.
 #[inline]
-fn hash_key(head: u32, args: &[TermId]) -> u64 {
+fn hash_key(head: u32, args: &[TermId]) -> u32 {
     const K: u64 = 0xf135_7aea_2e62_a9c5;
     let mut h = (head as u64).wrapping_mul(K);
     for a in args {
@@ -87,7 +90,44 @@ fn hash_key(head: u32, args: &[TermId]) -> u64 {
     h ^= h >> 33;
     h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
     h ^= h >> 33;
-    h
+    h as u32
+}
+
+/// The [`TermBank::shape`] of every variable.
+pub const VAR_SHAPE: u32 = 0x9e37_79b9;
+
+/// Computes the [`TermBank::shape`] of an application from its head symbol
+/// and its arguments' shapes, so that shapes of terms not (yet) in the bank
+/// can be computed exactly as the bank would.
+pub struct ShapeHasher(FxHasher);
+
+impl ShapeHasher {
+    /// Starts the shape of an application of symbol `sym` (its raw id).
+    #[inline]
+    pub fn new(sym: u32) -> Self {
+        let mut h = FxHasher::default();
+        sym.hash(&mut h);
+        ShapeHasher(h)
+    }
+
+    /// Adds the next argument's shape.
+    #[inline]
+    pub fn arg(&mut self, shape: u32) {
+        shape.hash(&mut self.0);
+    }
+
+    /// The shape.
+    #[inline]
+    pub fn finish(&self) -> u32 {
+        self.0.finish() as u32
+    }
+}
+
+/// The table hash of a stored 32-bit key hash: the same bits in the low half
+/// (bucket index) and the high half (hashbrown's control tag).
+#[inline]
+fn table_hash(h: u32) -> u64 {
+    (h as u64) | ((h as u64) << 32)
 }
 
 impl TermBank {
@@ -127,32 +167,35 @@ impl TermBank {
     }
 
     fn insert(&mut self, head: u32, args: &[TermId]) -> TermId {
-        let hash = hash_key(head, args);
+        let h32 = hash_key(head, args);
+        let hash = table_hash(h32);
         let nodes = &self.nodes;
         let all_args = &self.args;
-        let found = self.table.find(hash, |&id| {
+        let found = self.table.find(hash, |&(id, h)| {
+            if h != h32 {
+                return false;
+            }
             let n = &nodes[id.index()];
             n.head == head
                 && n.arity as usize == args.len()
                 && &all_args[n.args_start as usize..(n.args_start + n.arity) as usize] == args
         });
-        if let Some(&id) = found {
+        if let Some(&(id, _)) = found {
             return id;
         }
         let (weight, var_bound, shape) = if head & VAR_BIT != 0 {
-            (1, (head & !VAR_BIT) + 1, 0x9e37_79b9)
+            (1, (head & !VAR_BIT) + 1, VAR_SHAPE)
         } else {
             let mut w = 1u32;
             let mut vb = 0u32;
-            let mut sh = FxHasher::default();
-            head.hash(&mut sh);
+            let mut sh = ShapeHasher::new(head);
             for a in args {
                 let n = &self.nodes[a.index()];
                 w = w.saturating_add(n.weight);
                 vb = vb.max(n.var_bound);
-                n.shape.hash(&mut sh);
+                sh.arg(n.shape);
             }
-            (w, vb, sh.finish() as u32)
+            (w, vb, sh.finish())
         };
         let id = TermId(self.nodes.len() as u32);
         assert!(id.0 < VAR_BIT, "term bank overflow");
@@ -165,14 +208,8 @@ impl TermBank {
             shape,
         });
         self.args.extend_from_slice(args);
-        let nodes = &self.nodes;
-        self.table.insert_unique(hash, id, |&t| {
-            let n = &nodes[t.index()];
-            hash_key(
-                n.head,
-                &self.args[n.args_start as usize..(n.args_start + n.arity) as usize],
-            )
-        });
+        self.table
+            .insert_unique(hash, (id, h32), |&(_, h)| table_hash(h));
         id
     }
 

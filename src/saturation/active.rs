@@ -28,6 +28,9 @@ pub struct IntoEntry {
     pub side: u8,
     /// Position id in [`ActiveSet::position`].
     pub pos: u32,
+    /// The literal is an equation whose side `side` is bigger than the
+    /// other in the term ordering (so no ordering check is needed).
+    pub oriented: bool,
 }
 
 /// A side of an eligible positive equation, a term to superpose from.
@@ -39,6 +42,8 @@ pub struct FromEntry {
     pub lit: u16,
     /// 0 = rewrite lhs to rhs, 1 = rewrite rhs to lhs.
     pub side: u8,
+    /// Side `side` is bigger than the other in the term ordering.
+    pub oriented: bool,
 }
 
 /// An eligible predicate literal (its atom is the index key).
@@ -57,6 +62,10 @@ pub struct UnitEntry {
     pub clause: ClauseId,
     /// 0 = keyed by lhs, 1 = keyed by rhs.
     pub side: u8,
+    /// In the demodulator index: the key side is bigger than the other in
+    /// the term ordering, so every instance rewrites without an ordering
+    /// check. Always false in the unit index.
+    pub oriented: bool,
 }
 
 /// Cached facts about an active clause.
@@ -225,7 +234,8 @@ impl ActiveSet {
                                 clause: id,
                                 lit: li,
                                 side,
-                                pos
+                                pos,
+                                oriented: side == 0 && oriented
                             }
                         );
                     }
@@ -251,7 +261,8 @@ impl ActiveSet {
                     FromEntry {
                         clause: id,
                         lit: li,
-                        side: 0
+                        side: 0,
+                        oriented
                     }
                 );
                 if !oriented {
@@ -261,7 +272,8 @@ impl ActiveSet {
                         FromEntry {
                             clause: id,
                             lit: li,
-                            side: 1
+                            side: 1,
+                            oriented: false
                         }
                     );
                 }
@@ -274,30 +286,34 @@ impl ActiveSet {
                 l.lhs,
                 UnitEntry {
                     clause: id,
-                    side: 0
+                    side: 0,
+                    oriented: false
                 }
             );
             if l.pos && l.is_equational(bank) {
                 if ins {
                     self.demod_version += 1;
                 }
+                let oriented = kbo.compare(bank, l.lhs, l.rhs) == TermOrder::Greater;
                 if !bank.is_var(l.lhs) {
                     put!(
                         self.demod,
                         l.lhs,
                         UnitEntry {
                             clause: id,
-                            side: 0
+                            side: 0,
+                            oriented
                         }
                     );
                 }
-                if kbo.compare(bank, l.lhs, l.rhs) != TermOrder::Greater && !bank.is_var(l.rhs) {
+                if !oriented && !bank.is_var(l.rhs) {
                     put!(
                         self.demod,
                         l.rhs,
                         UnitEntry {
                             clause: id,
-                            side: 1
+                            side: 1,
+                            oriented: false
                         }
                     );
                 }

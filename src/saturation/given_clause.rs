@@ -12,6 +12,7 @@
 
 use super::active::ActiveSet;
 use super::feature_vector::feature_vector;
+use super::fingerprint::Query;
 use super::params::Params;
 use super::passive::Passive;
 use super::rules::demodulation::{NfCache, Rewriter, backward_candidates};
@@ -492,12 +493,36 @@ impl Saturator {
         Some(id)
     }
 
+    /// True if an active clause subsumes `c`. Unit subsumers are looked up
+    /// first through the unit index (generalisations of each side of each
+    /// literal), which is much more selective than feature vectors; the
+    /// feature-vector walk then only tries clauses of two literals or more.
     fn forward_subsumed(&mut self, c: &Clause) -> bool {
-        let fv = feature_vector(&self.bank, c);
         let (bank, store, matcher) = (&self.bank, &self.store, &mut self.matcher);
         let mut found = false;
+        for l in c.lits.iter() {
+            let sides = [l.lhs, l.rhs];
+            let n = if l.is_equational(bank) { 2 } else { 1 };
+            for &t in &sides[..n] {
+                self.active
+                    .units
+                    .candidates(bank, t, Query::Generalizations, &mut |_, e| {
+                        if !found && subsumes(bank, matcher, store.clause(e.clause), c) {
+                            found = true;
+                        }
+                    });
+                if found {
+                    return true;
+                }
+            }
+        }
+        if c.len() < 2 {
+            return false;
+        }
+        let fv = feature_vector(bank, c);
         self.active.fv.subsumer_candidates(&fv, &mut |d| {
-            if subsumes(bank, matcher, store.clause(d), c) {
+            let dc = store.clause(d);
+            if dc.len() > 1 && subsumes(bank, matcher, dc, c) {
                 found = true;
                 return false;
             }

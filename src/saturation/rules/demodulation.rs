@@ -211,8 +211,7 @@ impl Rewriter<'_> {
             if !self.matcher.matches(self.bank, l, t) {
                 continue;
             }
-            let oriented = e.side == 0
-                && self.kbo.compare(self.bank, unit.lhs, unit.rhs) == TermOrder::Greater;
+            let oriented = e.oriented;
             if !oriented && !vars_subset(self.bank, r, l) {
                 continue;
             }

@@ -16,7 +16,7 @@ use super::active::ActiveSet;
 use super::params::Params;
 use super::selection::is_maximal_in;
 use super::store::{ClauseId, ClauseStore, Rule};
-use crate::logic::{Bank, Kbo, Literal, Renaming, Subst, TermBank};
+use crate::logic::{Bank, Kbo, Literal, Renaming, Replace, Subst, TermBank};
 use smallvec::SmallVec;
 
 /// A clause produced by a generating inference, before normalisation.
@@ -28,6 +28,19 @@ pub struct Conclusion {
     pub rule: Rule,
     /// Its premises, in rule order.
     pub parents: SmallVec<[ClauseId; 2]>,
+}
+
+/// A literal of a conclusion, before the substitution is applied: its
+/// variables are in bank `bank`; with `repl = Some((side, r))`, the subterm
+/// of side `side` (0 = lhs, 1 = rhs) at `r.pos` is replaced.
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct Pending<'p> {
+    /// The parent's literal.
+    pub lit: Literal,
+    /// Its variable bank.
+    pub bank: Bank,
+    /// A replacement inside one side (superposition).
+    pub repl: Option<(u8, Replace<'p>)>,
 }
 
 /// Everything a generating rule needs.
@@ -66,6 +79,86 @@ impl Infer<'_> {
             let lhs = self.subst.apply(self.bank, l.lhs, bank_no, ren);
             let rhs = self.subst.apply(self.bank, l.rhs, bank_no, ren);
             out.push(Literal::eq(lhs, rhs, l.pos));
+        }
+        out
+    }
+
+    /// The post-unification ordering check on literal `i` of `clause`
+    /// (variables in `bank_no`) under the current substitution, as
+    /// [`Self::still_maximal`]; the instance is built only when the check
+    /// needs it (no selected literal, two literals or more).
+    pub(crate) fn maximal_after_unification(
+        &mut self,
+        clause: ClauseId,
+        bank_no: Bank,
+        i: usize,
+        strict: bool,
+    ) -> bool {
+        if !self.params.post_unification_checks || self.store.clause(clause).len() < 2 {
+            return true;
+        }
+        if self
+            .active
+            .info(clause)
+            .is_some_and(|a| a.elig.selected != 0)
+        {
+            return true;
+        }
+        let inst = self.instantiate(clause, bank_no, &mut Renaming::new());
+        is_maximal_in(self.bank, self.kbo, &inst, i, strict)
+    }
+
+    /// Builds the conclusion made of the instances of `pending` under the
+    /// current substitution, directly in the form [`crate::logic::normalize_clause`]
+    /// gives it in the usual case: equations with a heavier right side are
+    /// flipped, literals are put in the normal order (by polarity, weights
+    /// and shapes, which do not depend on variable names and are computed
+    /// without building anything), and variables are numbered by first
+    /// occurrence in that order. The normalisation of the conclusion then
+    /// has nothing left to rebuild, and a conclusion derived again (most
+    /// are duplicates) reuses the terms of its first derivation instead of
+    /// filling the term bank with differently numbered copies.
+    pub(crate) fn build_conclusion(&mut self, pending: &[Pending<'_>]) -> Vec<Literal> {
+        type Key = (bool, u32, u32, u32, u32);
+        let bank = &*self.bank;
+        let subst = &*self.subst;
+        let side_ws = |p: &Pending<'_>, side: u8, t| match p.repl {
+            Some((s, r)) if s == side => subst.weight_shape_replacing(bank, t, p.bank, r),
+            _ => subst.weight_shape(bank, t, p.bank),
+        };
+        let mut keyed: SmallVec<[(Key, usize, bool); 8]> = SmallVec::new();
+        for (k, p) in pending.iter().enumerate() {
+            let (wl, sl) = side_ws(p, 0, p.lit.lhs);
+            let (wr, sr) = side_ws(p, 1, p.lit.rhs);
+            let swap = wr > wl && p.lit.is_equational(bank);
+            let key = if swap {
+                (p.lit.pos, wr, sr, wl, sl)
+            } else {
+                (p.lit.pos, wl, sl, wr, sr)
+            };
+            keyed.push((key, k, swap));
+        }
+        keyed.sort_by_key(|e| e.0);
+        let mut ren = Renaming::new();
+        let mut out = Vec::with_capacity(pending.len());
+        for &(_, k, swap) in &keyed {
+            let p = &pending[k];
+            let mut build = |side: u8, t| match p.repl {
+                Some((s, r)) if s == side => self
+                    .subst
+                    .apply_replacing(self.bank, t, p.bank, r, &mut ren),
+                _ => self.subst.apply(self.bank, t, p.bank, &mut ren),
+            };
+            let lit = if swap {
+                let r = build(1, p.lit.rhs);
+                let l = build(0, p.lit.lhs);
+                Literal::eq(r, l, p.lit.pos)
+            } else {
+                let l = build(0, p.lit.lhs);
+                let r = build(1, p.lit.rhs);
+                Literal::eq(l, r, p.lit.pos)
+            };
+            out.push(lit);
         }
         out
     }

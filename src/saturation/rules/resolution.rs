@@ -2,10 +2,11 @@
 //! `σ = mgu(A, B)` derive `(C ∨ D)σ`, when `A` is strictly maximal (no
 //! selection) and `~B` is selected or maximal.
 
-use super::Infer;
-use crate::logic::{Bank, Renaming};
+use super::{Infer, Pending};
+use crate::logic::Bank;
 use crate::saturation::active::LitEntry;
 use crate::saturation::store::{ClauseId, Rule};
+use smallvec::SmallVec;
 
 /// All resolvents of the given clause with active clauses (itself included).
 pub fn generate(cx: &mut Infer<'_>, given: ClauseId) {
@@ -53,17 +54,24 @@ pub(crate) fn resolve(cx: &mut Infer<'_>, a: (ClauseId, usize, Bank), b: (Clause
     if !cx.subst.unify(cx.bank, la.lhs, a.2, lb.lhs, b.2) {
         return;
     }
-    let mut ren = Renaming::new();
-    let mut ia = cx.instantiate(a.0, a.2, &mut ren);
-    if !cx.still_maximal(a.0, &ia, a.1, la.pos) {
+    if !cx.maximal_after_unification(a.0, a.2, a.1, la.pos)
+        || !cx.maximal_after_unification(b.0, b.2, b.1, lb.pos)
+    {
         return;
     }
-    let mut ib = cx.instantiate(b.0, b.2, &mut ren);
-    if !cx.still_maximal(b.0, &ib, b.1, lb.pos) {
-        return;
+    let store = cx.store;
+    let mut pending: SmallVec<[Pending<'_>; 8]> = SmallVec::new();
+    for (c, skip, bank) in [a, b] {
+        for (k, &lit) in store.clause(c).lits.iter().enumerate() {
+            if k != skip {
+                pending.push(Pending {
+                    lit,
+                    bank,
+                    repl: None,
+                });
+            }
+        }
     }
-    ia.remove(a.1);
-    ib.remove(b.1);
-    ia.extend(ib);
-    cx.emit(ia, Rule::Resolution, &[a.0, b.0]);
+    let lits = cx.build_conclusion(&pending);
+    cx.emit(lits, Rule::Resolution, &[a.0, b.0]);
 }

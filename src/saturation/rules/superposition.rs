@@ -5,11 +5,12 @@
 //! maximal (Bachmair & Ganzinger 1994; Nieuwenhuis & Rubio, Handbook of
 //! Automated Reasoning ch. 7, 2001).
 
-use super::Infer;
-use crate::logic::{Bank, Literal, Renaming, TermOrder};
+use super::{Infer, Pending};
+use crate::logic::{Bank, Literal, Renaming, Replace, TermOrder};
 use crate::saturation::active::{FromEntry, IntoEntry, Position};
 use crate::saturation::fingerprint::Query;
 use crate::saturation::store::{ClauseId, Rule};
+use smallvec::SmallVec;
 
 /// A superposition partner from an equation: clause, literal, which side is `l`.
 #[derive(Copy, Clone, Debug)]
@@ -20,6 +21,8 @@ pub struct From {
     pub lit: usize,
     /// 0 when `l` is the lhs, 1 when it is the rhs.
     pub side: u8,
+    /// `l` is bigger than `r` in the term ordering (no check needed).
+    pub oriented: bool,
     /// Variable bank.
     pub bank: Bank,
 }
@@ -35,6 +38,8 @@ pub struct Into {
     pub side: u8,
     /// Position of `u` within that side.
     pub pos: Position,
+    /// The literal is an equation whose side `side` is bigger than the other.
+    pub oriented: bool,
     /// Variable bank.
     pub bank: Bank,
 }
@@ -84,6 +89,7 @@ pub fn generate(cx: &mut Infer<'_>, given: ClauseId) {
                     lit: e.lit as usize,
                     side: e.side,
                     pos: cx.active.position(e.pos).into(),
+                    oriented: e.oriented,
                     bank: 1,
                 };
                 superpose(
@@ -92,6 +98,7 @@ pub fn generate(cx: &mut Infer<'_>, given: ClauseId) {
                         clause: given,
                         lit: i,
                         side,
+                        oriented: side == 0 && oriented,
                         bank: 0,
                     },
                     &into,
@@ -129,6 +136,7 @@ pub fn generate(cx: &mut Infer<'_>, given: ClauseId) {
                     lit: j,
                     side,
                     pos,
+                    oriented: side == 0 && oriented,
                     bank: 0,
                 };
                 for e in from_cands.iter() {
@@ -139,6 +147,7 @@ pub fn generate(cx: &mut Infer<'_>, given: ClauseId) {
                         clause: e.clause,
                         lit: e.lit as usize,
                         side: e.side,
+                        oriented: e.oriented,
                         bank: 1,
                     };
                     superpose(cx, from, &into);
@@ -160,47 +169,68 @@ pub fn superpose(cx: &mut Infer<'_>, from: From, into: &Into) {
     if !cx.subst.unify(cx.bank, l, from.bank, u, into.bank) {
         return;
     }
+    // The ordering conditions, on instances built only when the literal is
+    // not oriented already (their variable names do not matter to KBO).
     let mut ren = Renaming::new();
-    let from_oriented =
-        from.side == 0 && cx.kbo.compare(cx.bank, fl.lhs, fl.rhs) == TermOrder::Greater;
-    let ls = cx.subst.apply(cx.bank, l, from.bank, &mut ren);
-    let rs = cx.subst.apply(cx.bank, r, from.bank, &mut ren);
-    if !from_oriented
-        && matches!(
+    debug_assert_eq!(
+        from.oriented,
+        from.side == 0 && cx.kbo.compare(cx.bank, fl.lhs, fl.rhs) == TermOrder::Greater
+    );
+    if !from.oriented {
+        let ls = cx.subst.apply(cx.bank, l, from.bank, &mut ren);
+        let rs = cx.subst.apply(cx.bank, r, from.bank, &mut ren);
+        if matches!(
             cx.kbo.compare(cx.bank, ls, rs),
             TermOrder::Less | TermOrder::Equal
-        )
-    {
-        return;
+        ) {
+            return;
+        }
     }
-    let ss = cx.subst.apply(cx.bank, s, into.bank, &mut ren);
     if il.is_equational(cx.bank) {
-        let ts = cx.subst.apply(cx.bank, t, into.bank, &mut ren);
-        let into_oriented =
-            into.side == 0 && cx.kbo.compare(cx.bank, il.lhs, il.rhs) == TermOrder::Greater;
-        if !into_oriented {
+        debug_assert_eq!(
+            into.oriented,
+            into.side == 0 && cx.kbo.compare(cx.bank, il.lhs, il.rhs) == TermOrder::Greater
+        );
+        if !into.oriented {
+            let ss = cx.subst.apply(cx.bank, s, into.bank, &mut ren);
+            let ts = cx.subst.apply(cx.bank, t, into.bank, &mut ren);
             let o = cx.kbo.compare(cx.bank, ss, ts);
             if o == TermOrder::Less || (il.pos && o == TermOrder::Equal) {
                 return;
             }
         }
     }
-    let mut fi = cx.instantiate(from.clause, from.bank, &mut ren);
-    if !cx.still_maximal(from.clause, &fi, from.lit, true) {
+    if !cx.maximal_after_unification(from.clause, from.bank, from.lit, true)
+        || !cx.maximal_after_unification(into.clause, into.bank, into.lit, il.pos)
+    {
         return;
     }
-    let mut ii = cx.instantiate(into.clause, into.bank, &mut ren);
-    if !cx.still_maximal(into.clause, &ii, into.lit, il.pos) {
-        return;
+    let store = cx.store;
+    let mut pending: SmallVec<[Pending<'_>; 8]> = SmallVec::new();
+    for (k, &lit) in store.clause(from.clause).lits.iter().enumerate() {
+        if k != from.lit {
+            pending.push(Pending {
+                lit,
+                bank: from.bank,
+                repl: None,
+            });
+        }
     }
-    let new_side = cx.bank.replace_at(ss, &into.pos, rs);
-    let old = ii[into.lit];
-    ii[into.lit] = if into.side == 0 {
-        Literal::eq(new_side, old.rhs, old.pos)
-    } else {
-        Literal::eq(old.lhs, new_side, old.pos)
-    };
-    fi.remove(from.lit);
-    fi.extend(ii);
-    cx.emit(fi, Rule::Superposition, &[from.clause, into.clause]);
+    for (k, &lit) in store.clause(into.clause).lits.iter().enumerate() {
+        let repl = (k == into.lit).then_some((
+            into.side,
+            Replace {
+                pos: &into.pos,
+                by: r,
+                by_bank: from.bank,
+            },
+        ));
+        pending.push(Pending {
+            lit,
+            bank: into.bank,
+            repl,
+        });
+    }
+    let lits = cx.build_conclusion(&pending);
+    cx.emit(lits, Rule::Superposition, &[from.clause, into.clause]);
 }
