@@ -230,3 +230,26 @@ fn bad_shard_and_unknown_answers_file_are_usage_errors() {
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("no manifest.json"), "{}", stderr(&o));
 }
+
+/// `scripts/verify_hf.py` loads every config with `datasets.load_dataset`
+/// (installing `datasets` and `pyarrow` into target/hf-venv when missing).
+#[test]
+fn hugging_face_datasets_loads_every_config() {
+    if std::process::Command::new("python3").arg("--version").output().is_err() {
+        eprintln!("python3 not installed: Hugging Face load check not run");
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let ds = smoke_run(tmp.path(), &[]);
+    let o = std::process::Command::new("python3")
+        .arg(crate_root().join("scripts/verify_hf.py"))
+        .arg(&ds)
+        .output()
+        .unwrap();
+    let out = stdout(&o);
+    assert!(o.status.success(), "{out}\n{}", stderr(&o));
+    for config in ["conjecture_entailment", "premise_selection", "proof_reconstruction"] {
+        assert!(out.contains(config), "{out}");
+    }
+    assert!(out.contains("OK:"), "{out}");
+}
