@@ -235,7 +235,11 @@ fn bad_shard_and_unknown_answers_file_are_usage_errors() {
 /// (installing `datasets` and `pyarrow` into target/hf-venv when missing).
 #[test]
 fn hugging_face_datasets_loads_every_config() {
-    if std::process::Command::new("python3").arg("--version").output().is_err() {
+    if std::process::Command::new("python3")
+        .arg("--version")
+        .output()
+        .is_err()
+    {
         eprintln!("python3 not installed: Hugging Face load check not run");
         return;
     }
@@ -248,7 +252,11 @@ fn hugging_face_datasets_loads_every_config() {
         .unwrap();
     let out = stdout(&o);
     assert!(o.status.success(), "{out}\n{}", stderr(&o));
-    for config in ["conjecture_entailment", "premise_selection", "proof_reconstruction"] {
+    for config in [
+        "conjecture_entailment",
+        "premise_selection",
+        "proof_reconstruction",
+    ] {
         assert!(out.contains(config), "{out}");
     }
     assert!(out.contains("OK:"), "{out}");

@@ -21,7 +21,7 @@ pub struct Limits {
 impl Default for Limits {
     fn default() -> Self {
         Limits {
-            max_processed: Some(5_000),
+            max_processed: Some(2_000),
             max_generated: None,
             max_kept: None,
             max_terms: None,

@@ -419,7 +419,7 @@ mod tests {
             let nodes = b.metadata["nodes"].as_u64().unwrap();
             let d = level as u64;
             assert!(
-                nodes >= 2 * d + 1 && nodes < 1 << (d + 1),
+                nodes > 2 * d && nodes < 1 << (d + 1),
                 "{nodes} nodes at depth {d}"
             );
             let mut prover = Prover::new(ProverLimits::default());
