@@ -1,0 +1,86 @@
+//! Snapshot tests of the rendered TPTP task prompts (entailment, premise
+//! selection, proof reconstruction) on fixed clause lists, compared with
+//! `tests/snapshots/tptp_<family>.txt`. Fixed inputs keep the snapshots
+//! independent of the saturation strategy. Regenerate intentionally with
+//! `UPDATE_SNAPSHOTS=1 cargo test --test tptp_snapshots`.
+
+use saturate::tasks::tptp::{entail, recon, select};
+use std::path::PathBuf;
+
+fn check(name: &str, text: &str) {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/snapshots")
+        .join(format!("tptp_{name}.txt"));
+    if std::env::var_os("UPDATE_SNAPSHOTS").is_some() {
+        std::fs::write(&path, text).unwrap();
+    }
+    let want = std::fs::read_to_string(&path).unwrap_or_else(|e| {
+        panic!(
+            "{}: {e} (run with UPDATE_SNAPSHOTS=1 to create)",
+            path.display()
+        )
+    });
+    assert_eq!(
+        text,
+        want,
+        "{} differs from the rendered prompt",
+        path.display()
+    );
+}
+
+fn s(v: &[&str]) -> Vec<String> {
+    v.iter().map(|x| x.to_string()).collect()
+}
+
+const CONTEXT: &[&str] = &[
+    "~member(X0,union_of(X1,X2)) | member(X0,X1) | member(X0,X2)",
+    "~member(X0,X1) | member(X0,union_of(X1,X2))",
+];
+
+#[test]
+fn entailment_prompt() {
+    let p = entail::render(
+        "SET",
+        &s(CONTEXT),
+        &s(&[
+            "member(X0,union_of(X1,X2)) | ~member(X0,X2)",
+            "~member(X0,empty)",
+        ]),
+        "~member(X0,union_of(empty,X1)) | member(X0,X1)",
+    );
+    check("entailment", &format!("{p}=== answer\nTrue\n"));
+}
+
+#[test]
+fn selection_prompt() {
+    let pool = s(&[
+        "~member(X0,empty)",
+        "member(X0,union_of(X1,X2)) | ~member(X0,X2)",
+        "~member(X0,union_of(X1,X2)) | member(X0,X1) | member(X0,X2)",
+        "subset(X0,X0)",
+    ]);
+    let p = select::render(
+        "SET",
+        &s(CONTEXT),
+        "~member(X0,union_of(empty,X1)) | member(X0,X1)",
+        &pool,
+    );
+    check(
+        "selection",
+        &format!("{p}=== answer\n{}\n", select::format_answer(&[1, 3])),
+    );
+}
+
+#[test]
+fn reconstruction_prompt() {
+    let clauses = s(&[
+        "mult(inv(X0),mult(X0,X1))=X1",
+        "mult(e,X0)=X0",
+        "mult(mult(X0,X1),X2)=mult(X0,mult(X1,X2))",
+        "mult(inv(X0),X0)=e",
+        "mult(inv(inv(X0)),e)=X0",
+    ]);
+    let p = recon::render("GRP", &[], "mult(inv(inv(X0)),e)=X0", &clauses);
+    let answer = recon::format_steps([(5, [1, 4])].into_iter());
+    check("reconstruction", &format!("{p}=== answer\n{answer}"));
+}
