@@ -373,11 +373,13 @@ fn combine(comps: &[Components]) -> Vec<f64> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::saturation::{InputInfo, Params, Saturator};
 
-    fn run(text: &str, processed: u64) -> Saturator {
+    /// Saturates TPTP text (every clause an axiom) for `processed` given
+    /// clauses; shared with the task family tests.
+    pub(crate) fn run(text: &str, processed: u64) -> Saturator {
         let mut bank = TermBank::new();
         let p = crate::tptp::parse_str(&mut bank, text, "t.p", None).unwrap();
         let inputs = p

@@ -567,7 +567,6 @@ pub fn prover_stats(o: &Outcome) -> serde_json::Value {
 pub(crate) mod testing {
     //! A small graph shared by the family tests.
     use super::*;
-    use crate::saturation::{InputInfo, Params, Saturator};
 
     /// Group theory with a few hundred given clauses.
     pub const GROUP: &str = "cnf(left_identity, axiom, mult(e, X) = X).\n\
@@ -587,26 +586,7 @@ pub(crate) mod testing {
 
     /// A graph of `text` saturated for `processed` given clauses.
     pub fn graph(text: &str, processed: u64) -> Graph {
-        let mut bank = TermBank::new();
-        let p = crate::tptp::parse_str(&mut bank, text, "t.p", None).unwrap();
-        let inputs = p
-            .clauses
-            .iter()
-            .map(|c| {
-                (
-                    c.lits.clone(),
-                    InputInfo {
-                        name: c.name.clone(),
-                        role: "axiom".into(),
-                        file: "t.p".into(),
-                    },
-                )
-            })
-            .collect();
-        let mut params = Params::default();
-        params.limits.max_processed = Some(processed);
-        let mut s = Saturator::from_inputs(bank, inputs, params);
-        s.run(&mut |_| {});
+        let s = crate::interest::tests::run(text, processed);
         let r = crate::interest::rank(&s.bank, &s.store);
         Graph::new(
             s.bank,
