@@ -123,18 +123,9 @@ pub fn generate(
     );
     m.insert("consistency".into(), consistency.into());
     m.insert("prover".into(), prover_stats(&outcome));
-    let context: Vec<String> = meta["context_axioms"]
-        .as_array()
-        .map(|a| {
-            a.iter()
-                .filter_map(|x| x.as_str().map(String::from))
-                .collect()
-        })
-        .unwrap_or_default();
+    let context = super::str_list(&meta, "context_axioms").unwrap_or_default();
     let prompt = render(&g.domain, &context, &premise_texts, &theorem);
-    let mut key_parts: Vec<String> = premises.iter().map(|&p| g.canon(p)).collect();
-    key_parts.sort();
-    let key = format!("{}\n?{}", key_parts.join("\n"), g.canon(t.id));
+    let key = g.instance_key(&premises, t.id);
     Ok(Built {
         prompt,
         answer: if label { "True" } else { "False" }.into(),

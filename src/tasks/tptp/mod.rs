@@ -466,6 +466,14 @@ impl Graph {
         Some(&self.pool[order[(draw % self.pool.len() as u64) as usize]])
     }
 
+    /// The deduplication key of an instance: its clauses' canonical forms,
+    /// sorted, then the theorem's.
+    pub fn instance_key(&self, clauses: &[ClauseId], t: ClauseId) -> String {
+        let mut parts: Vec<String> = clauses.iter().map(|&c| self.canon(c)).collect();
+        parts.sort();
+        format!("{}\n?{}", parts.join("\n"), self.canon(t))
+    }
+
     /// Asks the prover whether `premises` entail `t`.
     pub fn prove(&self, prover: &mut Prover, premises: &[ClauseId], t: ClauseId) -> Outcome {
         let ps: Vec<&[Literal]> = premises.iter().map(|&p| self.lits(p)).collect();
@@ -502,6 +510,28 @@ pub fn parse_clauses(texts: &[String]) -> Result<(TermBank, Vec<Vec<Literal>>), 
         out.push(lits);
     }
     Ok((bank, out))
+}
+
+/// Re-checks with the independent checker that `refutation` proves
+/// `conjecture` from `axioms` (all TPTP text); returns the step count.
+pub fn check_proof(
+    axioms: Vec<String>,
+    conjecture: &str,
+    refutation: &crate::prover::Refutation,
+) -> Result<usize, String> {
+    use crate::prover::check::{self, CheckProblem, Checked};
+    let problem = CheckProblem {
+        axioms,
+        conjecture: Some(conjecture.to_string()),
+    };
+    let v = crate::prover::Verdict::Theorem {
+        refutation: refutation.clone(),
+    };
+    match check::check(&problem, &v) {
+        Ok(Checked::Refutation { steps }) => Ok(steps),
+        Ok(other) => Err(format!("{other:?}")),
+        Err(e) => Err(e.to_string()),
+    }
 }
 
 /// A JSON array of strings from metadata, or an error naming the field.

@@ -16,7 +16,6 @@
 use super::{
     Built, Graph, Reject, Scored, TasksConfig, context_block, numbered, str_field, str_list,
 };
-use crate::prover::check::{self, CheckProblem, Checked};
 use crate::prover::{Prover, Refutation, Verdict};
 use crate::saturation::{ClauseId, Rule};
 use crate::tasks::Score;
@@ -166,8 +165,6 @@ pub fn generate(
     );
     let context = str_list(&meta, "context_axioms").unwrap_or_default();
     let prompt = render(&g.domain, &context, &theorem, &texts);
-    let mut key: Vec<String> = order.iter().map(|&c| g.canon(c)).collect();
-    key.sort();
     let cert = Certificate {
         verdict: "proof_graph".into(),
         steps: cert_steps,
@@ -177,7 +174,7 @@ pub fn generate(
         answer,
         metadata: meta,
         certificate: serde_json::to_value(&cert).expect("serialisable"),
-        key: format!("{}\n?{}", key.join("\n"), g.canon(t.id)),
+        key: g.instance_key(&order, t.id),
         label: format!("{} nodes", nodes.len()),
         prover_processed: processed,
     })
@@ -369,18 +366,9 @@ pub fn verify(
         return Err("theorem_index does not point at the theorem".into());
     }
     for s in &cert.steps {
-        let problem = CheckProblem {
-            axioms: s.parents.iter().map(|&p| clauses[p - 1].clone()).collect(),
-            conjecture: Some(clauses[s.child - 1].clone()),
-        };
-        let v = Verdict::Theorem {
-            refutation: s.refutation.clone(),
-        };
-        match check::check(&problem, &v) {
-            Ok(Checked::Refutation { .. }) => {}
-            Ok(other) => return Err(format!("step {}: {other:?}", s.child)),
-            Err(e) => return Err(format!("step {}: {e}", s.child)),
-        }
+        let parents = s.parents.iter().map(|&p| clauses[p - 1].clone()).collect();
+        super::check_proof(parents, &clauses[s.child - 1], &s.refutation)
+            .map_err(|e| format!("step {}: {e}", s.child))?;
     }
     Ok(format!("{} steps re-checked", cert.steps.len()))
 }

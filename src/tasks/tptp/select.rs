@@ -16,7 +16,7 @@
 use super::{
     Built, Graph, Reject, Scored, TasksConfig, context_block, numbered, str_field, str_list,
 };
-use crate::prover::check::{self, CheckProblem, Checked};
+use crate::prover::check::{self, CheckProblem};
 use crate::prover::{Evidence, FiniteModel, Prover, Refutation, Verdict};
 use crate::saturation::ClauseId;
 use crate::tasks::Score;
@@ -259,14 +259,12 @@ pub fn generate(
     );
     let context = str_list(&meta, "context_axioms").unwrap_or_default();
     let prompt = render(&g.domain, &context, &g.text(t.id), &pool_texts);
-    let mut key_parts: Vec<String> = pool.iter().map(|&p| g.canon(p)).collect();
-    key_parts.sort();
     Ok(Built {
         prompt,
         answer,
         metadata: meta,
         certificate: serde_json::to_value(&cert).expect("serialisable"),
-        key: format!("{}\n?{}", key_parts.join("\n"), tcanon),
+        key: g.instance_key(&pool, t.id),
         label: format!("size {}", gold.len()),
         prover_processed: first.processed + second.processed,
     })
@@ -405,18 +403,9 @@ pub fn verify(
                 a.premises, cert.size
             ));
         }
-        let problem = CheckProblem {
-            axioms: a.premises.iter().map(|&i| pool[i - 1].clone()).collect(),
-            conjecture: Some(theorem.clone()),
-        };
-        let v = Verdict::Theorem {
-            refutation: a.refutation.clone(),
-        };
-        match check::check(&problem, &v) {
-            Ok(Checked::Refutation { .. }) => {}
-            Ok(other) => return Err(format!("answer {:?}: {other:?}", a.premises)),
-            Err(e) => return Err(format!("answer {:?}: {e}", a.premises)),
-        }
+        let premises = a.premises.iter().map(|&i| pool[i - 1].clone()).collect();
+        super::check_proof(premises, &theorem, &a.refutation)
+            .map_err(|e| format!("answer {:?}: {e}", a.premises))?;
         answer_masks.push(mask_of(&a.premises)?);
     }
     let mut covers = Vec::new();
