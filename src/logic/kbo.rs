@@ -9,6 +9,7 @@
 //! admissibility condition on unary symbols of weight 0 is void.
 
 use super::literal::Literal;
+use super::subst::{Bank, Subst};
 use super::symbol::{SymbolId, SymbolKind};
 use super::term::{Head, TermBank, TermId};
 
@@ -229,6 +230,231 @@ impl Kbo {
             TermOrder::Less
         } else {
             TermOrder::Incomparable
+        }
+    }
+}
+
+/// A term under a substitution: the instance of `.0` with variables in
+/// bank `.1` (see [`Subst`]).
+type Inst = (TermId, Bank);
+
+impl Kbo {
+    /// Compares the instances `σ(s)` and `σ(t)` of two terms under `sub`
+    /// (variables of `s` in bank `bs`, of `t` in bank `bt`) without building
+    /// them: the same answer as [`Kbo::compare`] on the built instances.
+    /// The post-unification ordering checks of the calculus use it, so an
+    /// inference that fails them leaves nothing in the term bank.
+    pub fn compare_inst(
+        &self,
+        bank: &TermBank,
+        sub: &Subst,
+        s: TermId,
+        bs: Bank,
+        t: TermId,
+        bt: Bank,
+    ) -> TermOrder {
+        let (s, bs) = sub.deref(bank, s, bs);
+        let (t, bt) = sub.deref(bank, t, bt);
+        if s == t && (bs == bt || bank.is_ground(s)) {
+            return TermOrder::Equal;
+        }
+        match (bank.var_index(s), bank.var_index(t)) {
+            (Some(v), Some(w)) => {
+                if v == w && bs == bt {
+                    TermOrder::Equal
+                } else {
+                    TermOrder::Incomparable
+                }
+            }
+            (Some(v), None) => {
+                if occurs_inst(bank, sub, v, bs, t, bt) {
+                    TermOrder::Less
+                } else {
+                    TermOrder::Incomparable
+                }
+            }
+            (None, Some(w)) => {
+                if occurs_inst(bank, sub, w, bt, s, bs) {
+                    TermOrder::Greater
+                } else {
+                    TermOrder::Incomparable
+                }
+            }
+            (None, None) => {
+                let mut bal: smallvec::SmallVec<[i32; 32]> = smallvec::SmallVec::new();
+                let ws = weigh_inst(bank, sub, s, bs, 1, &mut bal);
+                let wt = weigh_inst(bank, sub, t, bt, -1, &mut bal);
+                let s_ge = bal.iter().all(|&b| b >= 0);
+                let t_ge = bal.iter().all(|&b| b <= 0);
+                if !s_ge && !t_ge {
+                    return TermOrder::Incomparable;
+                }
+                let pick = |o: TermOrder| match o {
+                    TermOrder::Greater if s_ge => TermOrder::Greater,
+                    TermOrder::Less if t_ge => TermOrder::Less,
+                    _ => TermOrder::Incomparable,
+                };
+                if ws != wt {
+                    return pick(if ws > wt {
+                        TermOrder::Greater
+                    } else {
+                        TermOrder::Less
+                    });
+                }
+                let (fs, ft) = (bank.sym(s), bank.sym(t));
+                if fs != ft {
+                    return pick(if self.rank(fs) > self.rank(ft) {
+                        TermOrder::Greater
+                    } else {
+                        TermOrder::Less
+                    });
+                }
+                for i in 0..bank.arity(s) {
+                    match self.compare_inst(bank, sub, bank.arg(s, i), bs, bank.arg(t, i), bt) {
+                        TermOrder::Equal => continue,
+                        TermOrder::Incomparable => return TermOrder::Incomparable,
+                        o => return pick(o),
+                    }
+                }
+                TermOrder::Equal
+            }
+        }
+    }
+
+    /// [`Kbo::compare_lits`] on the instances of two literals whose
+    /// variables are all in bank `b`, without building them.
+    pub fn compare_lits_inst(
+        &self,
+        bank: &TermBank,
+        sub: &Subst,
+        a: &Literal,
+        b: &Literal,
+        bk: Bank,
+    ) -> TermOrder {
+        if !a.is_equational(bank) && !b.is_equational(bank) {
+            // Predicate literals: {A, $true} (twice each when negative),
+            // and `$true` is below every atom, so the atoms decide, and
+            // between equal atoms the negative literal is bigger.
+            if eq_inst(bank, sub, a.lhs, bk, b.lhs, bk) {
+                return match (a.pos, b.pos) {
+                    (x, y) if x == y => TermOrder::Equal,
+                    (false, true) => TermOrder::Greater,
+                    _ => TermOrder::Less,
+                };
+            }
+            return match self.compare_inst(bank, sub, a.lhs, bk, b.lhs, bk) {
+                TermOrder::Equal => TermOrder::Incomparable,
+                o => o,
+            };
+        }
+        let ma: smallvec::SmallVec<[Inst; 4]> =
+            lit_multiset(a).into_iter().map(|t| (t, bk)).collect();
+        let mb: smallvec::SmallVec<[Inst; 4]> =
+            lit_multiset(b).into_iter().map(|t| (t, bk)).collect();
+        let mut m = ma;
+        let mut n = mb;
+        let mut i = 0;
+        while i < m.len() {
+            let (x, xb) = m[i];
+            if let Some(j) = n
+                .iter()
+                .position(|&(y, yb)| eq_inst(bank, sub, x, xb, y, yb))
+            {
+                n.swap_remove(j);
+                m.swap_remove(i);
+            } else {
+                i += 1;
+            }
+        }
+        if m.is_empty() && n.is_empty() {
+            return TermOrder::Equal;
+        }
+        let dominates = |big: &[Inst], small: &[Inst]| {
+            small.iter().all(|&(y, yb)| {
+                big.iter().any(|&(x, xb)| {
+                    self.compare_inst(bank, sub, x, xb, y, yb) == TermOrder::Greater
+                })
+            })
+        };
+        if !m.is_empty() && dominates(&m, &n) {
+            TermOrder::Greater
+        } else if !n.is_empty() && dominates(&n, &m) {
+            TermOrder::Less
+        } else {
+            TermOrder::Incomparable
+        }
+    }
+}
+
+/// True if the instances of `s` and `t` are the same term.
+fn eq_inst(bank: &TermBank, sub: &Subst, s: TermId, bs: Bank, t: TermId, bt: Bank) -> bool {
+    let (s, bs) = sub.deref(bank, s, bs);
+    let (t, bt) = sub.deref(bank, t, bt);
+    if s == t && (bs == bt || bank.is_ground(s)) {
+        return true;
+    }
+    if bank.head_code(s) != bank.head_code(t) || bank.is_var(s) {
+        // Different heads, or two distinct variables.
+        return false;
+    }
+    if bank.is_ground(s) && bank.is_ground(t) {
+        // Hash-consed ground terms are equal only if identical.
+        return false;
+    }
+    bank.args(s)
+        .iter()
+        .zip(bank.args(t))
+        .all(|(&a, &b)| eq_inst(bank, sub, a, bs, b, bt))
+}
+
+/// True if variable `v` of bank `vb` occurs in the instance of `t`.
+fn occurs_inst(bank: &TermBank, sub: &Subst, v: u32, vb: Bank, t: TermId, tb: Bank) -> bool {
+    if bank.is_ground(t) {
+        return false;
+    }
+    let (t, tb) = sub.deref(bank, t, tb);
+    match bank.var_index(t) {
+        Some(w) => w == v && tb == vb,
+        None => bank
+            .args(t)
+            .iter()
+            .any(|&a| occurs_inst(bank, sub, v, vb, a, tb)),
+    }
+}
+
+/// The weight of the instance of `t`, adding `delta` to the balance of each
+/// of its (unbound) variable occurrences; variable `(v, b)` is at `2v + b`.
+fn weigh_inst(
+    bank: &TermBank,
+    sub: &Subst,
+    t: TermId,
+    b: Bank,
+    delta: i32,
+    bal: &mut smallvec::SmallVec<[i32; 32]>,
+) -> u32 {
+    if bank.is_ground(t) {
+        return bank.weight(t);
+    }
+    let (t, b) = sub.deref(bank, t, b);
+    if bank.is_ground(t) {
+        return bank.weight(t);
+    }
+    match bank.var_index(t) {
+        Some(v) => {
+            let k = ((v as usize) << 1) | b as usize;
+            if bal.len() <= k {
+                bal.resize(k + 1, 0);
+            }
+            bal[k] += delta;
+            bank.weight(t)
+        }
+        None => {
+            // Unit weights: the head symbol weighs 1.
+            let mut w = 1u32;
+            for &a in bank.args(t) {
+                w = w.saturating_add(weigh_inst(bank, sub, a, b, delta, bal));
+            }
+            w
         }
     }
 }

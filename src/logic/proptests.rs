@@ -129,6 +129,36 @@ proptest! {
         }
     }
 
+    /// KBO on instances under a substitution (`compare_inst`,
+    /// `compare_lits_inst`) agrees with KBO on the built instances.
+    #[test]
+    fn kbo_on_virtual_instances_agrees_with_built_ones(
+        u in term_shape(3), v in term_shape(3), s in term_shape(3), t in term_shape(3),
+        la in literal_shape(3), lb in literal_shape(3),
+    ) {
+        let mut bank = TermBank::new();
+        let sig = TestSig::new(&mut bank);
+        let kbo = Kbo::by_frequency(&bank, &[]);
+        let (u, v) = (u.build(&mut bank, &sig), v.build(&mut bank, &sig));
+        let (s, t) = (s.build(&mut bank, &sig), t.build(&mut bank, &sig));
+        let (la, lb) = (build_literal(&mut bank, &sig, &la), build_literal(&mut bank, &sig, &lb));
+        let mut sub = Subst::new();
+        // Any outcome is fine: without a unifier the substitution is empty.
+        sub.unify(&bank, u, 0, v, 1);
+        let mut ren = Renaming::new();
+        let is = sub.apply(&mut bank, s, 0, &mut ren);
+        let it = sub.apply(&mut bank, t, 1, &mut ren);
+        prop_assert_eq!(kbo.compare_inst(&bank, &sub, s, 0, t, 1), kbo.compare(&bank, is, it));
+        prop_assert_eq!(kbo.compare_inst(&bank, &sub, s, 0, s, 0), TermOrder::Equal);
+        let mut inst = |l: Literal, bank: &mut TermBank| {
+            let lhs = sub.apply(bank, l.lhs, 0, &mut ren);
+            let rhs = sub.apply(bank, l.rhs, 0, &mut ren);
+            Literal::eq(lhs, rhs, l.pos)
+        };
+        let (ia, ib) = (inst(la, &mut bank), inst(lb, &mut bank));
+        prop_assert_eq!(kbo.compare_lits_inst(&bank, &sub, &la, &lb, 0), kbo.compare_lits(&bank, &ia, &ib));
+    }
+
     /// KBO is total on ground terms.
     #[test]
     fn kbo_is_total_on_ground_terms(s in ground_shape(), t in ground_shape()) {

@@ -16,7 +16,7 @@ use super::active::ActiveSet;
 use super::params::Params;
 use super::selection::is_maximal_in;
 use super::store::{ClauseId, ClauseStore, Rule};
-use crate::logic::{Bank, Kbo, Literal, Renaming, Replace, Subst, TermBank};
+use crate::logic::{Bank, Kbo, Literal, Renaming, Replace, Subst, TermBank, TermOrder};
 use smallvec::SmallVec;
 
 /// A clause produced by a generating inference, before normalisation.
@@ -85,8 +85,8 @@ impl Infer<'_> {
 
     /// The post-unification ordering check on literal `i` of `clause`
     /// (variables in `bank_no`) under the current substitution, as
-    /// [`Self::still_maximal`]; the instance is built only when the check
-    /// needs it (no selected literal, two literals or more).
+    /// [`Self::still_maximal`], comparing instances without building them
+    /// ([`Kbo::compare_lits_inst`]).
     pub(crate) fn maximal_after_unification(
         &mut self,
         clause: ClauseId,
@@ -94,7 +94,8 @@ impl Infer<'_> {
         i: usize,
         strict: bool,
     ) -> bool {
-        if !self.params.post_unification_checks || self.store.clause(clause).len() < 2 {
+        let lits = &self.store.clause(clause).lits;
+        if !self.params.post_unification_checks || lits.len() < 2 {
             return true;
         }
         if self
@@ -104,8 +105,20 @@ impl Infer<'_> {
         {
             return true;
         }
-        let inst = self.instantiate(clause, bank_no, &mut Renaming::new());
-        is_maximal_in(self.bank, self.kbo, &inst, i, strict)
+        let l = &lits[i];
+        lits.iter().enumerate().all(|(j, m)| {
+            if j == i {
+                return true;
+            }
+            match self
+                .kbo
+                .compare_lits_inst(self.bank, self.subst, m, l, bank_no)
+            {
+                TermOrder::Greater => false,
+                TermOrder::Equal => !strict,
+                _ => true,
+            }
+        })
     }
 
     /// Builds the conclusion made of the instances of `pending` under the

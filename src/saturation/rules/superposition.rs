@@ -6,7 +6,7 @@
 //! Automated Reasoning ch. 7, 2001).
 
 use super::{Infer, Pending};
-use crate::logic::{Bank, Literal, Renaming, Replace, TermOrder};
+use crate::logic::{Bank, Literal, Replace, TermOrder};
 use crate::saturation::active::{FromEntry, IntoEntry, Position};
 use crate::saturation::fingerprint::Query;
 use crate::saturation::store::{ClauseId, Rule};
@@ -169,22 +169,20 @@ pub fn superpose(cx: &mut Infer<'_>, from: From, into: &Into) {
     if !cx.subst.unify(cx.bank, l, from.bank, u, into.bank) {
         return;
     }
-    // The ordering conditions, on instances built only when the literal is
-    // not oriented already (their variable names do not matter to KBO).
-    let mut ren = Renaming::new();
+    // The ordering conditions, on instances compared without building them,
+    // and only when the literal is not oriented already.
     debug_assert_eq!(
         from.oriented,
         from.side == 0 && cx.kbo.compare(cx.bank, fl.lhs, fl.rhs) == TermOrder::Greater
     );
-    if !from.oriented {
-        let ls = cx.subst.apply(cx.bank, l, from.bank, &mut ren);
-        let rs = cx.subst.apply(cx.bank, r, from.bank, &mut ren);
-        if matches!(
-            cx.kbo.compare(cx.bank, ls, rs),
+    if !from.oriented
+        && matches!(
+            cx.kbo
+                .compare_inst(cx.bank, cx.subst, l, from.bank, r, from.bank),
             TermOrder::Less | TermOrder::Equal
-        ) {
-            return;
-        }
+        )
+    {
+        return;
     }
     if il.is_equational(cx.bank) {
         debug_assert_eq!(
@@ -192,9 +190,9 @@ pub fn superpose(cx: &mut Infer<'_>, from: From, into: &Into) {
             into.side == 0 && cx.kbo.compare(cx.bank, il.lhs, il.rhs) == TermOrder::Greater
         );
         if !into.oriented {
-            let ss = cx.subst.apply(cx.bank, s, into.bank, &mut ren);
-            let ts = cx.subst.apply(cx.bank, t, into.bank, &mut ren);
-            let o = cx.kbo.compare(cx.bank, ss, ts);
+            let o = cx
+                .kbo
+                .compare_inst(cx.bank, cx.subst, s, into.bank, t, into.bank);
             if o == TermOrder::Less || (il.pos && o == TermOrder::Equal) {
                 return;
             }
