@@ -8,7 +8,7 @@
 //! finds all candidates without scanning the clause set.
 
 use super::store::ClauseId;
-use super::trie::FeatureTrie;
+use super::trie::{FeatureTrie, Pick};
 use crate::logic::{Clause, Head, TermBank, TermId};
 
 /// Symbols are folded into this many buckets per polarity.
@@ -81,12 +81,12 @@ impl FvIndex {
     /// Clauses that may subsume a clause with vector `fv` (all components
     /// <=); `f` returns false to stop.
     pub fn subsumer_candidates(&self, fv: &FeatureVector, f: &mut impl FnMut(ClauseId) -> bool) {
-        self.trie.walk(fv, &|stored, q| stored <= q, f);
+        self.trie.walk(fv, &|q| Pick::range(0, q), f);
     }
 
     /// Clauses that a clause with vector `fv` may subsume (all components
     /// >=); `f` returns false to stop.
     pub fn subsumed_candidates(&self, fv: &FeatureVector, f: &mut impl FnMut(ClauseId) -> bool) {
-        self.trie.walk(fv, &|stored, q| stored >= q, f);
+        self.trie.walk(fv, &|q| Pick::range(q, u32::MAX), f);
     }
 }

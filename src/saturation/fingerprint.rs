@@ -9,7 +9,7 @@
 //! or matching is attempted, so retrieval cost does not grow with the number
 //! of stored terms that cannot match.
 
-use super::trie::FeatureTrie;
+use super::trie::{FeatureTrie, Pick};
 use crate::logic::{Head, TermBank, TermId};
 
 /// Sample positions (argument paths from the root, 0-based), E's FP8 layout.
@@ -67,29 +67,37 @@ pub enum Query {
 
 /// Can a stored feature `i` and a query feature `q` belong to terms related
 /// as the query asks?
+/// The stored features compatible with query feature `q` for a query of
+/// kind `kind` (see `compatible` in the tests for the same relation written
+/// pairwise): `A`, `B` and `N` are the values below [`Pick::LOW`].
 #[inline]
-fn compatible(kind: Query, i: u32, q: u32) -> bool {
-    match kind {
-        Query::Unifiable => match (i, q) {
-            (F_B, _) | (_, F_B) => true,
-            (F_N, F_N) => true,
-            (F_N, _) | (_, F_N) => false,
-            (F_A, _) | (_, F_A) => true,
-            _ => i == q,
+fn pick(kind: Query, q: u32) -> Pick {
+    const A: u8 = 1 << F_A;
+    const B: u8 = 1 << F_B;
+    const N: u8 = 1 << F_N;
+    const NONE: (u32, u32) = (1, 0);
+    let all_syms = (F_SYM, u32::MAX);
+    let (low, (lo, hi)) = match kind {
+        Query::Unifiable => match q {
+            F_B => (A | B | N, all_syms),
+            F_N => (B | N, NONE),
+            F_A => (A | B, all_syms),
+            _ => (A | B, (q, q)),
         },
-        Query::Generalizations => match i {
-            F_B => true,
-            F_A => q == F_A || q >= F_SYM,
-            F_N => q == F_N,
-            _ => q == i,
+        Query::Generalizations => match q {
+            F_B => (B, NONE),
+            F_N => (B | N, NONE),
+            F_A => (A | B, NONE),
+            _ => (A | B, (q, q)),
         },
         Query::Instances => match q {
-            F_B => true,
-            F_A => i == F_A || i >= F_SYM,
-            F_N => i == F_N,
-            _ => i == q,
+            F_B => (A | B | N, all_syms),
+            F_N => (N, NONE),
+            F_A => (A, all_syms),
+            _ => (0, (q, q)),
         },
-    }
+    };
+    Pick { low, lo, hi }
 }
 
 /// A fingerprint index mapping terms to payloads `T`.
@@ -143,11 +151,10 @@ impl<T: Copy + PartialEq> FpIndex<T> {
         f: &mut impl FnMut(TermId, T),
     ) {
         let fp = fingerprint(bank, query);
-        self.trie
-            .walk(&fp, &|i, q| compatible(kind, i, q), &mut |(t, p)| {
-                f(t, p);
-                true
-            });
+        self.trie.walk(&fp, &|q| pick(kind, q), &mut |(t, p)| {
+            f(t, p);
+            true
+        });
     }
 }
 
@@ -184,6 +191,47 @@ mod tests {
 
     /// The index never loses a true answer: every unifiable / matching /
     /// instance pair found by brute force is among the candidates.
+    /// The compatibility relation of Schulz's fingerprints, pairwise:
+    /// stored feature `i` against query feature `q`.
+    fn compatible(kind: Query, i: u32, q: u32) -> bool {
+        match kind {
+            Query::Unifiable => match (i, q) {
+                (F_B, _) | (_, F_B) => true,
+                (F_N, F_N) => true,
+                (F_N, _) | (_, F_N) => false,
+                (F_A, _) | (_, F_A) => true,
+                _ => i == q,
+            },
+            Query::Generalizations => match i {
+                F_B => true,
+                F_A => q == F_A || q >= F_SYM,
+                F_N => q == F_N,
+                _ => q == i,
+            },
+            Query::Instances => match q {
+                F_B => true,
+                F_A => i == F_A || i >= F_SYM,
+                F_N => i == F_N,
+                _ => i == q,
+            },
+        }
+    }
+
+    #[test]
+    fn pick_admits_exactly_the_compatible_features() {
+        for kind in [Query::Unifiable, Query::Generalizations, Query::Instances] {
+            for q in 0..12 {
+                for i in 0..12 {
+                    assert_eq!(
+                        pick(kind, q).admits(i),
+                        compatible(kind, i, q),
+                        "{kind:?} i={i} q={q}"
+                    );
+                }
+            }
+        }
+    }
+
     #[test]
     fn index_is_complete_for_all_query_kinds() {
         let (b, terms) = setup();
