@@ -401,6 +401,9 @@ impl Prover {
         params.limits.max_generated = None;
         params.limits.max_kept = None;
         params.non_goal_weight_factor = lim.goal_weight_factor;
+        // The prover's budgets count distinct given clauses: a re-derived
+        // clause is dropped rather than queued again.
+        params.requeue_duplicates = false;
         if lim.max_clause_weight > 0 {
             params.max_clause_weight = Some(lim.max_clause_weight);
         }

@@ -53,10 +53,13 @@ impl Status {
 }
 
 /// Counters of a run. `processed` and `generated` follow E's definitions:
-/// given clauses selected, and clauses produced by generating inferences.
+/// passive entries selected (with `requeue_duplicates`, a clause derived
+/// several times has several entries, as in E's unprocessed set), and
+/// clauses produced by generating inferences.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Stats {
-    /// Given clauses selected (including those then found redundant).
+    /// Passive entries selected (including those then found redundant and
+    /// the `redundant_copies`).
     pub processed: u64,
     /// Given clauses that survived forward simplification and became
     /// active (E's "remaining for further processing").
@@ -69,6 +72,11 @@ pub struct Stats {
     pub tautologies: u64,
     /// Conclusions deleted as duplicates of a kept clause.
     pub duplicates: u64,
+    /// Selections of a further queue entry of a clause derived more than
+    /// once, made after its first entry was processed (counted in
+    /// `processed`, as E counts a selected copy it finds subsumed).
+    #[serde(default)]
+    pub redundant_copies: u64,
     /// Given clauses deleted by forward subsumption.
     pub forward_subsumed: u64,
     /// Active clauses deleted by backward subsumption.
@@ -106,7 +114,9 @@ pub struct Saturator {
     /// Counters.
     pub stats: Stats,
     passive: Passive,
-    seen: HashTable<ClauseId>,
+    /// Kept clauses by their literal hash (stored, so growing the table
+    /// rehashes no clause).
+    seen: HashTable<(u64, ClauseId)>,
     subst: Subst,
     matcher: Matcher,
     conclusions: Vec<Conclusion>,
@@ -240,15 +250,15 @@ impl Saturator {
     fn find_duplicate(&self, lits: &[Literal]) -> Option<ClauseId> {
         let h = clause_hash(lits);
         self.seen
-            .find(h, |&id| &*self.store.clause(id).lits == lits)
-            .copied()
+            .find(h, |&(hc, id)| {
+                hc == h && &*self.store.clause(id).lits == lits
+            })
+            .map(|&(_, id)| id)
     }
 
     fn remember(&mut self, id: ClauseId) {
         let h = clause_hash(&self.store.clause(id).lits);
-        let store = &self.store;
-        self.seen
-            .insert_unique(h, id, |&c| clause_hash(&store.clause(c).lits));
+        self.seen.insert_unique(h, (h, id), |&(hc, _)| hc);
     }
 
     fn limit_reached(&self) -> bool {
@@ -279,8 +289,7 @@ impl Saturator {
         if self.limit_reached() {
             return Some(Status::ResourceOut);
         }
-        let store = &self.store;
-        let Some(mut given) = self.passive.pop(|c| store.get(c).state == State::Passive) else {
+        let Some(mut given) = self.passive.pop() else {
             return Some(if self.incomplete {
                 Status::ResourceOut
             } else {
@@ -288,6 +297,12 @@ impl Saturator {
             });
         };
         self.stats.processed += 1;
+        if self.store.get(given).state != State::Passive {
+            // A further copy of a clause derived more than once: redundant
+            // as soon as it is selected (its first copy was processed).
+            self.stats.redundant_copies += 1;
+            return None;
+        }
 
         // Forward simplification.
         match self.simplify_given(given) {
@@ -445,12 +460,16 @@ impl Saturator {
             self.incomplete = true;
             return None;
         }
-        if self.find_duplicate(&clause.lits).is_some() {
+        let goal = self.derives_from_goal(&parents, &simps);
+        if let Some(first) = self.find_duplicate(&clause.lits) {
             self.stats.duplicates += 1;
+            if self.params.requeue_duplicates {
+                let weight = self.queue_weight(weight, goal);
+                self.passive.push(first, weight);
+            }
             return None;
         }
         let empty = clause.is_empty();
-        let goal = self.derives_from_goal(&parents, &simps);
         let id = self.store.push(clause, rule, parents, simps, None);
         self.goal.push(goal);
         self.stats.kept += 1;

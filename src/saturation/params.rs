@@ -21,7 +21,7 @@ pub struct Limits {
 impl Default for Limits {
     fn default() -> Self {
         Limits {
-            max_processed: Some(2_000),
+            max_processed: Some(5_000),
             max_generated: None,
             max_kept: None,
             max_terms: None,
@@ -71,6 +71,13 @@ pub struct Params {
     /// descend from a `negated_conjecture` input is multiplied by this
     /// (1 = off). Fairness is kept by the age queue.
     pub non_goal_weight_factor: u32,
+    /// A conclusion that duplicates a kept clause is not recorded again, but
+    /// its clause gets one more passive-queue entry, as a re-derived clause
+    /// does in E's unprocessed set. Each entry is a selection (`processed`
+    /// counts it); after the first, a selection is redundant at once. This
+    /// makes `max_processed` count what E's `--processed-clauses-limit`
+    /// counts. Off: a duplicate is dropped and never selected.
+    pub requeue_duplicates: bool,
 }
 
 impl Default for Params {
@@ -83,6 +90,7 @@ impl Default for Params {
             simplify_new_clauses: true,
             max_clause_weight: None,
             non_goal_weight_factor: 1,
+            requeue_duplicates: true,
         }
     }
 }

@@ -171,7 +171,7 @@ mod tests {
 
     #[test]
     fn both_labels_are_generated_and_certified() {
-        let g = graph(SETS, 150);
+        let g = graph(SETS, 600);
         let cfg = TasksConfig::default();
         let mut prover = Prover::new(ProverLimits::default());
         for want in [true, false] {

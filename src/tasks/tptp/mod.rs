@@ -598,11 +598,6 @@ pub(crate) mod testing {
     //! A small graph shared by the family tests.
     use super::*;
 
-    /// Group theory with a few hundred given clauses.
-    pub const GROUP: &str = "cnf(left_identity, axiom, mult(e, X) = X).\n\
-        cnf(left_inverse, axiom, mult(inv(X), X) = e).\n\
-        cnf(assoc, axiom, mult(mult(X, Y), Z) = mult(X, mult(Y, Z))).\n";
-
     /// Membership-style set theory without equality.
     pub const SETS: &str = "cnf(ui, axiom, ~member(E, union(A, B)) | member(E, A) | member(E, B)).\n\
         cnf(ul, axiom, ~member(E, A) | member(E, union(A, B))).\n\
@@ -638,7 +633,7 @@ mod tests {
 
     #[test]
     fn depth_premises_entail_the_theorem() {
-        let g = graph(SETS, 150);
+        let g = graph(SETS, 600);
         let mut prover = Prover::new(ProverLimits::default());
         let mut checked = 0;
         for s in g.pool.iter().take(25) {
@@ -657,7 +652,7 @@ mod tests {
 
     #[test]
     fn distractors_share_symbols_and_avoid_ancestors() {
-        let g = graph(SETS, 150);
+        let g = graph(SETS, 600);
         let mut rng = crate::tasks::instance_rng(1, &["t"], 0);
         let t = g.pool[0].id;
         let anc = crate::derivation::Derivation::new(&g.store).ancestors(t);

@@ -380,7 +380,7 @@ mod tests {
     use crate::prover::ProverLimits;
 
     fn instance(level: u8) -> Built {
-        let g = graph(GROUP, 200);
+        let g = graph(SETS, 600);
         let cfg = TasksConfig::default();
         let mut prover = Prover::new(ProverLimits::default());
         for i in 0..60 {

@@ -460,7 +460,7 @@ mod tests {
 
     #[test]
     fn generated_instances_verify_and_score() {
-        let g = graph(SETS, 150);
+        let g = graph(SETS, 600);
         let cfg = TasksConfig::default();
         let mut prover = Prover::new(ProverLimits::default());
         let mut built = None;
