@@ -29,7 +29,9 @@ struct Common {
     /// TOML configuration file (see configs/default.toml).
     #[arg(long, value_name = "FILE")]
     config: Option<PathBuf>,
-    /// Stop after this many given clauses (overrides the config).
+    /// Stop after this many given-clause selections, counted as E's
+    /// --processed-clauses-limit counts them (overrides the config; also the
+    /// prover's budget of distinct given clauses).
     #[arg(long, value_name = "N")]
     max_processed: Option<u64>,
     /// Stop after this many generated clauses (overrides the config).

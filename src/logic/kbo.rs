@@ -146,10 +146,34 @@ impl Kbo {
         s_ge: bool,
         t_ge: bool,
     ) -> TermOrder {
+        let ws = (bank.weight(s), bank.sym(s));
+        let wt = (bank.weight(t), bank.sym(t));
+        self.decide(ws, wt, s_ge, t_ge, bank.arity(s), |i| {
+            let (a, b) = (bank.arg(s, i), bank.arg(t, i));
+            if a == b {
+                TermOrder::Equal
+            } else {
+                self.compare(bank, a, b)
+            }
+        })
+    }
+
+    /// The KBO case split once the variable condition is known: `s_ge`
+    /// (every variable occurs in `s` at least as often as in `t`) and
+    /// `t_ge`; then weight, then precedence of the head symbols, then the
+    /// first argument pair `arg(i)` that is not `Equal` (same heads only).
+    fn decide(
+        &self,
+        (ws, fs): (u32, SymbolId),
+        (wt, ft): (u32, SymbolId),
+        s_ge: bool,
+        t_ge: bool,
+        arity: usize,
+        mut arg: impl FnMut(usize) -> TermOrder,
+    ) -> TermOrder {
         if !s_ge && !t_ge {
             return TermOrder::Incomparable;
         }
-        let (ws, wt) = (bank.weight(s), bank.weight(t));
         let pick = |o: TermOrder| match o {
             TermOrder::Greater if s_ge => TermOrder::Greater,
             TermOrder::Less if t_ge => TermOrder::Less,
@@ -162,22 +186,18 @@ impl Kbo {
                 TermOrder::Less
             });
         }
-        let (fs, ft) = (bank.sym(s), bank.sym(t));
         if fs != ft {
-            let o = if self.rank(fs) > self.rank(ft) {
+            return pick(if self.rank(fs) > self.rank(ft) {
                 TermOrder::Greater
             } else {
                 TermOrder::Less
-            };
-            return pick(o);
+            });
         }
-        for i in 0..bank.arity(s) {
-            let (a, b) = (bank.arg(s, i), bank.arg(t, i));
-            if a != b {
-                return match self.compare(bank, a, b) {
-                    TermOrder::Incomparable | TermOrder::Equal => TermOrder::Incomparable,
-                    o => pick(o),
-                };
+        for i in 0..arity {
+            match arg(i) {
+                TermOrder::Equal => continue,
+                TermOrder::Incomparable => return TermOrder::Incomparable,
+                o => return pick(o),
             }
         }
         TermOrder::Equal
@@ -203,34 +223,12 @@ impl Kbo {
     /// Multiset extension: M > N iff M != N and every element of N - M is
     /// dominated by some element of M - N.
     pub fn compare_multisets(&self, bank: &TermBank, m: &[TermId], n: &[TermId]) -> TermOrder {
-        let mut m: smallvec::SmallVec<[TermId; 4]> = m.into();
-        let mut n: smallvec::SmallVec<[TermId; 4]> = n.into();
-        // Remove common elements.
-        let mut i = 0;
-        while i < m.len() {
-            if let Some(j) = n.iter().position(|&x| x == m[i]) {
-                n.swap_remove(j);
-                m.swap_remove(i);
-            } else {
-                i += 1;
-            }
-        }
-        if m.is_empty() && n.is_empty() {
-            return TermOrder::Equal;
-        }
-        let dominates = |big: &[TermId], small: &[TermId]| {
-            small.iter().all(|&y| {
-                big.iter()
-                    .any(|&x| self.compare(bank, x, y) == TermOrder::Greater)
-            })
-        };
-        if !m.is_empty() && dominates(&m, &n) {
-            TermOrder::Greater
-        } else if !n.is_empty() && dominates(&n, &m) {
-            TermOrder::Less
-        } else {
-            TermOrder::Incomparable
-        }
+        multiset_order(
+            m,
+            n,
+            |x, y| x == y,
+            |x, y| self.compare(bank, x, y) == TermOrder::Greater,
+        )
     }
 }
 
@@ -286,37 +284,14 @@ impl Kbo {
                 let wt = weigh_inst(bank, sub, t, bt, -1, &mut bal);
                 let s_ge = bal.iter().all(|&b| b >= 0);
                 let t_ge = bal.iter().all(|&b| b <= 0);
-                if !s_ge && !t_ge {
-                    return TermOrder::Incomparable;
-                }
-                let pick = |o: TermOrder| match o {
-                    TermOrder::Greater if s_ge => TermOrder::Greater,
-                    TermOrder::Less if t_ge => TermOrder::Less,
-                    _ => TermOrder::Incomparable,
-                };
-                if ws != wt {
-                    return pick(if ws > wt {
-                        TermOrder::Greater
-                    } else {
-                        TermOrder::Less
-                    });
-                }
-                let (fs, ft) = (bank.sym(s), bank.sym(t));
-                if fs != ft {
-                    return pick(if self.rank(fs) > self.rank(ft) {
-                        TermOrder::Greater
-                    } else {
-                        TermOrder::Less
-                    });
-                }
-                for i in 0..bank.arity(s) {
-                    match self.compare_inst(bank, sub, bank.arg(s, i), bs, bank.arg(t, i), bt) {
-                        TermOrder::Equal => continue,
-                        TermOrder::Incomparable => return TermOrder::Incomparable,
-                        o => return pick(o),
-                    }
-                }
-                TermOrder::Equal
+                self.decide(
+                    (ws, bank.sym(s)),
+                    (wt, bank.sym(t)),
+                    s_ge,
+                    t_ge,
+                    bank.arity(s),
+                    |i| self.compare_inst(bank, sub, bank.arg(s, i), bs, bank.arg(t, i), bt),
+                )
             }
         }
     }
@@ -347,42 +322,15 @@ impl Kbo {
                 o => o,
             };
         }
-        let ma: smallvec::SmallVec<[Inst; 4]> =
-            lit_multiset(a).into_iter().map(|t| (t, bk)).collect();
-        let mb: smallvec::SmallVec<[Inst; 4]> =
-            lit_multiset(b).into_iter().map(|t| (t, bk)).collect();
-        let mut m = ma;
-        let mut n = mb;
-        let mut i = 0;
-        while i < m.len() {
-            let (x, xb) = m[i];
-            if let Some(j) = n
-                .iter()
-                .position(|&(y, yb)| eq_inst(bank, sub, x, xb, y, yb))
-            {
-                n.swap_remove(j);
-                m.swap_remove(i);
-            } else {
-                i += 1;
-            }
-        }
-        if m.is_empty() && n.is_empty() {
-            return TermOrder::Equal;
-        }
-        let dominates = |big: &[Inst], small: &[Inst]| {
-            small.iter().all(|&(y, yb)| {
-                big.iter().any(|&(x, xb)| {
-                    self.compare_inst(bank, sub, x, xb, y, yb) == TermOrder::Greater
-                })
-            })
+        let inst = |l: &Literal| -> smallvec::SmallVec<[Inst; 4]> {
+            lit_multiset(l).into_iter().map(|t| (t, bk)).collect()
         };
-        if !m.is_empty() && dominates(&m, &n) {
-            TermOrder::Greater
-        } else if !n.is_empty() && dominates(&n, &m) {
-            TermOrder::Less
-        } else {
-            TermOrder::Incomparable
-        }
+        multiset_order(
+            &inst(a),
+            &inst(b),
+            |(x, xb), (y, yb)| eq_inst(bank, sub, x, xb, y, yb),
+            |(x, xb), (y, yb)| self.compare_inst(bank, sub, x, xb, y, yb) == TermOrder::Greater,
+        )
     }
 }
 
@@ -456,6 +404,39 @@ fn weigh_inst(
             }
             w
         }
+    }
+}
+
+/// The multiset extension of an order given by `eq` and `gt`: M > N iff
+/// M != N and every element of N - M is below some element of M - N.
+fn multiset_order<T: Copy>(
+    m: &[T],
+    n: &[T],
+    eq: impl Fn(T, T) -> bool,
+    gt: impl Fn(T, T) -> bool,
+) -> TermOrder {
+    let mut m: smallvec::SmallVec<[T; 4]> = m.into();
+    let mut n: smallvec::SmallVec<[T; 4]> = n.into();
+    // Remove common elements.
+    let mut i = 0;
+    while i < m.len() {
+        if let Some(j) = n.iter().position(|&y| eq(m[i], y)) {
+            n.swap_remove(j);
+            m.swap_remove(i);
+        } else {
+            i += 1;
+        }
+    }
+    if m.is_empty() && n.is_empty() {
+        return TermOrder::Equal;
+    }
+    let dominates = |big: &[T], small: &[T]| small.iter().all(|&y| big.iter().any(|&x| gt(x, y)));
+    if !m.is_empty() && dominates(&m, &n) {
+        TermOrder::Greater
+    } else if !n.is_empty() && dominates(&n, &m) {
+        TermOrder::Less
+    } else {
+        TermOrder::Incomparable
     }
 }
 
