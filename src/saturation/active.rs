@@ -88,8 +88,13 @@ pub struct ActiveSet {
     pub res_pos: FpIndex<LitEntry>,
     /// Atoms of eligible negative predicate literals.
     pub res_neg: FpIndex<LitEntry>,
-    /// Unit clauses keyed by their lhs (simplify-reflect).
-    pub units: FpIndex<UnitEntry>,
+    /// Positive unit clauses keyed by their lhs (unit subsumption of
+    /// positive literals, simplify-reflect of negative ones).
+    pub units_pos: FpIndex<UnitEntry>,
+    /// Negative unit clauses keyed by their lhs (the same for the other
+    /// polarity). Split by polarity so a lookup never walks the units that
+    /// cannot match.
+    pub units_neg: FpIndex<UnitEntry>,
     /// Positive unit equations keyed by each side that may be the bigger one
     /// (demodulation).
     pub demod: FpIndex<UnitEntry>,
@@ -107,6 +112,15 @@ pub struct ActiveSet {
 }
 
 impl ActiveSet {
+    /// The unit clauses of polarity `pos`, keyed by their lhs.
+    pub fn units(&self, pos: bool) -> &FpIndex<UnitEntry> {
+        if pos {
+            &self.units_pos
+        } else {
+            &self.units_neg
+        }
+    }
+
     /// An empty active set.
     pub fn new() -> Self {
         Self::default()
@@ -282,7 +296,11 @@ impl ActiveSet {
         if c.lits.len() == 1 {
             let l = c.lits[0];
             put!(
-                self.units,
+                if l.pos {
+                    &mut self.units_pos
+                } else {
+                    &mut self.units_neg
+                },
                 l.lhs,
                 UnitEntry {
                     clause: id,

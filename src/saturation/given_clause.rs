@@ -523,13 +523,16 @@ impl Saturator {
             let sides = [l.lhs, l.rhs];
             let n = if l.is_equational(bank) { 2 } else { 1 };
             for &t in &sides[..n] {
-                self.active
-                    .units
-                    .candidates(bank, t, Query::Generalizations, &mut |_, e| {
+                self.active.units(l.pos).candidates(
+                    bank,
+                    t,
+                    Query::Generalizations,
+                    &mut |_, e| {
                         if !found && subsumes(bank, matcher, store.clause(e.clause), c) {
                             found = true;
                         }
-                    });
+                    },
+                );
                 if found {
                     return true;
                 }

@@ -29,7 +29,7 @@ pub fn simplify(
     if trivial {
         used.push(SimpStep::TrivialDisequation);
     }
-    if !active.units.is_empty() {
+    if !active.units_pos.is_empty() || !active.units_neg.is_empty() {
         let mut i = 0;
         while i < lits.len() {
             match refuting_unit(bank, active, store, matcher, &lits[i], exclude) {
@@ -58,7 +58,7 @@ pub fn refuting_unit(
     let mut found = None;
     for &k in keys {
         active
-            .units
+            .units(!l.pos)
             .candidates(bank, k, Query::Generalizations, &mut |_, e| {
                 if found.is_some() || Some(e.clause) == exclude || e.side != 0 {
                     return;
