@@ -4,7 +4,10 @@
 Loads every config listed in the directory's manifest.json with
 `datasets.load_dataset(DIR, CONFIG)`, prints the rows per split, and checks
 them against the manifest (counts, columns, id uniqueness, JSON columns
-parse). Exits non-zero, loudly, on any error.
+parse). Exits non-zero, loudly, on any error. Loads into a fresh, temporary
+cache directory: the shared Hugging Face cache can serve a stale build of an
+earlier dataset for the same config (it did: 6 rows read back for a shard of
+7), and a check must read what is on disk now.
 
 Usage: python3 scripts/hf_load_check.py out/pl
 Needs: pip install datasets  (e.g. in a venv)
@@ -12,6 +15,7 @@ Needs: pip install datasets  (e.g. in a venv)
 
 import json
 import sys
+import tempfile
 from pathlib import Path
 
 COLUMNS = ["id", "task", "domain", "source", "level", "prompt", "answer",
@@ -38,10 +42,15 @@ def main() -> None:
         fail("the `datasets` package is not installed (pip install datasets)")
     print(f"datasets {datasets.__version__}; {root}: "
           f"{manifest['total_rows']} rows in {len(manifest['configs'])} configs")
+    with tempfile.TemporaryDirectory(prefix="hf-load-check-") as cache:
+        check(datasets, root, manifest, cache)
+
+
+def check(datasets, root: Path, manifest: dict, cache: str) -> None:
     total = 0
     for config, counts in manifest["configs"].items():
         try:
-            ds = datasets.load_dataset(str(root), config)
+            ds = datasets.load_dataset(str(root), config, cache_dir=cache)
         except Exception as e:  # noqa: BLE001 - report whatever went wrong
             fail(f"{config}: load_dataset raised {type(e).__name__}: {e}")
         expected = {s: c["rows"] for s, c in counts["splits"].items()}
