@@ -85,7 +85,7 @@ impl Default for Params {
         Params {
             limits: Limits::default(),
             selection: LiteralSelection::LargestNegative,
-            weight_picks_per_age_pick: 5,
+            weight_picks_per_age_pick: 10,
             post_unification_checks: true,
             simplify_new_clauses: true,
             max_clause_weight: None,
