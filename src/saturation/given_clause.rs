@@ -114,6 +114,9 @@ pub struct Saturator {
     /// Counters.
     pub stats: Stats,
     passive: Passive,
+    /// Clauses still in the passive set (queued and never selected): when
+    /// none is left, the entries still queued are all further copies.
+    passive_live: u64,
     /// Kept clauses by their literal hash (stored, so growing the table
     /// rehashes no clause).
     seen: HashTable<(u64, ClauseId)>,
@@ -169,6 +172,7 @@ impl Saturator {
             params,
             stats: Stats::default(),
             passive,
+            passive_live: 0,
             seen: HashTable::new(),
             subst: Subst::new(),
             matcher: Matcher::new(),
@@ -212,6 +216,7 @@ impl Saturator {
             self.remember(id);
             let weight = self.queue_weight(weight, goal);
             self.passive.push(id, weight);
+            self.passive_live += 1;
             if empty && self.empty.is_none() {
                 self.empty = Some(id);
             }
@@ -286,16 +291,19 @@ impl Saturator {
         if self.empty.is_some() {
             return Some(Status::Unsatisfiable);
         }
-        if self.limit_reached() {
-            return Some(Status::ResourceOut);
-        }
-        let Some(mut given) = self.passive.pop() else {
+        // Only further copies left (or nothing): the set is saturated, and
+        // selecting the copies would change nothing but the count.
+        if self.passive_live == 0 {
             return Some(if self.incomplete {
                 Status::ResourceOut
             } else {
                 Status::Saturated
             });
-        };
+        }
+        if self.limit_reached() {
+            return Some(Status::ResourceOut);
+        }
+        let mut given = self.passive.pop().expect("a live clause is queued");
         self.stats.processed += 1;
         if self.store.get(given).state != State::Passive {
             // A further copy of a clause derived more than once: redundant
@@ -303,6 +311,7 @@ impl Saturator {
             self.stats.redundant_copies += 1;
             return None;
         }
+        self.passive_live -= 1;
 
         // Forward simplification.
         match self.simplify_given(given) {
@@ -476,6 +485,7 @@ impl Saturator {
         self.remember(id);
         let weight = self.queue_weight(weight, goal);
         self.passive.push(id, weight);
+        self.passive_live += 1;
         if empty && self.empty.is_none() {
             self.empty = Some(id);
         }
@@ -672,6 +682,22 @@ mod tests {
         let s = run("cnf(a, axiom, p(a)).\ncnf(b, axiom, ~p(X) | q(X)).", 100);
         assert!(s.empty_clause().is_none());
         assert_eq!(s.stats.processed, 3);
+    }
+
+    /// A set saturated while copies of a re-derived clause are still queued
+    /// reports `Saturated` at once, without spending its limit on them.
+    #[test]
+    fn queued_copies_do_not_hide_saturation() {
+        let text = "cnf(a, axiom, p(a)).\ncnf(b, axiom, q(a)).\n\
+                    cnf(c, axiom, ~p(X) | r(X)).\ncnf(d, axiom, ~q(X) | r(X)).";
+        let mut s = run(text, 100);
+        assert_eq!(s.stats.duplicates, 1, "r(a) is derived twice");
+        assert_eq!(s.stats.processed, 5 + s.stats.redundant_copies);
+        assert_eq!(s.step(), Some(Status::Saturated));
+        // Five distinct clauses: a limit of five selections suffices.
+        let mut s = run(text, 5);
+        assert_eq!(s.step(), Some(Status::Saturated), "{:?}", s.stats);
+        assert_eq!(s.stats.processed, 5);
     }
 
     /// Group theory: the right identity follows from the left axioms by
