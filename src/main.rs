@@ -143,8 +143,9 @@ enum Command {
         #[command(flatten)]
         common: Common,
     },
-    /// Re-check every certificate of a dataset with the independent checker;
-    /// exits 1 if any fails.
+    /// Re-check every row of a dataset from its stored text: TPTP
+    /// certificates with the independent checker, PL1/PL2/EQ gold answers
+    /// with their checkers; exits 1 if any fails.
     Verify {
         /// The dataset folder (the one holding manifest.json).
         dir: PathBuf,

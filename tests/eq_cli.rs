@@ -69,6 +69,7 @@ fn writes_a_dataset_whose_answers_score_and_is_deterministic_across_jobs() {
     assert_eq!(fa, files(&b), "--jobs 1 and --jobs 2 differ");
     assert!(fa.contains_key("manifest.json"));
     assert!(fa.contains_key("README.md"));
+    common::assert_verify_rechecks(&a, &["eq_pc", "eq_er", "eq_gf"]);
     let mut per_task = BTreeMap::new();
     for task in Task::ALL {
         let dir = format!("{}/", task.config());

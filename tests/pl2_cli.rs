@@ -137,6 +137,7 @@ fn writes_a_consistent_pl2_dataset_identically_for_any_jobs() {
     }
     assert_eq!(families_seen.len(), 8, "{families_seen:?}");
     assert!(decoys > 0);
+    common::assert_verify_rechecks(&a, &["pl2_proof_checking", "pl2_proof_writing"]);
 }
 
 #[test]

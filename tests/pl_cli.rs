@@ -124,6 +124,15 @@ fn writes_a_consistent_dataset_identically_for_any_jobs() {
         }
     }
     assert_eq!(seen, 96);
+    common::assert_verify_rechecks(
+        &a,
+        &[
+            "pl1_proof_checking",
+            "pl1_proof_writing",
+            "pl1_proof_masking",
+            "pl1_gap_filling",
+        ],
+    );
 
     // Rerunning into our own dataset replaces it.
     let o = run(&[

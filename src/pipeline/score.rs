@@ -1,7 +1,9 @@
 //! `saturate score` and `saturate verify`: read a dataset written by any of
 //! saturate's generators back from its Parquet shards, then score model
 //! answers with each task's scorer (dispatching on the `task` column) or
-//! re-check every TPTP-family certificate with the independent checker.
+//! re-check every row: TPTP-family certificates with the independent
+//! checker, PL1/PL2/EQ gold answers with their checkers (see each
+//! generator's `verify_record`).
 
 use super::{RunError, write_atomic};
 use crate::prover::check::{self, CheckProblem, Checked};
@@ -288,7 +290,7 @@ pub fn score_answers(
 /// re-checkable certificate here.
 pub fn verify_row(row: &Row) -> Result<Option<String>, String> {
     let Some(f) = Family::from_config(&row.task) else {
-        return Ok(None);
+        return verify_pl_eq_row(row);
     };
     let meta: serde_json::Value =
         serde_json::from_str(&row.metadata).map_err(|e| format!("metadata: {e}"))?;
@@ -316,6 +318,30 @@ pub fn verify_row(row: &Row) -> Result<Option<String>, String> {
         Family::Selection => select::verify(&meta, &cert, &row.answer).map(Some),
         Family::Reconstruction => recon::verify(&meta, &cert, &row.answer).map(Some),
     }
+}
+
+/// Re-checks a PL1, PL2 or EQ row from its stored problem and gold answer;
+/// `Ok(None)` for a task no generator of this version writes.
+fn verify_pl_eq_row(row: &Row) -> Result<Option<String>, String> {
+    if let Some(t) = crate::tasks::eq::Task::from_config(&row.task) {
+        return crate::tasks::eq::verify_record(t, &row.metadata, &row.answer).map(Some);
+    }
+    let meta = || -> Result<serde_json::Value, String> {
+        serde_json::from_str(&row.metadata).map_err(|e| format!("metadata: {e}"))
+    };
+    if let Some(t) = crate::tasks::pl::Task::ALL
+        .into_iter()
+        .find(|t| t.config() == row.task)
+    {
+        return crate::tasks::pl::instance::verify_record(t, &meta()?, &row.answer).map(Some);
+    }
+    if let Some(t) = crate::tasks::pl::pl2::Pl2Task::ALL
+        .into_iter()
+        .find(|t| t.config() == row.task)
+    {
+        return crate::tasks::pl::pl2::verify_record(t, &meta()?, &row.answer).map(Some);
+    }
+    Ok(None)
 }
 
 /// What `verify` found.

@@ -66,3 +66,24 @@ pub fn files(dir: &Path) -> BTreeMap<String, Vec<u8>> {
     }
     out
 }
+
+/// Runs `saturate verify` on a dataset and asserts that it exits 0 and
+/// re-checks at least one row of each of `configs`, skipping none.
+pub fn assert_verify_rechecks(dataset: &Path, configs: &[&str]) {
+    let o = run(&["verify", dataset.to_str().unwrap()]);
+    let out = stdout(&o);
+    assert!(o.status.success(), "{out}{}", stderr(&o));
+    assert!(!out.contains("without a re-checkable"), "{out}");
+    for c in configs {
+        let line = out
+            .lines()
+            .find(|l| l.starts_with(&format!("{c}: ")))
+            .unwrap_or_else(|| panic!("no verify line for {c}: {out}"));
+        let n: usize = line[c.len() + 2..]
+            .split_whitespace()
+            .next()
+            .and_then(|w| w.parse().ok())
+            .unwrap_or(0);
+        assert!(n > 0 && line.contains("re-checked"), "{line}");
+    }
+}

@@ -512,6 +512,36 @@ pub fn score_er(metadata: &str, answer: &str) -> Result<er::ErScore, String> {
     Ok(er::score(&m.instance, answer))
 }
 
+/// Re-checks a record from its stored text (`saturate verify`): the gold
+/// answer is scored against the instance in the metadata. Every EQ scorer
+/// derives the truth from the instance itself with the step checker (which
+/// steps hold, which citations license them, whether a gap has a fill or a
+/// decoy certificate), never from the gold answer, so full credit for the
+/// gold answer re-certifies its label. EQ-ER needs full ER-G and ER-L
+/// credit. `Ok` says what was checked.
+pub fn verify_record(task: Task, metadata: &str, gold: &str) -> Result<String, String> {
+    let s = match task {
+        Task::EquationRecovery => {
+            let er = score_er(metadata, gold)?;
+            if er.steps_right != er.steps {
+                return Err(format!(
+                    "gold recovers {} of {} steps: {}",
+                    er.steps_right, er.steps, er.score.detail
+                ));
+            }
+            er.score
+        }
+        _ => score(task, metadata, gold),
+    };
+    if !s.well_formed || s.value < 1.0 {
+        return Err(format!("gold answer re-scored {}: {}", s.value, s.detail));
+    }
+    Ok(format!(
+        "gold answer re-scored 1 by the step checker ({})",
+        task.config()
+    ))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -544,6 +574,35 @@ mod tests {
                     assert_eq!(b, build(task, level, 9, index).unwrap().unwrap());
                 }
                 assert!(labels.len() == 2, "{task:?} level {level}: {labels:?}");
+            }
+        }
+    }
+
+    /// `verify_record` re-certifies every gold answer from the record, and
+    /// rejects a flipped verdict or another instance's answer.
+    #[test]
+    fn verify_accepts_gold_records_and_rejects_tampered_ones() {
+        for task in Task::ALL {
+            for level in 1..=4 {
+                let built: Vec<Built> = (0..6)
+                    .filter_map(|i| build(task, level, 9, i).unwrap())
+                    .collect();
+                assert!(built.len() >= 2, "{task:?} level {level}");
+                for (k, b) in built.iter().enumerate() {
+                    let ok = verify_record(task, &b.metadata, &b.answer);
+                    assert!(ok.is_ok(), "{task:?} level {level}: {ok:?}");
+                    let other = &built[(k + 1) % built.len()];
+                    assert!(
+                        verify_record(task, &b.metadata, &other.answer).is_err(),
+                        "{task:?} level {level}: another instance's answer accepted"
+                    );
+                    if task == Task::ProofChecking {
+                        let mut g: Value = serde_json::from_str(&b.answer).unwrap();
+                        let c = g["correct"].as_bool().unwrap();
+                        g["correct"] = Value::Bool(!c);
+                        assert!(verify_record(task, &b.metadata, &g.to_string()).is_err());
+                    }
+                }
             }
         }
     }

@@ -162,3 +162,30 @@ pub fn score_record(task: Task, metadata: &Value, gold: &str, answer: &str) -> c
         answer,
     )
 }
+
+/// Re-checks a record from its stored text (`saturate verify`): the source
+/// problem meets the five constraints again by SAT (entailed, every premise
+/// necessary, goal atoms covered, premises consistent, goal not valid), the
+/// shown premises entail the shown goal by SAT (conditionalisation
+/// preserves entailment), and the task's gold answer re-checks by
+/// [`tasks::verify`]. `Ok` says what was checked.
+pub fn verify_record(task: Task, metadata: &Value, gold: &str) -> Result<String, String> {
+    let p = problem_of(metadata).ok_or("record metadata lacks the problem")?;
+    if certify(&p.source_premises, &p.source_goal).is_none() {
+        return Err("the source problem fails the five constraints on re-check".into());
+    }
+    if !super::sat::entails(&p.premises, &p.goal) {
+        return Err("the premises do not entail the goal".into());
+    }
+    let shown = metadata["shown_proof"]
+        .as_str()
+        .ok_or("record metadata lacks shown_proof")?;
+    let input = tasks::ScoreInput {
+        task,
+        premises: &p.premises,
+        goal: &p.goal,
+        shown,
+        gold,
+    };
+    tasks::verify(&input, metadata).map(|s| format!("constraints re-certified by SAT; {s}"))
+}

@@ -742,6 +742,101 @@ pub fn build(
     })
 }
 
+/// The premises, goal and NDL_f limits stored in a record's metadata.
+fn record_problem(metadata: &Value) -> Option<(Vec<Formula>, Formula, NdlfOptions)> {
+    let premises = metadata["premises"]
+        .as_array()?
+        .iter()
+        .map(|s| Formula::parse(s.as_str()?).ok())
+        .collect::<Option<Vec<_>>>()?;
+    let goal = Formula::parse(metadata["goal"].as_str()?).ok()?;
+    let opts = NdlfOptions {
+        max_justifiers: metadata["ndlf"]["max_justifiers"].as_u64().unwrap_or(5) as usize,
+        allow_empty: metadata["ndlf"]["allow_empty"].as_bool().unwrap_or(false),
+        max_premise_conjuncts: metadata["ndlf"]["max_premise_conjuncts"]
+            .as_u64()
+            .map(|m| m as usize),
+    };
+    Some((premises, goal, opts))
+}
+
+/// Re-checks a record from its stored text (`saturate verify`), without
+/// the generator's certificate. A theorem's label rests on an NDL_f proof
+/// that passes the strict checker under the record's limits (the gold
+/// proof for writing, the reference proof for checking); a non-theorem's on
+/// the gold counterexample, evaluated on every premise and the goal.
+/// Checking re-runs the strict checker on the shown proof and compares its
+/// verdict with the gold one; an incorrect proof must fail the lenient
+/// checker too. `Ok` says what was checked.
+pub fn verify_record(task: Pl2Task, metadata: &Value, gold: &str) -> Result<String, String> {
+    let (premises, goal, opts) =
+        record_problem(metadata).ok_or("record metadata lacks the problem")?;
+    let named = named_premises(&premises);
+    let gold_v = json_object(gold).ok_or("gold answer is not a JSON object")?;
+    let strict = |text: &str, what: &str| -> Result<usize, String> {
+        let r = check_ndlf_text(&named, &goal, text, Mode::Strict, &opts);
+        match r.result {
+            Ok(_) => Ok(r.steps),
+            Err(e) => Err(format!(
+                "{what} fails the strict NDL_f checker: {} error at line {}: {}",
+                e.kind.name(),
+                e.line,
+                e.description
+            )),
+        }
+    };
+    match task {
+        Pl2Task::ProofWriting => {
+            match &gold_v["proof"] {
+                Value::String(proof) => {
+                    let steps = strict(proof, "gold proof")?;
+                    Ok(format!(
+                        "theorem: gold proof strictly correct ({steps} steps)"
+                    ))
+                }
+                Value::Null => {
+                    if !metadata["decoy"].as_bool().unwrap_or(false) {
+                        return Err("no gold proof, but the record is not a decoy".into());
+                    }
+                    let s = score_record(task, metadata, gold, gold);
+                    if s.value < 1.0 {
+                        return Err(format!("gold counterexample: {}", s.detail));
+                    }
+                    Ok("non-theorem: the counterexample makes every premise true and the goal false"
+                    .into())
+                }
+                _ => Err("gold \"proof\" is neither a string nor null".into()),
+            }
+        }
+        Pl2Task::ProofChecking => {
+            let reference = metadata["reference_proof"]
+                .as_str()
+                .ok_or("record metadata lacks reference_proof")?;
+            strict(reference, "reference proof")?;
+            let shown = metadata["shown_proof"]
+                .as_str()
+                .ok_or("record metadata lacks shown_proof")?;
+            let r = check_ndlf_text(&named, &goal, shown, Mode::Strict, &opts);
+            let want = verdict_json(&r, shown);
+            if gold_v != want {
+                return Err(format!(
+                    "gold verdict {gold_v} but the strict checker says {want}"
+                ));
+            }
+            if r.ok() {
+                return Ok(format!("theorem; shown proof correct ({} steps)", r.steps));
+            }
+            if check_ndlf_text(&named, &goal, shown, Mode::Lenient, &opts).ok() {
+                return Err("labelled incorrect, but the lenient checker accepts it".into());
+            }
+            Ok(format!(
+                "theorem; shown proof incorrect: {} error at line {}",
+                want["errorDetails"]["errorType"], want["errorDetails"]["offendingLineNumber"]
+            ))
+        }
+    }
+}
+
 /// Extracts a JSON object from a model answer (bare, or in a fenced block).
 fn json_object(answer: &str) -> Option<Value> {
     let s = answer.trim();
@@ -761,26 +856,8 @@ fn json_object(answer: &str) -> Option<Value> {
 /// `"proof": null` and a counterexample that assigns every atom and makes
 /// every premise true and the goal false.
 pub fn score_record(task: Pl2Task, metadata: &Value, gold: &str, answer: &str) -> Score {
-    let parse = |v: &Value| -> Option<Vec<Formula>> {
-        v.as_array()?
-            .iter()
-            .map(|s| Formula::parse(s.as_str()?).ok())
-            .collect()
-    };
-    let (Some(premises), Some(goal)) = (
-        parse(&metadata["premises"]),
-        metadata["goal"]
-            .as_str()
-            .and_then(|g| Formula::parse(g).ok()),
-    ) else {
+    let Some((premises, goal, opts)) = record_problem(metadata) else {
         return Score::malformed("record metadata lacks the problem");
-    };
-    let opts = NdlfOptions {
-        max_justifiers: metadata["ndlf"]["max_justifiers"].as_u64().unwrap_or(5) as usize,
-        allow_empty: metadata["ndlf"]["allow_empty"].as_bool().unwrap_or(false),
-        max_premise_conjuncts: metadata["ndlf"]["max_premise_conjuncts"]
-            .as_u64()
-            .map(|m| m as usize),
     };
     match task {
         Pl2Task::ProofChecking => super::tasks::score(
@@ -901,6 +978,58 @@ mod tests {
                     assert!(steps < 150, "{steps}");
                 }
             }
+        }
+    }
+
+    /// `verify` re-certifies every gold answer from the record's text, and
+    /// rejects a record whose gold answer was tampered with.
+    #[test]
+    fn verify_accepts_gold_records_and_rejects_tampered_ones() {
+        let mut labels = std::collections::BTreeSet::new();
+        for task in Pl2Task::ALL {
+            for inst in instances(task, 4) {
+                let ok = verify_record(task, &inst.metadata, &inst.answer);
+                assert!(ok.is_ok(), "{}: {ok:?}", inst.id);
+                labels.insert((task, inst.label));
+                let mut gold: Value = serde_json::from_str(&inst.answer).unwrap();
+                match (task, inst.label) {
+                    (Pl2Task::ProofChecking, _) => {
+                        let c = gold["correct"].as_bool().unwrap();
+                        gold["correct"] = Value::Bool(!c);
+                    }
+                    (Pl2Task::ProofWriting, "non-theorem") => {
+                        gold["counterexample"] = json!({});
+                    }
+                    (Pl2Task::ProofWriting, _) => {
+                        // Without its final line the proof ends elsewhere.
+                        let proof = gold["proof"].as_str().unwrap().to_string();
+                        let mut lines: Vec<&str> = proof.lines().collect();
+                        let last = lines.pop().unwrap();
+                        lines.pop();
+                        lines.push(last);
+                        gold["proof"] = Value::String(lines.join("\n"));
+                    }
+                }
+                let tampered = gold.to_string();
+                assert!(
+                    verify_record(task, &inst.metadata, &tampered).is_err(),
+                    "{}: tampered gold accepted: {tampered}",
+                    inst.id
+                );
+                gold["proof"] = Value::Null;
+                if inst.label == "theorem" {
+                    assert!(verify_record(task, &inst.metadata, &gold.to_string()).is_err());
+                }
+            }
+        }
+        for want in ["correct", "incorrect"] {
+            assert!(
+                labels.contains(&(Pl2Task::ProofChecking, want)),
+                "no {want}"
+            );
+        }
+        for want in ["theorem", "non-theorem"] {
+            assert!(labels.contains(&(Pl2Task::ProofWriting, want)), "no {want}");
         }
     }
 

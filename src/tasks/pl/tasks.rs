@@ -856,6 +856,110 @@ pub fn score(input: &ScoreInput<'_>, answer: &str) -> Score {
     }
 }
 
+/// Re-checks a record's gold answer from the shown text alone, without
+/// the generator's certificate: checking re-runs the strict checker on the
+/// shown proof (and, for an incorrect one, requires the lenient checker to
+/// reject it too); writing, masking and gaps require the gold proof, filled
+/// masks or spliced gaps to pass the strict checker. An unsolvable masking
+/// instance needs a type error on a line that carries no mask: such an
+/// error depends only on that line's visible text, so no assignment of the
+/// masks repairs it. `Ok` says what was checked.
+pub fn verify(input: &ScoreInput<'_>, metadata: &Value) -> Result<String, String> {
+    let named = named_premises(input.premises);
+    let gold = json_object(input.gold);
+    let strict = |text: &str, what: &str| -> Result<usize, String> {
+        let r = check_text(&named, input.goal, text, Mode::Strict);
+        match r.result {
+            Ok(_) => Ok(r.steps),
+            Err(e) => Err(format!(
+                "{what} fails the strict checker: {} error at line {}: {}",
+                e.kind.name(),
+                e.line,
+                e.description
+            )),
+        }
+    };
+    match input.task {
+        Task::ProofChecking => {
+            let gold = gold.ok_or("gold answer is not a JSON object")?;
+            let r = check_text(&named, input.goal, input.shown, Mode::Strict);
+            let want = verdict_json(&r, input.shown);
+            if gold != want {
+                return Err(format!(
+                    "gold verdict {gold} but the strict checker says {want}"
+                ));
+            }
+            if r.ok() {
+                return Ok(format!("shown proof correct ({} steps)", r.steps));
+            }
+            if check_text(&named, input.goal, input.shown, Mode::Lenient).ok() {
+                return Err("labelled incorrect, but the lenient checker accepts it".into());
+            }
+            Ok(format!(
+                "shown proof incorrect: {} error at line {}",
+                want["errorDetails"]["errorType"], want["errorDetails"]["offendingLineNumber"]
+            ))
+        }
+        Task::ProofWriting => {
+            let gold = gold.ok_or("gold answer is not a JSON object")?;
+            let proof = gold["proof"].as_str().ok_or("gold answer has no proof")?;
+            let steps = strict(proof, "gold proof")?;
+            Ok(format!("gold proof strictly correct ({steps} steps)"))
+        }
+        Task::ProofMasking => {
+            let gold = gold.ok_or("gold answer is not a JSON object")?;
+            let masks = gold["masks"]
+                .as_object()
+                .ok_or("gold answer has no masks")?;
+            if !masks.is_empty() {
+                let text = fill_masks(input.shown, masks)?;
+                let steps = strict(&text, "proof with the gold masks")?;
+                return Ok(format!(
+                    "{} gold masks give a strictly correct proof ({steps} steps)",
+                    masks.len()
+                ));
+            }
+            let original = metadata["original_values"]
+                .as_object()
+                .ok_or("metadata has no original_values")?;
+            let text = fill_masks(input.shown, original)?;
+            let r = check_text(&named, input.goal, &text, Mode::Lenient);
+            let e = match r.result {
+                Ok(_) => {
+                    return Err("labelled unsolvable, but the original values check".into());
+                }
+                Err(e) => e,
+            };
+            let line = input
+                .shown
+                .lines()
+                .nth(e.line.wrapping_sub(1))
+                .unwrap_or("");
+            if e.kind.name() != "type" || e.line == 0 || line.contains("MASK") {
+                return Err(format!(
+                    "labelled unsolvable, but the original error ({} at line {}) is not a \
+                     type error on a line without masks",
+                    e.kind.name(),
+                    e.line
+                ));
+            }
+            Ok(format!(
+                "unsolvable: type error on unmasked line {}",
+                e.line
+            ))
+        }
+        Task::GapFilling => {
+            let fillers = parse_gap_answer(input.gold)?;
+            let text = splice_gaps(input.shown, &fillers)?;
+            let steps = strict(&text, "proof with the gold fillers")?;
+            Ok(format!(
+                "{} gold fillers restore a strictly correct proof ({steps} steps)",
+                fillers.len()
+            ))
+        }
+    }
+}
+
 fn verdict(r: Report) -> Score {
     match r.result {
         Ok(_) => Score::correct(),
@@ -893,6 +997,62 @@ mod tests {
                 let s = score_record(task, &inst.metadata, &inst.answer, &inst.answer);
                 assert_eq!(s.value, 1.0, "{task:?} {}: {}", inst.id, s.detail);
             }
+        }
+    }
+
+    /// `verify` re-certifies every gold answer from the record's text, and
+    /// rejects a record whose gold answer was tampered with.
+    #[test]
+    fn verify_accepts_gold_records_and_rejects_tampered_ones() {
+        use super::super::instance::verify_record;
+        let mut kinds = std::collections::BTreeSet::new();
+        for task in Task::ALL {
+            for inst in instances(task, 40) {
+                let ok = verify_record(task, &inst.metadata, &inst.answer);
+                assert!(ok.is_ok(), "{}: {ok:?}", inst.id);
+                kinds.insert((task, inst.label));
+                let mut gold: Value = serde_json::from_str(&inst.answer).unwrap_or(Value::Null);
+                let tampered = match (task, inst.label) {
+                    (Task::ProofChecking, _) => {
+                        let c = gold["correct"].as_bool().unwrap();
+                        gold["correct"] = Value::Bool(!c);
+                        gold.to_string()
+                    }
+                    (Task::ProofWriting, _) => {
+                        let proof = gold["proof"].as_str().unwrap();
+                        let mut lines: Vec<&str> = proof.lines().collect();
+                        lines.truncate(lines.len() / 2);
+                        gold["proof"] = Value::String(lines.join("\n"));
+                        gold.to_string()
+                    }
+                    // Claim unsolvable for a solvable one, and give the
+                    // original (failing) values for a decoy.
+                    (Task::ProofMasking, "solvable") => r#"{"masks": {}}"#.to_string(),
+                    (Task::ProofMasking, _) => {
+                        json!({"masks": inst.metadata["original_values"]}).to_string()
+                    }
+                    // Every gap left empty.
+                    (Task::GapFilling, _) => inst.metadata["gap_labels"]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .map(|l| format!("{}:\n", l.as_str().unwrap()))
+                        .collect(),
+                };
+                assert!(
+                    verify_record(task, &inst.metadata, &tampered).is_err(),
+                    "{}: tampered gold accepted: {tampered}",
+                    inst.id
+                );
+            }
+        }
+        for want in [
+            (Task::ProofChecking, "correct"),
+            (Task::ProofChecking, "incorrect"),
+            (Task::ProofMasking, "solvable"),
+            (Task::ProofMasking, "unsolvable"),
+        ] {
+            assert!(kinds.contains(&want), "no {want:?} instance");
         }
     }
 
