@@ -15,7 +15,7 @@ use std::collections::{HashMap, HashSet};
 use std::fmt;
 
 /// The problem a certificate is about, as TPTP clause texts.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct CheckProblem {
     /// Premise clauses (for a refutation problem: every clause).
     pub axioms: Vec<String>,

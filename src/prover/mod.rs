@@ -61,7 +61,9 @@ pub struct ProverLimits {
     /// memory.
     pub max_clause_weight: u32,
     /// Re-verify every certificate with the independent checker before
-    /// returning it; a certificate that does not check is a bug and panics.
+    /// returning it. A certificate that does not check is a bug: the
+    /// verdict becomes `Unknown` (no label rests on it) and the failure is
+    /// kept in [`Prover::take_defects`] for the caller to report.
     pub check: bool,
 }
 
@@ -255,6 +257,25 @@ pub struct SessionStats {
     pub saturations: u64,
     /// Unknowns returned.
     pub unknowns: u64,
+    /// Certificates the independent checker refused (each one a bug; the
+    /// verdict was replaced by `Unknown` and the problem kept as a
+    /// [`Defect`]).
+    pub certificate_failures: u64,
+}
+
+/// A certificate the independent checker refused: the problem, the verdict
+/// the prover reached and the checker's reason. Every defect is a bug in the
+/// prover or the checker; callers report it and never use the verdict.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Defect {
+    /// The problem, in TPTP syntax.
+    pub problem: check::CheckProblem,
+    /// The refused verdict (`theorem` or `counter_satisfiable`).
+    pub verdict: String,
+    /// The checker's reason.
+    pub reason: String,
+    /// The refused certificate, as JSON.
+    pub certificate: String,
 }
 
 /// A reusable prover: many small problems, one cache of verdicts keyed by
@@ -268,6 +289,7 @@ pub struct Prover {
     pub stats: SessionStats,
     cache: HashMap<String, Outcome>,
     cache_capacity: usize,
+    defects: Vec<Defect>,
 }
 
 impl Prover {
@@ -279,7 +301,14 @@ impl Prover {
             stats: SessionStats::default(),
             cache: HashMap::new(),
             cache_capacity: 1 << 20,
+            defects: Vec::new(),
         }
+    }
+
+    /// The certificate failures since the last call, oldest first. Each is
+    /// a bug; the verdicts they concern were returned as `Unknown`.
+    pub fn take_defects(&mut self) -> Vec<Defect> {
+        std::mem::take(&mut self.defects)
     }
 
     /// Number of cached verdicts.
@@ -321,13 +350,13 @@ impl Prover {
                 role: "negated_conjecture".into(),
             });
         }
-        let outcome = self.run(local, inputs);
+        let mut outcome = self.run(local, inputs);
         if self.limits.check {
             let problem = check::CheckProblem {
                 axioms: premises.iter().map(|p| clause_to_tptp(bank, p)).collect(),
                 conjecture: Some(clause_to_tptp(bank, conjecture)),
             };
-            assert_certified(&problem, &outcome);
+            self.certify(problem, &mut outcome);
         }
         self.store(key, outcome)
     }
@@ -354,15 +383,36 @@ impl Prover {
                 role: c.role.clone(),
             })
             .collect();
-        let outcome = self.run(local, inputs);
+        let mut outcome = self.run(local, inputs);
         if self.limits.check {
             let problem = check::CheckProblem {
                 axioms: lits.iter().map(|p| clause_to_tptp(bank, p)).collect(),
                 conjecture: None,
             };
-            assert_certified(&problem, &outcome);
+            self.certify(problem, &mut outcome);
         }
         self.store(key, outcome)
+    }
+
+    /// Runs the independent checker on a fresh outcome. A refused
+    /// certificate is a bug: it is kept as a [`Defect`] and the verdict
+    /// becomes `Unknown`, so no label rests on it and one bad instance does
+    /// not end a run.
+    fn certify(&mut self, problem: check::CheckProblem, outcome: &mut Outcome) {
+        if let Err(e) = check::check(&problem, &outcome.verdict) {
+            tracing::error!(
+                "prover bug: {} certificate does not check: {e}",
+                outcome.verdict.name()
+            );
+            self.stats.certificate_failures += 1;
+            self.defects.push(Defect {
+                problem,
+                verdict: outcome.verdict.name().to_string(),
+                reason: e.to_string(),
+                certificate: serde_json::to_string(&outcome.verdict).unwrap_or_default(),
+            });
+            outcome.verdict = Verdict::Unknown;
+        }
     }
 
     fn lookup(&mut self, key: &str) -> Option<Outcome> {
@@ -490,17 +540,6 @@ fn finish(sat: &Saturator, mut stats: ProofStats, verdict: Verdict) -> Outcome {
     stats.processed = s.processed;
     stats.generated = s.generated;
     Outcome { verdict, stats }
-}
-
-/// Runs the independent checker on a fresh outcome; a failure is a bug.
-fn assert_certified(problem: &check::CheckProblem, outcome: &Outcome) {
-    if let Err(e) = check::check(problem, &outcome.verdict) {
-        panic!(
-            "prover bug: {} certificate does not check: {e}\nproblem: {problem:?}\ncertificate: {}",
-            outcome.verdict.name(),
-            serde_json::to_string(&outcome.verdict).unwrap_or_default()
-        );
-    }
 }
 
 /// The refutation ending in `empty`: its ancestors in id order, renumbered
