@@ -17,6 +17,9 @@ use smallvec::SmallVec;
 /// A position inside a term: argument indices from the root.
 pub type Position = SmallVec<[u32; 6]>;
 
+/// The position id of the root (the empty position).
+pub const ROOT_POSITION: u32 = 0;
+
 /// A subterm of an eligible literal side, a place to superpose into.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
 pub struct IntoEntry {
@@ -26,7 +29,7 @@ pub struct IntoEntry {
     pub lit: u16,
     /// 0 = left side, 1 = right side.
     pub side: u8,
-    /// Position id in [`ActiveSet::position`].
+    /// Position id, read back with [`ActiveSet::position`].
     pub pos: u32,
     /// The literal is an equation whose side `side` is bigger than the
     /// other in the term ordering (so no ordering check is needed).
@@ -106,8 +109,12 @@ pub struct ActiveSet {
     /// Feature vectors (subsumption).
     pub fv: FvIndex,
     info: FxHashMap<ClauseId, ActiveInfo>,
-    positions: Vec<Position>,
-    position_ids: FxHashMap<Position, u32>,
+    /// Position ids as a tree: entry `id` is (parent id, argument index);
+    /// id 0, the root position, is not stored. A subterm's position id is
+    /// found from its parent's in O(1), so indexing a clause costs its size,
+    /// not the sum of its positions' lengths (quadratic in its depth).
+    positions: Vec<(u32, u32)>,
+    position_ids: FxHashMap<(u32, u32), u32>,
     order: Vec<ClauseId>,
 }
 
@@ -146,9 +153,22 @@ impl ActiveSet {
         self.info.contains_key(&id)
     }
 
-    /// The position behind a position id.
-    pub fn position(&self, id: u32) -> &[u32] {
-        &self.positions[id as usize]
+    /// The position behind a position id (argument indices from the root).
+    pub fn position(&self, id: u32) -> Position {
+        let mut p = Position::new();
+        let mut cur = id;
+        while cur != ROOT_POSITION {
+            let (parent, arg) = self.positions[cur as usize - 1];
+            p.push(arg);
+            cur = parent;
+        }
+        p.reverse();
+        p
+    }
+
+    /// Number of distinct positions stored (they are shared by all clauses).
+    pub fn position_count(&self) -> usize {
+        self.positions.len()
     }
 
     /// Active clause ids in activation order (deleted ones filtered out).
@@ -159,15 +179,37 @@ impl ActiveSet {
             .filter(|c| self.info.contains_key(c))
     }
 
-    fn position_id(&mut self, p: &[u32]) -> u32 {
-        if let Some(&id) = self.position_ids.get(p) {
+    /// The id of argument `arg` below the position with id `parent`.
+    fn child_position(&mut self, parent: u32, arg: u32) -> u32 {
+        if let Some(&id) = self.position_ids.get(&(parent, arg)) {
             return id;
         }
-        let id = self.positions.len() as u32;
-        let key: Position = p.into();
-        self.positions.push(key.clone());
-        self.position_ids.insert(key, id);
+        self.positions.push((parent, arg));
+        let id = u32::try_from(self.positions.len()).expect("position ids fit in u32");
+        self.position_ids.insert((parent, arg), id);
         id
+    }
+
+    /// Calls `f` on every non-variable subterm of `t` with its position id,
+    /// in pre-order (the order of [`TermBank::for_each_nonvar_subterm`]).
+    fn nonvar_subterms_with_ids(
+        &mut self,
+        bank: &TermBank,
+        t: TermId,
+        out: &mut Vec<(TermId, u32)>,
+    ) {
+        // Explicit stack: terms are as deep as the weight limit allows.
+        let mut stack: Vec<(TermId, u32)> = vec![(t, ROOT_POSITION)];
+        while let Some((s, id)) = stack.pop() {
+            if bank.is_var(s) {
+                continue;
+            }
+            out.push((s, id));
+            for i in (0..bank.arity(s)).rev() {
+                let child = self.child_position(id, i as u32);
+                stack.push((bank.arg(s, i), child));
+            }
+        }
     }
 
     /// Activates a clause: computes its eligibility and indexes it.
@@ -232,15 +274,13 @@ impl ActiveSet {
                     sides.push((1, l.rhs));
                 }
                 for (side, t) in sides {
-                    let mut subs: Vec<(TermId, Position)> = Vec::new();
-                    bank.for_each_nonvar_subterm(t, &mut |s, p| {
+                    let mut subs: Vec<(TermId, u32)> = Vec::new();
+                    self.nonvar_subterms_with_ids(bank, t, &mut subs);
+                    for (s, pos) in subs {
                         // The root of an atom is never a superposition target.
-                        if eq || !p.is_empty() {
-                            subs.push((s, p.into()));
+                        if !eq && pos == ROOT_POSITION {
+                            continue;
                         }
-                    });
-                    for (s, p) in subs {
-                        let pos = self.position_id(&p);
                         put!(
                             self.sup_into,
                             s,
@@ -354,5 +394,48 @@ impl ActiveSet {
         } else {
             self.fv.remove(&info.fv, id);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn position_ids_round_trip_and_are_shared() {
+        let mut a = ActiveSet::new();
+        assert!(a.position(ROOT_POSITION).is_empty());
+        let p1 = a.child_position(ROOT_POSITION, 1);
+        let p10 = a.child_position(p1, 0);
+        assert_eq!(a.position(p10).as_slice(), &[1, 0]);
+        assert_eq!(a.child_position(ROOT_POSITION, 1), p1);
+        assert_eq!(a.child_position(p1, 0), p10);
+        assert_eq!(a.position_count(), 2);
+    }
+
+    /// A term of depth n stores n positions of O(1) size each: the old
+    /// layout stored each position as a path, O(n^2) for one chain term.
+    #[test]
+    fn deep_terms_are_indexed_in_linear_space() {
+        use crate::logic::SymbolKind;
+        let mut b = TermBank::new();
+        let f = b.sig.intern("f", 1, SymbolKind::Function);
+        let c = b.sig.intern("a", 0, SymbolKind::Function);
+        let mut t = b.constant(c);
+        for _ in 0..3000 {
+            t = b.app(f, &[t]);
+        }
+        let mut a = ActiveSet::new();
+        let mut subs = Vec::new();
+        a.nonvar_subterms_with_ids(&b, t, &mut subs);
+        assert_eq!(subs.len(), 3001);
+        assert_eq!(a.position_count(), 3000);
+        let (deepest, id) = *subs.last().unwrap();
+        assert_eq!(deepest, b.constant(c));
+        assert_eq!(a.position(id).len(), 3000);
+        // Pre-order, as TermBank::for_each_nonvar_subterm visits.
+        let mut pre = Vec::new();
+        b.for_each_nonvar_subterm(t, &mut |s, _| pre.push(s));
+        assert_eq!(pre, subs.iter().map(|e| e.0).collect::<Vec<_>>());
     }
 }

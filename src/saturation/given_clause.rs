@@ -87,8 +87,16 @@ pub struct Stats {
     pub rewrites: u64,
     /// Literals deleted by simplify-reflect.
     pub reflect_deletions: u64,
-    /// Conclusions dropped for exceeding the weight limit.
+    /// Clauses (conclusions and inputs) dropped for exceeding the weight limit.
     pub too_heavy: u64,
+    /// Clauses (conclusions and inputs) dropped for exceeding the literal
+    /// limit (`max_clause_literals`).
+    #[serde(default)]
+    pub too_long: u64,
+    /// Given clauses whose inferences were cut short by the per-given work
+    /// budget (`max_generated_literals_per_given`).
+    #[serde(default)]
+    pub budget_cut: u64,
     /// Conclusions of resolution.
     pub resolutions: u64,
     /// Conclusions of superposition.
@@ -129,6 +137,14 @@ pub struct Saturator {
     incomplete: bool,
     nf_cache: NfCache,
     scratch: bumpalo::Bump,
+}
+
+/// A clause's weight, saturating instead of wrapping (terms that double at
+/// each step reach any weight).
+fn saturating_weight(bank: &TermBank, lits: &[Literal]) -> u32 {
+    lits.iter()
+        .map(|l| bank.weight(l.lhs).saturating_add(bank.weight(l.rhs)))
+        .fold(0u32, u32::saturating_add)
 }
 
 fn clause_hash(lits: &[Literal]) -> u64 {
@@ -199,9 +215,15 @@ impl Saturator {
 
     /// Adds an input clause. Tautologies and duplicates are recorded (so the
     /// DAG lists every input) but deleted at once.
+    ///
+    /// An input over the weight or literal limit is recorded and deleted
+    /// too; the run is then incomplete (it can end `Unsatisfiable` or
+    /// `ResourceOut`, never `Saturated`).
     pub fn add_input(&mut self, lits: Vec<Literal>, info: InputInfo) -> ClauseId {
         let clause = normalize_clause(&mut self.bank, &self.kbo, lits);
-        let redundant = clause.is_tautology() || self.find_duplicate(&clause.lits).is_some();
+        let over = self.over_limits(&clause.lits);
+        let redundant =
+            over || clause.is_tautology() || self.find_duplicate(&clause.lits).is_some();
         let weight = clause.weight(&self.bank);
         let empty = clause.is_empty();
         let goal = info.role == "negated_conjecture";
@@ -222,6 +244,33 @@ impl Saturator {
             }
         }
         id
+    }
+
+    /// True (and counted, and the run marked incomplete) if a non-empty
+    /// clause exceeds `max_clause_weight` or `max_clause_literals`.
+    fn over_limits(&mut self, lits: &[Literal]) -> bool {
+        if lits.is_empty() {
+            return false;
+        }
+        if self
+            .params
+            .max_clause_literals
+            .is_some_and(|max| lits.len() > max as usize)
+        {
+            self.stats.too_long += 1;
+            self.incomplete = true;
+            return true;
+        }
+        if self
+            .params
+            .max_clause_weight
+            .is_some_and(|max| saturating_weight(&self.bank, lits) > max)
+        {
+            self.stats.too_heavy += 1;
+            self.incomplete = true;
+            return true;
+        }
+        false
     }
 
     /// True if the clause descends from a `negated_conjecture` input.
@@ -355,8 +404,14 @@ impl Saturator {
                 subst: &mut self.subst,
                 out: &mut out,
                 bump: &self.scratch,
+                budget: self.params.limits.max_generated_literals_per_given,
             };
             generate_all(&mut cx, given);
+            if cx.exhausted() {
+                // Inferences of this given clause were skipped: incomplete.
+                self.stats.budget_cut += 1;
+                self.incomplete = true;
+            }
         }
         self.scratch.reset();
         for c in out.drain(..) {
@@ -460,15 +515,10 @@ impl Saturator {
             self.stats.tautologies += 1;
             return None;
         }
-        let weight = clause.weight(&self.bank);
-        if let Some(max) = self.params.max_clause_weight
-            && weight > max
-            && !clause.is_empty()
-        {
-            self.stats.too_heavy += 1;
-            self.incomplete = true;
+        if self.over_limits(&clause.lits) {
             return None;
         }
+        let weight = clause.weight(&self.bank);
         let goal = self.derives_from_goal(&parents, &simps);
         if let Some(first) = self.find_duplicate(&clause.lits) {
             self.stats.duplicates += 1;
@@ -623,6 +673,12 @@ mod tests {
     use crate::tptp::parse_str;
 
     fn run(text: &str, max: u64) -> Saturator {
+        let mut params = Params::default();
+        params.limits.max_processed = Some(max);
+        run_with(text, params)
+    }
+
+    fn run_with(text: &str, params: Params) -> Saturator {
         let mut bank = TermBank::new();
         let p = parse_str(&mut bank, text, "test.p", None).unwrap();
         let inputs = p
@@ -637,8 +693,6 @@ mod tests {
                 (c.lits.clone(), info)
             })
             .collect();
-        let mut params = Params::default();
-        params.limits.max_processed = Some(max);
         let mut s = Saturator::from_inputs(bank, inputs, params);
         s.run(&mut |_| {});
         s
@@ -714,5 +768,71 @@ mod tests {
             "no refutation after {:?}",
             s.stats
         );
+    }
+
+    fn last_status(s: &mut Saturator) -> Status {
+        s.step().expect("the run is over")
+    }
+
+    /// A term that doubles at each step (`p(X) -> p(g(X,X))`) reaches the
+    /// weight limit after a few steps instead of filling memory: the run
+    /// ends `ResourceOut` with the heavy conclusions counted.
+    #[test]
+    fn doubling_terms_stop_at_the_weight_limit() {
+        let text = "cnf(a, axiom, p(a)).\ncnf(b, axiom, ~p(X) | p(g(X,X))).";
+        let mut s = run(text, 1_000_000);
+        assert_eq!(last_status(&mut s), Status::ResourceOut, "{:?}", s.stats);
+        assert!(s.stats.too_heavy >= 1);
+        assert!(s.stats.processed < 20, "{:?}", s.stats);
+        // Without the limit the same run is cut only by max_processed.
+        let mut params = Params {
+            max_clause_weight: None,
+            ..Params::default()
+        };
+        params.limits.max_processed = Some(12);
+        let mut s = run_with(text, params);
+        assert_eq!(last_status(&mut s), Status::ResourceOut);
+        assert_eq!(s.stats.too_heavy, 0);
+    }
+
+    /// An input clause over the literal limit is recorded, deleted and makes
+    /// the run incomplete: this set would saturate without it.
+    #[test]
+    fn long_input_clauses_are_dropped() {
+        let long: Vec<String> = (0..5).map(|i| format!("q(X{i})")).collect();
+        let text = format!("cnf(a, axiom, p(a)).\ncnf(b, axiom, {}).", long.join(" | "));
+        let mut params = Params {
+            max_clause_literals: Some(4),
+            ..Params::default()
+        };
+        let mut s = run_with(&text, params.clone());
+        assert_eq!(last_status(&mut s), Status::ResourceOut);
+        assert_eq!(s.stats.too_long, 1);
+        assert_eq!(s.store.records().len(), 2, "every input is recorded");
+        params.max_clause_literals = Some(5);
+        let mut s = run_with(&text, params);
+        assert_ne!(last_status(&mut s), Status::ResourceOut, "{:?}", s.stats);
+        assert_eq!(s.stats.too_long, 0);
+    }
+
+    /// The per-given budget cuts the factoring of a long clause (39,800
+    /// conclusions of 199 literals for 200 literals) inside one iteration.
+    #[test]
+    fn per_given_budget_cuts_generation() {
+        let lits: Vec<String> = (0..40).map(|i| format!("p(X{i})")).collect();
+        let text = format!("cnf(m, axiom, {}).", lits.join(" | "));
+        let mut params = Params::default();
+        params.limits.max_processed = Some(3);
+        params.limits.max_generated_literals_per_given = Some(1_000);
+        let mut s = run_with(&text, params.clone());
+        assert_eq!(last_status(&mut s), Status::ResourceOut);
+        assert!(s.stats.budget_cut >= 1);
+        // 1,000 literal units: conclusions of 39, 38 and 37 literals, at
+        // most ceil(1000/37) = 28 per given clause.
+        assert!(s.stats.generated <= 3 * 28, "{:?}", s.stats);
+        params.limits.max_generated_literals_per_given = None;
+        let s = run_with(&text, params);
+        assert_eq!(s.stats.budget_cut, 0);
+        assert!(s.stats.generated >= 40 * 39, "{:?}", s.stats);
     }
 }

@@ -16,7 +16,22 @@ pub struct Limits {
     pub max_kept: Option<u64>,
     /// Stop when the term bank holds this many terms.
     pub max_terms: Option<u64>,
+    /// Work budget of the generating inferences of one given clause, in
+    /// conclusion literals (a conclusion of `n` literals costs `n`, at least
+    /// 1). When it runs out, the remaining inferences of that given clause
+    /// are skipped: the run is then incomplete and ends `ResourceOut`, never
+    /// `Saturated`. Bounds the work of one iteration, which the other limits
+    /// only check between iterations (a clause of 200 literals has 39,800
+    /// factors of 199 literals each).
+    pub max_generated_literals_per_given: Option<u64>,
 }
+
+/// Default [`Limits::max_generated_literals_per_given`].
+pub const DEFAULT_MAX_GENERATED_LITERALS_PER_GIVEN: u64 = 1_000_000;
+/// Default [`Params::max_clause_weight`].
+pub const DEFAULT_MAX_CLAUSE_WEIGHT: u32 = 1_000;
+/// Default [`Params::max_clause_literals`].
+pub const DEFAULT_MAX_CLAUSE_LITERALS: u32 = 100;
 
 impl Default for Limits {
     fn default() -> Self {
@@ -25,6 +40,7 @@ impl Default for Limits {
             max_generated: None,
             max_kept: None,
             max_terms: None,
+            max_generated_literals_per_given: Some(DEFAULT_MAX_GENERATED_LITERALS_PER_GIVEN),
         }
     }
 }
@@ -63,10 +79,19 @@ pub struct Params {
     /// Rewrite generated clauses with the active unit equations before they
     /// enter the passive set.
     pub simplify_new_clauses: bool,
-    /// Largest clause weight kept; heavier generated clauses are dropped.
-    /// This loses completeness, so the run then ends `ResourceOut`, never
-    /// `Saturated`. `None` keeps everything.
+    /// Largest clause weight kept; heavier clauses (inputs and conclusions)
+    /// are dropped. This loses completeness, so the run then ends
+    /// `ResourceOut`, never `Saturated`. `None` keeps everything. The weight
+    /// is the clause's size as a tree (every symbol and variable occurrence
+    /// counts 1), so it also bounds the positions the indexes store per
+    /// clause: without it, a term that doubles at each step (`g(X,X)`) has
+    /// 2^n positions after n steps.
     pub max_clause_weight: Option<u32>,
+    /// Most literals a kept clause may have; longer clauses (inputs and
+    /// conclusions) are dropped, with the same effect on completeness as
+    /// `max_clause_weight`. `None` keeps everything. Bounds the inferences
+    /// of one clause (factoring is quadratic in its literals).
+    pub max_clause_literals: Option<u32>,
     /// Goal-directed selection: the queue weight of clauses that do not
     /// descend from a `negated_conjecture` input is multiplied by this
     /// (1 = off). Fairness is kept by the age queue.
@@ -88,7 +113,8 @@ impl Default for Params {
             weight_picks_per_age_pick: 10,
             post_unification_checks: true,
             simplify_new_clauses: true,
-            max_clause_weight: None,
+            max_clause_weight: Some(DEFAULT_MAX_CLAUSE_WEIGHT),
+            max_clause_literals: Some(DEFAULT_MAX_CLAUSE_LITERALS),
             non_goal_weight_factor: 1,
             requeue_duplicates: true,
         }

@@ -32,6 +32,10 @@ pub fn generate(cx: &mut Infer<'_>, given: ClauseId) {
             }
             for &(sa, ta) in a_sides {
                 for (sb, tb) in [(0u8, 1u8), (1, 0)] {
+                    if cx.exhausted() {
+                        cx.subst.clear();
+                        return;
+                    }
                     let side = |l: &Literal, k: u8| if k == 0 { l.lhs } else { l.rhs };
                     let (s, t, s2, t2) = (side(a, sa), side(a, ta), side(b, sb), side(b, tb));
                     cx.subst.clear();

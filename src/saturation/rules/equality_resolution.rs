@@ -14,6 +14,9 @@ pub fn generate(cx: &mut Infer<'_>, given: ClauseId) {
     let n = cx.store.clause(given).len();
     for i in 0..n {
         let l = cx.store.clause(given).lits[i];
+        if cx.exhausted() {
+            break;
+        }
         if l.pos || !l.is_equational(cx.bank) || !elig.negative_ok(i) {
             continue;
         }

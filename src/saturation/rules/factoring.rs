@@ -18,6 +18,10 @@ pub fn generate(cx: &mut Infer<'_>, given: ClauseId) {
             continue;
         }
         for (j, b) in lits.iter().enumerate() {
+            if cx.exhausted() {
+                cx.subst.clear();
+                return;
+            }
             if j == i
                 || !b.pos
                 || b.is_equational(cx.bank)

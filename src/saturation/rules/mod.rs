@@ -62,6 +62,10 @@ pub struct Infer<'a> {
     /// Per-iteration scratch arena (candidate lists); reset by the loop
     /// after every given clause.
     pub bump: &'a bumpalo::Bump,
+    /// Work left for this given clause, in conclusion literals (see
+    /// `Limits::max_generated_literals_per_given`); `None` = unlimited. The
+    /// rules stop generating once it is used up ([`Self::exhausted`]).
+    pub budget: Option<u64>,
 }
 
 impl Infer<'_> {
@@ -196,8 +200,18 @@ impl Infer<'_> {
         selected || is_maximal_in(self.bank, self.kbo, inst, i, strict)
     }
 
-    /// Pushes a conclusion.
+    /// True when the work budget of this given clause is used up: the rules
+    /// check it inside their loops and generate nothing more.
+    pub fn exhausted(&self) -> bool {
+        self.budget == Some(0)
+    }
+
+    /// Pushes a conclusion and charges its literals (at least 1) to the
+    /// budget.
     pub(crate) fn emit(&mut self, lits: Vec<Literal>, rule: Rule, parents: &[ClauseId]) {
+        if let Some(b) = self.budget.as_mut() {
+            *b = b.saturating_sub((lits.len() as u64).max(1));
+        }
         self.out.push(Conclusion {
             lits,
             rule,
@@ -207,10 +221,19 @@ impl Infer<'_> {
 }
 
 /// Runs every generating rule on the given clause against the active set.
+/// Stops early once the work budget is used up ([`Infer::exhausted`]).
 pub fn generate_all(cx: &mut Infer<'_>, given: ClauseId) {
-    equality_resolution::generate(cx, given);
-    factoring::generate(cx, given);
-    equality_factoring::generate(cx, given);
-    resolution::generate(cx, given);
-    superposition::generate(cx, given);
+    let rules: [fn(&mut Infer<'_>, ClauseId); 5] = [
+        equality_resolution::generate,
+        factoring::generate,
+        equality_factoring::generate,
+        resolution::generate,
+        superposition::generate,
+    ];
+    for rule in rules {
+        if cx.exhausted() {
+            return;
+        }
+        rule(cx, given);
+    }
 }

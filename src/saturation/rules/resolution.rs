@@ -35,6 +35,10 @@ pub fn generate(cx: &mut Infer<'_>, given: ClauseId) {
             &mut |_, e| cands.push(e),
         );
         for &e in &cands {
+            if cx.exhausted() {
+                cx.subst.clear();
+                return;
+            }
             // Self-resolution is found from the positive literal only.
             if !l.pos && e.clause == given {
                 continue;

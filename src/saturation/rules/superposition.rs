@@ -84,11 +84,14 @@ pub fn generate(cx: &mut Infer<'_>, given: ClauseId) {
                     into_cands.push(e)
                 });
             for e in into_cands.iter() {
+                if cx.exhausted() {
+                    break;
+                }
                 let into = Into {
                     clause: e.clause,
                     lit: e.lit as usize,
                     side: e.side,
-                    pos: cx.active.position(e.pos).into(),
+                    pos: cx.active.position(e.pos),
                     oriented: e.oriented,
                     bank: 1,
                 };
@@ -120,17 +123,29 @@ pub fn generate(cx: &mut Infer<'_>, given: ClauseId) {
                 continue;
             }
             let (st, _) = side_terms(l, side);
-            let mut subs: Vec<(crate::logic::TermId, Position)> = Vec::new();
-            cx.bank.for_each_nonvar_subterm(st, &mut |u, p| {
-                if eq || !p.is_empty() {
-                    subs.push((u, p.into()));
-                }
-            });
-            for (u, pos) in subs {
-                from_cands.clear();
-                cx.active
-                    .sup_from
-                    .candidates(cx.bank, u, Query::Unifiable, &mut |_, e| from_cands.push(e));
+            // Positions are copied only for subterms some active equation
+            // may unify with: copying every position of a deep term costs
+            // the square of its depth.
+            let mut subs: Vec<(Position, usize)> = Vec::new();
+            from_cands.clear();
+            {
+                let bank: &crate::logic::TermBank = cx.bank;
+                let active = cx.active;
+                bank.for_each_nonvar_subterm(st, &mut |u, p| {
+                    if eq || !p.is_empty() {
+                        let start = from_cands.len();
+                        active
+                            .sup_from
+                            .candidates(bank, u, Query::Unifiable, &mut |_, e| from_cands.push(e));
+                        if from_cands.len() > start {
+                            subs.push((p.into(), start));
+                        }
+                    }
+                });
+            }
+            let mut ends: Vec<usize> = subs.iter().skip(1).map(|s| s.1).collect();
+            ends.push(from_cands.len());
+            for ((pos, start), end) in subs.into_iter().zip(ends) {
                 let into = Into {
                     clause: given,
                     lit: j,
@@ -139,7 +154,11 @@ pub fn generate(cx: &mut Infer<'_>, given: ClauseId) {
                     oriented: side == 0 && oriented,
                     bank: 0,
                 };
-                for e in from_cands.iter() {
+                for e in &from_cands[start..end] {
+                    if cx.exhausted() {
+                        cx.subst.clear();
+                        return;
+                    }
                     if e.clause == given {
                         continue;
                     }
