@@ -152,7 +152,29 @@ struct Layout {
     blocks: BTreeMap<SymbolId, (u32, bool, u32)>,
 }
 
+/// The SAT variables and function-table clauses of domain size `n` for
+/// the symbols `order`, or `None` if a count overflows `u64`. A predicate
+/// of arity `a` has `n^a` cells (one variable each), a function `n^a` cells
+/// of `n` variables and `1 + n(n-1)/2` clauses each.
+fn table_sizes(order: &[(SymbolId, u32, bool)], n: u32) -> Option<(u64, u64)> {
+    let n = n as u64;
+    let per_cell_clauses = n.checked_mul(n.saturating_sub(1))? / 2 + 1;
+    let (mut vars, mut clauses) = (0u64, 0u64);
+    for &(_, arity, fun) in order {
+        let cells = n.checked_pow(arity)?;
+        if fun {
+            vars = vars.checked_add(cells.checked_mul(n)?)?;
+            clauses = clauses.checked_add(cells.checked_mul(per_cell_clauses)?)?;
+        } else {
+            vars = vars.checked_add(cells)?;
+        }
+    }
+    Some((vars, clauses))
+}
+
 impl Layout {
+    /// `n^arity`; [`table_sizes`] checked that it fits before a layout of
+    /// this size is built.
     fn cells(&self, arity: u32) -> u64 {
         (self.n as u64).pow(arity)
     }
@@ -237,6 +259,16 @@ impl ModelFinder {
                 .fold(0u64, |a, b| a.saturating_add(b));
             if n == 0 || estimate > self.max_ground_clauses {
                 return None;
+            }
+            // The tables themselves are bounded by the same budget (a
+            // predicate of arity 31 has 2^31 cells at size 2), and their
+            // variables must be numbered in `u32` below `i32::MAX`.
+            match table_sizes(&order, n) {
+                Some((vars, clauses))
+                    if vars <= self.max_ground_clauses
+                        && clauses <= self.max_ground_clauses
+                        && vars < i32::MAX as u64 => {}
+                _ => return None,
             }
             match self.try_size(bank, &flat, &order, n) {
                 Some(Some(m)) => return Some(m),
@@ -437,5 +469,28 @@ mod tests {
         assert!(find(&["p(X)", "~p(a)"], 4).is_none());
         // Injective non-surjective function: only infinite models.
         assert!(find(&["f(X) != a", "f(X) != f(Y) | X = Y"], 5).is_none());
+    }
+
+    /// Predicates of arity 31, 32 and 64 have 2^arity cells at size 2: the
+    /// search gives up within its budget instead of allocating or
+    /// overflowing the variable numbering.
+    #[test]
+    fn huge_arities_exceed_the_budget_without_overflow() {
+        for arity in [31usize, 32, 64] {
+            let args = vec!["a"; arity].join(",");
+            let atom = format!("p({args})");
+            assert!(
+                find(&[atom.as_str(), "q(a)", "~q(b)"], 4).is_none(),
+                "{arity}"
+            );
+        }
+        assert_eq!(table_sizes(&[(SymbolId(0), 64, false)], 2), None);
+        assert_eq!(
+            table_sizes(&[(SymbolId(0), 2, true), (SymbolId(1), 3, false)], 3),
+            Some((27 + 27, 9 * 4))
+        );
+        // A small arity still finds its model.
+        let m = find(&["p(a,a,a,a)", "q(a)", "~q(b)"], 4).expect("model");
+        assert_eq!(m.size, 2);
     }
 }
