@@ -3,7 +3,7 @@
 
 use clap::{Args, Parser, Subcommand};
 use saturate::config::Config;
-use saturate::pipeline::{self, DagFormat, Progress, RunError, load_source, write_atomic};
+use saturate::pipeline::{self, DagFormat, Progress, RunError, write_atomic};
 use std::path::{Path, PathBuf};
 
 /// Saturation-driven generator of certified logical reasoning datasets.
@@ -44,6 +44,20 @@ struct Common {
     /// (errors are still printed).
     #[arg(long, short)]
     quiet: bool,
+    /// Refuse includes that resolve (symbolic links followed) outside the
+    /// TPTP root and the problem file's folder (`derive`, `prove`).
+    #[arg(long)]
+    confine_includes: bool,
+}
+
+impl Common {
+    /// How input files may follow `include` directives.
+    fn include_policy(&self) -> saturate::tptp::IncludePolicy {
+        saturate::tptp::IncludePolicy {
+            confine: self.confine_includes,
+            ..Default::default()
+        }
+    }
 }
 
 #[derive(Args, Debug)]
@@ -358,8 +372,13 @@ fn prove(
         cfg.prover.max_model_size = n;
     }
     let mut bank = saturate::logic::TermBank::new();
-    let problem = saturate::tptp::parse_file(&mut bank, file, common.tptp.as_deref())
-        .map_err(|e| RunError::Input(e.to_string()))?;
+    let problem = saturate::tptp::parse_file_with(
+        &mut bank,
+        file,
+        common.tptp.as_deref(),
+        &common.include_policy(),
+    )
+    .map_err(|e| RunError::Input(e.to_string()))?;
     let name = file
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
@@ -468,7 +487,8 @@ fn derive(
         path: Some(file.to_path_buf()),
         text: None,
     };
-    let (bank, inputs) = load_source(&src, common.tptp.as_deref())?;
+    let (bank, inputs) =
+        pipeline::load_source_with(&src, common.tptp.as_deref(), &common.include_policy())?;
     let total = cfg.saturation.limits.max_processed.unwrap_or(0);
     let progress = Progress::new(&src.name, total, !common.quiet);
     let (sat, report) = pipeline::saturate(&src.display, bank, inputs, &cfg.saturation, &progress);

@@ -57,9 +57,18 @@ impl From<crate::config::ConfigError> for RunError {
 
 /// Parses an axiom source into a fresh term bank and input clauses.
 pub fn load_source(src: &AxiomSource, tptp: Option<&Path>) -> Result<(TermBank, Inputs), RunError> {
+    load_source_with(src, tptp, &crate::tptp::IncludePolicy::default())
+}
+
+/// [`load_source`] with includes followed under `policy`.
+pub fn load_source_with(
+    src: &AxiomSource,
+    tptp: Option<&Path>,
+    policy: &crate::tptp::IncludePolicy,
+) -> Result<(TermBank, Inputs), RunError> {
     let mut bank = TermBank::new();
     let problem = match (&src.path, src.text) {
-        (Some(p), _) => crate::tptp::parse_file(&mut bank, p, tptp)?,
+        (Some(p), _) => crate::tptp::parse_file_with(&mut bank, p, tptp, policy)?,
         (None, Some(text)) => crate::tptp::parse_str(&mut bank, text, &src.display, tptp)?,
         (None, None) => return Err(RunError::Runtime(format!("{}: no content", src.display))),
     };

@@ -125,6 +125,36 @@ pub enum ErrorKind {
     /// `$true` or `$false` where a term is needed.
     #[error("'{0}' is a formula, not a term")]
     TruthAsTerm(String),
+    /// Following includes read more clauses or include directives than the
+    /// reader allows (an include bomb: ten includes of a file that includes
+    /// another ten times, ...).
+    #[error(
+        "includes read more than {limit} {what} (include chain: {})",
+        .chain.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(" -> ")
+    )]
+    IncludeLimit {
+        /// What was counted: `"included clauses"` or `"include directives"`.
+        what: &'static str,
+        /// The limit.
+        limit: u64,
+        /// The files being read when it was exceeded, outermost first.
+        chain: Vec<PathBuf>,
+    },
+    /// With confined includes, an include that resolves (symbolic links
+    /// followed) outside the TPTP root and the problem file's folder.
+    #[error(
+        "include '{name}' resolves to {} outside the allowed folders ({}); includes are confined",
+        path.display(),
+        join_paths(allowed)
+    )]
+    IncludeOutside {
+        /// The file name as written in the include directive.
+        name: String,
+        /// Where it resolved to.
+        path: PathBuf,
+        /// The folders includes may resolve into.
+        allowed: Vec<PathBuf>,
+    },
     /// A file that cannot be read.
     #[error("cannot read {}: {message}", path.display())]
     Io {

@@ -1,5 +1,7 @@
 //! Reading files and resolving `include` directives: search order (TPTP
-//! root, then the including file's folder), cycle detection, UTF-8 checks.
+//! root, then the including file's folder), cycle detection, UTF-8 checks,
+//! bounds on what includes may read and, optionally, confinement of
+//! includes to the TPTP root and the problem's folder ([`IncludePolicy`]).
 
 use super::error::{ErrorKind, TptpError};
 use super::parser::{Entry, FileParser, dir_of};
@@ -15,6 +17,36 @@ pub fn tptp_root(cli: Option<&Path>) -> Option<PathBuf> {
     std::env::var_os("TPTP")
         .filter(|v| !v.is_empty())
         .map(PathBuf::from)
+}
+
+/// Default [`IncludePolicy::max_included_clauses`].
+pub const DEFAULT_MAX_INCLUDED_CLAUSES: u64 = 1_000_000;
+/// Default [`IncludePolicy::max_includes`].
+pub const DEFAULT_MAX_INCLUDES: u64 = 10_000;
+
+/// How `include` directives are followed: work bounds (a few files of a
+/// few bytes can include each other into millions of clauses) and
+/// confinement.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct IncludePolicy {
+    /// Refuse an include that resolves, symbolic links followed, outside
+    /// the TPTP root and the folder of the problem file (`--confine-includes`).
+    pub confine: bool,
+    /// Most clauses read from included files in all; a file included twice
+    /// counts twice.
+    pub max_included_clauses: u64,
+    /// Most include directives followed in all.
+    pub max_includes: u64,
+}
+
+impl Default for IncludePolicy {
+    fn default() -> Self {
+        IncludePolicy {
+            confine: false,
+            max_included_clauses: DEFAULT_MAX_INCLUDED_CLAUSES,
+            max_includes: DEFAULT_MAX_INCLUDES,
+        }
+    }
 }
 
 /// What one file yielded.
@@ -33,6 +65,14 @@ pub(crate) struct Reader<'r> {
     shown: Vec<PathBuf>,
     /// Every file read, first read first, no repeats.
     pub files: Vec<PathBuf>,
+    policy: IncludePolicy,
+    /// With `policy.confine`: the canonical folders includes may resolve
+    /// into (the root, then the top file's folder), set by the first read.
+    allowed: Option<Vec<PathBuf>>,
+    /// Include directives followed so far.
+    includes: u64,
+    /// Clauses read from included files so far.
+    included_clauses: u64,
 }
 
 fn canonical(p: &Path) -> PathBuf {
@@ -55,13 +95,54 @@ fn position(bytes: &[u8], at: usize) -> (u32, u32) {
 
 impl<'r> Reader<'r> {
     pub fn new(bank: &'r mut TermBank, root: Option<&'r Path>) -> Self {
+        Self::with_policy(bank, root, IncludePolicy::default())
+    }
+
+    /// A reader following includes under `policy`.
+    pub fn with_policy(
+        bank: &'r mut TermBank,
+        root: Option<&'r Path>,
+        policy: IncludePolicy,
+    ) -> Self {
         Reader {
             bank,
             root,
             stack: Vec::new(),
             shown: Vec::new(),
             files: Vec::new(),
+            policy,
+            allowed: None,
+            includes: 0,
+            included_clauses: 0,
         }
+    }
+
+    /// The folders includes may resolve into, computed once from the root
+    /// and the folder `top_dir` of the first file read.
+    fn allowed_dirs(&mut self, top_dir: &Path) -> &[PathBuf] {
+        let root = self.root;
+        self.allowed.get_or_insert_with(|| {
+            let mut dirs: Vec<PathBuf> = Vec::new();
+            for d in root.into_iter().chain(std::iter::once(top_dir)) {
+                let d = if d.as_os_str().is_empty() {
+                    Path::new(".")
+                } else {
+                    d
+                };
+                let c = canonical(d);
+                if !dirs.contains(&c) {
+                    dirs.push(c);
+                }
+            }
+            dirs
+        })
+    }
+
+    /// The files being read with `last` appended, for error messages.
+    fn chain_to(&self, last: &Path) -> Vec<PathBuf> {
+        let mut chain = self.shown.clone();
+        chain.push(last.to_path_buf());
+        chain
     }
 
     fn note_file(&mut self, path: &Path) {
@@ -149,6 +230,14 @@ impl<'r> Reader<'r> {
         col: u32,
     ) -> Result<(Vec<Entry>, PathBuf), TptpError> {
         let at = |kind| TptpError::new(from, line, col, kind);
+        self.includes += 1;
+        if self.includes > self.policy.max_includes {
+            return Err(at(ErrorKind::IncludeLimit {
+                what: "include directives",
+                limit: self.policy.max_includes,
+                chain: self.chain_to(Path::new(name)),
+            }));
+        }
         let searched = self.candidates(name, from_dir);
         let Some(path) = searched.iter().find(|p| p.is_file()).cloned() else {
             return Err(at(ErrorKind::MissingInclude {
@@ -157,6 +246,23 @@ impl<'r> Reader<'r> {
             }));
         };
         let canon = canonical(&path);
+        if self.policy.confine {
+            // The top file's folder: the first folder an include was
+            // resolved from (the outermost file is read first).
+            let top_dir = self
+                .shown
+                .first()
+                .map(|p| dir_of(p))
+                .unwrap_or_else(|| from_dir.to_path_buf());
+            let allowed = self.allowed_dirs(&top_dir).to_vec();
+            if !allowed.iter().any(|d| canon.starts_with(d)) {
+                return Err(at(ErrorKind::IncludeOutside {
+                    name: name.to_string(),
+                    path: canon,
+                    allowed,
+                }));
+            }
+        }
         if let Some(i) = self.stack.iter().position(|p| *p == canon) {
             let mut chain = self.shown[i..].to_vec();
             chain.push(path);
@@ -166,17 +272,32 @@ impl<'r> Reader<'r> {
         self.note_file(&path);
         self.stack.push(canon);
         self.shown.push(path.clone());
+        let before = self.included_clauses;
         let out = self.parse_bytes(&bytes, &path, &dir_of(&path));
+        let chain = self.shown.clone();
         self.stack.pop();
         self.shown.pop();
-        Ok((out?.entries, path))
+        let entries = out?.entries;
+        // Nested includes counted their clauses already; this file's own
+        // are the rest (a selection may have dropped nested ones).
+        self.included_clauses = self
+            .included_clauses
+            .max(before.saturating_add(entries.len() as u64));
+        if self.included_clauses > self.policy.max_included_clauses {
+            return Err(at(ErrorKind::IncludeLimit {
+                what: "included clauses",
+                limit: self.policy.max_included_clauses,
+                chain,
+            }));
+        }
+        Ok((entries, path))
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tptp::{parse_file, parse_str};
+    use crate::tptp::{parse_file, parse_file_with, parse_str};
     use std::fs;
 
     fn write(dir: &Path, rel: &str, text: &str) -> PathBuf {
@@ -301,5 +422,101 @@ mod tests {
     #[test]
     fn root_from_cli_wins() {
         assert_eq!(tptp_root(Some(Path::new("/x"))), Some(PathBuf::from("/x")));
+    }
+
+    /// The include bomb of the robustness review: each level includes the
+    /// one below ten times. Reading stops at the include and clause bounds
+    /// with the chain in the error, long before the 10^6 clauses.
+    #[test]
+    fn include_bombs_stop_at_the_bounds() {
+        let tmp = tempfile::tempdir().unwrap();
+        let d = tmp.path();
+        write(d, "L0.ax", "cnf(leaf, axiom, p(a)).\n");
+        for i in 1..=6 {
+            let body = format!("include('L{}.ax').\n", i - 1).repeat(10);
+            write(d, &format!("L{i}.ax"), &body);
+        }
+        let top = d.join("L6.ax");
+        let mut bank = TermBank::new();
+        let e = parse_file(&mut bank, &top, None).unwrap_err();
+        let ErrorKind::IncludeLimit { what, limit, chain } = &e.kind else {
+            panic!("{e}");
+        };
+        assert_eq!(
+            (*what, *limit),
+            ("include directives", DEFAULT_MAX_INCLUDES)
+        );
+        assert_eq!(chain.first(), Some(&top));
+        assert_eq!(chain.len(), 7, "{chain:?}");
+        assert!(e.to_string().contains("L6.ax -> "), "{e}");
+        let policy = IncludePolicy {
+            max_included_clauses: 50,
+            ..IncludePolicy::default()
+        };
+        let e = parse_file_with(&mut bank, &top, None, &policy).unwrap_err();
+        assert!(
+            matches!(
+                e.kind,
+                ErrorKind::IncludeLimit {
+                    what: "included clauses",
+                    limit: 50,
+                    ..
+                }
+            ),
+            "{e}"
+        );
+        // Within the bounds the same files read normally.
+        let p = parse_file_with(&mut bank, &d.join("L1.ax"), None, &policy).unwrap();
+        assert_eq!(p.clauses.len(), 10);
+        let policy = IncludePolicy {
+            max_includes: 10,
+            ..IncludePolicy::default()
+        };
+        assert!(parse_file_with(&mut bank, &d.join("L1.ax"), None, &policy).is_ok());
+        assert!(parse_file_with(&mut bank, &d.join("L2.ax"), None, &policy).is_err());
+    }
+
+    #[test]
+    fn confined_includes_stay_in_root_and_problem_folder() {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path().join("root");
+        write(&root, "Axioms/A.ax", "cnf(a, axiom, p(a)).\n");
+        write(tmp.path(), "secret/S.ax", "cnf(s, axiom, q(a)).\n");
+        write(tmp.path(), "probs/sub/L.ax", "cnf(l, axiom, r(a)).\n");
+        let inside = write(
+            tmp.path(),
+            "probs/P.p",
+            "include('Axioms/A.ax').\ninclude('sub/L.ax').\n",
+        );
+        let outside = write(tmp.path(), "probs/Q.p", "include('../secret/S.ax').\n");
+        let confine = IncludePolicy {
+            confine: true,
+            ..IncludePolicy::default()
+        };
+        let mut bank = TermBank::new();
+        let p = parse_file_with(&mut bank, &inside, Some(&root), &confine).unwrap();
+        assert_eq!(p.clauses.len(), 2);
+        // Not confined: followed anywhere.
+        assert!(parse_file(&mut bank, &outside, Some(&root)).is_ok());
+        let e = parse_file_with(&mut bank, &outside, Some(&root), &confine).unwrap_err();
+        assert!(matches!(e.kind, ErrorKind::IncludeOutside { .. }), "{e}");
+        assert_eq!((e.file.clone(), e.line, e.col), (outside.clone(), 1, 9));
+        assert!(e.to_string().contains("confined"), "{e}");
+        // Absolute paths and symbolic links are judged where they lead.
+        let abs = tmp.path().join("secret/S.ax");
+        let q = write(
+            tmp.path(),
+            "probs/Abs.p",
+            &format!("include('{}').\n", abs.display()),
+        );
+        assert!(parse_file_with(&mut bank, &q, Some(&root), &confine).is_err());
+        #[cfg(unix)]
+        {
+            std::os::unix::fs::symlink(&abs, tmp.path().join("probs/link.ax")).unwrap();
+            let l = write(tmp.path(), "probs/Link.p", "include('link.ax').\n");
+            assert!(parse_file(&mut bank, &l, None).is_ok());
+            let e = parse_file_with(&mut bank, &l, None, &confine).unwrap_err();
+            assert!(matches!(e.kind, ErrorKind::IncludeOutside { .. }), "{e}");
+        }
     }
 }

@@ -35,7 +35,10 @@
 //!   then the including file's folder; they nest, cycles are errors.
 //! - **Robustness.** Any input gives `Ok` or a located [`TptpError`], never a
 //!   panic: non-UTF-8 and control characters are errors, and nesting beyond
-//!   [`MAX_NESTING`] is refused.
+//!   [`MAX_NESTING`] is refused. Includes read at most
+//!   [`DEFAULT_MAX_INCLUDES`] files and [`DEFAULT_MAX_INCLUDED_CLAUSES`]
+//!   clauses, and can be confined to the TPTP root and the problem's folder
+//!   ([`IncludePolicy`], `--confine-includes`).
 
 mod error;
 mod include;
@@ -45,10 +48,10 @@ mod printer;
 mod szs;
 
 pub use error::{ErrorKind, TptpError};
-pub use include::tptp_root;
+pub use include::{DEFAULT_MAX_INCLUDED_CLAUSES, DEFAULT_MAX_INCLUDES, IncludePolicy, tptp_root};
 pub use parser::{
     MAX_NESTING, ParsedClause, Problem, Role, SourceInfo, parse_bytes, parse_clause_str,
-    parse_file, parse_str,
+    parse_file, parse_file_with, parse_str,
 };
 pub use printer::{
     clause_to_tptp, cnf_line, literal_to_string, name_to_tptp, symbol_to_tptp, term_to_string,

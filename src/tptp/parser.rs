@@ -22,7 +22,7 @@
 //! `fof`, `tff`, `thf`, `tcf` and `tpi` inputs are refused with an error.
 
 use super::error::{ErrorKind, TptpError};
-use super::include::{FileOutput, Reader};
+use super::include::{FileOutput, IncludePolicy, Reader};
 use super::lexer::{Lexer, Tok, Token, is_lower_word};
 use super::szs::SzsStatus;
 use crate::logic::{Literal, SymbolKind, TermBank, TermId};
@@ -214,7 +214,18 @@ pub fn parse_file(
     path: &Path,
     tptp_root: Option<&Path>,
 ) -> Result<Problem, TptpError> {
-    let mut reader = Reader::new(bank, tptp_root);
+    parse_file_with(bank, path, tptp_root, &IncludePolicy::default())
+}
+
+/// [`parse_file`] with includes followed under `policy` (bounds on what
+/// they read, confinement).
+pub fn parse_file_with(
+    bank: &mut TermBank,
+    path: &Path,
+    tptp_root: Option<&Path>,
+    policy: &IncludePolicy,
+) -> Result<Problem, TptpError> {
+    let mut reader = Reader::with_policy(bank, tptp_root, policy.clone());
     let out = reader.read_top_file(path)?;
     Ok(Problem::from_output(out, reader.files))
 }
