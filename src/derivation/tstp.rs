@@ -8,10 +8,6 @@ use crate::saturation::{ClauseId, ClauseStore, Record, Rule};
 use crate::tptp::{Role, cnf_line};
 use std::io::{self, Write};
 
-fn quote(s: &str) -> String {
-    format!("'{}'", s.replace('\\', "\\\\").replace('\'', "\\'"))
-}
-
 /// The TSTP source term of a record: `file(...)` for inputs, otherwise the
 /// generating `inference(...)` wrapped in one `inference(...)` per run of
 /// simplification steps of the same kind.
@@ -20,7 +16,7 @@ pub fn inference_term(r: &Record) -> String {
         return match &r.input {
             Some(i) => format!(
                 "file({}, {})",
-                quote(&i.file),
+                crate::tptp::path_to_tptp(&i.file),
                 crate::tptp::name_to_tptp(&i.name)
             ),
             None => "introduced(input)".to_string(),
