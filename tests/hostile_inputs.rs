@@ -200,3 +200,352 @@ fn a_stale_status_comment_warns_but_does_not_fail() {
     assert!(stderr(&o).contains("warning"), "{}", stderr(&o));
     assert!(stderr(&o).contains("% Status"), "{}", stderr(&o));
 }
+
+/// A small PL1 dataset (4 rows, one shard per config) to tamper with.
+fn small_dataset(name: &str) -> PathBuf {
+    let d = scratch(name).join("ds");
+    let o = run(&[
+        "pl",
+        "--count",
+        "1",
+        "--levels",
+        "1",
+        "-q",
+        "--out",
+        d.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    d
+}
+
+const SHARD: &str = "pl1_gap_filling/train-00000-of-00001.parquet";
+
+/// Replaces a listed shard by a Parquet file of our own making and updates
+/// the manifest (hash and row counts) so that only the content can betray it.
+fn forge_shard(ds: &Path, batch: arrow_array::RecordBatch) {
+    use sha2::Digest;
+    let mut bytes = Vec::new();
+    let mut w = parquet::arrow::ArrowWriter::try_new(&mut bytes, batch.schema(), None).unwrap();
+    w.write(&batch).unwrap();
+    w.close().unwrap();
+    std::fs::write(ds.join(SHARD), &bytes).unwrap();
+    let sha: String = sha2::Sha256::digest(&bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    let path = ds.join("manifest.json");
+    let mut m: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let rows = batch.num_rows() as u64;
+    let cfg = &mut m["configs"]["pl1_gap_filling"];
+    let old = cfg["rows"].as_u64().unwrap();
+    cfg["rows"] = rows.into();
+    cfg["splits"]["train"]["rows"] = rows.into();
+    cfg["splits"]["train"]["shards"][0]["rows"] = rows.into();
+    cfg["splits"]["train"]["shards"][0]["sha256"] = sha.into();
+    let total = m["total_rows"].as_u64().unwrap() - old + rows;
+    m["total_rows"] = total.into();
+    std::fs::write(&path, serde_json::to_string_pretty(&m).unwrap()).unwrap();
+}
+
+fn string_batch(columns: &[&str], rows: &[Vec<Option<&str>>]) -> arrow_array::RecordBatch {
+    use arrow_array::{ArrayRef, StringArray};
+    use std::sync::Arc;
+    let cols: Vec<(&str, ArrayRef)> = columns
+        .iter()
+        .enumerate()
+        .map(|(i, c)| {
+            let a: ArrayRef = Arc::new(StringArray::from(
+                rows.iter().map(|r| r[i]).collect::<Vec<_>>(),
+            ));
+            (*c, a)
+        })
+        .collect();
+    arrow_array::RecordBatch::try_from_iter(cols).unwrap()
+}
+
+const COLUMNS: [&str; 9] = [
+    "id",
+    "task",
+    "domain",
+    "source",
+    "level",
+    "prompt",
+    "answer",
+    "metadata",
+    "certificate",
+];
+
+fn verify(ds: &Path) -> std::process::Output {
+    saturate().arg("verify").arg(ds).output().unwrap()
+}
+
+fn assert_refused(ds: &Path, needle: &str) {
+    let o = verify(ds);
+    assert_eq!(o.status.code(), Some(2), "{}{}", stdout(&o), stderr(&o));
+    assert!(stderr(&o).contains(needle), "{needle}: {}", stderr(&o));
+    assert!(!stderr(&o).contains("panicked"), "{}", stderr(&o));
+}
+
+#[test]
+fn verify_checks_the_dataset_against_its_manifest() {
+    let ds = small_dataset("verify-clean");
+    let o = verify(&ds);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+
+    let ds = small_dataset("verify-deleted");
+    std::fs::remove_file(ds.join(SHARD)).unwrap();
+    assert_refused(&ds, "is missing");
+
+    let ds = small_dataset("verify-duplicated");
+    std::fs::copy(
+        ds.join(SHARD),
+        ds.join("pl1_gap_filling/train-00001-of-00002.parquet"),
+    )
+    .unwrap();
+    assert_refused(&ds, "not listed");
+
+    let ds = small_dataset("verify-swapped");
+    std::fs::copy(
+        ds.join(SHARD),
+        ds.join("pl1_proof_writing/train-00000-of-00001.parquet"),
+    )
+    .unwrap();
+    assert_refused(&ds, "SHA-256");
+
+    let ds = small_dataset("verify-lying");
+    let m = ds.join("manifest.json");
+    let text = std::fs::read_to_string(&m).unwrap();
+    assert!(text.contains("\"total_rows\": 4"), "{text}");
+    std::fs::write(&m, text.replace("\"total_rows\": 4", "\"total_rows\": 5")).unwrap();
+    assert_refused(&ds, "total_rows");
+}
+
+#[test]
+fn verify_never_opens_fifos_or_follows_links() {
+    let ds = small_dataset("verify-fifo");
+    let fifo = ds.join("pl1_gap_filling/extra.parquet");
+    assert!(
+        std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap()
+            .success()
+    );
+    // Would block forever if the FIFO were opened for reading.
+    assert_refused(&ds, "not a regular file");
+
+    let ds = small_dataset("verify-loop");
+    std::os::unix::fs::symlink("..", ds.join("pl1_gap_filling/loop")).unwrap();
+    std::os::unix::fs::symlink(ds.join(SHARD), ds.join("pl1_gap_filling/link.parquet")).unwrap();
+    assert_refused(&ds, "not a regular file");
+    std::fs::remove_file(ds.join("pl1_gap_filling/link.parquet")).unwrap();
+    let o = verify(&ds);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+}
+
+#[test]
+fn verify_refuses_foreign_shards_and_null_or_duplicate_ids() {
+    let ds = small_dataset("verify-foreign");
+    forge_shard(
+        &ds,
+        string_batch(&["a", "b"], &[vec![Some("x"), Some("y")]]),
+    );
+    assert_refused(&ds, "not a saturate shard");
+
+    let row = |id: Option<&'static str>| {
+        vec![
+            id,
+            Some("pl1_gap_filling"),
+            None,
+            None,
+            Some("1"),
+            Some("p"),
+            Some("a"),
+            Some("{}"),
+            Some("{}"),
+        ]
+    };
+    let ds = small_dataset("verify-null-id");
+    forge_shard(&ds, string_batch(&COLUMNS, &[row(None)]));
+    assert_refused(&ds, "null or empty id");
+
+    let ds = small_dataset("verify-dup-id");
+    forge_shard(
+        &ds,
+        string_batch(&COLUMNS, &[row(Some("x")), row(Some("x"))]),
+    );
+    assert_refused(&ds, "more than once");
+
+    let ds = small_dataset("verify-wrong-task");
+    let mut r = row(Some("y"));
+    r[1] = Some("pl1_proof_writing");
+    forge_shard(&ds, string_batch(&COLUMNS, &[r]));
+    assert_refused(&ds, "in a shard of config");
+}
+
+#[test]
+fn score_fails_when_no_answer_line_can_be_read() {
+    let ds = small_dataset("score-bad");
+    let dir = ds.parent().unwrap();
+    let answers = dir.join("answers.jsonl");
+    std::fs::write(&answers, "{\"id\": 1}\nnot json\n{\"answer\": \"x\"}\n").unwrap();
+    let o = saturate()
+        .args(["score", "--dataset"])
+        .arg(&ds)
+        .arg("--answers")
+        .arg(&answers)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}", stdout(&o));
+    let e = stderr(&o);
+    assert!(e.contains("no answer could be read"), "{e}");
+    for at in [
+        "answers.jsonl:1:1:",
+        "answers.jsonl:2:2:",
+        "answers.jsonl:3:1:",
+    ] {
+        assert!(e.contains(at), "{at}: {e}");
+    }
+    // The answers file cannot be the output.
+    let o = saturate()
+        .args(["score", "--dataset"])
+        .arg(&ds)
+        .arg("--answers")
+        .arg(&answers)
+        .arg("--out")
+        .arg(&answers)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+}
+
+#[test]
+fn tstp_with_unusual_paths_reads_back() {
+    let d = scratch("paths").join("caf\u{e9} it's a \\ %41 dir\ttab\u{1}");
+    std::fs::create_dir_all(&d).unwrap();
+    let f = axiom_file(&d);
+    let out = d.join("out.p");
+    let o = saturate()
+        .arg("derive")
+        .arg(&f)
+        .arg("--out")
+        .arg(&out)
+        .arg("-q")
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert!(
+        text.bytes()
+            .all(|b| b == b'\n' || (0x20..=0x7e).contains(&b))
+    );
+    let mut bank = saturate::logic::TermBank::new();
+    let p = saturate::tptp::parse_str(&mut bank, &text, "out.p", None)
+        .unwrap_or_else(|e| panic!("{e}\n{text}"));
+    let mut sources = 0;
+    for c in &p.clauses {
+        let ann = c.annotations.as_deref().unwrap_or("");
+        if let Some(rest) = ann.strip_prefix("file(") {
+            let atom = &rest[..rest.rfind(',').unwrap()];
+            assert_eq!(
+                saturate::tptp::unquote(atom).as_deref(),
+                Some(f.to_str().unwrap()),
+                "{ann}"
+            );
+            sources += 1;
+        }
+    }
+    assert_eq!(sources, 2, "{text}");
+}
+
+#[test]
+fn cnf_conjectures_are_proved_not_assumed() {
+    let d = scratch("conj");
+    let thm = d.join("thm.p");
+    std::fs::write(&thm, format!("{AXIOMS}cnf(c, conjecture, q(a)).\n")).unwrap();
+    let o = saturate().arg("prove").arg(&thm).output().unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("SZS status Theorem for thm"),
+        "{}",
+        stdout(&o)
+    );
+    // Assumed as an axiom, `~q(a)` would make the set unsatisfiable.
+    let csa = d.join("csa.p");
+    std::fs::write(&csa, format!("{AXIOMS}cnf(c, conjecture, ~q(a)).\n")).unwrap();
+    let o = saturate().arg("prove").arg(&csa).output().unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("SZS status CounterSatisfiable for csa"),
+        "{}",
+        stdout(&o)
+    );
+    let two = d.join("two.p");
+    std::fs::write(
+        &two,
+        format!("{AXIOMS}cnf(c, conjecture, q(a)).\ncnf(e, conjecture, p(a)).\n"),
+    )
+    .unwrap();
+    let o = saturate().arg("prove").arg(&two).output().unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("two.p:4:1:"), "{}", stderr(&o));
+    // In an axiom file it is an error, not a silent axiom.
+    let o = saturate()
+        .arg("derive")
+        .arg(&thm)
+        .arg("-q")
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("thm.p:3:1:"), "{}", stderr(&o));
+    assert!(stderr(&o).contains("role conjecture"), "{}", stderr(&o));
+}
+
+#[test]
+fn stats_without_timing_are_byte_identical() {
+    let d = scratch("stats");
+    let f = axiom_file(&d);
+    let stats = |name: &str, extra: &[&str]| {
+        let p = d.join(name);
+        let o = saturate()
+            .arg("derive")
+            .arg(&f)
+            .arg("--out")
+            .arg(d.join("o.p"))
+            .arg("--stats-json")
+            .arg(&p)
+            .args(extra)
+            .arg("-q")
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        std::fs::read(p).unwrap()
+    };
+    let (a, b) = (
+        stats("a.json", &["--no-timing"]),
+        stats("b.json", &["--no-timing"]),
+    );
+    assert_eq!(a, b);
+    let a: serde_json::Value = serde_json::from_slice(&a).unwrap();
+    assert!(
+        a.get("timing").is_none() && a.get("seconds").is_none(),
+        "{a}"
+    );
+    let t: serde_json::Value = serde_json::from_slice(&stats("t.json", &[])).unwrap();
+    assert!(t["timing"]["seconds"].as_f64().is_some(), "{t}");
+    assert!(t.get("seconds").is_none(), "{t}");
+}
+
+#[test]
+fn errors_quote_bounded_excerpts_of_long_tokens() {
+    let d = scratch("long");
+    let f = d.join("long.p");
+    let long = "a".repeat(1 << 20);
+    std::fs::write(&f, format!("cnf(x, {long}, p).\n")).unwrap();
+    let o = saturate().arg("prove").arg(&f).output().unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    let e = stderr(&o);
+    assert!(e.contains("long.p:1:8:"), "{}", &e[..e.len().min(300)]);
+    assert!(e.len() < 2_000, "{} bytes of error", e.len());
+}

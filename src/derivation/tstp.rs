@@ -1,7 +1,9 @@
 //! TSTP export of a derivation: one `cnf` line per clause, inputs with a
 //! `file(...)` source, derived clauses with (nested) `inference(...)`
 //! records naming the rule and premises, as E and Vampire print them and as
-//! GDV and IDV read them.
+//! GDV and IDV read them. File paths in `file(...)` are single-quoted
+//! within the TPTP BNF, with bytes outside printable ASCII (and `%`)
+//! percent-encoded, so any path reads back (`crate::tptp::unquote`).
 
 use crate::logic::TermBank;
 use crate::saturation::{ClauseId, ClauseStore, Record, Rule};
