@@ -48,9 +48,11 @@ pub enum ConfigError {
 }
 
 impl Config {
-    /// Parses a configuration from TOML text; `origin` names it in errors.
+    /// Parses a configuration from TOML text and checks every value's range
+    /// ([`Config::validate`]); `origin` names it in errors, which carry the
+    /// line and column of the offending value.
     pub fn from_toml(text: &str, origin: &str) -> Result<Config, ConfigError> {
-        toml::from_str(text).map_err(|e| {
+        let cfg: Config = toml::from_str(text).map_err(|e| {
             let (line, col) = e.span().map(|s| line_col(text, s.start)).unwrap_or((1, 1));
             ConfigError::Parse {
                 path: origin.to_string(),
@@ -58,6 +60,152 @@ impl Config {
                 col,
                 message: e.message().to_string(),
             }
+        })?;
+        cfg.validate().map_err(|bad| {
+            let (line, col) = key_span(text, &bad.key)
+                .map(|at| line_col(text, at))
+                .unwrap_or((1, 1));
+            ConfigError::Parse {
+                path: origin.to_string(),
+                line,
+                col,
+                message: bad.to_string(),
+            }
+        })?;
+        Ok(cfg)
+    }
+
+    /// Checks the range of every numeric knob (and the other constraints
+    /// the types cannot express), so that no value can make a run panic,
+    /// wrap around or ask for absurd resources. Work limits are at most
+    /// [`MAX_WORK`]; every value must also be representable in TOML (signed
+    /// 64-bit), since the configuration is printed and recorded.
+    pub fn validate(&self) -> Result<(), BadValue> {
+        let bad = |key: &str, message: String| {
+            Err(BadValue {
+                key: key.to_string(),
+                message,
+            })
+        };
+        let work = |key: &str, v: u64| {
+            if v > MAX_WORK {
+                bad(
+                    key,
+                    format!("{v} is above the largest work limit {MAX_WORK}"),
+                )
+            } else {
+                Ok(())
+            }
+        };
+        let within = |key: &str, v: u64, lo: u64, hi: u64| {
+            if v < lo || v > hi {
+                bad(key, format!("{v} is not in {lo}-{hi}"))
+            } else {
+                Ok(())
+            }
+        };
+        if self.seed > i64::MAX as u64 {
+            bad("seed", format!("{} is above {}", self.seed, i64::MAX))?;
+        }
+        within("jobs", self.jobs as u64, 0, MAX_JOBS)?;
+        let s = &self.saturation;
+        let l = &s.limits;
+        for (key, v) in [
+            ("saturation.limits.max_processed", l.max_processed),
+            ("saturation.limits.max_generated", l.max_generated),
+            ("saturation.limits.max_kept", l.max_kept),
+            ("saturation.limits.max_terms", l.max_terms),
+        ] {
+            if let Some(v) = v {
+                work(key, v)?;
+            }
+        }
+        within(
+            "saturation.weight_picks_per_age_pick",
+            s.weight_picks_per_age_pick.into(),
+            0,
+            1_000_000,
+        )?;
+        within(
+            "saturation.non_goal_weight_factor",
+            s.non_goal_weight_factor.into(),
+            1,
+            1_000_000,
+        )?;
+        if let Some(w) = s.max_clause_weight {
+            within("saturation.max_clause_weight", w.into(), 1, 1_000_000_000)?;
+        }
+        for (section, p) in [
+            ("prover", &self.prover),
+            ("tasks.prover", &self.tasks.prover),
+        ] {
+            let key = |k: &str| format!("{section}.{k}");
+            work(&key("quick_processed"), p.quick_processed)?;
+            work(&key("max_processed"), p.max_processed)?;
+            work(&key("quick_ground_clauses"), p.quick_ground_clauses)?;
+            work(&key("max_ground_clauses"), p.max_ground_clauses)?;
+            work(&key("quick_sat_conflicts"), p.quick_sat_conflicts)?;
+            work(&key("sat_conflicts"), p.sat_conflicts)?;
+            within(
+                &key("quick_model_size"),
+                p.quick_model_size.into(),
+                0,
+                MAX_MODEL_SIZE,
+            )?;
+            within(
+                &key("max_model_size"),
+                p.max_model_size.into(),
+                0,
+                MAX_MODEL_SIZE,
+            )?;
+            within(
+                &key("goal_weight_factor"),
+                p.goal_weight_factor.into(),
+                1,
+                1_000_000,
+            )?;
+            within(
+                &key("max_clause_weight"),
+                p.max_clause_weight.into(),
+                0,
+                1_000_000_000,
+            )?;
+        }
+        let t = &self.tasks;
+        within("tasks.count", t.count as u64, 0, MAX_COUNT)?;
+        within("tasks.pool_size", t.pool_size as u64, 1, MAX_COUNT)?;
+        within("tasks.max_attempts", t.max_attempts.into(), 1, 1_000_000)?;
+        within(
+            "tasks.max_rows_per_shard",
+            t.max_rows_per_shard as u64,
+            1,
+            MAX_COUNT,
+        )?;
+        if !t.min_score.is_finite() {
+            bad(
+                "tasks.min_score",
+                format!("{} is not a finite number", t.min_score),
+            )?;
+        }
+        for (name, m) in [
+            ("entailment", &t.entailment),
+            ("selection", &t.selection),
+            ("reconstruction", &t.reconstruction),
+        ] {
+            for &d in &m.depth {
+                within(&format!("tasks.{name}.depth"), d.into(), 1, 64)?;
+            }
+            for &k in &m.k {
+                within(&format!("tasks.{name}.k"), k.into(), 0, 1_000)?;
+            }
+        }
+        t.validate().map_err(|message| BadValue {
+            key: message
+                .split([':', ' '])
+                .next()
+                .unwrap_or("tasks")
+                .to_string(),
+            message,
         })
     }
 
@@ -74,6 +222,38 @@ impl Config {
     pub fn to_toml(&self) -> String {
         toml::to_string(self).expect("config serialises")
     }
+}
+
+/// Largest work limit a configuration accepts (processed, generated or
+/// kept clauses, terms, ground clauses, SAT conflicts): far beyond any
+/// feasible run, and small enough that sums of limits cannot overflow.
+pub const MAX_WORK: u64 = 1_000_000_000_000_000;
+/// Largest worker count accepted (`jobs`, `--jobs`).
+pub const MAX_JOBS: u64 = 1024;
+/// Largest instance count, pool size or shard size accepted.
+pub const MAX_COUNT: u64 = 1_000_000_000;
+/// Largest finite-model domain size accepted.
+pub const MAX_MODEL_SIZE: u64 = 64;
+
+/// A configuration value outside its range.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{key}: {message}")]
+pub struct BadValue {
+    /// The dotted key, e.g. `saturation.weight_picks_per_age_pick`.
+    pub key: String,
+    /// What is wrong with its value.
+    pub message: String,
+}
+
+/// Byte offset of the value of a dotted key in TOML text, if it is written
+/// there (a value set by default has no position).
+fn key_span(text: &str, key: &str) -> Option<usize> {
+    let doc = toml_edit::ImDocument::parse(text).ok()?;
+    let mut item = doc.as_item();
+    for part in key.split('.') {
+        item = item.get(part)?;
+    }
+    item.span().map(|s| s.start)
 }
 
 fn line_col(text: &str, offset: usize) -> (usize, usize) {
@@ -105,6 +285,49 @@ mod tests {
         let msg = e.to_string();
         assert!(msg.starts_with("cfg.toml:3:"), "{msg}");
         assert!(msg.contains("slection"), "{msg}");
+    }
+
+    #[test]
+    fn out_of_range_values_are_errors_with_position() {
+        // R09: 2^32-1 weight picks made the age/weight counter divide by zero.
+        let e = Config::from_toml(
+            "seed = 1\n[saturation]\nweight_picks_per_age_pick = 4294967295\n",
+            "cfg.toml",
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(e.starts_with("cfg.toml:3:29:"), "{e}");
+        assert!(e.contains("saturation.weight_picks_per_age_pick"), "{e}");
+        for (text, key) in [
+            ("seed = 9223372036854775807\njobs = 100000\n", "jobs"),
+            (
+                "[saturation.limits]\nmax_processed = 9223372036854775807\n",
+                "max_processed",
+            ),
+            ("[tasks]\ncount = 9223372036854775807\n", "tasks.count"),
+            (
+                "[tasks.prover]\nmax_model_size = 1000\n",
+                "tasks.prover.max_model_size",
+            ),
+            ("[tasks]\nlevels = [5]\n", "tasks.levels"),
+            (
+                "[tasks.selection]\ndepth = [1, 0, 3, 4]\n",
+                "tasks.selection.depth",
+            ),
+        ] {
+            let e = Config::from_toml(text, "c.toml").unwrap_err().to_string();
+            assert!(e.contains(key), "{text}: {e}");
+            assert!(
+                !e.starts_with("c.toml:1:1:") || text.starts_with("seed"),
+                "{e}"
+            );
+        }
+        let big = Config {
+            seed: 1 << 63,
+            ..Config::default()
+        };
+        assert_eq!(big.validate().unwrap_err().key, "seed");
+        assert!(Config::default().validate().is_ok());
     }
 
     #[test]

@@ -2,7 +2,7 @@
 //! maps errors to exit codes (0 ok, 1 runtime failure, 2 usage or input error).
 
 use clap::{Args, Parser, Subcommand};
-use saturate::config::Config;
+use saturate::config::{Config, MAX_COUNT, MAX_JOBS, MAX_MODEL_SIZE, MAX_WORK};
 use saturate::pipeline::{self, DagFormat, Progress, RunError, write_atomic};
 use std::path::{Path, PathBuf};
 
@@ -32,13 +32,13 @@ struct Common {
     /// Stop after this many given-clause selections, counted as E's
     /// --processed-clauses-limit counts them (overrides the config; also the
     /// prover's budget of distinct given clauses).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = work_limit)]
     max_processed: Option<u64>,
     /// Stop after this many generated clauses (overrides the config).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = work_limit)]
     max_generated: Option<u64>,
     /// Stop when this many clauses are kept (overrides the config).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = work_limit)]
     max_kept: Option<u64>,
     /// No progress bar, progress log lines or run summary on stderr
     /// (errors are still printed).
@@ -73,13 +73,13 @@ struct RunArgs {
     out: PathBuf,
     /// Worker threads (0 = one per core; overrides the config). The output
     /// does not depend on it.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = jobs_arg)]
     jobs: Option<usize>,
     /// Run seed (overrides the config).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(0..=i64::MAX as u64))]
     seed: Option<u64>,
     /// Instances per domain, task and level (overrides `tasks.count`).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = count_arg)]
     count: Option<usize>,
     /// Run only shard i of N (1-based): the slots whose index is i-1
     /// modulo N. The N shards together are the unsharded run.
@@ -87,6 +87,39 @@ struct RunArgs {
     shard: Option<(u64, u64)>,
     #[command(flatten)]
     common: Common,
+}
+
+/// `--max-processed` and the other work limits: at most [`MAX_WORK`].
+fn work_limit(s: &str) -> Result<u64, String> {
+    let v: u64 = s
+        .parse()
+        .map_err(|e| format!("{e} (expected a whole number 0-{MAX_WORK})"))?;
+    if v > MAX_WORK {
+        return Err(format!("{v} is above the largest work limit {MAX_WORK}"));
+    }
+    Ok(v)
+}
+
+/// `--jobs`: 0 (one per core) to [`MAX_JOBS`].
+fn jobs_arg(s: &str) -> Result<usize, String> {
+    let v: usize = s
+        .parse()
+        .map_err(|e| format!("{e} (expected a whole number 0-{MAX_JOBS})"))?;
+    if v as u64 > MAX_JOBS {
+        return Err(format!("{v} is not in 0-{MAX_JOBS}"));
+    }
+    Ok(v)
+}
+
+/// `--count`: 0 to [`MAX_COUNT`] instances per cell.
+fn count_arg(s: &str) -> Result<usize, String> {
+    let v: usize = s
+        .parse()
+        .map_err(|e| format!("{e} (expected a whole number 0-{MAX_COUNT})"))?;
+    if v as u64 > MAX_COUNT {
+        return Err(format!("{v} is not in 0-{MAX_COUNT}"));
+    }
+    Ok(v)
 }
 
 fn parse_shard(s: &str) -> Result<(u64, u64), String> {
@@ -117,9 +150,13 @@ enum Command {
         /// Without it, TSTP goes to stdout.
         #[arg(long, value_name = "FILE")]
         out: Option<PathBuf>,
-        /// Write run statistics as JSON here.
+        /// Write run statistics as JSON here (times in a `timing` group).
         #[arg(long, value_name = "FILE")]
         stats_json: Option<PathBuf>,
+        /// Leave the `timing` group out of --stats-json, so that the file is
+        /// byte-identical across reruns like every other output.
+        #[arg(long)]
+        no_timing: bool,
         #[command(flatten)]
         common: Common,
     },
@@ -129,7 +166,7 @@ enum Command {
         /// The TPTP CNF problem file.
         file: PathBuf,
         /// Largest finite model domain size tried (overrides the config).
-        #[arg(long, value_name = "N")]
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(0..=MAX_MODEL_SIZE as i64))]
         max_model_size: Option<u32>,
         /// Print the certificate: the refutation as a TSTP derivation, or
         /// the finite model (TPTP finite interpretation).
@@ -180,7 +217,7 @@ enum Command {
 #[derive(Args, Debug)]
 struct EqArgs {
     /// Instances per task and level.
-    #[arg(long, value_name = "N", default_value_t = 50, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_name = "N", default_value_t = 50, value_parser = clap::value_parser!(u64).range(1..=MAX_COUNT))]
     count: u64,
     /// Run seed.
     #[arg(long, value_name = "S", default_value_t = 0)]
@@ -193,10 +230,10 @@ struct EqArgs {
     #[arg(long, value_name = "DIR", default_value = "out/eq")]
     out: PathBuf,
     /// Worker threads (0 = one per core); the output does not depend on it.
-    #[arg(long, value_name = "N", default_value_t = 0)]
+    #[arg(long, value_name = "N", default_value_t = 0, value_parser = jobs_arg)]
     jobs: usize,
     /// Rows per Parquet shard.
-    #[arg(long, value_name = "N", default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_name = "N", default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(1..=MAX_COUNT))]
     shard_rows: u64,
     /// No progress or summary on stderr (errors are still printed).
     #[arg(long, short)]
@@ -206,7 +243,7 @@ struct EqArgs {
 #[derive(Args, Debug)]
 struct PlArgs {
     /// Instances per task and level.
-    #[arg(long, value_name = "N", default_value_t = 20)]
+    #[arg(long, value_name = "N", default_value_t = 20, value_parser = count_arg)]
     count: usize,
     /// Run seed.
     #[arg(long, value_name = "S", default_value_t = 0)]
@@ -219,11 +256,11 @@ struct PlArgs {
     #[arg(long, value_name = "DIR", default_value = "out/pl")]
     out: PathBuf,
     /// Worker threads (0 = one per core). The output does not depend on it.
-    #[arg(long, value_name = "N", default_value_t = 0)]
+    #[arg(long, value_name = "N", default_value_t = 0, value_parser = jobs_arg)]
     jobs: usize,
     /// Rows per Parquet shard.
     #[arg(long, value_name = "N", default_value_t = 10_000,
-          value_parser = clap::value_parser!(u64).range(1..))]
+          value_parser = clap::value_parser!(u64).range(1..=MAX_COUNT))]
     max_rows_per_shard: u64,
     /// No progress or summary on stderr.
     #[arg(long, short)]
@@ -245,11 +282,11 @@ struct PlArgs {
     pl2_families: Vec<String>,
     /// PL2: reject theorems whose resolution refutation has this many steps or more.
     #[arg(long, value_name = "N", default_value_t = 150,
-          value_parser = clap::value_parser!(u64).range(1..))]
+          value_parser = clap::value_parser!(u64).range(1..=MAX_COUNT))]
     max_refutation_steps: u64,
     /// PL2: reject instances whose clausal form has more clauses than this.
     #[arg(long, value_name = "N", default_value_t = 200,
-          value_parser = clap::value_parser!(u64).range(1..))]
+          value_parser = clap::value_parser!(u64).range(1..=MAX_COUNT))]
     max_cnf_clauses: u64,
 }
 
@@ -310,6 +347,8 @@ fn load_config(c: &Common) -> Result<Config, RunError> {
     if let Some(n) = c.max_kept {
         l.max_kept = Some(n);
     }
+    cfg.validate()
+        .map_err(|e| RunError::Input(format!("command line: {e}")))?;
     Ok(cfg)
 }
 
@@ -328,8 +367,15 @@ fn main() {
             file,
             out,
             stats_json,
+            no_timing,
             common,
-        }) => derive(&file, out.as_deref(), stats_json.as_deref(), &common),
+        }) => derive(
+            &file,
+            out.as_deref(),
+            stats_json.as_deref(),
+            !no_timing,
+            &common,
+        ),
         Some(Command::Prove {
             file,
             max_model_size,
@@ -379,13 +425,35 @@ fn prove(
         &common.include_policy(),
     )
     .map_err(|e| RunError::Input(e.to_string()))?;
-    let name = file
+    // Printed on `% SZS` lines: control characters (a newline in a file
+    // name) must not break the line structure.
+    let name: String = file
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
-        .unwrap_or_default();
+        .unwrap_or_default()
+        .chars()
+        .map(|c| if c.is_control() { '?' } else { c })
+        .collect();
+    // A CNF `conjecture` is what TPTP says it is: a clause to be proved from
+    // the others (negated and Skolemised by `Prover::prove`), answered
+    // Theorem / CounterSatisfiable. Their conjunction is not split here.
+    let mut conjectures = problem
+        .clauses
+        .iter()
+        .chain(&problem.tautologies)
+        .filter(|c| c.role == saturate::tptp::Role::Conjecture);
+    let conjecture = conjectures.next();
+    if let Some(second) = conjectures.next() {
+        return Err(RunError::Input(format!(
+            "{}: a second CNF conjecture ({}); `prove` proves one conjecture clause per problem: put each in its own file",
+            second.source,
+            saturate::tptp::excerpt(&second.name, 80)
+        )));
+    }
     let inputs: Vec<InputClause> = problem
         .clauses
         .iter()
+        .filter(|c| c.role != saturate::tptp::Role::Conjecture)
         .map(|c| InputClause {
             lits: c.lits.clone(),
             name: c.name.clone(),
@@ -395,11 +463,20 @@ fn prove(
     let start = std::time::Instant::now();
     let mut prover = Prover::new(cfg.prover.clone());
     prover.params = cfg.saturation.clone();
-    let outcome = prover.refute(&bank, &inputs);
-    let status = match &outcome.verdict {
-        Verdict::Theorem { .. } => SzsStatus::Unsatisfiable,
-        Verdict::CounterSatisfiable { .. } => SzsStatus::Satisfiable,
-        Verdict::Unknown => SzsStatus::GaveUp,
+    let outcome = match conjecture {
+        Some(c) => {
+            let premises: Vec<&[saturate::logic::Literal]> =
+                inputs.iter().map(|c| c.lits.as_slice()).collect();
+            prover.prove(&bank, &premises, &c.lits)
+        }
+        None => prover.refute(&bank, &inputs),
+    };
+    let status = match (&outcome.verdict, conjecture.is_some()) {
+        (Verdict::Theorem { .. }, false) => SzsStatus::Unsatisfiable,
+        (Verdict::Theorem { .. }, true) => SzsStatus::Theorem,
+        (Verdict::CounterSatisfiable { .. }, false) => SzsStatus::Satisfiable,
+        (Verdict::CounterSatisfiable { .. }, true) => SzsStatus::CounterSatisfiable,
+        (Verdict::Unknown, _) => SzsStatus::GaveUp,
     };
     println!("% SZS status {} for {name}", status.name());
     // The certificate was already checked inside the prover (config
@@ -409,7 +486,7 @@ fn prove(
             .iter()
             .map(|c| saturate::tptp::clause_to_tptp(&bank, &c.lits))
             .collect(),
-        conjecture: None,
+        conjecture: conjecture.map(|c| saturate::tptp::clause_to_tptp(&bank, &c.lits)),
     };
     let checked = check::check(&problem_text, &outcome.verdict)
         .map_err(|e| RunError::Runtime(format!("certificate does not check: {e}")))?;
@@ -455,14 +532,22 @@ fn prove(
     if let Some(expected) = problem.szs_status()
         && status != SzsStatus::GaveUp
         && expected != status
-        && matches!(expected, SzsStatus::Unsatisfiable | SzsStatus::Satisfiable)
+        && matches!(
+            expected,
+            SzsStatus::Unsatisfiable
+                | SzsStatus::Satisfiable
+                | SzsStatus::Theorem
+                | SzsStatus::CounterSatisfiable
+        )
     {
-        return Err(RunError::Runtime(format!(
-            "{}: verdict {} contradicts the problem's % Status {} (a prover bug)",
+        // The header is a comment, often stale or wrong; the verdict is
+        // certified, so the disagreement is reported, not fatal.
+        eprintln!(
+            "warning: {}: certified verdict {} disagrees with the problem's % Status {} (the comment may be stale; the verdict stands)",
             file.display(),
             status.name(),
             expected.name()
-        )));
+        );
     }
     if status == SzsStatus::GaveUp {
         std::process::exit(EXIT_GAVE_UP);
@@ -474,6 +559,7 @@ fn derive(
     file: &Path,
     out: Option<&Path>,
     stats_json: Option<&Path>,
+    timing: bool,
     common: &Common,
 ) -> Result<(), RunError> {
     let cfg = load_config(common)?;
@@ -489,6 +575,11 @@ fn derive(
     };
     let (bank, inputs) =
         pipeline::load_source_with(&src, common.tptp.as_deref(), &common.include_policy())?;
+    let outputs: Vec<&Path> = out.iter().chain(stats_json.iter()).copied().collect();
+    pipeline::check_outputs(
+        &outputs,
+        std::iter::once(file).chain(inputs.iter().map(|(_, i)| Path::new(&i.file))),
+    )?;
     let total = cfg.saturation.limits.max_processed.unwrap_or(0);
     let progress = Progress::new(&src.name, total, !common.quiet);
     let (sat, report) = pipeline::saturate(&src.display, bank, inputs, &cfg.saturation, &progress);
@@ -507,7 +598,7 @@ fn derive(
     }
     if let Some(path) = stats_json {
         write_atomic(path, |w| {
-            serde_json::to_writer_pretty(&mut *w, &report)?;
+            serde_json::to_writer_pretty(&mut *w, &report.stats_json(timing))?;
             std::io::Write::write_all(w, b"\n")
         })?;
     }

@@ -66,7 +66,7 @@ fn check_stats(stats: &Value, max_processed: Option<u64>) {
         "dag_edges",
         "max_depth",
         "status",
-        "seconds",
+        "timing",
     ] {
         assert!(stats.get(key).is_some(), "stats lack {key}: {stats}");
     }
@@ -76,7 +76,11 @@ fn check_stats(stats: &Value, max_processed: Option<u64>) {
         "status {status}"
     );
     assert_eq!(u(stats, "dag_nodes"), u(stats, "kept"));
-    assert!(stats["seconds"].as_f64().is_some_and(|s| s >= 0.0));
+    assert!(
+        stats["timing"]["seconds"]
+            .as_f64()
+            .is_some_and(|s| s >= 0.0)
+    );
     if let Some(limit) = max_processed {
         assert!(u(stats, "processed") <= limit, "{stats}");
         if status == "ResourceOut" {

@@ -1,16 +1,14 @@
 //! TSTP export of a derivation: one `cnf` line per clause, inputs with a
 //! `file(...)` source, derived clauses with (nested) `inference(...)`
 //! records naming the rule and premises, as E and Vampire print them and as
-//! GDV and IDV read them.
+//! GDV and IDV read them. File paths in `file(...)` are single-quoted
+//! within the TPTP BNF, with bytes outside printable ASCII (and `%`)
+//! percent-encoded, so any path reads back (`crate::tptp::unquote`).
 
 use crate::logic::TermBank;
 use crate::saturation::{ClauseId, ClauseStore, Record, Rule};
 use crate::tptp::{Role, cnf_line};
 use std::io::{self, Write};
-
-fn quote(s: &str) -> String {
-    format!("'{}'", s.replace('\\', "\\\\").replace('\'', "\\'"))
-}
 
 /// The TSTP source term of a record: `file(...)` for inputs, otherwise the
 /// generating `inference(...)` wrapped in one `inference(...)` per run of
@@ -20,7 +18,7 @@ pub fn inference_term(r: &Record) -> String {
         return match &r.input {
             Some(i) => format!(
                 "file({}, {})",
-                quote(&i.file),
+                crate::tptp::path_to_tptp(&i.file),
                 crate::tptp::name_to_tptp(&i.name)
             ),
             None => "introduced(input)".to_string(),

@@ -5,6 +5,7 @@
 mod eq;
 pub mod pl;
 mod progress;
+mod reader;
 pub mod score;
 mod sources;
 pub mod tptp;
@@ -72,6 +73,21 @@ pub fn load_source_with(
         (None, Some(text)) => crate::tptp::parse_str(&mut bank, text, &src.display, tptp)?,
         (None, None) => return Err(RunError::Runtime(format!("{}: no content", src.display))),
     };
+    // An axiom file is saturated as a clause set: a CNF conjecture in it
+    // would be assumed, not proved, so it is refused rather than silently
+    // turned into an axiom (`saturate prove` proves CNF conjectures).
+    if let Some(c) = problem
+        .clauses
+        .iter()
+        .chain(&problem.tautologies)
+        .find(|c| c.role == crate::tptp::Role::Conjecture)
+    {
+        return Err(RunError::Input(format!(
+            "{}: clause {} has role conjecture; axiom files are saturated as clause sets, where a conjecture would be assumed rather than proved (use `saturate prove` for a problem with a conjecture, or give the clause another role)",
+            c.source,
+            crate::tptp::excerpt(&c.name, 80)
+        )));
+    }
     Ok((bank, inputs_of(&problem)))
 }
 
@@ -118,6 +134,28 @@ pub struct SaturationReport {
     pub cpu_seconds: f64,
     /// Every loop counter.
     pub counters: Stats,
+}
+
+impl SaturationReport {
+    /// The report as `--stats-json` writes it: every deterministic field at
+    /// the top level, and the wall-clock and CPU times (the only fields that
+    /// differ between identical runs) in a separate `timing` group, left out
+    /// when `timing` is false so that the file is byte-identical across
+    /// reruns.
+    pub fn stats_json(&self, timing: bool) -> serde_json::Value {
+        let mut v = serde_json::to_value(self).expect("report serialises");
+        if let Some(obj) = v.as_object_mut() {
+            let seconds = obj.remove("seconds");
+            let cpu_seconds = obj.remove("cpu_seconds");
+            if timing {
+                obj.insert(
+                    "timing".into(),
+                    serde_json::json!({ "seconds": seconds, "cpu_seconds": cpu_seconds }),
+                );
+            }
+        }
+        v
+    }
 }
 
 /// Saturates loaded input clauses; `progress` is ticked per given clause.
@@ -181,13 +219,56 @@ pub fn write_derivation(
     }
 }
 
-/// Writes a file atomically: to a temporary name beside it, then renamed, so
-/// an interrupted run never leaves a truncated file that looks whole.
+/// Writes an output file without ever leaving a truncated file that looks
+/// whole, and without replacing what is not ours to replace:
+///
+/// - a regular file (or a new name) is written to a temporary name beside it
+///   and renamed into place, so an interrupted run leaves the old file;
+/// - a symbolic link is followed: the file it points to is replaced (the
+///   link stays a link); a dangling link is refused;
+/// - a character device or a FIFO (`/dev/null`, `/dev/stdout`, a pipe) is
+///   written directly, never replaced by a regular file;
+/// - a directory, block device or socket is refused.
 pub fn write_atomic(
     path: &Path,
     f: impl FnOnce(&mut std::io::BufWriter<std::fs::File>) -> std::io::Result<()>,
 ) -> Result<(), RunError> {
+    use std::os::unix::fs::FileTypeExt;
     let io = |e: std::io::Error| RunError::Runtime(format!("{}: {e}", path.display()));
+    let input = |m: &str| RunError::Input(format!("{}: {m}", path.display()));
+    let mut target = path.to_path_buf();
+    if let Ok(meta) = std::fs::symlink_metadata(path)
+        && meta.file_type().is_symlink()
+    {
+        target = std::fs::canonicalize(path).map_err(|e| {
+            input(&format!(
+                "output is a symbolic link that cannot be followed: {e}"
+            ))
+        })?;
+    }
+    match std::fs::metadata(&target) {
+        Ok(meta) => {
+            let t = meta.file_type();
+            if t.is_char_device() || t.is_fifo() {
+                let file = std::fs::OpenOptions::new()
+                    .write(true)
+                    .open(&target)
+                    .map_err(io)?;
+                let mut w = std::io::BufWriter::new(file);
+                return f(&mut w)
+                    .and_then(|_| std::io::Write::flush(&mut w))
+                    .map_err(io);
+            }
+            if !t.is_file() {
+                return Err(input(
+                    "output exists and is not a regular file, character device or FIFO",
+                ));
+            }
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+        Err(e) => return Err(io(e)),
+    }
+    let path = target.as_path();
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).map_err(io)?;
     }
@@ -207,6 +288,45 @@ pub fn write_atomic(
     if let Err(e) = result {
         let _ = std::fs::remove_file(&tmp);
         return Err(io(e));
+    }
+    Ok(())
+}
+
+/// Refuses an output path that names one of the inputs (the same regular
+/// file, compared by device and inode, so links and `..` do not hide it):
+/// writing it would destroy the input. Also refuses two outputs that are
+/// the same file. Outputs that do not exist yet are always fine.
+pub fn check_outputs<'a>(
+    outputs: &[&Path],
+    inputs: impl IntoIterator<Item = &'a Path>,
+) -> Result<(), RunError> {
+    use std::os::unix::fs::MetadataExt;
+    let id = |p: &Path| {
+        std::fs::metadata(p)
+            .ok()
+            .filter(|m| m.is_file())
+            .map(|m| (m.dev(), m.ino()))
+    };
+    let ins: Vec<(&Path, (u64, u64))> = inputs
+        .into_iter()
+        .filter_map(|p| id(p).map(|i| (p, i)))
+        .collect();
+    for (k, out) in outputs.iter().enumerate() {
+        let Some(o) = id(out) else { continue };
+        if let Some((p, _)) = ins.iter().find(|(_, i)| *i == o) {
+            return Err(RunError::Input(format!(
+                "{}: output is the input {}; refusing to overwrite it",
+                out.display(),
+                p.display()
+            )));
+        }
+        if let Some(other) = outputs[..k].iter().find(|p| id(p) == Some(o)) {
+            return Err(RunError::Input(format!(
+                "{}: the same file is given as two outputs ({})",
+                out.display(),
+                other.display()
+            )));
+        }
     }
     Ok(())
 }

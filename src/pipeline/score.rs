@@ -5,93 +5,15 @@
 //! checker, PL1/PL2/EQ gold answers with their checkers (see each
 //! generator's `verify_record`).
 
+pub use super::reader::{Row, read_dataset};
 use super::{RunError, write_atomic};
 use crate::prover::check::{self, CheckProblem, Checked};
 use crate::prover::{Prover, ProverLimits, Verdict};
 use crate::tasks::Score;
 use crate::tasks::tptp::{Family, recon, select, str_field, str_list};
-use arrow_array::{Array, StringArray};
-use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 use serde::Serialize;
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
-
-/// One dataset row, as read back.
-#[derive(Clone, Debug)]
-pub struct Row {
-    /// Instance id.
-    pub id: String,
-    /// Task (config) name.
-    pub task: String,
-    /// Level, if any.
-    pub level: Option<String>,
-    /// Gold answer.
-    pub answer: String,
-    /// Metadata JSON text.
-    pub metadata: String,
-    /// Certificate JSON text.
-    pub certificate: String,
-    /// Shard file it came from.
-    pub file: PathBuf,
-}
-
-fn parquet_files(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
-    let mut entries: Vec<_> = std::fs::read_dir(dir)?.collect::<Result<_, _>>()?;
-    entries.sort_by_key(|e| e.file_name());
-    for e in entries {
-        let p = e.path();
-        if p.is_dir() {
-            parquet_files(&p, out)?;
-        } else if p.extension().is_some_and(|x| x == "parquet") {
-            out.push(p);
-        }
-    }
-    Ok(())
-}
-
-/// Reads every row of a dataset directory (all configs and splits).
-pub fn read_dataset(dir: &Path) -> Result<Vec<Row>, RunError> {
-    let input = |m: String| RunError::Input(format!("{}: {m}", dir.display()));
-    if !dir.join("manifest.json").is_file() {
-        return Err(input(
-            "not a saturate dataset (no manifest.json); give the dataset folder".into(),
-        ));
-    }
-    let mut files = Vec::new();
-    parquet_files(dir, &mut files).map_err(|e| input(e.to_string()))?;
-    let mut rows = Vec::new();
-    for f in files {
-        let bad = |m: String| RunError::Input(format!("{}: {m}", f.display()));
-        let file = std::fs::File::open(&f).map_err(|e| bad(e.to_string()))?;
-        let reader = ParquetRecordBatchReaderBuilder::try_new(file)
-            .and_then(|b| b.build())
-            .map_err(|e| bad(format!("unreadable Parquet: {e}")))?;
-        for batch in reader {
-            let batch = batch.map_err(|e| bad(format!("unreadable Parquet: {e}")))?;
-            let col = |name: &str| -> Result<&StringArray, RunError> {
-                batch
-                    .column_by_name(name)
-                    .and_then(|c| c.as_any().downcast_ref::<StringArray>())
-                    .ok_or_else(|| bad(format!("no string column `{name}`")))
-            };
-            let (id, task, level) = (col("id")?, col("task")?, col("level")?);
-            let (answer, metadata, cert) = (col("answer")?, col("metadata")?, col("certificate")?);
-            let get = |a: &StringArray, i: usize| (!a.is_null(i)).then(|| a.value(i).to_string());
-            for i in 0..batch.num_rows() {
-                rows.push(Row {
-                    id: get(id, i).unwrap_or_default(),
-                    task: get(task, i).unwrap_or_default(),
-                    level: get(level, i),
-                    answer: get(answer, i).unwrap_or_default(),
-                    metadata: get(metadata, i).unwrap_or_default(),
-                    certificate: get(cert, i).unwrap_or_default(),
-                    file: f.clone(),
-                });
-            }
-        }
-    }
-    Ok(rows)
-}
+use std::path::Path;
 
 /// Scores one answer with the scorer of the row's task.
 pub fn score_row(row: &Row, answer: &str, prover: &mut Prover) -> Score {
@@ -210,6 +132,12 @@ pub fn score_answers(
     limits: ProverLimits,
 ) -> Result<ScoreSummary, RunError> {
     let rows = read_dataset(dataset)?;
+    let manifest = dataset.join("manifest.json");
+    let shards: std::collections::BTreeSet<&Path> = rows.iter().map(|r| r.file.as_path()).collect();
+    super::check_outputs(
+        &[out],
+        [answers, manifest.as_path()].into_iter().chain(shards),
+    )?;
     let by_id: BTreeMap<&str, &Row> = rows.iter().map(|r| (r.id.as_str(), r)).collect();
     let text = std::fs::read(answers)
         .map_err(|e| RunError::Input(format!("{}: {e}", answers.display())))?;
@@ -240,14 +168,29 @@ pub fn score_answers(
             other => other.to_string(),
         };
         if !by_id.contains_key(id) {
-            summary.unknown_ids.push(id.to_string());
+            summary.unknown_ids.push(crate::tptp::excerpt(id, 80));
             continue;
         }
         if given.contains_key(id) {
-            summary.duplicate_ids.push(id.to_string());
+            summary.duplicate_ids.push(crate::tptp::excerpt(id, 80));
             continue;
         }
         given.insert(id.to_string(), answer);
+    }
+    if given.is_empty() {
+        let mut m = format!(
+            "{}: no answer could be read ({} bad lines, {} unknown ids); expected one {{\"id\": string, \"answer\": ...}} per line",
+            answers.display(),
+            summary.bad_lines.len(),
+            summary.unknown_ids.len()
+        );
+        for l in summary.bad_lines.iter().take(20) {
+            m.push_str(&format!("\n  {l}"));
+        }
+        for id in summary.unknown_ids.iter().take(20) {
+            m.push_str(&format!("\n  unknown id {id:?}"));
+        }
+        return Err(RunError::Input(m));
     }
     let mut prover = Prover::new(limits);
     let mut lines = String::new();

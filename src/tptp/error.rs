@@ -37,6 +37,24 @@ impl TptpError {
     }
 }
 
+/// Longest excerpt of input text quoted in an error message, in characters.
+pub const EXCERPT_CHARS: usize = 80;
+
+/// A bounded excerpt of untrusted text for messages: at most `max`
+/// characters, then `...` and the full length, so that a megabyte-long
+/// token does not become a megabyte-long error.
+pub fn excerpt(s: &str, max: usize) -> String {
+    match s.char_indices().nth(max) {
+        None => s.to_string(),
+        Some((cut, _)) => format!("{}... ({} characters)", &s[..cut], s.chars().count()),
+    }
+}
+
+/// [`excerpt`] at [`EXCERPT_CHARS`].
+fn ex(s: &str) -> String {
+    excerpt(s, EXCERPT_CHARS)
+}
+
 /// Joins paths for messages: `a, b, c`.
 fn join_paths(paths: &[PathBuf]) -> String {
     paths
@@ -50,7 +68,7 @@ fn join_paths(paths: &[PathBuf]) -> String {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ErrorKind {
     /// A token other than the one the grammar needs here.
-    #[error("expected {expected} but found {found}")]
+    #[error("expected {expected} but found {}", ex(found))]
     Expected {
         /// What the grammar allows at this point, e.g. `')'`.
         expected: String,
@@ -59,17 +77,18 @@ pub enum ErrorKind {
     },
     /// A formula role that is not one of the TPTP roles.
     #[error(
-        "bad role '{0}' (expected axiom, hypothesis, definition, assumption, lemma, theorem, \
+        "bad role '{}' (expected axiom, hypothesis, definition, assumption, lemma, theorem, \
          corollary, conjecture, negated_conjecture, plain, type, interpretation, fi_domain, \
-         fi_functors, fi_predicates or unknown)"
+         fi_functors, fi_predicates or unknown)", ex(.0)
     )]
     BadRole(String),
     /// An annotated formula in a language other than CNF (`FOF`, `TFF`, ...).
-    #[error("{0} input is not supported yet; convert to CNF")]
+    #[error("{} input is not supported yet; convert to CNF", ex(.0))]
     Unsupported(String),
     /// An included file found under none of the searched paths.
     #[error(
-        "cannot find included file '{name}' (searched {})",
+        "cannot find included file '{}' (searched {})",
+        ex(name),
         join_paths(searched)
     )]
     MissingInclude {
@@ -82,7 +101,7 @@ pub enum ErrorKind {
     #[error("include cycle: {}", .0.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(" -> "))]
     IncludeCycle(Vec<PathBuf>),
     /// A name in an include's formula selection that the included file lacks.
-    #[error("formula '{name}' selected by the include is not in {}", file.display())]
+    #[error("formula '{}' selected by the include is not in {}", ex(name), file.display())]
     UnknownSelected {
         /// The selected name.
         name: String,
@@ -108,7 +127,7 @@ pub enum ErrorKind {
     #[error("invalid escape '\\{0}' in a quoted token (only \\\\ and the quote may be escaped)")]
     BadEscape(char),
     /// A malformed number, e.g. with a leading zero.
-    #[error("malformed number '{0}': {1}")]
+    #[error("malformed number '{}': {}", ex(.0), .1)]
     BadNumber(String, &'static str),
     /// The input is not UTF-8.
     #[error("invalid UTF-8 (binary file?)")]
@@ -182,6 +201,40 @@ mod tests {
         );
         assert_eq!(e.to_string(), "a/b.p:3:7: expected ')' but found '.'");
         assert_eq!(e.message(), "expected ')' but found '.'");
+    }
+
+    #[test]
+    fn long_tokens_are_cut_in_messages() {
+        let long = "a".repeat(1 << 20);
+        let e = TptpError::new(
+            Path::new("big.p"),
+            1,
+            5,
+            ErrorKind::Expected {
+                expected: "'('".into(),
+                found: format!("'{long}'"),
+            },
+        );
+        let m = e.to_string();
+        assert!(
+            m.starts_with("big.p:1:5: expected '(' but found 'aaa"),
+            "{m}"
+        );
+        assert!(m.len() < 200, "{} bytes", m.len());
+        assert!(m.contains("... (1048578 characters)"), "{m}");
+        for k in [
+            ErrorKind::BadRole(long.clone()),
+            ErrorKind::Unsupported(long.clone()),
+            ErrorKind::BadNumber(long.clone(), "leading zero"),
+            ErrorKind::MissingInclude {
+                name: long.clone(),
+                searched: vec![],
+            },
+        ] {
+            assert!(k.to_string().len() < 400, "{}", k.to_string().len());
+        }
+        assert_eq!(excerpt("héllo", 3), "hél... (5 characters)");
+        assert_eq!(excerpt("short", 80), "short");
     }
 
     #[test]

@@ -47,14 +47,14 @@ mod parser;
 mod printer;
 mod szs;
 
-pub use error::{ErrorKind, TptpError};
+pub use error::{ErrorKind, TptpError, excerpt};
 pub use include::{DEFAULT_MAX_INCLUDED_CLAUSES, DEFAULT_MAX_INCLUDES, IncludePolicy, tptp_root};
 pub use parser::{
     MAX_NESTING, ParsedClause, Problem, Role, SourceInfo, parse_bytes, parse_clause_str,
     parse_file, parse_file_with, parse_str,
 };
 pub use printer::{
-    clause_to_tptp, cnf_line, literal_to_string, name_to_tptp, symbol_to_tptp, term_to_string,
-    write_literal, write_term,
+    clause_to_tptp, cnf_line, literal_to_string, name_to_tptp, path_to_tptp, symbol_to_tptp,
+    term_to_string, unquote, write_literal, write_term,
 };
 pub use szs::{SzsStatus, UnknownSzsStatus};

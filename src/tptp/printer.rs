@@ -14,18 +14,71 @@ use crate::logic::{Head, Literal, TermBank, TermId};
 use std::borrow::Cow;
 use std::fmt::Write;
 
-/// Single-quotes `s`, escaping `\` and `'`.
+/// Single-quotes `s` as a TPTP `<single_quoted>` atom, which the BNF limits
+/// to printable ASCII with `\\` and `\'` escapes: `\` and `'` are escaped,
+/// and every byte outside printable ASCII (control characters, non-ASCII
+/// UTF-8) as well as `%` itself is percent-encoded as `%XX` (uppercase hex of
+/// the UTF-8 byte), so the result is valid TPTP and [`unquote`] gives back
+/// `s` exactly.
 fn quote(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);
     out.push('\'');
-    for c in s.chars() {
-        if c == '\'' || c == '\\' {
-            out.push('\\');
+    for b in s.bytes() {
+        match b {
+            b'\'' | b'\\' => {
+                out.push('\\');
+                out.push(b as char);
+            }
+            b'%' => out.push_str("%25"),
+            0x20..=0x7e => out.push(b as char),
+            _ => {
+                let _ = write!(out, "%{b:02X}");
+            }
         }
-        out.push(c);
     }
     out.push('\'');
     out
+}
+
+/// A file path (or any text) as a TPTP single-quoted atom, for `file(...)`
+/// sources: always quoted, escaped and percent-encoded as described at
+/// [`quote`]; read it back with [`unquote`].
+pub fn path_to_tptp(path: &str) -> String {
+    quote(path)
+}
+
+/// Reads back an atom written by [`path_to_tptp`] (quotes included): undoes
+/// the `\\`/`\'` escapes and the `%XX` encoding. `None` if `atom` is not a
+/// single-quoted token or decodes to invalid UTF-8.
+pub fn unquote(atom: &str) -> Option<String> {
+    if !is_quoted_token(atom, b'\'') {
+        return None;
+    }
+    let inner = &atom.as_bytes()[1..atom.len() - 1];
+    let mut bytes = Vec::with_capacity(inner.len());
+    let mut i = 0;
+    while i < inner.len() {
+        match inner[i] {
+            b'\\' => {
+                bytes.push(inner[i + 1]);
+                i += 2;
+            }
+            b'%' => {
+                let hex = inner.get(i + 1..i + 3)?;
+                if !hex.iter().all(u8::is_ascii_hexdigit) {
+                    return None;
+                }
+                let hex = std::str::from_utf8(hex).ok()?;
+                bytes.push(u8::from_str_radix(hex, 16).ok()?);
+                i += 3;
+            }
+            c => {
+                bytes.push(c);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8(bytes).ok()
 }
 
 /// A symbol name as TPTP text: names the parser produces (lower words,
@@ -201,6 +254,26 @@ mod tests {
         assert_eq!(symbol_to_tptp("$$s"), "$$s");
         assert_eq!(symbol_to_tptp("a b"), "'a b'");
         assert_eq!(symbol_to_tptp("back\\slash"), "'back\\\\slash'");
+    }
+
+    #[test]
+    fn paths_are_quoted_within_the_bnf_and_read_back() {
+        for path in [
+            "plain/path.p",
+            "it's a \\ path",
+            "caf\u{e9}/\u{1F600}.ax",
+            "new\nline\ttab\u{7}bell\u{0}nul",
+            "100%/%41",
+        ] {
+            let atom = path_to_tptp(path);
+            assert!(is_quoted_token(&atom, b'\''), "{atom}");
+            assert!(atom.bytes().all(|b| (0x20..=0x7e).contains(&b)), "{atom}");
+            assert_eq!(unquote(&atom).as_deref(), Some(path), "{atom}");
+        }
+        assert_eq!(path_to_tptp("caf\u{e9}"), "'caf%C3%A9'");
+        assert_eq!(unquote("'%zz'"), None);
+        assert_eq!(unquote("'%4'"), None);
+        assert_eq!(unquote("plain"), None);
     }
 
     #[test]
