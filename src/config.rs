@@ -115,6 +115,10 @@ impl Config {
             ("saturation.limits.max_generated", l.max_generated),
             ("saturation.limits.max_kept", l.max_kept),
             ("saturation.limits.max_terms", l.max_terms),
+            (
+                "saturation.limits.max_generated_literals_per_given",
+                l.max_generated_literals_per_given,
+            ),
         ] {
             if let Some(v) = v {
                 work(key, v)?;
@@ -134,6 +138,9 @@ impl Config {
         )?;
         if let Some(w) = s.max_clause_weight {
             within("saturation.max_clause_weight", w.into(), 1, 1_000_000_000)?;
+        }
+        if let Some(n) = s.max_clause_literals {
+            within("saturation.max_clause_literals", n.into(), 1, 1_000_000)?;
         }
         for (section, p) in [
             ("prover", &self.prover),
@@ -310,6 +317,14 @@ mod tests {
                 "tasks.prover.max_model_size",
             ),
             ("[tasks]\nlevels = [5]\n", "tasks.levels"),
+            (
+                "[saturation]\nmax_clause_literals = 0\n",
+                "saturation.max_clause_literals",
+            ),
+            (
+                "[saturation.limits]\nmax_generated_literals_per_given = 9223372036854775807\n",
+                "max_generated_literals_per_given",
+            ),
             (
                 "[tasks.selection]\ndepth = [1, 0, 3, 4]\n",
                 "tasks.selection.depth",
