@@ -177,8 +177,7 @@ pub struct ProofStep {
 /// literals in printed order, earlier steps applied, deletions in place.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SimpUse {
-    /// `rewrite`, `simplify_reflect`, `trivial_disequation` or
-    /// `distinct_objects`.
+    /// `rewrite`, `simplify_reflect` or `trivial_disequation`.
     pub kind: String,
     /// The unit clause used, by step id.
     #[serde(default, skip_serializing_if = "Option::is_none")]
