@@ -190,3 +190,23 @@ fn inline_problems_and_bad_input() {
         .unwrap();
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
 }
+
+/// Numbers in a problem (`/work/shared/repro/R03_number.p`): the checker
+/// reads them as the parser does, so the certificate checks.
+#[test]
+fn a_problem_with_numbers_is_proved() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("R03_number.p");
+    std::fs::write(
+        &file,
+        "cnf(a, axiom, p(-1)).\ncnf(b, negated_conjecture, ~p(-1)).\n",
+    )
+    .unwrap();
+    let o = saturate().arg("prove").arg(&file).output().unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("SZS status Unsatisfiable"),
+        "{}",
+        stdout(&o)
+    );
+}

@@ -657,14 +657,30 @@ fn lex(text: &str) -> Result<Vec<Tok>, CheckError> {
                     i += 1;
                 }
                 if i >= cs.len() {
-                    return err(format!("unterminated quoted name in `{text}`"));
+                    return err(format!(
+                        "unterminated quoted name in `{}`",
+                        abbreviate(text)
+                    ));
                 }
                 i += 1;
                 out.push(Tok::Lower(cs[start..i].iter().collect()));
             }
+            _ if c.is_ascii_digit()
+                || ((c == '+' || c == '-')
+                    && cs.get(i + 1).is_some_and(|d| d.is_ascii_digit())) =>
+            {
+                let end = scan_number(&cs, i).ok_or_else(|| {
+                    CheckError(format!("malformed number in clause `{}`", abbreviate(text)))
+                })?;
+                out.push(Tok::Lower(cs[i..end].iter().collect()));
+                i = end;
+            }
             _ if c.is_alphanumeric() || c == '_' || c == '$' => {
                 let start = i;
                 i += 1;
+                if c == '$' && cs.get(i) == Some(&'$') {
+                    i += 1;
+                }
                 while i < cs.len() && (cs[i].is_alphanumeric() || cs[i] == '_') {
                     i += 1;
                 }
@@ -677,11 +693,57 @@ fn lex(text: &str) -> Result<Vec<Tok>, CheckError> {
                     Tok::Lower(w)
                 });
             }
-            _ => return err(format!("unexpected character `{c}` in clause `{text}`")),
+            _ => {
+                return err(format!(
+                    "unexpected character `{c}` in clause `{}`",
+                    abbreviate(text)
+                ));
+            }
         }
     }
     Ok(out)
 }
+
+/// The end of the TPTP number starting at `i` (optional sign, digits, then
+/// `/digits`, or `.digits` and/or an exponent), or `None` if malformed. A
+/// number must not run into a word character (`1a`).
+fn scan_number(cs: &[char], mut i: usize) -> Option<usize> {
+    let digits = |cs: &[char], mut i: usize| {
+        let start = i;
+        while i < cs.len() && cs[i].is_ascii_digit() {
+            i += 1;
+        }
+        (i > start).then_some(i)
+    };
+    if cs[i] == '+' || cs[i] == '-' {
+        i += 1;
+    }
+    i = digits(cs, i)?;
+    if cs.get(i) == Some(&'/') {
+        i = digits(cs, i + 1)?;
+    } else {
+        if cs.get(i) == Some(&'.') {
+            i = digits(cs, i + 1)?;
+        }
+        if matches!(cs.get(i), Some('e' | 'E')) {
+            let mut j = i + 1;
+            if matches!(cs.get(j), Some('+' | '-')) {
+                j += 1;
+            }
+            i = digits(cs, j)?;
+        }
+    }
+    if cs.get(i).is_some_and(|c| c.is_alphanumeric() || *c == '_') {
+        return None;
+    }
+    Some(i)
+}
+
+/// Deepest term nesting the checker reads. Deeper certificates are refused
+/// with a clear error instead of overflowing the stack in the recursive
+/// term functions (the search itself refuses inputs nested deeper than
+/// [`crate::tptp::MAX_NESTING`] and bounds clause weights).
+pub const MAX_TERM_DEPTH: usize = 2_000;
 
 /// A parsed term before symbols are resolved.
 enum Pt {
@@ -689,14 +751,23 @@ enum Pt {
     App(String, Vec<Pt>),
 }
 
-struct Parser<'a> {
+/// At most the first 120 characters of a clause text, for error messages.
+fn abbreviate(text: &str) -> String {
+    match text.char_indices().nth(120) {
+        Some((k, _)) => format!("{}...", &text[..k]),
+        None => text.to_string(),
+    }
+}
+
+struct Parser {
     toks: Vec<Tok>,
     i: usize,
-    text: &'a str,
+    /// The clause text, abbreviated, for error messages.
+    text: String,
     vars: Vec<String>,
 }
 
-impl Parser<'_> {
+impl Parser {
     fn peek(&self) -> Option<&Tok> {
         self.toks.get(self.i)
     }
@@ -710,7 +781,13 @@ impl Parser<'_> {
         }
     }
 
-    fn term(&mut self) -> Result<Pt, CheckError> {
+    fn term(&mut self, depth: usize) -> Result<Pt, CheckError> {
+        if depth > MAX_TERM_DEPTH {
+            return err(format!(
+                "a term is nested deeper than {MAX_TERM_DEPTH} in clause `{}`",
+                self.text
+            ));
+        }
         match self.toks.get(self.i).cloned() {
             Some(Tok::Upper(v)) => {
                 self.i += 1;
@@ -721,10 +798,10 @@ impl Parser<'_> {
                 let mut args = Vec::new();
                 if self.peek() == Some(&Tok::LParen) {
                     self.i += 1;
-                    args.push(self.term()?);
+                    args.push(self.term(depth + 1)?);
                     while self.peek() == Some(&Tok::Comma) {
                         self.i += 1;
-                        args.push(self.term()?);
+                        args.push(self.term(depth + 1)?);
                     }
                     self.expect(Tok::RParen)?;
                 }
@@ -757,22 +834,28 @@ impl Parser<'_> {
     }
 
     /// A literal, or `None` for `$false` (dropped).
-    fn literal(&mut self, syms: &mut Syms) -> Result<Option<L>, CheckError> {
+    fn literal(&mut self, syms: &mut Syms, depth: usize) -> Result<Option<L>, CheckError> {
         let mut pos = true;
         while self.peek() == Some(&Tok::Tilde) {
             self.i += 1;
             pos = !pos;
         }
         if self.peek() == Some(&Tok::LParen) {
+            if depth > MAX_TERM_DEPTH {
+                return err(format!(
+                    "parentheses nested deeper than {MAX_TERM_DEPTH} in clause `{}`",
+                    self.text
+                ));
+            }
             self.i += 1;
-            let l = self.literal(syms)?;
+            let l = self.literal(syms, depth + 1)?;
             self.expect(Tok::RParen)?;
             return Ok(l.map(|mut l| {
                 l.pos = l.pos == pos;
                 l
             }));
         }
-        let a = self.term()?;
+        let a = self.term(0)?;
         let (eq, neg) = match self.peek() {
             Some(Tok::Eq) => (true, false),
             Some(Tok::Neq) => (true, true),
@@ -780,7 +863,7 @@ impl Parser<'_> {
         };
         if eq {
             self.i += 1;
-            let b = self.term()?;
+            let b = self.term(0)?;
             return Ok(Some(L {
                 pos: pos != neg,
                 a: self.resolve(syms, &a, false),
@@ -810,54 +893,78 @@ impl Parser<'_> {
 }
 
 fn parse_clause(syms: &mut Syms, text: &str) -> Result<Clause, CheckError> {
+    parse_named(syms, text).map(|(c, _)| c)
+}
+
+/// A clause and the names of its variables, by index.
+fn parse_named(syms: &mut Syms, text: &str) -> Result<(Clause, Vec<String>), CheckError> {
     let mut p = Parser {
         toks: lex(text)?,
         i: 0,
-        text,
+        text: abbreviate(text),
         vars: Vec::new(),
     };
+    // Strip parentheses around the whole clause: pair them in one pass.
+    let partner = paren_partners(&p.toks);
+    let n = p.toks.len();
     let mut depth = 0;
-    while p.peek() == Some(&Tok::LParen)
-        && p.toks.last() == Some(&Tok::RParen)
-        && wraps_all(&p.toks[depth..p.toks.len() - depth])
+    while 2 * depth + 1 < n && p.toks[depth] == Tok::LParen && partner[depth] == Some(n - 1 - depth)
     {
         depth += 1;
-        p.i += 1;
     }
-    let end = p.toks.len() - depth;
-    p.toks.truncate(end);
+    p.i = depth;
+    p.toks.truncate(n - depth);
     let mut c = Vec::new();
-    if let Some(l) = p.literal(syms)? {
+    if let Some(l) = p.literal(syms, 0)? {
         c.push(l);
     }
     while p.peek() == Some(&Tok::Bar) {
         p.i += 1;
-        if let Some(l) = p.literal(syms)? {
+        if let Some(l) = p.literal(syms, 0)? {
             c.push(l);
         }
     }
     if p.i != p.toks.len() {
-        return err(format!("trailing input in clause `{text}`"));
+        return err(format!("trailing input in clause `{}`", p.text));
     }
-    Ok(c)
+    Ok((c, p.vars))
 }
 
-/// True if the first token's parenthesis closes at the last token.
-fn wraps_all(toks: &[Tok]) -> bool {
-    let mut depth = 0i32;
+/// A term over the variable names `vars` (new names are appended).
+fn parse_term(syms: &mut Syms, text: &str, vars: &mut Vec<String>) -> Result<T, CheckError> {
+    let mut p = Parser {
+        toks: lex(text)?,
+        i: 0,
+        text: abbreviate(text),
+        vars: std::mem::take(vars),
+    };
+    let t = p.term(0);
+    let t = t.and_then(|t| {
+        if p.i != p.toks.len() {
+            return err(format!("trailing input in term `{}`", p.text));
+        }
+        Ok(p.resolve(syms, &t, false))
+    });
+    *vars = p.vars;
+    t
+}
+
+/// For each opening parenthesis, the index of its closing partner.
+fn paren_partners(toks: &[Tok]) -> Vec<Option<usize>> {
+    let mut partner = vec![None; toks.len()];
+    let mut open = Vec::new();
     for (k, t) in toks.iter().enumerate() {
         match t {
-            Tok::LParen => depth += 1,
+            Tok::LParen => open.push(k),
             Tok::RParen => {
-                depth -= 1;
-                if depth == 0 && k != toks.len() - 1 {
-                    return false;
+                if let Some(o) = open.pop() {
+                    partner[o] = Some(k);
                 }
             }
             _ => {}
         }
     }
-    toks.len() >= 2
+    partner
 }
 
 // ------------------------------------------------------------ refutations
@@ -899,11 +1006,12 @@ fn check_refutation(problem: &CheckProblem, r: &Refutation) -> Result<Checked, C
         }
     }
     let mut clauses: HashMap<u32, Clause> = HashMap::new();
+    let mut names: HashMap<u32, Vec<String>> = HashMap::new();
     let Some(last) = r.steps.last() else {
         return err("empty refutation");
     };
     for step in &r.steps {
-        let c = parse_clause(&mut syms, &step.clause)
+        let (c, vars) = parse_named(&mut syms, &step.clause)
             .map_err(|e| CheckError(format!("step {}: {e}", step.id)))?;
         if clauses.contains_key(&step.id) {
             return err(format!("step {} appears twice", step.id));
@@ -935,17 +1043,36 @@ fn check_refutation(problem: &CheckProblem, r: &Refutation) -> Result<Checked, C
                     .iter()
                     .map(|s| s.unit.map(get).transpose())
                     .collect::<Result<_, _>>()?;
-                rederive(rule, &parents, step, &units, &c)
-                    .map_err(|e| CheckError(format!("step {}: {e}", step.id)))?
+                match &step.raw {
+                    Some(raw) => {
+                        let named: Vec<Option<Named<'_>>> = step
+                            .simps
+                            .iter()
+                            .zip(&units)
+                            .map(|(s, u)| {
+                                let n = s.unit.and_then(|id| names.get(&id));
+                                u.zip(n).map(|(u, n)| (u, n.as_slice()))
+                            })
+                            .collect();
+                        replay(&mut syms, rule, &parents, step, &named, raw, &c)
+                            .map_err(|e| CheckError(format!("step {}: {e}", step.id)))?;
+                        true
+                    }
+                    None => rederive(rule, &parents, step, &units, &c)
+                        .map_err(|e| CheckError(format!("step {}: {e}", step.id)))?,
+                }
             }
         };
         if !ok {
             return err(format!(
                 "step {} ({}): `{}` is not a conclusion of its rule and premises",
-                step.id, step.rule, step.clause
+                step.id,
+                step.rule,
+                abbreviate(&step.clause)
             ));
         }
         clauses.insert(step.id, c);
+        names.insert(step.id, vars);
     }
     if !clauses[&last.id].is_empty() {
         return err(format!(
@@ -1020,13 +1147,9 @@ fn check_negated(
     Err(deepest)
 }
 
-fn rederive(
-    rule: &str,
-    parents: &[&Clause],
-    step: &ProofStep,
-    units: &[Option<&Clause>],
-    target: &Clause,
-) -> Result<bool, CheckError> {
+/// Every conclusion of `rule` applied to `parents` (before simplification),
+/// deduplicated. Polynomial in the parents' size.
+fn conclusions(rule: &str, parents: &[&Clause]) -> Result<Vec<Clause>, CheckError> {
     let mut cands: Vec<Clause> = Vec::new();
     match (rule, parents) {
         ("resolution", [p, q]) | ("superposition", [p, q]) => {
@@ -1055,6 +1178,20 @@ fn rederive(
     }
     let mut seen: HashSet<Clause> = HashSet::new();
     cands.retain(|c| seen.insert(c.clone()));
+    Ok(cands)
+}
+
+/// Re-derives a step without simplification detail: every conclusion of the
+/// rule, then every way of applying each recorded simplification (bounded
+/// by [`MAX_CANDIDATES`]).
+fn rederive(
+    rule: &str,
+    parents: &[&Clause],
+    step: &ProofStep,
+    units: &[Option<&Clause>],
+    target: &Clause,
+) -> Result<bool, CheckError> {
+    let mut cands = conclusions(rule, parents)?;
     for (s, unit) in step.simps.iter().zip(units) {
         let mut next: Vec<Clause> = Vec::new();
         for c in &cands {
@@ -1082,6 +1219,192 @@ fn rederive(
         cands = next;
     }
     Ok(cands.iter().any(|c| variant(c, target)))
+}
+
+/// A premise of a detailed step: its clause and variable names.
+type Named<'a> = (&'a Clause, &'a [String]);
+
+/// Checks a step that carries its raw conclusion and located
+/// simplifications: the raw conclusion must be a conclusion of the rule;
+/// each simplification is then replayed at the position it names, in time
+/// linear in the clause; the result must be the step's clause (up to
+/// variable renaming and duplicate literals).
+fn replay(
+    syms: &mut Syms,
+    rule: &str,
+    parents: &[&Clause],
+    step: &ProofStep,
+    units: &[Option<Named<'_>>],
+    raw: &str,
+    target: &Clause,
+) -> Result<(), CheckError> {
+    let (mut cur, mut vars) = parse_named(syms, raw)?;
+    if !conclusions(rule, parents)?.iter().any(|c| variant(c, &cur)) {
+        return err(format!(
+            "the raw conclusion `{}` is not a conclusion of {rule} from its premises",
+            abbreviate(raw)
+        ));
+    }
+    for (k, (s, unit)) in step.simps.iter().zip(units).enumerate() {
+        let at = |msg: String| CheckError(format!("simplification {} ({}): {msg}", k + 1, s.kind));
+        match s.kind.as_str() {
+            "rewrite" => {
+                let (u, unames) = unit.ok_or_else(|| at("no unit clause".into()))?;
+                apply_rewrite(syms, &mut cur, &mut vars, s, u, unames).map_err(at)?;
+            }
+            "simplify_reflect" => {
+                let (u, _) = unit.ok_or_else(|| at("no unit clause".into()))?;
+                let lit = s.lit.ok_or_else(|| at("no literal index".into()))? as usize;
+                let l = cur
+                    .get(lit)
+                    .ok_or_else(|| at(format!("no literal {lit}")))?;
+                if !refutes(u, l) {
+                    return Err(at(format!(
+                        "literal {lit} is not the complement of an instance of the unit"
+                    )));
+                }
+                cur.remove(lit);
+            }
+            "trivial_disequation" => cur = drop_trivial_disequations(&cur),
+            kind => return Err(at(format!("unknown simplification `{kind}`"))),
+        }
+    }
+    if !variant(&cur, target) {
+        return err(format!(
+            "the simplifications turn the raw conclusion into `{}`, not the step's clause",
+            abbreviate(&show(syms, &vars, &cur))
+        ));
+    }
+    Ok(())
+}
+
+/// Replays one located rewrite on `cur`: the unit's matched side under the
+/// substitution must be the subterm at the position, which is replaced by
+/// the other side under the same substitution (all its variables bound).
+fn apply_rewrite(
+    syms: &mut Syms,
+    cur: &mut Clause,
+    vars: &mut Vec<String>,
+    s: &super::SimpUse,
+    unit: &Clause,
+    unames: &[String],
+) -> Result<(), String> {
+    let [eq] = unit.as_slice() else {
+        return Err("the unit is not a unit clause".into());
+    };
+    let (true, Some(eq_b)) = (eq.pos, &eq.b) else {
+        return Err("the unit is not a positive equation".into());
+    };
+    let (Some(lit), Some(right), Some(path), Some(side), Some(subst)) =
+        (s.lit, s.right, &s.path, s.unit_side, &s.subst)
+    else {
+        return Err("position, orientation or substitution missing".into());
+    };
+    let (l, r) = match side {
+        0 => (&eq.a, eq_b),
+        1 => (eq_b, &eq.a),
+        _ => return Err(format!("unit side {side} is neither 0 nor 1")),
+    };
+    let mut m = Sub::new();
+    for (name, text) in subst {
+        let v = unames
+            .iter()
+            .position(|n| n == name)
+            .ok_or_else(|| format!("the unit has no variable {name}"))?;
+        let t = parse_term(syms, text, vars).map_err(|e| e.0)?;
+        bind(&mut m, v as u32, t);
+    }
+    let target = cur
+        .get(lit as usize)
+        .ok_or_else(|| format!("no literal {lit}"))?;
+    let whole = match (right, &target.b) {
+        (false, _) => &target.a,
+        (true, Some(b)) => b,
+        (true, None) => return Err(format!("literal {lit} has no right side")),
+    };
+    if path.is_empty() && target.b.is_none() {
+        return Err("a rewrite at the root of an atom".into());
+    }
+    let path: Vec<usize> = path.iter().map(|&i| i as usize).collect();
+    let redex = checked_at(whole, &path).ok_or_else(|| {
+        format!(
+            "literal {lit} has no subterm at {path:?} (side {})",
+            right as u8
+        )
+    })?;
+    let lhs = instantiate(l, &m)
+        .ok_or("a variable of the matched side is not bound by the substitution")?;
+    if lhs != *redex {
+        return Err(format!(
+            "the unit's side {side} under the substitution is not the subterm at {path:?} of literal {lit}"
+        ));
+    }
+    let rhs = instantiate(r, &m)
+        .ok_or("a variable of the replacing side is not bound by the substitution")?;
+    let new_side = replace_at(whole, &path, &rhs);
+    cur[lit as usize] = with_side(&cur[lit as usize], right, new_side);
+    Ok(())
+}
+
+/// The subterm at `path`, if the path exists.
+fn checked_at<'a>(mut t: &'a T, path: &[usize]) -> Option<&'a T> {
+    for &i in path {
+        match t {
+            T::F(_, args) => t = args.get(i)?,
+            T::V(_) => return None,
+        }
+    }
+    Some(t)
+}
+
+/// True if `l` is the complement of an instance of the unit clause `unit`.
+fn refutes(unit: &Clause, l: &L) -> bool {
+    let mut out = Vec::new();
+    reflections(unit, &vec![l.clone()], &mut out);
+    !out.is_empty()
+}
+
+/// A clause as text (for error messages).
+fn show(syms: &Syms, vars: &[String], c: &Clause) -> String {
+    fn term(syms: &Syms, vars: &[String], t: &T, out: &mut String) {
+        match t {
+            T::V(i) => match vars.get(*i as usize) {
+                Some(n) => out.push_str(n),
+                None => out.push_str(&format!("_{i}")),
+            },
+            T::F(f, args) => {
+                out.push_str(&syms.names[*f as usize].0);
+                if !args.is_empty() {
+                    out.push('(');
+                    for (k, a) in args.iter().enumerate() {
+                        if k > 0 {
+                            out.push(',');
+                        }
+                        term(syms, vars, a, out);
+                    }
+                    out.push(')');
+                }
+            }
+        }
+    }
+    if c.is_empty() {
+        return "$false".into();
+    }
+    let mut out = String::new();
+    for (k, l) in c.iter().enumerate() {
+        if k > 0 {
+            out.push_str(" | ");
+        }
+        if l.b.is_none() && !l.pos {
+            out.push('~');
+        }
+        term(syms, vars, &l.a, &mut out);
+        if let Some(b) = &l.b {
+            out.push_str(if l.pos { " = " } else { " != " });
+            term(syms, vars, b, &mut out);
+        }
+    }
+    out
 }
 
 // ----------------------------------------------------------------- models
@@ -1286,6 +1609,7 @@ mod tests {
             rule: rule.into(),
             parents: parents.to_vec(),
             simps: Vec::new(),
+            raw: None,
             role: (rule == "input").then(|| "axiom".into()),
             name: None,
         }
@@ -1355,10 +1679,12 @@ mod tests {
             SimpUse {
                 kind: "rewrite".into(),
                 unit: Some(1),
+                ..SimpUse::default()
             },
             SimpUse {
                 kind: "rewrite".into(),
                 unit: Some(2),
+                ..SimpUse::default()
             },
         ];
         let r = Refutation {

@@ -17,6 +17,8 @@
 //! `CounterSatisfiable` with the saturated set (weaker: [`check`] cannot
 //! re-verify saturation); anything else is `Unknown`.
 
+#[cfg(test)]
+mod cert_tests;
 pub mod check;
 pub mod mace;
 pub mod output;
@@ -25,9 +27,10 @@ mod proptests;
 pub mod workload;
 
 use crate::derivation::Derivation;
-use crate::logic::{Head, Literal, TermBank, TermId};
-use crate::saturation::{InputInfo, Params, Rule, Saturator, Stats, Status};
-use crate::tptp::clause_to_tptp;
+use crate::logic::{Head, Literal, Matcher, TermBank, TermId};
+use crate::saturation::store::SimpDetail;
+use crate::saturation::{InputInfo, Params, Rule, Saturator, SimpStep, Stats, Status};
+use crate::tptp::{clause_to_tptp, term_to_string};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 
@@ -154,6 +157,12 @@ pub struct ProofStep {
     pub parents: Vec<u32>,
     /// Simplifications applied after the rule, in order.
     pub simps: Vec<SimpUse>,
+    /// The rule's conclusion before the simplifications (TPTP text), when
+    /// the step was simplified and the detail was recorded. With it, every
+    /// entry of `simps` says where it acted and the checker replays the
+    /// steps without search.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub raw: Option<String>,
     /// For inputs: `axiom` or `negated_conjecture`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub role: Option<String>,
@@ -162,14 +171,34 @@ pub struct ProofStep {
     pub name: Option<String>,
 }
 
-/// One simplification step: its kind and the unit clause used.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+/// One simplification step: its kind and the unit clause used, and, in
+/// detailed certificates (see [`ProofStep::raw`]), where it acted. Literal
+/// indices refer to the clause just before the step: the raw conclusion's
+/// literals in printed order, earlier steps applied, deletions in place.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SimpUse {
     /// `rewrite`, `simplify_reflect` or `trivial_disequation`.
     pub kind: String,
     /// The unit clause used, by step id.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub unit: Option<u32>,
+    /// Rewrite, simplify-reflect: the literal acted on.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lit: Option<u32>,
+    /// Rewrite: true for the right side of the (equational) literal.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub right: Option<bool>,
+    /// Rewrite: argument indices from the side's root to the redex.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub path: Option<Vec<u32>>,
+    /// Rewrite: the side of the unit equation that matched the redex
+    /// (0 = as printed left, 1 = right); it is replaced by the other side.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unit_side: Option<u8>,
+    /// Rewrite: the matching substitution, unit variable -> term (over the
+    /// variables of the raw conclusion), TPTP text.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub subst: Option<std::collections::BTreeMap<String, String>>,
 }
 
 /// A refutation: the sub-DAG from input clauses to the empty clause, in
@@ -454,6 +483,8 @@ impl Prover {
         // The prover's budgets count distinct given clauses: a re-derived
         // clause is dropped rather than queued again.
         params.requeue_duplicates = false;
+        // Certificates say where each simplification acted.
+        params.record_simp_detail = true;
         if lim.max_clause_weight > 0 {
             params.max_clause_weight = Some(lim.max_clause_weight);
         }
@@ -555,24 +586,77 @@ pub fn extract_refutation(sat: &Saturator, empty: crate::saturation::ClauseId) -
         let input = (r.rule == Rule::Input)
             .then_some(r.input.as_ref())
             .flatten();
+        let detail = r.detail.as_deref();
+        let simps = r
+            .simps
+            .iter()
+            .enumerate()
+            .map(|(k, s)| {
+                let mut u = SimpUse {
+                    kind: s.name().to_string(),
+                    unit: s.partner().map(|p| number[&p]),
+                    ..SimpUse::default()
+                };
+                if let Some(d) = detail.and_then(|d| d.steps.get(k)) {
+                    locate(sat, *s, d, &mut u);
+                }
+                u
+            })
+            .collect();
         steps.push(ProofStep {
             id: n,
             clause: clause_to_tptp(&sat.bank, &r.clause.lits),
             rule: r.rule.name().to_string(),
             parents: r.parents.iter().map(|p| number[p]).collect(),
-            simps: r
-                .simps
-                .iter()
-                .map(|s| SimpUse {
-                    kind: s.name().to_string(),
-                    unit: s.partner().map(|p| number[&p]),
-                })
-                .collect(),
+            simps,
+            raw: detail.map(|d| clause_to_tptp(&sat.bank, &d.raw)),
             role: input.map(|i| i.role.clone()),
             name: input.map(|i| i.name.clone()),
         });
     }
     Refutation { steps }
+}
+
+/// Fills the location fields of a certificate's simplification from the
+/// recorded detail: literal, side and path of a rewrite, the unit side that
+/// matched and the matching substitution (over the unit's printed
+/// variables `X<i>`).
+fn locate(sat: &Saturator, step: SimpStep, d: &SimpDetail, u: &mut SimpUse) {
+    match (step, d) {
+        (
+            SimpStep::Rewrite(unit),
+            SimpDetail::Rewrite {
+                lit,
+                right,
+                path,
+                redex,
+                unit_side,
+                ..
+            },
+        ) => {
+            let eq = sat.store.clause(unit).lits[0];
+            let side = if *unit_side == 0 { eq.lhs } else { eq.rhs };
+            let mut m = Matcher::new();
+            let mut subst = std::collections::BTreeMap::new();
+            if m.matches(&sat.bank, side, *redex) {
+                let mut counts = Vec::new();
+                sat.bank.count_vars(eq.lhs, &mut counts);
+                sat.bank.count_vars(eq.rhs, &mut counts);
+                for (v, &n) in counts.iter().enumerate() {
+                    if let (true, Some(t)) = (n > 0, m.get(v as u32)) {
+                        subst.insert(format!("X{v}"), term_to_string(&sat.bank, t));
+                    }
+                }
+            }
+            u.lit = Some(*lit);
+            u.right = Some(*right);
+            u.path = Some(path.to_vec());
+            u.unit_side = Some(*unit_side);
+            u.subst = Some(subst);
+        }
+        (SimpStep::SimplifyReflect(_), SimpDetail::Reflect { lit }) => u.lit = Some(*lit),
+        _ => {}
+    }
 }
 
 fn import(dst: &mut TermBank, src: &TermBank, t: TermId) -> TermId {

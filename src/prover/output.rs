@@ -175,6 +175,7 @@ mod tests {
                     rule: "input".into(),
                     parents: vec![],
                     simps: vec![],
+                    raw: None,
                     role: Some("axiom".into()),
                     name: Some("ax1".into()),
                 },
@@ -186,7 +187,9 @@ mod tests {
                     simps: vec![SimpUse {
                         kind: "rewrite".into(),
                         unit: Some(1),
+                        ..SimpUse::default()
                     }],
+                    raw: None,
                     role: None,
                     name: None,
                 },

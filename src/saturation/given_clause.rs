@@ -15,11 +15,13 @@ use super::feature_vector::feature_vector;
 use super::fingerprint::Query;
 use super::params::Params;
 use super::passive::Passive;
-use super::rules::demodulation::{NfCache, Rewriter, backward_candidates};
+use super::rules::demodulation::{NfCache, RewriteTrace, Rewriter, backward_candidates};
 use super::rules::simplify_reflect;
 use super::rules::subsumption::subsumes;
 use super::rules::{Conclusion, Infer, generate_all};
-use super::store::{ClauseId, ClauseStore, InputInfo, Inputs, Rule, SimpStep, State};
+use super::store::{
+    ClauseId, ClauseStore, Detail, InputInfo, Inputs, Rule, SimpDetail, SimpStep, State,
+};
 use crate::logic::{
     Clause, Kbo, Literal, Matcher, Subst, TermBank, TermOrder, normalize_clause, orient,
 };
@@ -423,7 +425,7 @@ impl Saturator {
                 Rule::EqualityResolution => self.stats.equality_resolutions += 1,
                 Rule::Input | Rule::Simplification => {}
             }
-            self.keep_conclusion(c.lits, c.rule, c.parents, Vec::new(), true);
+            self.keep_conclusion(c.lits, c.rule, c.parents, Vec::new(), true, None);
             if self.empty.is_some() {
                 break;
             }
@@ -440,6 +442,7 @@ impl Saturator {
         &'a mut self,
         used: &'a mut Vec<SimpStep>,
         exclude: Option<ClauseId>,
+        trace: Option<&'a mut RewriteTrace>,
     ) -> Rewriter<'a> {
         Rewriter {
             bank: &mut self.bank,
@@ -454,23 +457,30 @@ impl Saturator {
             } else {
                 None
             },
+            trace,
         }
     }
 
-    /// Rewrites and reflect-simplifies literals against the active set.
+    /// Rewrites and reflect-simplifies literals against the active set;
+    /// with `detail`, also records where each step acted.
     fn simplify_lits(
         &mut self,
         lits: &mut Vec<Literal>,
         simps: &mut Vec<SimpStep>,
         exclude: Option<ClauseId>,
+        mut detail: Option<&mut Vec<SimpDetail>>,
     ) {
         if self.nf_cache.len() > 4_000_000 {
             self.nf_cache.clear();
         }
         let before = simps.len();
-        let mut rw = self.rewriter(simps, exclude);
+        let mut trace = detail.is_some().then(RewriteTrace::default);
+        let mut rw = self.rewriter(simps, exclude, trace.as_mut());
         rw.rewrite_literals(lits);
         let rewrites = simps.len() - before;
+        if let (Some(d), Some(trace)) = (detail.as_deref_mut(), trace) {
+            d.extend(rewrite_details(trace));
+        }
         let before_reflect = simps.len();
         simplify_reflect::simplify(
             &self.bank,
@@ -480,6 +490,7 @@ impl Saturator {
             lits,
             simps,
             exclude,
+            detail,
         );
         self.stats.rewrites += rewrites as u64;
         self.stats.reflect_deletions += (simps.len() - before_reflect) as u64;
@@ -493,6 +504,7 @@ impl Saturator {
         parents: SmallVec<[ClauseId; 2]>,
         mut simps: Vec<SimpStep>,
         simplify: bool,
+        mut detail: Option<Detail>,
     ) -> Option<ClauseId> {
         if simplify && self.params.simplify_new_clauses {
             // Orient first so that rewriting sees which side is maximal; the
@@ -508,7 +520,16 @@ impl Saturator {
                 return None;
             }
             lits = oriented.lits.into_vec();
-            self.simplify_lits(&mut lits, &mut simps, None);
+            if self.params.record_simp_detail {
+                let mut d = detail.take().unwrap_or_else(|| Detail {
+                    raw: lits.clone(),
+                    steps: Vec::new(),
+                });
+                self.simplify_lits(&mut lits, &mut simps, None, Some(&mut d.steps));
+                detail = Some(d);
+            } else {
+                self.simplify_lits(&mut lits, &mut simps, None, None);
+            }
         }
         let clause = normalize_clause(&mut self.bank, &self.kbo, lits);
         if clause.is_tautology() {
@@ -529,7 +550,13 @@ impl Saturator {
             return None;
         }
         let empty = clause.is_empty();
+        let simplified = !simps.is_empty();
         let id = self.store.push(clause, rule, parents, simps, None);
+        if let Some(d) = detail
+            && simplified
+        {
+            self.store.set_detail(id, d);
+        }
         self.goal.push(goal);
         self.stats.kept += 1;
         self.remember(id);
@@ -547,7 +574,16 @@ impl Saturator {
     fn simplify_given(&mut self, given: ClauseId) -> Option<ClauseId> {
         let mut lits = self.store.clause(given).lits.to_vec();
         let mut simps = Vec::new();
-        self.simplify_lits(&mut lits, &mut simps, None);
+        let mut detail = self.params.record_simp_detail.then(|| Detail {
+            raw: lits.clone(),
+            steps: Vec::new(),
+        });
+        self.simplify_lits(
+            &mut lits,
+            &mut simps,
+            None,
+            detail.as_mut().map(|d| &mut d.steps),
+        );
         if simps.is_empty() {
             return Some(given);
         }
@@ -566,6 +602,9 @@ impl Saturator {
         let id = self
             .store
             .push(clause, Rule::Simplification, parents, simps, None);
+        if let Some(d) = detail {
+            self.store.set_detail(id, d);
+        }
         self.goal.push(goal);
         self.stats.kept += 1;
         self.remember(id);
@@ -647,10 +686,16 @@ impl Saturator {
             }
             let mut lits = self.store.clause(d).lits.to_vec();
             let mut simps = Vec::new();
-            let mut rw = self.rewriter(&mut simps, Some(d));
+            let mut trace = self.params.record_simp_detail.then(RewriteTrace::default);
+            let raw = trace.as_ref().map(|_| lits.clone());
+            let mut rw = self.rewriter(&mut simps, Some(d), trace.as_mut());
             if !rw.rewrite_literals(&mut lits) {
                 continue;
             }
+            let detail = raw.zip(trace).map(|(raw, trace)| Detail {
+                raw,
+                steps: rewrite_details(trace).collect(),
+            });
             self.stats.rewrites += simps.len() as u64;
             self.stats.backward_rewritten += 1;
             let dc = self.store.clause(d).clone();
@@ -662,9 +707,25 @@ impl Saturator {
                 smallvec::smallvec![d],
                 simps,
                 false,
+                detail,
             );
         }
     }
+}
+
+/// The located rewrites of a trace as simplification details.
+fn rewrite_details(trace: RewriteTrace) -> impl Iterator<Item = SimpDetail> {
+    trace
+        .steps
+        .into_iter()
+        .map(|(lit, right, step)| SimpDetail::Rewrite {
+            lit,
+            right,
+            path: step.path.into_boxed_slice(),
+            redex: step.redex,
+            contractum: step.contractum,
+            unit_side: step.unit_side,
+        })
 }
 
 #[cfg(test)]

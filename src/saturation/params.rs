@@ -103,6 +103,11 @@ pub struct Params {
     /// makes `max_processed` count what E's `--processed-clauses-limit`
     /// counts. Off: a duplicate is dropped and never selected.
     pub requeue_duplicates: bool,
+    /// Keep, per record, the conclusion before simplification and where
+    /// each simplification acted ([`crate::saturation::store::Detail`]), so
+    /// that certificates can be replayed without search. Off: nothing extra
+    /// is recorded and the search is unchanged.
+    pub record_simp_detail: bool,
 }
 
 impl Default for Params {
@@ -117,6 +122,7 @@ impl Default for Params {
             max_clause_literals: Some(DEFAULT_MAX_CLAUSE_LITERALS),
             non_goal_weight_factor: 1,
             requeue_duplicates: true,
+            record_simp_detail: false,
         }
     }
 }

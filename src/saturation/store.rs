@@ -2,7 +2,7 @@
 //! made it, its parents and the simplifications applied to it. The arena *is*
 //! the derivation DAG; `crate::derivation` builds views and exports on top.
 
-use crate::logic::Clause;
+use crate::logic::{Clause, Literal, TermId};
 use smallvec::SmallVec;
 use std::fmt;
 
@@ -101,6 +101,46 @@ impl SimpStep {
     }
 }
 
+/// What one [`SimpStep`] did, in enough detail to replay it without search
+/// (kept only when `Params::record_simp_detail` is on). Literal indices are
+/// into the clause as it was just before the step: the raw conclusion
+/// ([`Detail::raw`]) with the earlier steps applied, deletions in place.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SimpDetail {
+    /// A rewrite of `redex` into `contractum` with the step's unit.
+    Rewrite {
+        /// Literal index.
+        lit: u32,
+        /// True for the right side of the literal (`rhs`).
+        right: bool,
+        /// Argument indices from the side's root to the redex.
+        path: Box<[u32]>,
+        /// The subterm replaced.
+        redex: TermId,
+        /// The term it was replaced by.
+        contractum: TermId,
+        /// The side of the unit that matched the redex (0 = `lhs`).
+        unit_side: u8,
+    },
+    /// Deletion of the literal at `lit` by simplify-reflect.
+    Reflect {
+        /// Literal index.
+        lit: u32,
+    },
+    /// Deletion of every trivial disequation `s != s`.
+    Trivial,
+}
+
+/// The detail of a record's simplifications: the conclusion before them and
+/// one [`SimpDetail`] per [`Record::simps`] entry.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Detail {
+    /// The literals before simplification (oriented, not renumbered).
+    pub raw: Vec<Literal>,
+    /// One entry per simplification step, in order.
+    pub steps: Vec<SimpDetail>,
+}
+
 /// Where a clause is in the given-clause loop.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
 pub enum State {
@@ -130,6 +170,8 @@ pub struct Record {
     pub state: State,
     /// Input name and role for input clauses.
     pub input: Option<InputInfo>,
+    /// Simplification detail, when recorded (see [`Detail`]).
+    pub detail: Option<Box<Detail>>,
 }
 
 /// Provenance of an input clause.
@@ -185,6 +227,7 @@ impl ClauseStore {
             depth: 0,
             state: State::Passive,
             input,
+            detail: None,
         };
         rec.depth = rec
             .premises()
@@ -206,6 +249,12 @@ impl ClauseStore {
     #[inline]
     pub fn clause(&self, id: ClauseId) -> &Clause {
         &self.records[id.index()].clause
+    }
+
+    /// Attaches the simplification detail of a record.
+    pub fn set_detail(&mut self, id: ClauseId, detail: Detail) {
+        debug_assert_eq!(detail.steps.len(), self.records[id.index()].simps.len());
+        self.records[id.index()].detail = Some(Box::new(detail));
     }
 
     /// Sets a clause's loop state.

@@ -35,6 +35,35 @@ pub struct Rewriter<'a> {
     /// Normal-form cache, or `None` to bypass it (it must be bypassed when
     /// `exclude` is set, since a cached result may have used that clause).
     pub cache: Option<&'a mut NfCache>,
+    /// Where each rewrite acted, when simplification detail is recorded
+    /// (one entry per [`SimpStep::Rewrite`] pushed to `used`).
+    pub trace: Option<&'a mut RewriteTrace>,
+}
+
+/// One rewrite step located in a term: the argument path from the root of
+/// the term being normalised, the redex, the contractum and the side of the
+/// unit that matched.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TracedRewrite {
+    /// Argument indices from the root to the redex.
+    pub path: Vec<u32>,
+    /// The subterm replaced.
+    pub redex: TermId,
+    /// Its replacement.
+    pub contractum: TermId,
+    /// The unit's side that matched (0 = `lhs`).
+    pub unit_side: u8,
+}
+
+/// The located rewrite steps of a [`Rewriter`], in order, each tagged with
+/// the literal index and side it acted on.
+#[derive(Clone, Debug, Default)]
+pub struct RewriteTrace {
+    /// `(literal index, right side, step)` per rewrite.
+    pub steps: Vec<(u32, bool, TracedRewrite)>,
+    path: Vec<u32>,
+    lit: u32,
+    right: bool,
 }
 
 /// A cached rewrite: `nf` is reachable from the key term by the listed
@@ -44,6 +73,10 @@ pub struct NfEntry {
     nf: TermId,
     version: u32,
     used: SmallVec<[ClauseId; 2]>,
+    /// The located steps (paths relative to the key term), only when the
+    /// entry was made by a tracing rewriter; empty otherwise.
+    trace: Vec<TracedRewrite>,
+    traced: bool,
 }
 
 /// Normal forms of subterms (non-root positions, where no ordering guard
@@ -101,7 +134,12 @@ impl Rewriter<'_> {
     /// anything changed.
     pub fn rewrite_literals(&mut self, lits: &mut [Literal]) -> bool {
         let mut changed = false;
-        for l in lits.iter_mut() {
+        for (k, l) in lits.iter_mut().enumerate() {
+            if let Some(tr) = self.trace.as_deref_mut() {
+                tr.lit = k as u32;
+                tr.right = false;
+                tr.path.clear();
+            }
             let eq = l.is_equational(self.bank);
             let lhs_max = eq && self.kbo.compare(self.bank, l.lhs, l.rhs) != TermOrder::Less;
             let rhs_max = eq && self.kbo.compare(self.bank, l.rhs, l.lhs) != TermOrder::Less;
@@ -109,6 +147,9 @@ impl Rewriter<'_> {
             let guard_l = (l.pos && lhs_max).then_some(l.rhs);
             let guard_r = (l.pos && rhs_max).then_some(l.lhs);
             let nl = self.normal_form(l.lhs, guard_l);
+            if let Some(tr) = self.trace.as_deref_mut() {
+                tr.right = true;
+            }
             let nr = if eq {
                 self.normal_form(l.rhs, guard_r)
             } else {
@@ -130,13 +171,27 @@ impl Rewriter<'_> {
         }
         let version = self.active.demod_version;
         let before = self.used.len();
+        let trace_before = self.trace.as_deref().map_or(0, |tr| tr.steps.len());
         let mut cur = t;
         if guard.is_none()
             && let Some(cache) = self.cache.as_deref()
             && let Some(e) = cache.get(t)
+            // A tracing rewriter can only reuse entries that carry a trace.
+            && (self.trace.is_none() || e.traced)
         {
             for &u in &e.used {
                 self.used.push(SimpStep::Rewrite(u));
+            }
+            if let Some(tr) = self.trace.as_deref_mut() {
+                for step in &e.trace {
+                    let mut path = tr.path.clone();
+                    path.extend_from_slice(&step.path);
+                    let located = TracedRewrite {
+                        path,
+                        ..step.clone()
+                    };
+                    tr.steps.push((tr.lit, tr.right, located));
+                }
             }
             if e.version == version {
                 return e.nf;
@@ -151,7 +206,30 @@ impl Rewriter<'_> {
                 .iter()
                 .filter_map(|s| s.partner())
                 .collect();
-            cache.put(t, NfEntry { nf, version, used });
+            let (trace, traced) = match self.trace.as_deref() {
+                Some(tr) => {
+                    let depth = tr.path.len();
+                    let steps = tr.steps[trace_before..]
+                        .iter()
+                        .map(|(_, _, s)| TracedRewrite {
+                            path: s.path[depth..].to_vec(),
+                            ..s.clone()
+                        })
+                        .collect();
+                    (steps, true)
+                }
+                None => (Vec::new(), false),
+            };
+            cache.put(
+                t,
+                NfEntry {
+                    nf,
+                    version,
+                    used,
+                    trace,
+                    traced,
+                },
+            );
         }
         nf
     }
@@ -166,7 +244,13 @@ impl Rewriter<'_> {
                 let mut changed = false;
                 for i in 0..n {
                     let a = self.bank.arg(cur, i);
+                    if let Some(tr) = self.trace.as_deref_mut() {
+                        tr.path.push(i as u32);
+                    }
                     let b = self.normal_form(a, None);
+                    if let Some(tr) = self.trace.as_deref_mut() {
+                        tr.path.pop();
+                    }
                     changed |= a != b;
                     args.push(b);
                 }
@@ -232,6 +316,15 @@ impl Rewriter<'_> {
                 continue;
             }
             self.used.push(SimpStep::Rewrite(e.clause));
+            if let Some(tr) = self.trace.as_deref_mut() {
+                let step = TracedRewrite {
+                    path: tr.path.clone(),
+                    redex: t,
+                    contractum: rs,
+                    unit_side: e.side,
+                };
+                tr.steps.push((tr.lit, tr.right, step));
+            }
             return Some(rs);
         }
         None

@@ -6,10 +6,12 @@
 use crate::logic::{Literal, Matcher, TermBank};
 use crate::saturation::active::ActiveSet;
 use crate::saturation::fingerprint::Query;
-use crate::saturation::store::{ClauseId, ClauseStore, SimpStep};
+use crate::saturation::store::{ClauseId, ClauseStore, SimpDetail, SimpStep};
 
-/// Deletes literals refuted by active units; records the steps. Returns true
-/// if something was deleted.
+/// Deletes literals refuted by active units; records the steps (and, when
+/// `detail` is given, which literal each step deleted). Returns true if
+/// something was deleted.
+#[allow(clippy::too_many_arguments)]
 pub fn simplify(
     bank: &TermBank,
     active: &ActiveSet,
@@ -18,6 +20,7 @@ pub fn simplify(
     lits: &mut Vec<Literal>,
     used: &mut Vec<SimpStep>,
     exclude: Option<ClauseId>,
+    mut detail: Option<&mut Vec<SimpDetail>>,
 ) -> bool {
     let before = lits.len();
     let mut trivial = false;
@@ -28,6 +31,9 @@ pub fn simplify(
     });
     if trivial {
         used.push(SimpStep::TrivialDisequation);
+        if let Some(d) = detail.as_deref_mut() {
+            d.push(SimpDetail::Trivial);
+        }
     }
     if !active.units_pos.is_empty() || !active.units_neg.is_empty() {
         let mut i = 0;
@@ -35,6 +41,9 @@ pub fn simplify(
             match refuting_unit(bank, active, store, matcher, &lits[i], exclude) {
                 Some(u) => {
                     used.push(SimpStep::SimplifyReflect(u));
+                    if let Some(d) = detail.as_deref_mut() {
+                        d.push(SimpDetail::Reflect { lit: i as u32 });
+                    }
                     lits.remove(i);
                 }
                 None => i += 1,

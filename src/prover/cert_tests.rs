@@ -1,0 +1,190 @@
+//! Certificate regression tests: detailed simplification certificates of
+//! long permutative rewrite chains, tampered certificates, and inputs with
+//! numbers and distinct objects.
+
+use super::check::{CheckProblem, check};
+use super::{InputClause, Prover, ProverLimits, Refutation, Verdict};
+use crate::logic::TermBank;
+use crate::tptp::{clause_to_tptp, parse_str};
+
+const MEDIAN: &str = "
+cnf(majority, axiom, f(X,X,Y) = X).
+cnf(permute1, axiom, f(X,Y,Z) = f(X,Z,Y)).
+cnf(permute2, axiom, f(X,Y,Z) = f(Z,Y,X)).
+cnf(distributivity, axiom, f(f(X,W,Y),W,Z) = f(X,W,f(Y,W,Z))).
+";
+
+fn refute(text: &str) -> (CheckProblem, Verdict, Prover) {
+    let mut bank = TermBank::new();
+    let p = parse_str(&mut bank, text, "test.p", None).unwrap();
+    let inputs: Vec<InputClause> = p
+        .clauses
+        .iter()
+        .map(|c| InputClause {
+            lits: c.lits.clone(),
+            name: c.name.clone(),
+            role: c.role.as_str().to_string(),
+        })
+        .collect();
+    let mut prover = Prover::new(ProverLimits::default());
+    let o = prover.refute(&bank, &inputs);
+    let problem = CheckProblem {
+        axioms: inputs
+            .iter()
+            .map(|c| clause_to_tptp(&bank, &c.lits))
+            .collect(),
+        conjecture: None,
+    };
+    (problem, o.verdict, prover)
+}
+
+/// The certificate without simplification detail, as older certificates are.
+fn without_detail(r: &Refutation) -> Refutation {
+    let mut r = r.clone();
+    for s in &mut r.steps {
+        s.raw = None;
+        for u in &mut s.simps {
+            *u = super::SimpUse {
+                kind: u.kind.clone(),
+                unit: u.unit,
+                ..Default::default()
+            };
+        }
+    }
+    r
+}
+
+/// A median-algebra goal whose refutation rewrites one clause 18 times
+/// with permutative equations: replaying that chain by search overflowed
+/// the checker's candidate bound, so the correct certificate was refused.
+fn median_refutation() -> (CheckProblem, Refutation) {
+    let text =
+        format!("{MEDIAN}cnf(goal, negated_conjecture, f(f(a,b,c),b,c) != f(b,c,f(a,b,c))).");
+    let (problem, v, mut prover) = refute(&text);
+    assert_eq!(prover.take_defects(), Vec::new());
+    let Verdict::Theorem { refutation } = v else {
+        panic!("expected a theorem, got {}", v.name());
+    };
+    (problem, refutation)
+}
+
+/// The step with the most simplifications.
+fn longest(r: &Refutation) -> usize {
+    (0..r.steps.len())
+        .max_by_key(|&k| (r.steps[k].simps.len(), std::cmp::Reverse(k)))
+        .unwrap()
+}
+
+fn theorem(r: &Refutation) -> Verdict {
+    Verdict::Theorem {
+        refutation: r.clone(),
+    }
+}
+
+#[test]
+fn a_long_permutative_rewrite_chain_checks_by_replay() {
+    let (problem, r) = median_refutation();
+    let k = longest(&r);
+    assert!(r.steps[k].simps.len() >= 18, "{:?}", r.steps[k]);
+    assert!(r.steps[k].raw.is_some());
+    assert!(check(&problem, &theorem(&r)).is_ok());
+    // The same certificate without the detail makes the checker search,
+    // which hits its candidate bound: what the detail is for.
+    let e = check(&problem, &theorem(&without_detail(&r))).unwrap_err();
+    assert!(e.0.contains("candidate"), "{e}");
+}
+
+/// Applies `tamper` to every rewrite of the longest step in turn; each
+/// tampered certificate must be refused with a message naming the step.
+fn refused_everywhere(tamper: impl Fn(&mut super::SimpUse, &Refutation)) {
+    let (problem, r) = median_refutation();
+    let k = longest(&r);
+    let id = r.steps[k].id;
+    let mut tried = 0;
+    for j in 0..r.steps[k].simps.len() {
+        if r.steps[k].simps[j].kind != "rewrite" {
+            continue;
+        }
+        let mut bad = r.clone();
+        tamper(&mut bad.steps[k].simps[j], &r);
+        assert_ne!(bad, r);
+        let e = check(&problem, &theorem(&bad)).unwrap_err();
+        assert!(e.0.contains(&format!("step {id}:")), "{e}");
+        tried += 1;
+    }
+    assert!(tried > 0);
+}
+
+#[test]
+fn a_wrong_position_is_refused() {
+    // The root of the side instead of the redex below it, or a subterm of
+    // the redex: neither can equal the redex.
+    refused_everywhere(|s, _| {
+        let p = s.path.as_mut().unwrap();
+        if p.is_empty() {
+            p.push(0);
+        } else {
+            p.clear();
+        }
+    });
+}
+
+#[test]
+fn a_wrong_substitution_is_refused() {
+    refused_everywhere(|s, _| {
+        let subst = s.subst.as_mut().unwrap();
+        let (_, t) = subst.iter_mut().next().expect("a non-ground unit");
+        *t = format!("f({t},{t},{t})");
+    });
+}
+
+#[test]
+fn a_wrong_unit_is_refused() {
+    // The negated conjecture is a unit, but not a positive equation.
+    refused_everywhere(|s, r| {
+        let goal = r
+            .steps
+            .iter()
+            .find(|s| s.name.as_deref() == Some("goal"))
+            .unwrap();
+        s.unit = Some(goal.id);
+    });
+}
+
+#[test]
+fn a_wrong_orientation_is_refused() {
+    // A rewrite never replaces a term by itself, so the other side of the
+    // unit under the substitution is never the redex.
+    refused_everywhere(|s, _| s.unit_side = Some(1 - s.unit_side.unwrap()));
+}
+
+#[test]
+fn numbers_and_distinct_objects_are_proved_and_checked() {
+    // /work/shared/repro/R03_number.p, and the other kinds of names.
+    for text in [
+        "cnf(a, axiom, p(-1)).\ncnf(b, negated_conjecture, ~p(-1)).",
+        "cnf(a, axiom, p(1/2, 1.5, -2.5E-3, $$w, \"d o\", 'q r')).
+         cnf(b, negated_conjecture, ~p(X, 1.5, Y, $$w, \"d o\", Z)).",
+    ] {
+        let (problem, v, mut prover) = refute(text);
+        assert_eq!(prover.take_defects(), Vec::new());
+        assert_eq!(v.name(), "theorem");
+        assert!(check(&problem, &v).is_ok());
+    }
+}
+
+#[test]
+fn a_deeply_nested_term_is_refused_cleanly() {
+    let (problem, mut r) = median_refutation();
+    let deep = format!("p({}a{})", "f(".repeat(50_000), ")".repeat(50_000));
+    r.steps[0].clause = deep.clone();
+    let e = check(&problem, &theorem(&r)).unwrap_err();
+    assert!(e.0.contains("nested deeper"), "{e}");
+    // Deep parentheses around a literal, and a huge flat clause.
+    r.steps[0].clause = format!("{}p{}", "(~".repeat(50_000), ")".repeat(50_000));
+    let e = check(&problem, &theorem(&r)).unwrap_err();
+    assert!(e.0.contains("nested deeper"), "{e}");
+    r.steps[0].clause = vec!["p(a)"; 100_000].join(" | ");
+    let e = check(&problem, &theorem(&r)).unwrap_err();
+    assert!(e.0.len() < 1_000, "the message abbreviates the clause");
+}
