@@ -1,5 +1,8 @@
 //! Command-line front door of saturate: parses arguments, calls the library,
-//! maps errors to exit codes (0 ok, 1 runtime failure, 2 usage or input error).
+//! maps errors to exit codes (0 ok, 1 runtime failure, 2 usage or input error,
+//! 3 `prove` gave up, 4 a run found bugs: certificate failures or generator
+//! panics, dataset written and marked complete, or with `--strict` nothing
+//! written).
 
 use clap::{Args, Parser, Subcommand};
 use saturate::config::{Config, MAX_COUNT, MAX_JOBS, MAX_MODEL_SIZE, MAX_WORK};
@@ -85,6 +88,12 @@ struct RunArgs {
     /// modulo N. The N shards together are the unsharded run.
     #[arg(long, value_name = "i/N", value_parser = parse_shard)]
     shard: Option<(u64, u64)>,
+    /// End the run at the first certificate the checker refuses or
+    /// generator panic (exit 4, no dataset). Without it such instances are
+    /// rejected, listed in <dataset>/rejects/, and the run exits 4 after
+    /// writing the dataset.
+    #[arg(long)]
+    strict: bool,
     #[command(flatten)]
     common: Common,
 }
@@ -238,6 +247,9 @@ struct EqArgs {
     /// No progress or summary on stderr (errors are still printed).
     #[arg(long, short)]
     quiet: bool,
+    /// End the run at the first generator panic (exit 4, no dataset).
+    #[arg(long)]
+    strict: bool,
 }
 
 #[derive(Args, Debug)]
@@ -265,6 +277,9 @@ struct PlArgs {
     /// No progress or summary on stderr.
     #[arg(long, short)]
     quiet: bool,
+    /// End the run at the first generator panic (exit 4, no dataset).
+    #[arg(long)]
+    strict: bool,
     /// Problem sets, comma-separated: pl1 (random problems, NDL) and/or
     /// pl2 (eight structured families, NDL_f). With pl2, --count is per
     /// task, family and size.
@@ -323,12 +338,12 @@ fn run_pl(a: &PlArgs) -> Result<(), RunError> {
         pl2,
         ..Default::default()
     };
-    let summary = pipeline::pl::run_pl(&cfg, a.jobs, &a.out, !a.quiet)?;
+    let summary = pipeline::pl::run_pl(&cfg, a.jobs, &a.out, !a.quiet, a.strict)?;
     if !a.quiet {
         eprint!("{}", summary.render(&levels));
         eprintln!("dataset written to {}", a.out.display());
     }
-    Ok(())
+    defects(summary.bugs.len(), 0, &a.out)
 }
 
 fn load_config(c: &Common) -> Result<Config, RunError> {
@@ -400,6 +415,19 @@ fn main() {
         eprintln!("error: {e}");
         std::process::exit(e.exit_code());
     }
+}
+
+/// The run's outcome when it found bugs: the dataset is written, the exit
+/// code says so (4).
+fn defects(panics: usize, certificate_failures: usize, dataset: &Path) -> Result<(), RunError> {
+    if panics + certificate_failures == 0 {
+        return Ok(());
+    }
+    Err(RunError::Defect(format!(
+        "the run found bugs: {certificate_failures} certificate(s) the checker refused, {panics} generator panic(s); the dataset was written to {} without them, and each is listed in {}",
+        dataset.display(),
+        dataset.join("rejects/rejects.jsonl").display()
+    )))
 }
 
 /// Exit code of `prove` when the prover gives up (0 = decided).
@@ -649,6 +677,7 @@ fn run_domain(args: &RunArgs) -> Result<(), RunError> {
         out: args.out.clone(),
         shard: args.shard,
         progress: !quiet,
+        strict: args.strict,
     })?;
     println!(
         "{:<28} {:>13} {:>9} {:>10} {:>9} {:>9} {:>6}",
@@ -671,7 +700,11 @@ fn run_domain(args: &RunArgs) -> Result<(), RunError> {
     }
     print!("{}", summary.render());
     println!("dataset written to {}", summary.dataset.display());
-    Ok(())
+    defects(
+        summary.generator_panics,
+        summary.certificate_failures,
+        &summary.dataset,
+    )
 }
 
 fn run_eq(a: &EqArgs) -> Result<(), RunError> {
@@ -683,12 +716,13 @@ fn run_eq(a: &EqArgs) -> Result<(), RunError> {
         jobs: a.jobs,
         progress: !a.quiet,
         max_rows_per_shard: a.shard_rows as usize,
+        strict: a.strict,
     })?;
     if !a.quiet {
         eprint!("{}", summary.render());
         eprintln!("dataset written to {}", a.out.display());
     }
-    Ok(())
+    defects(summary.bugs.len(), 0, &a.out)
 }
 
 fn score(

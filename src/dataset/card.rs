@@ -71,6 +71,11 @@ pub(crate) fn render(
          and the SHA-256 of every shard.\n",
         manifest.engine_version, manifest.seed
     );
+    s.push_str(
+        "This folder is complete: it was renamed into place only after every shard, this card, \
+         `summary.json` and `manifest.json` (`\"complete\": true`) were written and the run \
+         finished.\n\n",
+    );
     s.push_str("## Loading\n\n```python\nimport datasets\n");
     if let Some(first) = manifest.configs.keys().next() {
         let _ = writeln!(

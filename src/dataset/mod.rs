@@ -8,7 +8,10 @@
 //! the writer buffers each (config, split) stream and flushes a shard every
 //! `max_rows_per_shard` rows into a staging directory beside the output; at
 //! [`DatasetWriter::finish`] shards get their final `-of-N` names, the card
-//! and manifest are written, and the staging directory replaces the output.
+//! and manifest (`"complete": true`) are written, and the staging directory
+//! replaces the output. An existing output folder is replaced only when it
+//! is a complete saturate dataset holding nothing its manifest does not list;
+//! `<out>.tmp-<pid>` leftovers of dead runs are removed by the next run.
 //!
 //! Invariants: the same sequence of pushes gives byte-identical files (no
 //! timestamps, fixed Parquet `created_by`, fixed writer properties); rows of
@@ -18,7 +21,9 @@
 mod card;
 mod writer;
 
-pub use writer::{ConfigCounts, DatasetWriter, Manifest, ShardInfo, SplitCounts};
+pub use writer::{
+    ConfigCounts, DatasetWriter, Manifest, ShardInfo, SplitCounts, remove_stale_temporaries,
+};
 
 use sha2::{Digest, Sha256};
 use std::path::PathBuf;
@@ -121,13 +126,25 @@ pub enum DatasetError {
         /// The encoder's message.
         message: String,
     },
-    /// The output directory exists, is not empty and is not a dataset
-    /// written by saturate; it is left untouched.
+    /// The output path exists and is not an empty directory or a complete
+    /// saturate dataset (a manifest marked complete, no file it does not
+    /// list); it is left untouched.
     #[error(
-        "{}: directory exists and is not a saturate dataset (no saturate manifest.json); refusing to overwrite it",
+        "{}: exists and is not a saturate dataset marked complete ({reason}); refusing to replace it (remove it or choose another output folder)",
         path.display()
     )]
     NotOurs {
+        /// The output directory.
+        path: PathBuf,
+        /// Why it is not replaceable.
+        reason: String,
+    },
+    /// The run produced no rows; nothing was written.
+    #[error(
+        "{}: the run produced no rows (every instance was rejected or the configuration selects nothing); no dataset written",
+        path.display()
+    )]
+    Empty {
         /// The output directory.
         path: PathBuf,
     },

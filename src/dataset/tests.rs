@@ -249,10 +249,18 @@ fn refuses_foreign_directory_and_replaces_our_own() {
 
     let ours = tmp.path().join("ours");
     write(&ours, 30, 10);
-    std::fs::write(ours.join("stale.txt"), "old").unwrap();
     let m = write(&ours, 6, 10);
     assert_eq!(m.total_rows, 6);
-    assert!(!ours.join("stale.txt").exists());
+    assert!(m.complete);
+    // A file the manifest does not list is the user's: refuse, keep it.
+    std::fs::write(ours.join("notes.txt"), "mine").unwrap();
+    let err = DatasetWriter::create(&ours, spec(10)).err().unwrap();
+    assert!(err.to_string().contains("notes.txt"), "{err}");
+    assert_eq!(
+        std::fs::read_to_string(ours.join("notes.txt")).unwrap(),
+        "mine"
+    );
+    std::fs::remove_file(ours.join("notes.txt")).unwrap();
 
     // An unfinished writer leaves the previous dataset untouched.
     let before = tree_bytes(&ours);
@@ -283,4 +291,96 @@ fn rejects_bad_config_names_and_shard_size() {
         DatasetWriter::create(&tmp.path().join("e"), spec(0)),
         Err(DatasetError::BadShardSize { .. })
     ));
+}
+
+#[test]
+fn a_fake_or_incomplete_manifest_is_refused_and_nothing_deleted() {
+    let tmp = tempfile::tempdir().unwrap();
+    for manifest in [
+        r#"{"generator": "saturate"}"#.to_string(),
+        // A real manifest without the completion mark.
+        {
+            let d = tmp.path().join("real");
+            let m = write(&d, 4, 10);
+            let mut v = serde_json::to_value(&m).unwrap();
+            v.as_object_mut().unwrap().remove("complete");
+            v.to_string()
+        },
+    ] {
+        let dir = tmp.path().join("fake");
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("manifest.json"), &manifest).unwrap();
+        std::fs::write(dir.join("thesis.tex"), "years of work").unwrap();
+        let err = DatasetWriter::create(&dir, spec(10)).err().unwrap();
+        assert!(matches!(err, DatasetError::NotOurs { .. }), "{err}");
+        assert_eq!(
+            std::fs::read_to_string(dir.join("thesis.tex")).unwrap(),
+            "years of work"
+        );
+        assert_eq!(
+            std::fs::read_to_string(dir.join("manifest.json")).unwrap(),
+            manifest
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+    // A regular file as the output is refused too.
+    let file = tmp.path().join("file");
+    std::fs::write(&file, "x").unwrap();
+    assert!(matches!(
+        DatasetWriter::create(&file, spec(10)),
+        Err(DatasetError::NotOurs { .. })
+    ));
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "x");
+}
+
+#[test]
+fn stale_temporaries_of_dead_runs_are_removed_live_ones_kept() {
+    let tmp = tempfile::tempdir().unwrap();
+    // PID 4194304 is above Linux's maximum PID: never alive.
+    let dead = tmp.path().join("out.tmp-4194304");
+    let dead_old = tmp.path().join("out.old-4194304");
+    // PID 1 is always alive.
+    let live = tmp.path().join("out.tmp-1");
+    let other = tmp.path().join("other.tmp-4194304");
+    for d in [&dead, &dead_old, &live, &other] {
+        std::fs::create_dir(d).unwrap();
+        std::fs::write(d.join("x.parquet"), "partial").unwrap();
+    }
+    let m = write(&tmp.path().join("out"), 3, 10);
+    assert_eq!(m.total_rows, 3);
+    assert!(!dead.exists());
+    assert!(!dead_old.exists());
+    assert!(live.join("x.parquet").exists());
+    assert!(other.join("x.parquet").exists());
+}
+
+#[test]
+fn an_empty_dataset_is_refused_and_nothing_written() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("empty");
+    let w = DatasetWriter::create(&out, spec(10)).unwrap();
+    assert!(matches!(w.finish(), Err(DatasetError::Empty { .. })));
+    assert!(!out.exists());
+    let names: Vec<_> = std::fs::read_dir(tmp.path()).unwrap().collect();
+    assert!(names.is_empty(), "{names:?}");
+}
+
+#[test]
+fn extra_files_are_listed_and_the_card_says_complete() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("d");
+    let mut w = DatasetWriter::create(&out, spec(10)).unwrap();
+    w.push("alpha", record(0)).unwrap();
+    w.add_file("summary.json", b"{}\n").unwrap();
+    w.add_file("rejects/rejects.jsonl", b"{}\n").unwrap();
+    for bad in ["../x", "manifest.json", ".hidden", "summary.json", "a//b"] {
+        assert!(w.add_file(bad, b"").is_err(), "{bad}");
+    }
+    let m = w.finish().unwrap();
+    assert_eq!(m.extra_files, ["rejects/rejects.jsonl", "summary.json"]);
+    assert!(out.join("rejects/rejects.jsonl").is_file());
+    let card = std::fs::read_to_string(out.join("README.md")).unwrap();
+    assert!(card.contains("This folder is complete"), "{card}");
+    // Its own output, extra files included, is replaceable.
+    write(&out, 2, 10);
 }

@@ -79,6 +79,14 @@ pub struct Manifest {
     pub total_rows: u64,
     /// Config name → counts.
     pub configs: BTreeMap<String, ConfigCounts>,
+    /// Other files of the dataset (relative, `/`-separated), such as
+    /// `summary.json` and `rejects/rejects.jsonl`.
+    #[serde(default)]
+    pub extra_files: Vec<String>,
+    /// `true`: every file was written and the run finished. The folder is
+    /// renamed into place only then, so a folder without it is not ours.
+    #[serde(default)]
+    pub complete: bool,
 }
 
 /// A shard written under its temporary name.
@@ -103,6 +111,7 @@ pub struct DatasetWriter {
     spec: DatasetSpec,
     streams: BTreeMap<(String, Split), Stream>,
     descriptions: BTreeMap<String, String>,
+    extra_files: Vec<String>,
     finished: bool,
 }
 
@@ -113,28 +122,109 @@ fn io_err(path: &Path) -> impl FnOnce(std::io::Error) -> DatasetError + '_ {
     }
 }
 
-/// A sibling of `dir` named `<name>.<tag>-<pid>`.
+/// A sibling of `dir` named `<name>.<tag>-<pid>`: the PID says which run
+/// owns it, so a later run can tell a dead run's leftovers from a live one.
 fn sibling(dir: &Path, tag: &str) -> PathBuf {
-    let name = dir
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "dataset".to_string());
-    dir.with_file_name(format!("{name}.{tag}-{}", std::process::id()))
+    dir.with_file_name(format!("{}.{tag}-{}", base_name(dir), std::process::id()))
 }
 
-/// Whether `dir` holds a `manifest.json` written by us.
-fn is_our_dataset(dir: &Path) -> bool {
-    let Ok(text) = std::fs::read_to_string(dir.join("manifest.json")) else {
-        return false;
+/// Why `dir` may not be replaced: `None` when it is a complete saturate
+/// dataset (a manifest with our generator and `"complete": true`) holding
+/// no file the manifest does not list, so replacing it deletes nothing of
+/// the user's.
+fn not_replaceable(dir: &Path) -> Option<String> {
+    let manifest: Manifest = match std::fs::read_to_string(dir.join("manifest.json")) {
+        Err(_) => return Some("no saturate manifest.json".into()),
+        Ok(text) => match serde_json::from_str(&text) {
+            Ok(m) => m,
+            Err(_) => return Some("manifest.json is not a saturate manifest".into()),
+        },
     };
-    serde_json::from_str::<serde_json::Value>(&text)
-        .ok()
-        .and_then(|v| {
-            v.get("generator")
-                .and_then(|g| g.as_str())
-                .map(|g| g == GENERATOR)
-        })
-        .unwrap_or(false)
+    if manifest.generator != GENERATOR || !manifest.complete {
+        return Some("manifest.json does not mark a complete saturate dataset".into());
+    }
+    let mut known: std::collections::BTreeSet<String> =
+        ["manifest.json", "README.md"].map(String::from).into();
+    known.extend(manifest.extra_files.iter().cloned());
+    for c in manifest.configs.values() {
+        for s in c.splits.values() {
+            known.extend(s.shards.iter().map(|x| x.file.clone()));
+        }
+    }
+    let mut stack = vec![(dir.to_path_buf(), String::new())];
+    while let Some((d, prefix)) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&d) else {
+            return Some(format!("cannot read {}", d.display()));
+        };
+        for e in entries {
+            let Ok(e) = e else {
+                return Some(format!("cannot read {}", d.display()));
+            };
+            let name = format!("{prefix}{}", e.file_name().to_string_lossy());
+            let is_dir = e.file_type().map(|t| t.is_dir()).unwrap_or(false);
+            if is_dir {
+                stack.push((e.path(), format!("{name}/")));
+            } else if !known.contains(&name) {
+                return Some(format!("{name} is not listed in its manifest.json"));
+            }
+        }
+    }
+    None
+}
+
+/// Whether process `pid` is alive (Linux `/proc`); `true` when unknown, so
+/// nothing of a possibly live run is removed.
+fn alive(pid: u32) -> bool {
+    if !Path::new("/proc/self").exists() {
+        return true;
+    }
+    Path::new(&format!("/proc/{pid}")).exists()
+}
+
+/// Removes the entries of `dir` named `<prefix><tag>-<pid>` (tag `tmp` or
+/// `old`) left by runs that died (process `pid` no longer alive, or this
+/// process). Entries of live runs and anything else are left alone.
+/// Returns the removed paths.
+pub fn remove_stale_temporaries(dir: &Path, prefix: &str) -> Vec<PathBuf> {
+    let mut removed = Vec::new();
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return removed;
+    };
+    let me = std::process::id();
+    for e in entries.flatten() {
+        let name = e.file_name().to_string_lossy().into_owned();
+        let Some(rest) = name.strip_prefix(prefix) else {
+            continue;
+        };
+        let Some(pid) = ["tmp-", "old-"]
+            .iter()
+            .find_map(|t| rest.strip_prefix(t))
+            .and_then(|p| p.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        if pid != me && alive(pid) {
+            continue;
+        }
+        let path = e.path();
+        let gone = if e.file_type().map(|t| t.is_dir()).unwrap_or(false) {
+            std::fs::remove_dir_all(&path)
+        } else {
+            std::fs::remove_file(&path)
+        };
+        if gone.is_ok() {
+            tracing::info!("removed {} left by an interrupted run", path.display());
+            removed.push(path);
+        }
+    }
+    removed
+}
+
+/// The file name of `dir` (or `dataset`), the stem of its temporaries.
+fn base_name(dir: &Path) -> String {
+    dir.file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "dataset".to_string())
 }
 
 fn valid_config_name(name: &str) -> bool {
@@ -196,29 +286,26 @@ pub(crate) fn encode_shard(records: &[Record]) -> Result<Vec<u8>, parquet::error
 }
 
 impl DatasetWriter {
-    /// Starts a dataset in `out_dir`. Refuses an existing non-empty
-    /// directory that is not a saturate dataset; a previous saturate dataset
-    /// is replaced only when [`DatasetWriter::finish`] succeeds.
+    /// Starts a dataset in `out_dir`, staged in the sibling
+    /// `<out_dir>.tmp-<pid>`. Refuses an existing path that is not an empty
+    /// directory or a complete saturate dataset (see [`DatasetError::NotOurs`]);
+    /// a previous dataset is replaced only when [`DatasetWriter::finish`]
+    /// succeeds. Removes the temporaries of dead earlier runs.
     pub fn create(out_dir: &Path, spec: DatasetSpec) -> Result<DatasetWriter, DatasetError> {
         if spec.max_rows_per_shard == 0 {
             return Err(DatasetError::BadShardSize {
                 path: out_dir.to_path_buf(),
             });
         }
-        if out_dir.exists() {
-            let empty = out_dir.is_dir()
-                && std::fs::read_dir(out_dir)
-                    .map_err(io_err(out_dir))?
-                    .next()
-                    .is_none();
-            if !empty && !is_our_dataset(out_dir) {
-                return Err(DatasetError::NotOurs {
-                    path: out_dir.to_path_buf(),
-                });
-            }
-        } else if let Some(parent) = out_dir.parent().filter(|p| !p.as_os_str().is_empty()) {
+        check_replaceable(out_dir)?;
+        let parent = out_dir
+            .parent()
+            .filter(|p| !p.as_os_str().is_empty())
+            .unwrap_or(Path::new("."));
+        if !out_dir.exists() {
             std::fs::create_dir_all(parent).map_err(io_err(parent))?;
         }
+        remove_stale_temporaries(parent, &format!("{}.", base_name(out_dir)));
         let staging = sibling(out_dir, "tmp");
         if staging.exists() {
             std::fs::remove_dir_all(&staging).map_err(io_err(&staging))?;
@@ -230,8 +317,46 @@ impl DatasetWriter {
             spec,
             streams: BTreeMap::new(),
             descriptions: BTreeMap::new(),
+            extra_files: Vec::new(),
             finished: false,
         })
+    }
+
+    /// Replaces the card's description (set when it depends on work done
+    /// after the output folder was checked).
+    pub fn set_description(&mut self, description: String) {
+        self.spec.description = description;
+    }
+
+    /// Writes an extra file of the dataset (e.g. `summary.json`,
+    /// `rejects/rejects.jsonl`) into the staging folder; it is listed in the
+    /// manifest and moved into place with the rest.
+    pub fn add_file(&mut self, name: &str, bytes: &[u8]) -> Result<(), DatasetError> {
+        let ok = !name.is_empty()
+            && name.split('/').all(|part| {
+                !part.is_empty()
+                    && part != "."
+                    && part != ".."
+                    && !part.starts_with('.')
+                    && part
+                        .bytes()
+                        .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-' || b == b'.')
+            })
+            && !["manifest.json", "README.md"].contains(&name)
+            && !self.extra_files.iter().any(|f| f == name);
+        if !ok {
+            return Err(DatasetError::BadConfigName {
+                path: self.out_dir.clone(),
+                name: name.to_string(),
+            });
+        }
+        let path = self.staging.join(name);
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir).map_err(io_err(dir))?;
+        }
+        std::fs::write(&path, bytes).map_err(io_err(&path))?;
+        self.extra_files.push(name.to_string());
+        Ok(())
     }
 
     /// Sets a prose description of one config, shown in the dataset card.
@@ -289,7 +414,19 @@ impl DatasetWriter {
     /// Flushes every stream, names the shards `<split>-NNNNN-of-NNNNN.parquet`,
     /// writes `README.md` and `manifest.json`, and moves the finished dataset
     /// to the output directory (replacing a previous saturate dataset).
+    ///
+    /// A dataset without rows is refused ([`DatasetError::Empty`]) and
+    /// nothing is written.
     pub fn finish(mut self) -> Result<Manifest, DatasetError> {
+        if self
+            .streams
+            .values()
+            .all(|s| s.buffer.is_empty() && s.shards.is_empty())
+        {
+            return Err(DatasetError::Empty {
+                path: self.out_dir.clone(),
+            });
+        }
         let keys: Vec<(String, Split)> = self.streams.keys().cloned().collect();
         for key in &keys {
             self.flush(key)?;
@@ -328,6 +465,12 @@ impl DatasetWriter {
             config: self.spec.config.clone(),
             total_rows,
             configs,
+            extra_files: {
+                let mut f = self.extra_files.clone();
+                f.sort();
+                f
+            },
+            complete: true,
         };
         let card_path = self.staging.join("README.md");
         std::fs::write(
@@ -349,6 +492,8 @@ impl DatasetWriter {
     /// hold a mix of old and new files.
     fn swap_in(&self) -> Result<(), DatasetError> {
         let out = &self.out_dir;
+        // Checked again: the folder may have changed since `create`.
+        check_replaceable(out)?;
         let mut old = None;
         if out.exists() {
             let aside = sibling(out, "old");
@@ -371,6 +516,32 @@ impl Drop for DatasetWriter {
         if !self.finished {
             let _ = std::fs::remove_dir_all(&self.staging);
         }
+    }
+}
+
+/// Refuses an output path that exists and is not an empty directory or a
+/// complete saturate dataset; deletes nothing.
+fn check_replaceable(out_dir: &Path) -> Result<(), DatasetError> {
+    let Ok(meta) = std::fs::symlink_metadata(out_dir) else {
+        return Ok(());
+    };
+    let reason = if !meta.is_dir() {
+        Some("it is not a directory".to_string())
+    } else if std::fs::read_dir(out_dir)
+        .map_err(io_err(out_dir))?
+        .next()
+        .is_none()
+    {
+        None
+    } else {
+        not_replaceable(out_dir)
+    };
+    match reason {
+        None => Ok(()),
+        Some(reason) => Err(DatasetError::NotOurs {
+            path: out_dir.to_path_buf(),
+            reason,
+        }),
     }
 }
 

@@ -3,7 +3,13 @@
 //! in batches of consecutive indices, collected in index order, deduplicated
 //! and pushed in that order, so the output is byte-identical for any thread
 //! count.
+//!
+//! A generator panic is caught per instance and counted as a rejection; it
+//! is a bug, so it also goes to `rejects/rejects.jsonl` and the run exits
+//! [`super::EXIT_DEFECT`] after writing the dataset (`strict`: at once, no
+//! dataset). `summary.json` in the dataset holds the counts, no timings.
 
+use super::fault::{self, RejectEntry};
 use super::{Progress, RunError};
 use crate::dataset::{DatasetError, DatasetSpec, DatasetWriter, Record};
 use crate::tasks::eq::{self, GENERATOR_VERSION, GenParams, Task};
@@ -30,10 +36,12 @@ pub struct EqRun {
     pub progress: bool,
     /// Rows per Parquet shard.
     pub max_rows_per_shard: usize,
+    /// End the run at the first generator panic, with no dataset.
+    pub strict: bool,
 }
 
 /// Counts of one (task, level) cell of the run.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, serde::Serialize)]
 pub struct CellStats {
     /// Records written.
     pub written: usize,
@@ -43,7 +51,11 @@ pub struct CellStats {
     pub duplicates: usize,
     /// Indices for which the generator found no instance of the wanted kind.
     pub gave_up: usize,
-    /// Wall-clock seconds spent building (generation and certification).
+    /// Indices whose generator panicked (bugs).
+    pub generator_panics: usize,
+    /// Wall-clock seconds spent building (generation and certification);
+    /// timing, so not in `summary.json`.
+    #[serde(skip)]
     pub seconds: f64,
 }
 
@@ -56,9 +68,30 @@ pub struct EqSummary {
     pub seconds: f64,
     /// Rows in the dataset.
     pub total_rows: u64,
+    /// Generator panics (bugs), in index order.
+    pub bugs: Vec<RejectEntry>,
 }
 
 impl EqSummary {
+    /// The deterministic part of the summary, as written to `summary.json`.
+    pub fn to_json(&self) -> serde_json::Value {
+        let cells: serde_json::Map<String, serde_json::Value> = self
+            .cells
+            .iter()
+            .map(|((task, level), c)| {
+                (
+                    format!("{task} L{level}"),
+                    serde_json::to_value(c).expect("cell serialises"),
+                )
+            })
+            .collect();
+        serde_json::json!({
+            "total_rows": self.total_rows,
+            "generator_panics": self.bugs.len(),
+            "cells": cells,
+        })
+    }
+
     /// The end-of-run summary, one line per task and level plus totals.
     pub fn render(&self) -> String {
         let mut s = String::from(
@@ -109,6 +142,7 @@ impl EqSummary {
 fn dataset_error(e: DatasetError) -> RunError {
     match e {
         DatasetError::NotOurs { .. }
+        | DatasetError::Empty { .. }
         | DatasetError::BadConfigName { .. }
         | DatasetError::BadShardSize { .. } => RunError::Input(e.to_string()),
         _ => RunError::Runtime(e.to_string()),
@@ -155,7 +189,7 @@ pub fn run_eq(run: &EqRun) -> Result<EqSummary, RunError> {
         writer.describe_config(task.config(), task.description());
     }
     let mut summary = EqSummary::default();
-    let total = (run.count * levels.len() * Task::ALL.len()) as u64;
+    let total = (run.count as u64).saturating_mul((levels.len() * Task::ALL.len()) as u64);
     let progress = Progress::new("eq", total, run.progress);
     let mut done: u64 = 0;
     for task in Task::ALL {
@@ -165,7 +199,7 @@ pub fn run_eq(run: &EqRun) -> Result<EqSummary, RunError> {
             let mut cell = CellStats::default();
             let t0 = Instant::now();
             let mut next: u64 = 0;
-            let limit = run.count as u64 * 20 + 100;
+            let limit = (run.count as u64).saturating_mul(20).saturating_add(100);
             while cell.written < run.count {
                 if next >= limit {
                     return Err(RunError::Runtime(format!(
@@ -178,7 +212,12 @@ pub fn run_eq(run: &EqRun) -> Result<EqSummary, RunError> {
                 let results: Vec<_> = pool.install(|| {
                     (next..next + batch)
                         .into_par_iter()
-                        .map(|i| eq::build(task, level, run.seed, i))
+                        .map(|i| {
+                            fault::catch(|| {
+                                fault::maybe_panic(i);
+                                eq::build(task, level, run.seed, i)
+                            })
+                        })
                         .collect()
                 });
                 for (k, r) in results.into_iter().enumerate() {
@@ -186,6 +225,21 @@ pub fn run_eq(run: &EqRun) -> Result<EqSummary, RunError> {
                         break;
                     }
                     let index = next + k as u64;
+                    let r = match r {
+                        Ok(r) => r,
+                        Err(panic) => {
+                            let slot = format!("{}-L{level}-{index:06}", task.config());
+                            tracing::error!("BUG: generator panic at {slot}: {panic}");
+                            if run.strict {
+                                return Err(RunError::Defect(format!(
+                                    "--strict: generator panic at {slot}: {panic}; no dataset written"
+                                )));
+                            }
+                            cell.generator_panics += 1;
+                            summary.bugs.push(RejectEntry::from_panic(slot, panic));
+                            continue;
+                        }
+                    };
                     let built = match r {
                         Err(e) => return Err(RunError::Runtime(format!("{label} #{index}: {e}"))),
                         Ok(None) => {
@@ -222,6 +276,20 @@ pub fn run_eq(run: &EqRun) -> Result<EqSummary, RunError> {
         }
     }
     progress.finish("done");
+    summary.total_rows = summary.cells.values().map(|c| c.written as u64).sum();
+    if !summary.bugs.is_empty() {
+        writer
+            .add_file(
+                "rejects/rejects.jsonl",
+                &fault::rejects_jsonl(&summary.bugs),
+            )
+            .map_err(dataset_error)?;
+    }
+    let mut json = serde_json::to_vec_pretty(&summary.to_json()).expect("summary serialises");
+    json.push(b'\n');
+    writer
+        .add_file("summary.json", &json)
+        .map_err(dataset_error)?;
     let manifest = writer.finish().map_err(dataset_error)?;
     summary.total_rows = manifest.total_rows;
     summary.seconds = start.elapsed().as_secs_f64();

@@ -3,6 +3,7 @@
 //! deterministic), progress reporting and writing results atomically.
 
 mod eq;
+pub mod fault;
 pub mod pl;
 mod progress;
 mod reader;
@@ -32,7 +33,16 @@ pub enum RunError {
     /// A failure while running (I/O, ...).
     #[error("{0}")]
     Runtime(String),
+    /// The run found bugs (certificates the checker refused, generator
+    /// panics): either the dataset was written and marked complete with
+    /// the failures in `rejects/`, or, under `--strict`, nothing was written.
+    #[error("{0}")]
+    Defect(String),
 }
+
+/// Exit code of a run that found bugs (certificate failures or generator
+/// panics); see [`RunError::Defect`].
+pub const EXIT_DEFECT: i32 = 4;
 
 impl RunError {
     /// The process exit code for this error.
@@ -40,6 +50,7 @@ impl RunError {
         match self {
             RunError::Input(_) => 2,
             RunError::Runtime(_) => 1,
+            RunError::Defect(_) => EXIT_DEFECT,
         }
     }
 }

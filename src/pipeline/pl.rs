@@ -3,7 +3,13 @@
 //! size) in parallel (rayon), collects them in index order, drops duplicate
 //! problems per task, and writes one dataset config per task through the
 //! dataset writer. Output is byte-identical for any thread count.
+//!
+//! A generator panic is caught per candidate and counted as a rejection; it
+//! is a bug, so it also goes to `rejects/rejects.jsonl` and the run exits
+//! [`super::EXIT_DEFECT`] after writing the dataset (`strict`: at once, no
+//! dataset). `summary.json` in the dataset holds the counts, no timings.
 
+use super::fault::{self, RejectEntry};
 use super::{Progress, RunError};
 use crate::dataset::{DatasetError, DatasetSpec, DatasetWriter, Record};
 use crate::tasks::pl::families::Family;
@@ -104,10 +110,17 @@ pub struct PlSummary {
     pub mean_proof_lines: BTreeMap<u8, f64>,
     /// Instances written.
     pub total: usize,
-    /// Wall-clock seconds of generation and writing.
+    /// Candidates whose generator panicked (bugs).
+    pub generator_panics: usize,
+    /// Wall-clock seconds of generation and writing (timing: not in
+    /// `summary.json`).
+    #[serde(skip)]
     pub seconds: f64,
     /// The PL2 part, when generated.
     pub pl2: Option<Pl2Summary>,
+    /// Generator panics, in candidate order.
+    #[serde(skip)]
+    pub bugs: Vec<RejectEntry>,
 }
 
 /// Per (family, size) figures of a PL2 run.
@@ -131,6 +144,7 @@ pub struct Pl2Cell {
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct Pl2Summary {
     /// (family, size) → figures.
+    #[serde(serialize_with = "family_size_keys")]
     pub cells: BTreeMap<(String, u8), Pl2Cell>,
     /// task → label → count.
     pub labels: BTreeMap<String, BTreeMap<String, usize>>,
@@ -138,6 +152,31 @@ pub struct Pl2Summary {
     pub corruption_predictions: (usize, usize),
     /// Instances written.
     pub total: usize,
+}
+
+/// Serialises (family, size) keys as `family/size` (JSON keys are strings).
+fn family_size_keys<S: serde::Serializer>(
+    cells: &BTreeMap<(String, u8), Pl2Cell>,
+    s: S,
+) -> Result<S::Ok, S::Error> {
+    s.collect_map(cells.iter().map(|((f, z), c)| (format!("{f}/{z}"), c)))
+}
+
+/// Counts a caught generator panic (or, under `strict`, ends the run).
+fn generator_panic(
+    summary_bugs: &mut Vec<RejectEntry>,
+    slot: String,
+    panic: String,
+    strict: bool,
+) -> Result<(), RunError> {
+    tracing::error!("BUG: generator panic at {slot}: {panic}");
+    if strict {
+        return Err(RunError::Defect(format!(
+            "--strict: generator panic at {slot}: {panic}; no dataset written"
+        )));
+    }
+    summary_bugs.push(RejectEntry::from_panic(slot, panic));
+    Ok(())
 }
 
 fn record(i: PlInstance) -> Record {
@@ -171,6 +210,7 @@ fn record2(i: Pl2Instance) -> Record {
 fn dataset_err(e: DatasetError) -> RunError {
     match e {
         DatasetError::NotOurs { .. }
+        | DatasetError::Empty { .. }
         | DatasetError::BadConfigName { .. }
         | DatasetError::BadShardSize { .. } => RunError::Input(e.to_string()),
         _ => RunError::Runtime(e.to_string()),
@@ -224,12 +264,14 @@ fn describe(task: Task) -> &'static str {
     }
 }
 
-/// Runs the PL generator and writes the dataset to `out`.
+/// Runs the PL generator and writes the dataset to `out`. With `strict`, the
+/// first generator panic ends the run with no dataset.
 pub fn run_pl(
     cfg: &PlConfig,
     jobs: usize,
     out: &Path,
     progress_enabled: bool,
+    strict: bool,
 ) -> Result<PlSummary, RunError> {
     if cfg.count == 0 {
         return Err(RunError::Input("--count must be at least 1".into()));
@@ -284,43 +326,70 @@ pub fn run_pl(
     };
     let mut writer = DatasetWriter::create(out, spec).map_err(dataset_err)?;
     let started = Instant::now();
+    let count = cfg.count as u64;
     let pl1_total = if do_pl1 {
-        cfg.count * cfg.levels.len() * cfg.tasks.len()
+        count.saturating_mul((cfg.levels.len() * cfg.tasks.len()) as u64)
     } else {
         0
     };
     let pl2_total = pl2_cfg.as_ref().map_or(0, |c| {
-        cfg.count * c.sizes.len() * c.families.len() * Pl2Task::ALL.len()
+        count.saturating_mul((c.sizes.len() * c.families.len() * Pl2Task::ALL.len()) as u64)
     });
-    let progress = Progress::new("pl", (pl1_total + pl2_total) as u64, progress_enabled);
+    let progress = Progress::new("pl", pl1_total.saturating_add(pl2_total), progress_enabled);
     let mut summary = PlSummary::default();
     let mut done = 0u64;
     if do_pl1 {
-        run_pl1_part(
-            cfg,
-            jobs,
-            &pool,
-            &mut writer,
-            &progress,
-            &mut done,
-            &mut summary,
-        )?;
+        let mut sink = Out {
+            writer: &mut writer,
+            progress: &progress,
+            done: &mut done,
+            strict,
+        };
+        run_pl1_part(cfg, jobs, &pool, &mut sink, &mut summary)?;
     }
     if let Some(c) = &pl2_cfg {
+        let mut sink = Out {
+            writer: &mut writer,
+            progress: &progress,
+            done: &mut done,
+            strict,
+        };
         summary.pl2 = Some(run_pl2_part(
             cfg,
             c,
             jobs,
             &pool,
-            &mut writer,
-            &progress,
-            &mut done,
+            &mut sink,
+            &mut summary.bugs,
         )?);
     }
+    summary.generator_panics = summary.bugs.len();
+    if !summary.bugs.is_empty() {
+        writer
+            .add_file(
+                "rejects/rejects.jsonl",
+                &fault::rejects_jsonl(&summary.bugs),
+            )
+            .map_err(dataset_err)?;
+    }
+    let mut json = serde_json::to_vec_pretty(&summary)
+        .map_err(|e| RunError::Runtime(format!("summary.json: {e}")))?;
+    json.push(b'\n');
+    writer
+        .add_file("summary.json", &json)
+        .map_err(dataset_err)?;
     writer.finish().map_err(dataset_err)?;
     progress.finish("done");
     summary.seconds = started.elapsed().as_secs_f64();
     Ok(summary)
+}
+
+/// Where a part of a run writes: the dataset, progress, and the strict flag.
+struct Out<'a> {
+    writer: &'a mut DatasetWriter,
+    progress: &'a Progress,
+    done: &'a mut u64,
+    strict: bool,
 }
 
 /// The PL1 part of a run.
@@ -328,36 +397,49 @@ fn run_pl1_part(
     cfg: &PlConfig,
     jobs: usize,
     pool: &rayon::ThreadPool,
-    writer: &mut DatasetWriter,
-    progress: &Progress,
-    done: &mut u64,
+    out: &mut Out,
     summary: &mut PlSummary,
 ) -> Result<(), RunError> {
+    let strict = out.strict;
     let mut lines: BTreeMap<u8, (usize, usize)> = BTreeMap::new();
     let batch = (jobs.max(1) * 8).max(32) as u64;
     for &task in &cfg.tasks {
         let name = task.config().to_string();
-        writer.describe_config(task.config(), describe(task));
+        out.writer.describe_config(task.config(), describe(task));
         let mut seen: BTreeSet<String> = BTreeSet::new();
         for &level in &cfg.levels {
             let mut accepted = 0usize;
             let mut next = 0u64;
             // A generous budget; a level that cannot reach `count` unique
             // problems within it is reported, not looped on forever.
-            let limit = (cfg.count as u64) * 20 + 200;
+            let limit = (cfg.count as u64).saturating_mul(20).saturating_add(200);
             while accepted < cfg.count && next < limit {
                 let end = (next + batch).min(limit);
-                let built: Vec<Result<PlInstance, Skip>> = pool.install(|| {
+                let built: Vec<Result<Result<PlInstance, Skip>, String>> = pool.install(|| {
                     (next..end)
                         .into_par_iter()
-                        .map(|i| build(cfg.seed, task, level, i))
+                        .map(|i| {
+                            fault::catch(|| {
+                                fault::maybe_panic(i);
+                                build(cfg.seed, task, level, i)
+                            })
+                        })
                         .collect()
                 });
+                let first = next;
                 next = end;
-                for r in built {
+                for (k, r) in built.into_iter().enumerate() {
                     if accepted == cfg.count {
                         break;
                     }
+                    let r = match r {
+                        Ok(r) => r,
+                        Err(panic) => {
+                            let slot = format!("{name} L{level} candidate {}", first + k as u64);
+                            generator_panic(&mut summary.bugs, slot, panic, strict)?;
+                            continue;
+                        }
+                    };
                     match r {
                         Err(Skip::NoProblem) => {
                             *summary.no_problem.entry(name.clone()).or_default() += 1
@@ -384,11 +466,11 @@ fn run_pl1_part(
                             let e = lines.entry(level).or_default();
                             e.0 += inst.proof_lines;
                             e.1 += 1;
-                            writer
+                            out.writer
                                 .push(task.config(), record(inst))
                                 .map_err(dataset_err)?;
-                            *done += 1;
-                            progress.tick(*done);
+                            *out.done += 1;
+                            out.progress.tick(*out.done);
                         }
                     }
                 }
@@ -418,14 +500,14 @@ fn run_pl2_part(
     c: &Pl2RunConfig,
     jobs: usize,
     pool: &rayon::ThreadPool,
-    writer: &mut DatasetWriter,
-    progress: &Progress,
-    done: &mut u64,
+    out: &mut Out,
+    bugs: &mut Vec<RejectEntry>,
 ) -> Result<Pl2Summary, RunError> {
+    let strict = out.strict;
     let mut summary = Pl2Summary::default();
     let batch = (jobs.max(1) * 8).max(32) as u64;
     for task in Pl2Task::ALL {
-        writer.describe_config(task.config(), describe2(task));
+        out.writer.describe_config(task.config(), describe2(task));
         let mut seen: BTreeSet<String> = BTreeSet::new();
         for &family in &c.families {
             for &size in &c.sizes {
@@ -435,23 +517,45 @@ fn run_pl2_part(
                     .or_default();
                 let mut accepted = 0usize;
                 let mut next = 0u64;
-                let limit = (cfg.count as u64) * 20 + 200;
+                let limit = (cfg.count as u64).saturating_mul(20).saturating_add(200);
                 // Families with few distinct problems at a size (pyramids, De
                 // Bruijn) stop after this many candidates in a row give nothing.
                 let mut misses = 0u64;
                 while accepted < cfg.count && next < limit && misses < PL2_PATIENCE {
                     let end = (next + batch).min(limit);
-                    let built: Vec<Result<Pl2Instance, Reject>> = pool.install(|| {
-                        (next..end)
-                            .into_par_iter()
-                            .map(|i| pl2::build(cfg.seed, task, family, size, i, &c.options))
-                            .collect()
-                    });
+                    let built: Vec<Result<Result<Pl2Instance, Reject>, String>> =
+                        pool.install(|| {
+                            (next..end)
+                                .into_par_iter()
+                                .map(|i| {
+                                    fault::catch(|| {
+                                        fault::maybe_panic(i);
+                                        pl2::build(cfg.seed, task, family, size, i, &c.options)
+                                    })
+                                })
+                                .collect()
+                        });
+                    let first = next;
                     next = end;
-                    for r in built {
+                    for (k, r) in built.into_iter().enumerate() {
                         if accepted == cfg.count || misses >= PL2_PATIENCE {
                             break;
                         }
+                        let r = match r {
+                            Ok(r) => r,
+                            Err(panic) => {
+                                let slot = format!(
+                                    "{} {} size {size} candidate {}",
+                                    task.config(),
+                                    family.name(),
+                                    first + k as u64
+                                );
+                                generator_panic(bugs, slot, panic, strict)?;
+                                *cell.rejected.entry("generator_panic".into()).or_default() += 1;
+                                misses += 1;
+                                continue;
+                            }
+                        };
                         let inst = match r {
                             Err(reason) => {
                                 *cell.rejected.entry(reason.name().to_string()).or_default() += 1;
@@ -497,11 +601,11 @@ fn run_pl2_part(
                             };
                         }
                         *cell.written.entry(task.config().to_string()).or_default() += 1;
-                        writer
+                        out.writer
                             .push(task.config(), record2(inst))
                             .map_err(dataset_err)?;
-                        *done += 1;
-                        progress.tick(*done);
+                        *out.done += 1;
+                        out.progress.tick(*out.done);
                     }
                 }
                 summary.total += accepted;
