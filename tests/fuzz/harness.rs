@@ -178,10 +178,12 @@ pub fn run_target<S>(
             Err(TestCaseError::fail(msg))
         }
     });
-    let known = known_hits.into_inner().unwrap();
+    let mut known = known_hits.into_inner().unwrap();
+    let hits = known.len();
+    known.sort();
+    known.dedup();
     eprintln!(
-        "fuzz {target}: {n} cases, {} known faults hit{}",
-        known.len(),
+        "fuzz {target}: {n} cases, {hits} known faults hit{}",
         if known.is_empty() {
             String::new()
         } else {
