@@ -70,6 +70,21 @@ impl Subst {
         self.trail.push(s);
     }
 
+    /// Replaces the bindings by those of a matcher: each pattern variable
+    /// `v` bound by `m` is bound, in bank `pb`, to its image read in bank
+    /// `tb` (where nothing is bound, so the image's variables stay rigid).
+    /// Lets the ordering compare instances of a matched pattern
+    /// ([`crate::logic::Kbo::compare_inst`]) without building them.
+    pub fn load_matcher(&mut self, m: &Matcher, pb: Bank, tb: Bank) {
+        debug_assert_ne!(pb, tb);
+        self.clear();
+        for &v in &m.trail {
+            if let Some(t) = m.get(v) {
+                self.bind(v, pb, t, tb);
+            }
+        }
+    }
+
     /// Follows variable bindings until an unbound variable or a non-variable.
     #[inline]
     pub fn deref(&self, bank: &TermBank, mut t: TermId, mut b: Bank) -> (TermId, Bank) {
@@ -393,6 +408,18 @@ impl Matcher {
                 }
                 true
             }
+        }
+    }
+
+    /// True when every variable of `t` is bound (then `t`'s instance has no
+    /// variable the matched target lacks).
+    pub fn binds_all_vars(&self, bank: &TermBank, t: TermId) -> bool {
+        if bank.is_ground(t) {
+            return true;
+        }
+        match bank.head(t) {
+            Head::Var(v) => self.get(v).is_some(),
+            Head::Sym(_) => (0..bank.arity(t)).all(|i| self.binds_all_vars(bank, bank.arg(t, i))),
         }
     }
 

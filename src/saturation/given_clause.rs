@@ -132,6 +132,8 @@ pub struct Saturator {
     seen: HashTable<(u64, ClauseId)>,
     subst: Subst,
     matcher: Matcher,
+    /// Scratch substitution for the rewriter's ordering checks.
+    inst: Subst,
     conclusions: Vec<Conclusion>,
     empty: Option<ClauseId>,
     /// Per record: descends from a negated conjecture input.
@@ -194,6 +196,7 @@ impl Saturator {
             seen: HashTable::new(),
             subst: Subst::new(),
             matcher: Matcher::new(),
+            inst: Subst::new(),
             conclusions: Vec::new(),
             empty: None,
             goal: Vec::new(),
@@ -450,6 +453,7 @@ impl Saturator {
             active: &self.active,
             store: &self.store,
             matcher: &mut self.matcher,
+            inst: &mut self.inst,
             used,
             exclude,
             cache: if exclude.is_none() {

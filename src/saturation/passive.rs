@@ -23,7 +23,7 @@ pub struct Passive {
     by_weight: BinaryHeap<Reverse<(u32, u32)>>,
     by_age: VecDeque<u32>,
     weight_picks: u32,
-    counter: u32,
+    counter: u64,
 }
 
 impl Passive {
@@ -48,7 +48,8 @@ impl Passive {
     /// is left. Ties in weight go to the older entry.
     pub fn pop(&mut self) -> Option<ClauseId> {
         self.counter = self.counter.wrapping_add(1);
-        let by_age = self.counter % (self.weight_picks + 1) == 0;
+        // In u64: `weight_picks + 1` cannot wrap to a zero divisor.
+        let by_age = self.counter % (u64::from(self.weight_picks) + 1) == 0;
         let first = if by_age {
             self.pop_age()
         } else {

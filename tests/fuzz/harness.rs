@@ -141,13 +141,7 @@ pub struct Known {
 }
 
 /// The known faults, in code this harness does not own.
-pub const KNOWN: &[Known] = &[
-    // tests/fuzz_corpus/config/weight_picks_zero.toml
-    Known {
-        target: "config",
-        panic: "src/saturation/passive.rs:51:22: attempt to calculate the remainder with a divisor of zero",
-    },
-];
+pub const KNOWN: &[Known] = &[];
 
 /// Runs one target: `property` is called on each generated input and
 /// returns `Ok(())` or an assertion failure; panics and hangs are caught by

@@ -10,7 +10,7 @@
 //! completion), which keeps the calculus complete
 //! (Bachmair & Ganzinger 1994; Schulz, E 2002, §3).
 
-use crate::logic::{Kbo, Literal, Matcher, TermBank, TermId, TermOrder};
+use crate::logic::{Kbo, Literal, Matcher, Subst, TermBank, TermId, TermOrder};
 use crate::saturation::active::{ActiveSet, UnitEntry};
 use crate::saturation::fingerprint::Query;
 use crate::saturation::store::{ClauseId, ClauseStore, SimpStep};
@@ -28,6 +28,8 @@ pub struct Rewriter<'a> {
     pub store: &'a ClauseStore,
     /// Scratch matcher.
     pub matcher: &'a mut Matcher,
+    /// Scratch substitution for ordering checks on instances.
+    pub inst: &'a mut Subst,
     /// Units used, in order of use.
     pub used: &'a mut Vec<SimpStep>,
     /// A clause that must not rewrite (the clause being rewritten, if active).
@@ -295,14 +297,20 @@ impl Rewriter<'_> {
             if !self.matcher.matches(self.bank, l, t) {
                 continue;
             }
-            let oriented = e.oriented;
-            if !oriented && !vars_subset(self.bank, r, l) {
-                continue;
+            // An unoriented unit rewrites only instances it orients: rσ
+            // must have no variable tσ lacks and be smaller. Both checks
+            // read rσ through the matcher, so a failed one (most of them,
+            // with permutative units such as commutativity) builds nothing.
+            if !e.oriented {
+                if !self.matcher.binds_all_vars(self.bank, r) {
+                    continue;
+                }
+                self.inst.load_matcher(self.matcher, 0, 1);
+                if self.kbo.compare_inst(self.bank, self.inst, l, 0, r, 0) != TermOrder::Greater {
+                    continue;
+                }
             }
             let rs = self.matcher.apply(self.bank, r);
-            if !oriented && self.kbo.compare(self.bank, t, rs) != TermOrder::Greater {
-                continue;
-            }
             // rσ = u makes the literal a tautology that the unit subsumes
             // anyway; a strict instance of l may always be rewritten (the
             // encompassment condition of completion).
@@ -348,16 +356,6 @@ fn strict_instance(bank: &TermBank, m: &Matcher, l: TermId) -> bool {
         }
     }
     false
-}
-
-fn vars_subset(bank: &TermBank, small: TermId, big: TermId) -> bool {
-    let mut a = Vec::new();
-    let mut b = Vec::new();
-    bank.count_vars(small, &mut a);
-    bank.count_vars(big, &mut b);
-    a.iter()
-        .enumerate()
-        .all(|(v, &n)| n == 0 || b.get(v).is_some_and(|&m| m > 0))
 }
 
 /// Active clauses that contain an instance of `l` (candidates for backward
