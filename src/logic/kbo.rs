@@ -9,7 +9,7 @@
 //! admissibility condition on unary symbols of weight 0 is void.
 
 use super::literal::Literal;
-use super::subst::{Bank, Subst};
+use super::subst::{Bank, Matcher, Subst};
 use super::symbol::{SymbolId, SymbolKind};
 use super::term::{Head, TermBank, TermId};
 
@@ -367,6 +367,116 @@ fn occurs_inst(bank: &TermBank, sub: &Subst, v: u32, vb: Bank, t: TermId, tb: Ba
             .args(t)
             .iter()
             .any(|&a| occurs_inst(bank, sub, v, vb, a, tb)),
+    }
+}
+
+impl Kbo {
+    /// Decides whether `t` > σ(`r`) where `t` = σ(`l`) for the matcher `m`
+    /// (pattern variables bound to terms of `bank`, whose own variables are
+    /// rigid), without building σ(`r`): the demodulation check for units
+    /// the ordering does not orient. `sub` holds the same bindings (see
+    /// [`Subst::load_matcher`], pattern bank 0, target bank 1) for the rare
+    /// cases handled by [`Kbo::compare_inst`].
+    ///
+    /// Returns `Greater` exactly when `compare(t, σ(r))` would, `Equal`
+    /// exactly when the two are equal, and `Incomparable` otherwise (a
+    /// `Less` is not told apart). Fast because the variable condition is read
+    /// off the pattern: when no variable occurs more often in `r` than in
+    /// `l`, σ(`l`) has at least the variable occurrences of σ(`r`), and
+    /// σ(`r`)'s weight is `r`'s with each variable counted at its image's
+    /// cached weight; the images are never walked.
+    pub fn compare_matched(
+        &self,
+        bank: &TermBank,
+        m: &Matcher,
+        sub: &Subst,
+        t: TermId,
+        l: TermId,
+        r: TermId,
+    ) -> TermOrder {
+        if equal_matched(bank, m, t, r) {
+            return TermOrder::Equal;
+        }
+        if let Some(x) = bank.var_index(r) {
+            return match m.get(x).map(|u| self.compare(bank, t, u)) {
+                Some(TermOrder::Greater) => TermOrder::Greater,
+                _ => TermOrder::Incomparable,
+            };
+        }
+        let mut diff: smallvec::SmallVec<[i32; 16]> = smallvec::SmallVec::new();
+        count_pattern_vars(bank, l, 1, &mut diff);
+        count_pattern_vars(bank, r, -1, &mut diff);
+        if bank.is_var(l) || diff.iter().any(|&d| d < 0) {
+            return match self.compare_inst(bank, sub, l, 0, r, 0) {
+                o @ (TermOrder::Greater | TermOrder::Equal) => o,
+                _ => TermOrder::Incomparable,
+            };
+        }
+        let wr = weight_matched(bank, m, r);
+        self.decide(
+            (bank.weight(t), bank.sym(t)),
+            (wr, bank.sym(r)),
+            true,
+            false,
+            bank.arity(t),
+            |i| self.compare_matched(bank, m, sub, bank.arg(t, i), bank.arg(l, i), bank.arg(r, i)),
+        )
+    }
+}
+
+/// True when `t` = σ(`r`) for the matcher `m`.
+fn equal_matched(bank: &TermBank, m: &Matcher, t: TermId, r: TermId) -> bool {
+    if bank.is_ground(r) {
+        return t == r;
+    }
+    match bank.var_index(r) {
+        Some(x) => m.get(x) == Some(t),
+        None => {
+            bank.head_code(t) == bank.head_code(r)
+                && !bank.is_var(t)
+                && (0..bank.arity(r))
+                    .all(|i| equal_matched(bank, m, bank.arg(t, i), bank.arg(r, i)))
+        }
+    }
+}
+
+/// Adds `delta` to `counts[x]` for each occurrence of variable `x` in `t`.
+fn count_pattern_vars(
+    bank: &TermBank,
+    t: TermId,
+    delta: i32,
+    counts: &mut smallvec::SmallVec<[i32; 16]>,
+) {
+    if bank.is_ground(t) {
+        return;
+    }
+    match bank.var_index(t) {
+        Some(x) => {
+            let x = x as usize;
+            if counts.len() <= x {
+                counts.resize(x + 1, 0);
+            }
+            counts[x] += delta;
+        }
+        None => {
+            for &a in bank.args(t) {
+                count_pattern_vars(bank, a, delta, counts);
+            }
+        }
+    }
+}
+
+/// The weight of σ(`t`) for the matcher `m`, from the images' cached weights.
+fn weight_matched(bank: &TermBank, m: &Matcher, t: TermId) -> u32 {
+    if bank.is_ground(t) {
+        return bank.weight(t);
+    }
+    match bank.var_index(t) {
+        Some(x) => m.get(x).map_or(bank.weight(t), |u| bank.weight(u)),
+        None => bank
+            .args(t)
+            .iter()
+            .fold(1u32, |w, &a| w.saturating_add(weight_matched(bank, m, a))),
     }
 }
 

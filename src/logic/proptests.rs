@@ -159,6 +159,33 @@ proptest! {
         prop_assert_eq!(kbo.compare_lits_inst(&bank, &sub, &la, &lb, 0), kbo.compare_lits(&bank, &ia, &ib));
     }
 
+    /// The demodulation check on a matched pattern agrees with KBO on the
+    /// built instances: `Greater` and `Equal` exactly, nothing else claimed.
+    #[test]
+    fn kbo_on_matched_instances_agrees_with_built_ones(
+        l in term_shape(3), r in term_shape(3), images in proptest::collection::vec(term_shape(3), 3),
+    ) {
+        let mut bank = TermBank::new();
+        let sig = TestSig::new(&mut bank);
+        let kbo = Kbo::by_frequency(&bank, &[]);
+        let (l, r) = (l.build(&mut bank, &sig), r.build(&mut bank, &sig));
+        let images: Vec<TermId> = images.iter().map(|i| i.build(&mut bank, &sig)).collect();
+        // σ binds the pattern's variables X_i to the images; t = σ(l).
+        let mut m = Matcher::new();
+        let pattern_vars: Vec<TermId> = (0..3).map(|i| bank.var(i)).collect();
+        for (x, &img) in pattern_vars.iter().zip(&images) {
+            prop_assume!(m.matches(&bank, *x, img));
+        }
+        let t = m.apply(&mut bank, l);
+        let rs = m.apply(&mut bank, r);
+        let mut sub = Subst::new();
+        sub.load_matcher(&m, 0, 1);
+        let fast = kbo.compare_matched(&bank, &m, &sub, t, l, r);
+        let slow = kbo.compare(&bank, t, rs);
+        prop_assert_eq!(fast == TermOrder::Greater, slow == TermOrder::Greater, "{:?} vs {:?}", fast, slow);
+        prop_assert_eq!(fast == TermOrder::Equal, slow == TermOrder::Equal);
+    }
+
     /// KBO is total on ground terms.
     #[test]
     fn kbo_is_total_on_ground_terms(s in ground_shape(), t in ground_shape()) {

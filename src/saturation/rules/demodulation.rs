@@ -306,7 +306,11 @@ impl Rewriter<'_> {
                     continue;
                 }
                 self.inst.load_matcher(self.matcher, 0, 1);
-                if self.kbo.compare_inst(self.bank, self.inst, l, 0, r, 0) != TermOrder::Greater {
+                if self
+                    .kbo
+                    .compare_matched(self.bank, self.matcher, self.inst, t, l, r)
+                    != TermOrder::Greater
+                {
                     continue;
                 }
             }
