@@ -552,8 +552,10 @@ pub fn run_tptp(run: &TptpRun) -> Result<TptpSummary, RunError> {
         reports.push(r);
         graphs.extend(g);
     }
+    // The same layout as `derive --stats-json`: timings in a `timing` group.
+    let report_json: Vec<serde_json::Value> = reports.iter().map(|r| r.stats_json(true)).collect();
     write_atomic(&sat_dir.join("summary.json"), |w| {
-        serde_json::to_writer_pretty(&mut *w, &reports)?;
+        serde_json::to_writer_pretty(&mut *w, &report_json)?;
         std::io::Write::write_all(w, b"\n")
     })?;
     let saturation_seconds = t0.elapsed().as_secs_f64();
