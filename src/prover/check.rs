@@ -629,9 +629,16 @@ fn false_distinct_equation(syms: &Syms, l: &L) -> bool {
             .is_some_and(|b| distinct_constants(syms, &l.a, b))
 }
 
-fn drop_trivial_disequations(c: &Clause) -> Clause {
+/// `c` without its trivial disequations `s != s`, the negated truth `~$true`
+/// included (the search reads atoms as equations with `$true`, so `~$true`
+/// is its `$true != $true`).
+fn drop_trivial_disequations(syms: &Syms, c: &Clause) -> Clause {
+    let truth = syms.map.get(&("$true".to_string(), 0, true)).copied();
     c.iter()
-        .filter(|l| l.pos || l.b.as_ref() != Some(&l.a))
+        .filter(|l| {
+            let false_truth = matches!((&l.a, &l.b, truth), (T::F(f, args), None, Some(t)) if *f == t && args.is_empty());
+            l.pos || (l.b.as_ref() != Some(&l.a) && !false_truth)
+        })
         .cloned()
         .collect()
 }
@@ -1287,7 +1294,9 @@ fn rederive(
             match (s.kind.as_str(), unit) {
                 ("rewrite", Some(u)) => rewrites(u, c, &mut next),
                 ("simplify_reflect", Some(u)) => reflections(u, c, &mut next),
-                ("trivial_disequation", None) => next.push(normal(drop_trivial_disequations(c))),
+                ("trivial_disequation", None) => {
+                    next.push(normal(drop_trivial_disequations(syms, c)))
+                }
                 ("distinct_values", None) => {
                     for (j, l) in c.iter().enumerate() {
                         if false_distinct_equation(syms, l) {
@@ -1360,7 +1369,7 @@ fn replay(
                 }
                 cur.remove(lit);
             }
-            "trivial_disequation" => cur = drop_trivial_disequations(&cur),
+            "trivial_disequation" => cur = drop_trivial_disequations(syms, &cur),
             "distinct_values" => {
                 let lit = s.lit.ok_or_else(|| at("no literal index".into()))? as usize;
                 let l = cur
