@@ -210,3 +210,55 @@ fn a_problem_with_numbers_is_proved() {
         stdout(&o)
     );
 }
+
+/// `saturate prove` on one problem text: exit code, stdout, stderr.
+fn prove_text(text: &str) -> (Option<i32>, String, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("t.p");
+    std::fs::write(&file, text).unwrap();
+    let o = saturate().arg("prove").arg(&file).output().unwrap();
+    (o.status.code(), stdout(&o), stderr(&o))
+}
+
+/// Distinct objects and numbers denote pairwise different values: the
+/// proofs and models are certified (the binary re-checks them and reports
+/// a certificate that does not check as a prover bug).
+#[test]
+fn distinct_values_are_pairwise_different() {
+    for (text, status) in [
+        ("cnf(a, axiom, \"x\" = \"y\").\n", "Unsatisfiable"),
+        ("cnf(a, axiom, 1 = 2).\n", "Unsatisfiable"),
+        (
+            "cnf(a, axiom, f(X) = \"a\" | f(X) = \"b\").\n\
+             cnf(b, axiom, f(c) != \"a\").\ncnf(c, axiom, f(c) != \"b\").\n",
+            "Unsatisfiable",
+        ),
+        (
+            "cnf(a, axiom, p(\"a\")).\ncnf(b, axiom, ~p(\"b\")).\n",
+            "Satisfiable",
+        ),
+        (
+            "cnf(a, axiom, q(\"a\")).\ncnf(b, axiom, q(\"b\")).\n",
+            "Satisfiable",
+        ),
+        ("cnf(a, axiom, 1/2 = 2/4).\n", "Satisfiable"),
+    ] {
+        let (code, out, err) = prove_text(text);
+        assert!(
+            out.contains(&format!("SZS status {status}")),
+            "{text}: {out}{err}"
+        );
+        assert!(!err.contains("does not check"), "{text}: {err}");
+        assert_eq!(code, Some(0), "{text}: {err}");
+    }
+}
+
+/// A CNF conjecture with a `$true` literal is a theorem; the checker reads
+/// its negation `~$true` as the trivial disequation it is.
+#[test]
+fn a_conjecture_with_true_is_a_checked_theorem() {
+    let (code, out, err) = prove_text("cnf(a, axiom, p(a)).\ncnf(c, conjecture, q(X) | $true).\n");
+    assert!(out.contains("SZS status Theorem"), "{out}{err}");
+    assert!(!err.contains("does not check"), "{err}");
+    assert_eq!(code, Some(0), "{err}");
+}

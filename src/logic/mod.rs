@@ -16,5 +16,5 @@ pub use clause::{Clause, normalize_clause, orient};
 pub use kbo::{Kbo, TermOrder};
 pub use literal::Literal;
 pub use subst::{Bank, Matcher, Renaming, Replace, Subst, rename};
-pub use symbol::{Signature, Symbol, SymbolId, SymbolKind};
+pub use symbol::{DistinctValue, Signature, Symbol, SymbolId, SymbolKind};
 pub use term::{Head, ShapeHasher, TermBank, TermId, VAR_SHAPE};

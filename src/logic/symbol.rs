@@ -8,8 +8,107 @@
 //! kept apart from function symbols by [`SymbolKind`], so a function term can
 //! never unify with an atom.
 
+use num_bigint::{BigInt, BigUint, Sign};
+use num_integer::Integer;
 use rustc_hash::FxHashMap;
 use std::fmt;
+
+/// The value a TPTP distinct object (`"a"`) or number (`-1`, `1/2`, `1.5e3`)
+/// denotes. Such symbols are interpreted as pairwise different domain
+/// elements (TPTP semantics, E's default without `--free-objects` /
+/// `--free-numbers`): two symbols whose values differ are unequal.
+///
+/// Numbers are compared by exact value within their TPTP kind (integer,
+/// rational, real), so `1/2` = `2/4` and `1.5` = `1.50` = `15e-1`; the kinds
+/// are told apart as in typed TPTP, where `$int`, `$rat` and `$real` are
+/// disjoint (so `2`, `2/1` and `2.0` are three different values). Distinct
+/// objects are compared by their text.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub enum DistinctValue {
+    /// A distinct object, by its text inside the quotes.
+    Object(String),
+    /// An integer.
+    Int(BigInt),
+    /// A rational in lowest terms (positive denominator).
+    Rat(BigInt, BigUint),
+    /// A real `digits × 10^exp`: `digits` has no leading or trailing zeros
+    /// (empty for zero, whose sign is positive and exponent 0).
+    Real(bool, String, BigInt),
+}
+
+impl DistinctValue {
+    /// The value a symbol name denotes, if it is a distinct object
+    /// (double-quoted) or a TPTP number; `None` for any other name.
+    pub fn of_name(name: &str) -> Option<DistinctValue> {
+        if let Some(inner) = name.strip_prefix('"') {
+            return inner
+                .strip_suffix('"')
+                .map(|t| DistinctValue::Object(t.to_string()));
+        }
+        let first = name.bytes().next()?;
+        if !(first.is_ascii_digit() || first == b'+' || first == b'-') {
+            return None;
+        }
+        let (neg, body) = match name.as_bytes()[0] {
+            b'-' => (true, &name[1..]),
+            b'+' => (false, &name[1..]),
+            _ => (false, name),
+        };
+        if !body.bytes().next()?.is_ascii_digit() {
+            return None;
+        }
+        let digits = |t: &str| !t.is_empty() && t.bytes().all(|c| c.is_ascii_digit());
+        let sign = |n: BigInt| if neg { -n } else { n };
+        if let Some((p, q)) = body.split_once('/') {
+            if !digits(p) || !digits(q) {
+                return None;
+            }
+            let p: BigInt = p.parse().ok()?;
+            let q: BigInt = q.parse().ok()?;
+            if q.sign() != Sign::Plus {
+                return None;
+            }
+            let g = p.gcd(&q);
+            let q = (q / &g).to_biguint()?;
+            return Some(DistinctValue::Rat(sign(p / &g), q));
+        }
+        let (mant, exp) = match body.find(['e', 'E']) {
+            Some(k) => {
+                let e = &body[k + 1..];
+                let e_digits = e.strip_prefix(['+', '-']).unwrap_or(e);
+                if !digits(e_digits) {
+                    return None;
+                }
+                let e_val: BigInt = e_digits.parse().ok()?;
+                (
+                    &body[..k],
+                    Some(if e.starts_with('-') { -e_val } else { e_val }),
+                )
+            }
+            None => (body, None),
+        };
+        let (int, frac) = match mant.split_once('.') {
+            Some((i, f)) => (i, Some(f)),
+            None => (mant, None),
+        };
+        if !digits(int) || frac.is_some_and(|f| !digits(f)) {
+            return None;
+        }
+        if frac.is_none() && exp.is_none() {
+            return Some(DistinctValue::Int(sign(int.parse().ok()?)));
+        }
+        let frac = frac.unwrap_or("");
+        let mut e = exp.unwrap_or_default() - BigInt::from(frac.len());
+        let all = format!("{int}{frac}");
+        let all = all.trim_start_matches('0');
+        let trimmed = all.trim_end_matches('0');
+        if trimmed.is_empty() {
+            return Some(DistinctValue::Real(false, String::new(), BigInt::default()));
+        }
+        e += BigInt::from(all.len() - trimmed.len());
+        Some(DistinctValue::Real(neg, trimmed.to_string(), e))
+    }
+}
 
 /// Index of a symbol in the [`Signature`].
 #[derive(Copy, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
@@ -48,6 +147,9 @@ pub struct Symbol {
     pub kind: SymbolKind,
     /// True for Skolem constants introduced by the prover (printed as such).
     pub skolem: bool,
+    /// For a constant named as a distinct object or a number, the value it
+    /// denotes (see [`DistinctValue`]).
+    pub value: Option<DistinctValue>,
 }
 
 /// The signature: all symbols in order of creation, looked up by (name, arity, kind).
@@ -78,6 +180,7 @@ impl Signature {
             arity: 0,
             kind: SymbolKind::True,
             skolem: false,
+            value: None,
         });
         sig
     }
@@ -92,11 +195,15 @@ impl Signature {
             return id;
         }
         let id = SymbolId(self.symbols.len() as u32);
+        let value = (arity == 0 && kind == SymbolKind::Function)
+            .then(|| DistinctValue::of_name(name))
+            .flatten();
         self.symbols.push(Symbol {
             name: name.to_string(),
             arity,
             kind,
             skolem: false,
+            value,
         });
         self.by_name.insert(key, id);
         id
@@ -127,6 +234,15 @@ impl Signature {
     #[inline]
     pub fn get(&self, id: SymbolId) -> &Symbol {
         &self.symbols[id.index()]
+    }
+
+    /// True if `a` and `b` are distinct objects or numbers denoting different
+    /// values, so that `a = b` is false in every TPTP interpretation.
+    pub fn distinct_values(&self, a: SymbolId, b: SymbolId) -> bool {
+        match (&self.get(a).value, &self.get(b).value) {
+            (Some(x), Some(y)) => x != y,
+            _ => false,
+        }
     }
 
     /// Number of symbols, `$true` included.
@@ -166,6 +282,34 @@ mod tests {
         assert_ne!(f1, p1);
         assert_eq!(sig.get(SymbolId::TRUE).kind, SymbolKind::True);
         assert_eq!(sig.len(), 4);
+    }
+
+    #[test]
+    fn distinct_values_compare_by_value_within_a_kind() {
+        let v = |s: &str| DistinctValue::of_name(s);
+        assert_eq!(v("1/2"), v("2/4"));
+        assert_eq!(v("-1/2"), v("-3/6"));
+        assert_eq!(v("1.5"), v("1.50"));
+        assert_eq!(v("1.5"), v("15e-1"));
+        assert_eq!(v("150.0"), v("1.5E2"));
+        assert_eq!(v("0.0"), v("-0.0e5"));
+        assert_eq!(v("007"), v("+7"));
+        assert_eq!(v("0"), v("-0"));
+        assert_ne!(v("1"), v("2"));
+        assert_ne!(v("1"), v("-1"));
+        assert_ne!(v("2"), v("2/1"));
+        assert_ne!(v("2"), v("2.0"));
+        assert_ne!(v("\"a\""), v("\"b\""));
+        assert_eq!(v("\"a\""), Some(DistinctValue::Object("a".into())));
+        assert_eq!(v("a"), None);
+        assert_eq!(v("'1'"), None);
+        let mut sig = Signature::new();
+        let a = sig.intern("\"a\"", 0, SymbolKind::Function);
+        let b = sig.intern("\"b\"", 0, SymbolKind::Function);
+        let one = sig.intern("1", 0, SymbolKind::Function);
+        let c = sig.intern("c", 0, SymbolKind::Function);
+        assert!(sig.distinct_values(a, b) && sig.distinct_values(a, one));
+        assert!(!sig.distinct_values(a, a) && !sig.distinct_values(a, c));
     }
 
     #[test]

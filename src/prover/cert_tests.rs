@@ -188,3 +188,103 @@ fn a_deeply_nested_term_is_refused_cleanly() {
     let e = check(&problem, &theorem(&r)).unwrap_err();
     assert!(e.0.len() < 1_000, "the message abbreviates the clause");
 }
+
+fn model_of(v: &Verdict) -> super::FiniteModel {
+    match v {
+        Verdict::CounterSatisfiable {
+            evidence: super::Evidence::Model { model },
+        } => model.clone(),
+        _ => panic!("expected a model, got {}", v.name()),
+    }
+}
+
+#[test]
+fn different_distinct_values_are_unequal() {
+    for text in [
+        "cnf(a, axiom, \"x\" = \"y\").",
+        "cnf(a, axiom, 1 = 2).",
+        "cnf(a, axiom, 1/2 = 3/4).",
+        "cnf(a, axiom, f(X) = \"a\" | f(X) = \"b\").
+         cnf(b, axiom, f(c) != \"a\").
+         cnf(c, axiom, f(c) != \"b\" | p).
+         cnf(d, axiom, ~p | \"a\" = 1.5).",
+    ] {
+        let (problem, v, mut prover) = refute(text);
+        assert_eq!(prover.take_defects(), Vec::new(), "{text}");
+        let Verdict::Theorem { refutation } = &v else {
+            panic!("{text}: expected a theorem, got {}", v.name());
+        };
+        assert!(
+            refutation
+                .steps
+                .iter()
+                .any(|s| s.simps.iter().any(|u| u.kind == "distinct_values")),
+            "{text}"
+        );
+        assert_eq!(
+            check(&problem, &v),
+            Ok(super::check::Checked::Refutation {
+                steps: refutation.steps.len()
+            })
+        );
+        // Without detail the checker finds the deleted literal itself.
+        assert!(check(&problem, &theorem(&without_detail(refutation))).is_ok());
+    }
+}
+
+#[test]
+fn equal_values_are_not_distinct() {
+    // The same value written twice: `1/2 = 2/4` is not refutable, nor is an
+    // equation with a free constant.
+    for text in ["cnf(a, axiom, 1/2 = 2/4).", "cnf(a, axiom, \"x\" = c)."] {
+        let (_, v, mut prover) = refute(text);
+        assert_eq!(prover.take_defects(), Vec::new(), "{text}");
+        assert_eq!(v.name(), "counter_satisfiable", "{text}");
+    }
+}
+
+#[test]
+fn a_distinct_values_step_on_equal_values_is_refused() {
+    let (problem, v, _) = refute("cnf(a, axiom, \"x\" = \"y\").");
+    let Verdict::Theorem { refutation } = v else {
+        panic!("expected a theorem");
+    };
+    // The same certificate about `"x" = "x"`, and about `x = "y"` (a free
+    // constant): the step is unsound there and must be refused.
+    for (from, to) in [("\"y\"", "\"x\""), ("\"x\"", "x")] {
+        let mut bad = refutation.clone();
+        for s in &mut bad.steps {
+            s.clause = s.clause.replace(from, to);
+            s.raw = s.raw.as_ref().map(|r| r.replace(from, to));
+        }
+        let problem = CheckProblem {
+            axioms: problem.axioms.iter().map(|a| a.replace(from, to)).collect(),
+            conjecture: None,
+        };
+        assert!(check(&problem, &theorem(&bad)).is_err(), "{from} -> {to}");
+        assert!(check(&problem, &theorem(&without_detail(&bad))).is_err());
+    }
+}
+
+#[test]
+fn models_keep_distinct_values_apart() {
+    let (problem, v, mut prover) = refute("cnf(a, axiom, q(\"a\")).\ncnf(b, axiom, q(\"b\")).");
+    assert_eq!(prover.take_defects(), Vec::new());
+    let m = model_of(&v);
+    assert_eq!(m.size, 2);
+    assert!(check(&problem, &v).is_ok());
+    let (problem, v, _) = refute("cnf(a, axiom, p(\"a\")).\ncnf(b, axiom, ~p(\"b\")).");
+    assert!(check(&problem, &v).is_ok());
+    // Tampered: both values on one element (the premises still hold in
+    // the first problem's model then).
+    let (problem, v, _) = refute("cnf(a, axiom, q(\"a\")).\ncnf(b, axiom, q(\"b\")).");
+    let mut m = model_of(&v);
+    for t in &mut m.functions {
+        t.values = vec![0];
+    }
+    let bad = Verdict::CounterSatisfiable {
+        evidence: super::Evidence::Model { model: m },
+    };
+    let e = check(&problem, &bad).unwrap_err();
+    assert!(e.0.contains("distinct values"), "{e}");
+}

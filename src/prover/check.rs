@@ -542,9 +542,103 @@ fn reflections(unit: &Clause, c: &Clause, out: &mut Vec<Clause>) {
     }
 }
 
-fn drop_trivial_disequations(c: &Clause) -> Clause {
+// -------------------------------------------------------- distinct values
+
+/// The value a constant named `name` denotes if it is a distinct object
+/// (`"a"`) or a TPTP number, as a canonical text: objects by their quoted
+/// text; integers, rationals (in lowest terms) and reals (significant digits
+/// and exponent) by exact value, each kind apart from the others (as the
+/// disjoint `$int`, `$rat`, `$real` of typed TPTP). `None` for other names.
+fn distinct_value(name: &str) -> Option<String> {
+    use num_bigint::BigInt;
+    use num_integer::Integer;
+    if name.starts_with('"') {
+        return (name.len() >= 2 && name.ends_with('"')).then(|| format!("o{name}"));
+    }
+    let (neg, body) = match name.chars().next()? {
+        '-' => (true, &name[1..]),
+        '+' => (false, &name[1..]),
+        c if c.is_ascii_digit() => (false, name),
+        _ => return None,
+    };
+    let num = |t: &str| -> Option<BigInt> {
+        (!t.is_empty() && t.chars().all(|c| c.is_ascii_digit()))
+            .then(|| t.parse().ok())
+            .flatten()
+    };
+    let signed = |n: BigInt| if neg { -n } else { n };
+    if let Some((p, q)) = body.split_once('/') {
+        let (p, q) = (num(p)?, num(q)?);
+        if q == BigInt::from(0) {
+            return None;
+        }
+        let g = p.gcd(&q);
+        return Some(format!("q{}/{}", signed(p / &g), q / &g));
+    }
+    let (mant, exp) = match body.split_once(['e', 'E']) {
+        Some((m, e)) => {
+            let (eneg, ed) = match e.strip_prefix('-') {
+                Some(d) => (true, d),
+                None => (false, e.strip_prefix('+').unwrap_or(e)),
+            };
+            let v = num(ed)?;
+            (m, Some(if eneg { -v } else { v }))
+        }
+        None => (body, None),
+    };
+    let (int, frac) = match mant.split_once('.') {
+        Some((i, f)) => {
+            num(f)?;
+            (i, Some(f))
+        }
+        None => (mant, None),
+    };
+    num(int)?;
+    if frac.is_none() && exp.is_none() {
+        return Some(format!("i{}", signed(num(int)?)));
+    }
+    let frac = frac.unwrap_or("");
+    let digits = format!("{int}{frac}");
+    let digits = digits.trim_start_matches('0');
+    let sig = digits.trim_end_matches('0');
+    if sig.is_empty() {
+        return Some("r0".to_string());
+    }
+    let e =
+        exp.unwrap_or_default() - BigInt::from(frac.len()) + BigInt::from(digits.len() - sig.len());
+    Some(format!("r{}{sig}e{e}", if neg { "-" } else { "" }))
+}
+
+/// True if `a` and `b` are constants denoting different distinct values.
+fn distinct_constants(syms: &Syms, a: &T, b: &T) -> bool {
+    let value = |t: &T| match t {
+        T::F(f, args) if args.is_empty() => {
+            let (name, _, pred) = &syms.names[*f as usize];
+            if *pred { None } else { distinct_value(name) }
+        }
+        _ => None,
+    };
+    matches!((value(a), value(b)), (Some(x), Some(y)) if x != y)
+}
+
+/// True if `l` is an equation `v1 = v2` between different distinct values.
+fn false_distinct_equation(syms: &Syms, l: &L) -> bool {
+    l.pos
+        && l.b
+            .as_ref()
+            .is_some_and(|b| distinct_constants(syms, &l.a, b))
+}
+
+/// `c` without its trivial disequations `s != s`, the negated truth `~$true`
+/// included (the search reads atoms as equations with `$true`, so `~$true`
+/// is its `$true != $true`).
+fn drop_trivial_disequations(syms: &Syms, c: &Clause) -> Clause {
+    let truth = syms.map.get(&("$true".to_string(), 0, true)).copied();
     c.iter()
-        .filter(|l| l.pos || l.b.as_ref() != Some(&l.a))
+        .filter(|l| {
+            let false_truth = matches!((&l.a, &l.b, truth), (T::F(f, args), None, Some(t)) if *f == t && args.is_empty());
+            l.pos || (l.b.as_ref() != Some(&l.a) && !false_truth)
+        })
         .cloned()
         .collect()
 }
@@ -1058,7 +1152,7 @@ fn check_refutation(problem: &CheckProblem, r: &Refutation) -> Result<Checked, C
                             .map_err(|e| CheckError(format!("step {}: {e}", step.id)))?;
                         true
                     }
-                    None => rederive(rule, &parents, step, &units, &c)
+                    None => rederive(&syms, rule, &parents, step, &units, &c)
                         .map_err(|e| CheckError(format!("step {}: {e}", step.id)))?,
                 }
             }
@@ -1185,6 +1279,7 @@ fn conclusions(rule: &str, parents: &[&Clause]) -> Result<Vec<Clause>, CheckErro
 /// rule, then every way of applying each recorded simplification (bounded
 /// by [`MAX_CANDIDATES`]).
 fn rederive(
+    syms: &Syms,
     rule: &str,
     parents: &[&Clause],
     step: &ProofStep,
@@ -1199,7 +1294,16 @@ fn rederive(
             match (s.kind.as_str(), unit) {
                 ("rewrite", Some(u)) => rewrites(u, c, &mut next),
                 ("simplify_reflect", Some(u)) => reflections(u, c, &mut next),
-                ("trivial_disequation", None) => next.push(normal(drop_trivial_disequations(c))),
+                ("trivial_disequation", None) => {
+                    next.push(normal(drop_trivial_disequations(syms, c)))
+                }
+                ("distinct_values", None) => {
+                    for (j, l) in c.iter().enumerate() {
+                        if false_distinct_equation(syms, l) {
+                            next.push(normal(without(c, &[j])));
+                        }
+                    }
+                }
                 (k, _) => return err(format!("unknown simplification `{k}`")),
             }
             // The search simplifies before merging duplicate literals, so a
@@ -1265,7 +1369,19 @@ fn replay(
                 }
                 cur.remove(lit);
             }
-            "trivial_disequation" => cur = drop_trivial_disequations(&cur),
+            "trivial_disequation" => cur = drop_trivial_disequations(syms, &cur),
+            "distinct_values" => {
+                let lit = s.lit.ok_or_else(|| at("no literal index".into()))? as usize;
+                let l = cur
+                    .get(lit)
+                    .ok_or_else(|| at(format!("no literal {lit}")))?;
+                if !false_distinct_equation(syms, l) {
+                    return Err(at(format!(
+                        "literal {lit} is not an equation between different distinct values"
+                    )));
+                }
+                cur.remove(lit);
+            }
             kind => return Err(at(format!("unknown simplification `{kind}`"))),
         }
     }
@@ -1541,6 +1657,23 @@ fn interp_of(m: &FiniteModel) -> Result<Interp<'_>, CheckError> {
                 return err(format!("two tables for {}/{}", t.name, t.arity));
             }
         }
+    }
+    // Distinct objects and numbers of different values must denote
+    // different elements.
+    let mut holder: HashMap<u32, (String, &str)> = HashMap::new();
+    for t in m.functions.iter().filter(|t| t.arity == 0) {
+        let Some(v) = distinct_value(&t.name) else {
+            continue;
+        };
+        if let Some((w, other)) = holder.get(&t.values[0])
+            && *w != v
+        {
+            return err(format!(
+                "the model maps the distinct values {other} and {} to the same element",
+                t.name
+            ));
+        }
+        holder.insert(t.values[0], (v, &t.name));
     }
     Ok(interp)
 }

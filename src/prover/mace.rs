@@ -327,6 +327,25 @@ impl ModelFinder {
                 }
             }
         }
+        // Distinct objects and numbers of different values denote different
+        // elements (TPTP semantics).
+        let values: Vec<SymbolId> = order
+            .iter()
+            .filter(|&&(s, arity, fun)| fun && arity == 0 && bank.sig.get(s).value.is_some())
+            .map(|&(s, _, _)| s)
+            .collect();
+        for (i, &a) in values.iter().enumerate() {
+            for &b in &values[i + 1..] {
+                if bank.sig.distinct_values(a, b) {
+                    for e in 0..n {
+                        solver.add_clause(&[
+                            Lit::neg(layout.fun_var(a, 0, e)),
+                            Lit::neg(layout.fun_var(b, 0, e)),
+                        ]);
+                    }
+                }
+            }
+        }
         // Least-number symmetry breaking: the i-th constant is one of 0..=i.
         let mut k = 0u32;
         for &(s, arity, fun) in order {
@@ -454,6 +473,24 @@ mod tests {
     fn two_distinct_constants_need_two_elements() {
         let m = find(&["a != b"], 4).expect("model");
         assert_eq!(m.size, 2);
+    }
+
+    #[test]
+    fn distinct_values_get_distinct_elements() {
+        // Without the constraint one element would do.
+        let m = find(&["q(\"a\")", "q(\"b\")", "q(1/2)", "q(2/4)"], 4).unwrap();
+        assert_eq!(m.size, 3);
+        let value = |name: &str| m.functions.iter().find(|t| t.name == name).unwrap().values[0];
+        assert_ne!(value("\"a\""), value("\"b\""));
+        assert_ne!(value("\"a\""), value("1/2"));
+        // Three distinct values and a two-element domain: no model.
+        assert!(
+            find(
+                &["X = Y | X = Z | Y = Z", "q(\"a\") | q(\"b\") | q(\"c\")"],
+                2
+            )
+            .is_none()
+        );
     }
 
     #[test]

@@ -177,12 +177,13 @@ pub struct ProofStep {
 /// literals in printed order, earlier steps applied, deletions in place.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SimpUse {
-    /// `rewrite`, `simplify_reflect` or `trivial_disequation`.
+    /// `rewrite`, `simplify_reflect`, `trivial_disequation` or
+    /// `distinct_values`.
     pub kind: String,
     /// The unit clause used, by step id.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub unit: Option<u32>,
-    /// Rewrite, simplify-reflect: the literal acted on.
+    /// Rewrite, simplify-reflect, distinct values: the literal acted on.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub lit: Option<u32>,
     /// Rewrite: true for the right side of the (equational) literal.
@@ -654,7 +655,8 @@ fn locate(sat: &Saturator, step: SimpStep, d: &SimpDetail, u: &mut SimpUse) {
             u.unit_side = Some(*unit_side);
             u.subst = Some(subst);
         }
-        (SimpStep::SimplifyReflect(_), SimpDetail::Reflect { lit }) => u.lit = Some(*lit),
+        (SimpStep::SimplifyReflect(_), SimpDetail::Reflect { lit })
+        | (SimpStep::DistinctValues, SimpDetail::Distinct { lit }) => u.lit = Some(*lit),
         _ => {}
     }
 }

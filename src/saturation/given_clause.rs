@@ -228,7 +228,7 @@ impl Saturator {
         let clause = normalize_clause(&mut self.bank, &self.kbo, lits);
         let over = self.over_limits(&clause.lits);
         let redundant =
-            over || clause.is_tautology() || self.find_duplicate(&clause.lits).is_some();
+            over || self.is_tautology(&clause) || self.find_duplicate(&clause.lits).is_some();
         let weight = clause.weight(&self.bank);
         let empty = clause.is_empty();
         let goal = info.role == "negated_conjecture";
@@ -519,7 +519,7 @@ impl Saturator {
             let oriented = Clause {
                 lits: lits.into_boxed_slice(),
             };
-            if oriented.is_tautology() {
+            if self.is_tautology(&oriented) {
                 self.stats.tautologies += 1;
                 return None;
             }
@@ -536,7 +536,7 @@ impl Saturator {
             }
         }
         let clause = normalize_clause(&mut self.bank, &self.kbo, lits);
-        if clause.is_tautology() {
+        if self.is_tautology(&clause) {
             self.stats.tautologies += 1;
             return None;
         }
@@ -573,6 +573,13 @@ impl Saturator {
         Some(id)
     }
 
+    /// True if the clause is a tautology: syntactically
+    /// ([`Clause::is_tautology`]) or by a disequation between different
+    /// distinct values.
+    fn is_tautology(&self, clause: &Clause) -> bool {
+        clause.is_tautology() || simplify_reflect::distinct_tautology(&self.bank, &clause.lits)
+    }
+
     /// Forward-simplifies a selected clause. Returns the clause to process
     /// (a new record if it changed), or `None` if it was deleted.
     fn simplify_given(&mut self, given: ClauseId) -> Option<ClauseId> {
@@ -593,7 +600,7 @@ impl Saturator {
         }
         self.store.set_state(given, State::Deleted);
         let clause = normalize_clause(&mut self.bank, &self.kbo, lits);
-        if clause.is_tautology() {
+        if self.is_tautology(&clause) {
             self.stats.tautologies += 1;
             return None;
         }

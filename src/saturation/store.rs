@@ -80,6 +80,9 @@ pub enum SimpStep {
     SimplifyReflect(ClauseId),
     /// Deletion of trivial disequations `s != s`.
     TrivialDisequation,
+    /// Deletion of an equation `v1 = v2` between two distinct objects or
+    /// numbers denoting different values (false in every TPTP interpretation).
+    DistinctValues,
 }
 
 impl SimpStep {
@@ -89,6 +92,7 @@ impl SimpStep {
             SimpStep::Rewrite(_) => "rewrite",
             SimpStep::SimplifyReflect(_) => "simplify_reflect",
             SimpStep::TrivialDisequation => "trivial_disequation",
+            SimpStep::DistinctValues => "distinct_values",
         }
     }
 
@@ -96,7 +100,7 @@ impl SimpStep {
     pub fn partner(self) -> Option<ClauseId> {
         match self {
             SimpStep::Rewrite(c) | SimpStep::SimplifyReflect(c) => Some(c),
-            SimpStep::TrivialDisequation => None,
+            SimpStep::TrivialDisequation | SimpStep::DistinctValues => None,
         }
     }
 }
@@ -129,6 +133,11 @@ pub enum SimpDetail {
     },
     /// Deletion of every trivial disequation `s != s`.
     Trivial,
+    /// Deletion of the equation between different distinct values at `lit`.
+    Distinct {
+        /// Literal index.
+        lit: u32,
+    },
 }
 
 /// The detail of a record's simplifications: the conclusion before them and

@@ -1,9 +1,11 @@
 //! Simplify-reflect (unit-resulting literal deletion): a literal whose
 //! complement is an instance of a unit clause is deleted, e.g. `C ∨ s != t`
 //! with a unit `l = r` and `lσ = s`, `rσ = t` simplifies to `C`. Also deletes
-//! trivial disequations `s != s`.
+//! trivial disequations `s != s` and equations `v1 = v2` between distinct
+//! objects or numbers of different values (see
+//! [`crate::logic::DistinctValue`]).
 
-use crate::logic::{Literal, Matcher, TermBank};
+use crate::logic::{Head, Literal, Matcher, TermBank};
 use crate::saturation::active::ActiveSet;
 use crate::saturation::fingerprint::Query;
 use crate::saturation::store::{ClauseId, ClauseStore, SimpDetail, SimpStep};
@@ -35,6 +37,18 @@ pub fn simplify(
             d.push(SimpDetail::Trivial);
         }
     }
+    let mut i = 0;
+    while i < lits.len() {
+        if lits[i].pos && distinct_pair(bank, &lits[i]) {
+            used.push(SimpStep::DistinctValues);
+            if let Some(d) = detail.as_deref_mut() {
+                d.push(SimpDetail::Distinct { lit: i as u32 });
+            }
+            lits.remove(i);
+        } else {
+            i += 1;
+        }
+    }
     if !active.units_pos.is_empty() || !active.units_neg.is_empty() {
         let mut i = 0;
         while i < lits.len() {
@@ -51,6 +65,21 @@ pub fn simplify(
         }
     }
     lits.len() != before
+}
+
+/// True if the literal's sides are two distinct objects or numbers of
+/// different values (the literal is false if positive, true if negative).
+pub fn distinct_pair(bank: &TermBank, l: &Literal) -> bool {
+    match (bank.head(l.lhs), bank.head(l.rhs)) {
+        (Head::Sym(a), Head::Sym(b)) => bank.sig.distinct_values(a, b),
+        _ => false,
+    }
+}
+
+/// True if the clause has a disequation between different distinct values,
+/// making it a tautology.
+pub fn distinct_tautology(bank: &TermBank, lits: &[Literal]) -> bool {
+    lits.iter().any(|l| !l.pos && distinct_pair(bank, l))
 }
 
 /// A unit clause whose literal, instantiated, is the complement of `l`.
