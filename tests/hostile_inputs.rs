@@ -264,17 +264,7 @@ fn string_batch(columns: &[&str], rows: &[Vec<Option<&str>>]) -> arrow_array::Re
     arrow_array::RecordBatch::try_from_iter(cols).unwrap()
 }
 
-const COLUMNS: [&str; 9] = [
-    "id",
-    "task",
-    "domain",
-    "source",
-    "level",
-    "prompt",
-    "answer",
-    "metadata",
-    "certificate",
-];
+use saturate::dataset::COLUMNS;
 
 fn verify(ds: &Path) -> std::process::Output {
     saturate().arg("verify").arg(ds).output().unwrap()

@@ -22,7 +22,8 @@ mod card;
 mod writer;
 
 pub use writer::{
-    ConfigCounts, DatasetWriter, Manifest, ShardInfo, SplitCounts, remove_stale_temporaries,
+    COLUMNS, ConfigCounts, DatasetWriter, Manifest, ShardInfo, SplitCounts,
+    remove_stale_temporaries,
 };
 
 use sha2::{Digest, Sha256};

@@ -17,8 +17,8 @@ use std::sync::Arc;
 
 /// Marker in `manifest.json` that identifies a directory as ours.
 pub(crate) const GENERATOR: &str = "saturate";
-/// Column names, in schema order.
-pub(crate) const COLUMNS: [&str; 9] = [
+/// Column names of every shard, in schema order (all nullable UTF-8).
+pub const COLUMNS: [&str; 9] = [
     "id",
     "task",
     "domain",

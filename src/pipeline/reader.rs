@@ -35,18 +35,7 @@ pub struct Row {
     pub file: PathBuf,
 }
 
-/// The columns of every shard, in schema order (all nullable UTF-8).
-const COLUMNS: [&str; 9] = [
-    "id",
-    "task",
-    "domain",
-    "source",
-    "level",
-    "prompt",
-    "answer",
-    "metadata",
-    "certificate",
-];
+use crate::dataset::COLUMNS;
 /// Largest `manifest.json` read.
 const MAX_MANIFEST_BYTES: u64 = 64 << 20;
 /// Largest uncompressed column chunk of a shard: a bigger one (a huge string
