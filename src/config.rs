@@ -119,6 +119,10 @@ impl Config {
                 "saturation.limits.max_generated_literals_per_given",
                 l.max_generated_literals_per_given,
             ),
+            (
+                "saturation.limits.max_rewrite_attempts",
+                l.max_rewrite_attempts,
+            ),
         ] {
             if let Some(v) = v {
                 work(key, v)?;
@@ -153,6 +157,7 @@ impl Config {
             work(&key("max_ground_clauses"), p.max_ground_clauses)?;
             work(&key("quick_sat_conflicts"), p.quick_sat_conflicts)?;
             work(&key("sat_conflicts"), p.sat_conflicts)?;
+            work(&key("max_rewrite_attempts"), p.max_rewrite_attempts)?;
             within(
                 &key("quick_model_size"),
                 p.quick_model_size.into(),

@@ -63,6 +63,11 @@ pub struct ProverLimits {
     /// every inference (e.g. `~p(X,Y) | p(X,f(Y,g(Y,Z)))`) from exhausting
     /// memory.
     pub max_clause_weight: u32,
+    /// Demodulation work of one call (unit candidates tried at redexes, see
+    /// `Limits::max_rewrite_attempts`); past it the call ends `Unknown`
+    /// unless a model is found. Keeps one problem whose clauses rewrite with
+    /// permutative units from running for minutes.
+    pub max_rewrite_attempts: u64,
     /// Re-verify every certificate with the independent checker before
     /// returning it. A certificate that does not check is a bug: the
     /// verdict becomes `Unknown` (no label rests on it) and the failure is
@@ -83,6 +88,7 @@ impl Default for ProverLimits {
             sat_conflicts: 100_000,
             goal_weight_factor: 1,
             max_clause_weight: 100,
+            max_rewrite_attempts: 5_000_000,
             check: true,
         }
     }
@@ -484,6 +490,7 @@ impl Prover {
         // The prover's budgets count distinct given clauses: a re-derived
         // clause is dropped rather than queued again.
         params.requeue_duplicates = false;
+        params.limits.max_rewrite_attempts = Some(lim.max_rewrite_attempts);
         // Certificates say where each simplification acted.
         params.record_simp_detail = true;
         if lim.max_clause_weight > 0 {

@@ -134,6 +134,8 @@ pub struct Saturator {
     matcher: Matcher,
     /// Scratch substitution for the rewriter's ordering checks.
     inst: Subst,
+    /// Demodulation work so far (see `Limits::max_rewrite_attempts`).
+    rewrite_work: u64,
     conclusions: Vec<Conclusion>,
     empty: Option<ClauseId>,
     /// Per record: descends from a negated conjecture input.
@@ -197,6 +199,7 @@ impl Saturator {
             subst: Subst::new(),
             matcher: Matcher::new(),
             inst: Subst::new(),
+            rewrite_work: 0,
             conclusions: Vec::new(),
             empty: None,
             goal: Vec::new(),
@@ -327,6 +330,7 @@ impl Saturator {
             || over(l.max_generated, self.stats.generated)
             || over(l.max_kept, self.stats.kept)
             || over(l.max_terms, self.bank.len() as u64)
+            || over(l.max_rewrite_attempts, self.rewrite_work)
     }
 
     /// Runs until the empty clause, saturation or a work limit. `progress` is
@@ -454,6 +458,8 @@ impl Saturator {
             store: &self.store,
             matcher: &mut self.matcher,
             inst: &mut self.inst,
+            work: &mut self.rewrite_work,
+            work_limit: self.params.limits.max_rewrite_attempts.unwrap_or(u64::MAX),
             used,
             exclude,
             cache: if exclude.is_none() {
@@ -906,5 +912,25 @@ mod tests {
         let s = run_with(&text, params);
         assert_eq!(s.stats.budget_cut, 0);
         assert!(s.stats.generated >= 40 * 39, "{:?}", s.stats);
+    }
+
+    /// The rewrite budget ends a run whose normalisation with permutative
+    /// units would go on, and leaves an unbounded run unchanged.
+    #[test]
+    fn rewrite_budget_ends_the_run() {
+        let text = "cnf(c, axiom, f(X,Y) = f(Y,X)).\n\
+                    cnf(a, axiom, f(f(X,Y),Z) = f(X,f(Y,Z))).\n\
+                    cnf(i, axiom, f(X,i(X)) = e).\n\
+                    cnf(u, axiom, f(e,X) = X).";
+        let mut params = Params::default();
+        params.limits.max_processed = Some(300);
+        let free = run_with(text, params.clone());
+        assert!(free.rewrite_work > 1_000, "{}", free.rewrite_work);
+        params.limits.max_rewrite_attempts = Some(1_000);
+        let mut s = run_with(text, params);
+        assert_eq!(last_status(&mut s), Status::ResourceOut);
+        assert!(s.stats.processed < free.stats.processed, "{:?}", s.stats);
+        // Rewriting stops at the budget: at most one root's candidates over.
+        assert!(s.rewrite_work < 1_000 + 100, "{}", s.rewrite_work);
     }
 }

@@ -24,6 +24,14 @@ pub struct Limits {
     /// only check between iterations (a clause of 200 literals has 39,800
     /// factors of 199 literals each).
     pub max_generated_literals_per_given: Option<u64>,
+    /// Demodulation work: unit candidates tried at a redex, over the whole
+    /// run. Once reached, clauses are no longer rewritten (sound: rewriting
+    /// only simplifies) and the run ends `ResourceOut` at the next given
+    /// clause. Bounds the one loop the other limits do not see: normalising
+    /// one clause with permutative units can take exponentially many steps.
+    /// `None` (the default for saturation runs) is unbounded; the prover
+    /// sets it from its own limits.
+    pub max_rewrite_attempts: Option<u64>,
 }
 
 /// Default [`Limits::max_generated_literals_per_given`].
@@ -41,6 +49,7 @@ impl Default for Limits {
             max_kept: None,
             max_terms: None,
             max_generated_literals_per_given: Some(DEFAULT_MAX_GENERATED_LITERALS_PER_GIVEN),
+            max_rewrite_attempts: None,
         }
     }
 }

@@ -30,6 +30,10 @@ pub struct Rewriter<'a> {
     pub matcher: &'a mut Matcher,
     /// Scratch substitution for ordering checks on instances.
     pub inst: &'a mut Subst,
+    /// Unit candidates tried so far in the run (the rewrite work).
+    pub work: &'a mut u64,
+    /// No candidate is tried once `work` reaches this.
+    pub work_limit: u64,
     /// Units used, in order of use.
     pub used: &'a mut Vec<SimpStep>,
     /// A clause that must not rewrite (the clause being rewritten, if active).
@@ -273,12 +277,16 @@ impl Rewriter<'_> {
         if self.bank.is_var(t) {
             return None;
         }
+        if *self.work >= self.work_limit {
+            return None;
+        }
         let mut cands: smallvec::SmallVec<[UnitEntry; 8]> = smallvec::SmallVec::new();
         self.active
             .demod
             .candidates(self.bank, t, Query::Generalizations, &mut |_, e| {
                 cands.push(e)
             });
+        *self.work += cands.len() as u64;
         for e in cands {
             if Some(e.clause) == self.exclude {
                 continue;
