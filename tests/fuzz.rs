@@ -1057,20 +1057,12 @@ fn shard_edit() -> impl Strategy<Value = ShardEdit> {
 }
 
 fn shards(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).unwrap() {
-            let p = e.unwrap().path();
-            if p.is_dir() {
-                stack.push(p);
-            } else if p.extension().is_some_and(|x| x == "parquet") {
-                out.push(p);
-            }
-        }
-    }
-    out.sort();
-    out
+    // `common::files` walks the folder (and reads it: datasets here are small).
+    common::files(dir)
+        .into_keys()
+        .filter(|rel| rel.ends_with(".parquet"))
+        .map(|rel| dir.join(rel))
+        .collect()
 }
 
 fn copy_dir(from: &Path, to: &Path) {
