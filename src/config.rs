@@ -18,8 +18,22 @@ pub struct Config {
     pub saturation: Params,
     /// Work limits of the built-in prover (label certification, `prove`).
     pub prover: ProverLimits,
-    /// TPTP task generation of the domain run.
-    pub tasks: crate::tasks::tptp::TasksConfig,
+    /// Task generation, one section per family.
+    pub tasks: TasksSection,
+}
+
+/// The `[tasks]` table: one section per task family, each with its count,
+/// levels and knobs (`saturate --domain` reads `[tasks.tptp]`, `saturate pl`
+/// `[tasks.pl]`, `saturate eq` `[tasks.eq]`).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct TasksSection {
+    /// `[tasks.tptp]`: the TPTP families of the domain run.
+    pub tptp: crate::tasks::tptp::TasksConfig,
+    /// `[tasks.pl]`: PL1 and PL2.
+    pub pl: crate::tasks::pl::family::PlConfig,
+    /// `[tasks.eq]`: EQ.
+    pub eq: crate::tasks::eq::family::EqConfig,
 }
 
 /// A configuration file that could not be read or understood.
@@ -148,7 +162,7 @@ impl Config {
         }
         for (section, p) in [
             ("prover", &self.prover),
-            ("tasks.prover", &self.tasks.prover),
+            ("tasks.tptp.prover", &self.tasks.tptp.prover),
         ] {
             let key = |k: &str| format!("{section}.{k}");
             work(&key("quick_processed"), p.quick_processed)?;
@@ -183,19 +197,24 @@ impl Config {
                 1_000_000_000,
             )?;
         }
-        let t = &self.tasks;
-        within("tasks.count", t.count as u64, 0, MAX_COUNT)?;
-        within("tasks.pool_size", t.pool_size as u64, 1, MAX_COUNT)?;
-        within("tasks.max_attempts", t.max_attempts.into(), 1, 1_000_000)?;
+        let t = &self.tasks.tptp;
+        within("tasks.tptp.count", t.count as u64, 0, MAX_COUNT)?;
+        within("tasks.tptp.pool_size", t.pool_size as u64, 1, MAX_COUNT)?;
         within(
-            "tasks.max_rows_per_shard",
+            "tasks.tptp.max_attempts",
+            t.max_attempts.into(),
+            1,
+            1_000_000,
+        )?;
+        within(
+            "tasks.tptp.max_rows_per_shard",
             t.max_rows_per_shard as u64,
             1,
             MAX_COUNT,
         )?;
         if !t.min_score.is_finite() {
             bad(
-                "tasks.min_score",
+                "tasks.tptp.min_score",
                 format!("{} is not a finite number", t.min_score),
             )?;
         }
@@ -205,20 +224,51 @@ impl Config {
             ("reconstruction", &t.reconstruction),
         ] {
             for &d in &m.depth {
-                within(&format!("tasks.{name}.depth"), d.into(), 1, 64)?;
+                within(&format!("tasks.tptp.{name}.depth"), d.into(), 1, 64)?;
             }
             for &k in &m.k {
-                within(&format!("tasks.{name}.k"), k.into(), 0, 1_000)?;
+                within(&format!("tasks.tptp.{name}.k"), k.into(), 0, 1_000)?;
             }
         }
-        t.validate().map_err(|message| BadValue {
+        let pl = &self.tasks.pl;
+        within("tasks.pl.count", pl.count as u64, 0, MAX_COUNT)?;
+        within(
+            "tasks.pl.max_rows_per_shard",
+            pl.max_rows_per_shard as u64,
+            1,
+            MAX_COUNT,
+        )?;
+        within(
+            "tasks.pl.pl2.max_refutation_steps",
+            pl.pl2.max_refutation_steps as u64,
+            1,
+            MAX_COUNT,
+        )?;
+        within(
+            "tasks.pl.pl2.max_cnf_clauses",
+            pl.pl2.max_cnf_clauses as u64,
+            1,
+            MAX_COUNT,
+        )?;
+        let eq = &self.tasks.eq;
+        within("tasks.eq.count", eq.count as u64, 0, MAX_COUNT)?;
+        within(
+            "tasks.eq.max_rows_per_shard",
+            eq.max_rows_per_shard as u64,
+            1,
+            MAX_COUNT,
+        )?;
+        let located = |message: String| BadValue {
             key: message
                 .split([':', ' '])
                 .next()
                 .unwrap_or("tasks")
                 .to_string(),
             message,
-        })
+        };
+        t.validate().map_err(located)?;
+        pl.validate().map_err(located)?;
+        eq.validate().map_err(located)
     }
 
     /// Reads a configuration file.
@@ -316,12 +366,15 @@ mod tests {
                 "[saturation.limits]\nmax_processed = 9223372036854775807\n",
                 "max_processed",
             ),
-            ("[tasks]\ncount = 9223372036854775807\n", "tasks.count"),
             (
-                "[tasks.prover]\nmax_model_size = 1000\n",
-                "tasks.prover.max_model_size",
+                "[tasks.tptp]\ncount = 9223372036854775807\n",
+                "tasks.tptp.count",
             ),
-            ("[tasks]\nlevels = [5]\n", "tasks.levels"),
+            (
+                "[tasks.tptp.prover]\nmax_model_size = 1000\n",
+                "tasks.tptp.prover.max_model_size",
+            ),
+            ("[tasks.tptp]\nlevels = [5]\n", "tasks.tptp.levels"),
             (
                 "[saturation]\nmax_clause_literals = 0\n",
                 "saturation.max_clause_literals",
@@ -331,8 +384,8 @@ mod tests {
                 "max_generated_literals_per_given",
             ),
             (
-                "[tasks.selection]\ndepth = [1, 0, 3, 4]\n",
-                "tasks.selection.depth",
+                "[tasks.tptp.selection]\ndepth = [1, 0, 3, 4]\n",
+                "tasks.tptp.selection.depth",
             ),
         ] {
             let e = Config::from_toml(text, "c.toml").unwrap_err().to_string();
@@ -348,6 +401,33 @@ mod tests {
         };
         assert_eq!(big.validate().unwrap_err().key, "seed");
         assert!(Config::default().validate().is_ok());
+    }
+
+    #[test]
+    fn default_toml_holds_every_default() {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("configs/default.toml");
+        assert_eq!(Config::load(&path).unwrap(), Config::default());
+        let text = std::fs::read_to_string(&path).unwrap();
+        for section in ["[tasks.tptp]", "[tasks.pl]", "[tasks.pl.pl2]", "[tasks.eq]"] {
+            assert!(text.contains(section), "{section} missing");
+        }
+    }
+
+    #[test]
+    fn family_sections_are_checked_with_positions() {
+        let e = Config::from_toml("[tasks.eq]\nlevels = [9]\n", "c.toml")
+            .unwrap_err()
+            .to_string();
+        assert!(e.starts_with("c.toml:2:"), "{e}");
+        let e = Config::from_toml("[tasks.pl]\nfamilies = [\"pl3\"]\n", "c.toml")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("tasks.pl.families"), "{e}");
+        // The TPTP knobs moved to [tasks.tptp]: the old place is refused.
+        let e = Config::from_toml("[tasks]\ncount = 3\n", "c.toml")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("count") && e.contains("tptp"), "{e}");
     }
 
     #[test]

@@ -68,12 +68,22 @@ struct RunArgs {
     /// Domains to process, comma-separated (e.g. SET or ALG,SET): every CNF
     /// axiom file of each is saturated and the three TPTP task families are
     /// generated from the derivations. Defaults to the config's
-    /// `tasks.domains`.
+    /// `tasks.tptp.domains`.
     #[arg(long, value_name = "DOMAIN,...", value_delimiter = ',')]
     domain: Vec<String>,
     /// Output root: writes DIR/<DOMAINS>/saturation and DIR/<DOMAINS>/dataset.
     #[arg(long, value_name = "DIR", default_value = "out")]
     out: PathBuf,
+    #[command(flatten)]
+    generation: GenArgs,
+    #[command(flatten)]
+    common: Common,
+}
+
+/// The flags every generator command shares (`--domain`, `pl`, `eq`); each
+/// overrides the config's value for the family's section.
+#[derive(Args, Debug, Clone)]
+struct GenArgs {
     /// Worker threads (0 = one per core; overrides the config). The output
     /// does not depend on it.
     #[arg(long, value_name = "N", value_parser = jobs_arg)]
@@ -81,11 +91,18 @@ struct RunArgs {
     /// Run seed (overrides the config).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(0..=i64::MAX as u64))]
     seed: Option<u64>,
-    /// Instances per domain, task and level (overrides `tasks.count`).
+    /// Rows per cell (config, group, level) (overrides the family's `count`).
     #[arg(long, value_name = "N", value_parser = count_arg)]
     count: Option<usize>,
-    /// Run only shard i of N (1-based): the slots whose index is i-1
-    /// modulo N. The N shards together are the unsharded run.
+    /// Difficulty levels, comma-separated (overrides the family's `levels`).
+    #[arg(long, value_name = "L,...", value_delimiter = ',',
+          value_parser = clap::value_parser!(u8).range(1..=255))]
+    levels: Vec<u8>,
+    /// Rows per Parquet shard (overrides the family's `max_rows_per_shard`).
+    #[arg(long, value_name = "N", alias = "shard-rows", value_parser = count_arg)]
+    max_rows_per_shard: Option<usize>,
+    /// Run only shard i of N (1-based): the cells whose ordinal is i-1
+    /// modulo N. The N shards' rows together are the unsharded run's.
     #[arg(long, value_name = "i/N", value_parser = parse_shard)]
     shard: Option<(u64, u64)>,
     /// End the run at the first certificate the checker refuses or
@@ -94,8 +111,47 @@ struct RunArgs {
     /// writing the dataset.
     #[arg(long)]
     strict: bool,
-    #[command(flatten)]
-    common: Common,
+    /// Fail the run (exit 1, no dataset) when a cell comes up short of its
+    /// count; without it the shortfall is reported in the summary.
+    #[arg(long)]
+    require_full: bool,
+}
+
+impl GenArgs {
+    /// The loop settings of a run.
+    fn settings(&self, cfg: &Config, quiet: bool) -> pipeline::LoopSettings {
+        pipeline::LoopSettings {
+            jobs: cfg.jobs,
+            shard: self.shard,
+            strict: self.strict,
+            require_full: self.require_full,
+            progress: !quiet,
+        }
+    }
+
+    /// Applies the overrides to the config (family section through `f`).
+    fn apply(
+        &self,
+        cfg: &mut Config,
+        section: impl FnOnce(&mut Config) -> (&mut usize, &mut Vec<u8>, &mut usize),
+    ) {
+        if let Some(j) = self.jobs {
+            cfg.jobs = j;
+        }
+        if let Some(s) = self.seed {
+            cfg.seed = s;
+        }
+        let (count, levels, rows) = section(cfg);
+        if let Some(n) = self.count {
+            *count = n;
+        }
+        if !self.levels.is_empty() {
+            *levels = self.levels.clone();
+        }
+        if let Some(n) = self.max_rows_per_shard {
+            *rows = n;
+        }
+    }
 }
 
 /// `--max-processed` and the other work limits: at most [`MAX_WORK`].
@@ -225,69 +281,40 @@ enum Command {
 
 #[derive(Args, Debug)]
 struct EqArgs {
-    /// Instances per task and level.
-    #[arg(long, value_name = "N", default_value_t = 50, value_parser = clap::value_parser!(u64).range(1..=MAX_COUNT))]
-    count: u64,
-    /// Run seed.
-    #[arg(long, value_name = "S", default_value_t = 0)]
-    seed: u64,
-    /// Difficulty levels, comma-separated (1-4).
-    #[arg(long, value_name = "L,...", value_delimiter = ',', default_value = "1,2,3,4",
-          value_parser = clap::value_parser!(u8).range(1..=4))]
-    levels: Vec<u8>,
     /// Output folder.
     #[arg(long, value_name = "DIR", default_value = "out/eq")]
     out: PathBuf,
-    /// Worker threads (0 = one per core); the output does not depend on it.
-    #[arg(long, value_name = "N", default_value_t = 0, value_parser = jobs_arg)]
-    jobs: usize,
-    /// Rows per Parquet shard.
-    #[arg(long, value_name = "N", default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(1..=MAX_COUNT))]
-    shard_rows: u64,
+    /// TOML configuration file (`[tasks.eq]`; see configs/default.toml).
+    #[arg(long, value_name = "FILE")]
+    config: Option<PathBuf>,
     /// No progress or summary on stderr (errors are still printed).
     #[arg(long, short)]
     quiet: bool,
-    /// End the run at the first generator panic (exit 4, no dataset).
-    #[arg(long)]
-    strict: bool,
+    #[command(flatten)]
+    generation: GenArgs,
 }
 
 #[derive(Args, Debug)]
 struct PlArgs {
-    /// Instances per task and level.
-    #[arg(long, value_name = "N", default_value_t = 20, value_parser = count_arg)]
-    count: usize,
-    /// Run seed.
-    #[arg(long, value_name = "S", default_value_t = 0)]
-    seed: u64,
-    /// Difficulty levels, comma-separated (1-4).
-    #[arg(long, value_name = "L,...", value_delimiter = ',', default_values_t = [1u8, 2, 3, 4],
-          value_parser = clap::value_parser!(u8).range(1..=4))]
-    levels: Vec<u8>,
     /// Output dataset folder.
     #[arg(long, value_name = "DIR", default_value = "out/pl")]
     out: PathBuf,
-    /// Worker threads (0 = one per core). The output does not depend on it.
-    #[arg(long, value_name = "N", default_value_t = 0, value_parser = jobs_arg)]
-    jobs: usize,
-    /// Rows per Parquet shard.
-    #[arg(long, value_name = "N", default_value_t = 10_000,
-          value_parser = clap::value_parser!(u64).range(1..=MAX_COUNT))]
-    max_rows_per_shard: u64,
+    /// TOML configuration file (`[tasks.pl]`; see configs/default.toml).
+    #[arg(long, value_name = "FILE")]
+    config: Option<PathBuf>,
     /// No progress or summary on stderr.
     #[arg(long, short)]
     quiet: bool,
-    /// End the run at the first generator panic (exit 4, no dataset).
-    #[arg(long)]
-    strict: bool,
+    #[command(flatten)]
+    generation: GenArgs,
     /// Problem sets, comma-separated: pl1 (random problems, NDL) and/or
     /// pl2 (eight structured families, NDL_f). With pl2, --count is per
-    /// task, family and size.
-    #[arg(long, value_name = "SET,...", value_delimiter = ',', default_value = "pl1",
+    /// task, family and size (default: the config's, pl1).
+    #[arg(long, value_name = "SET,...", value_delimiter = ',',
           value_parser = ["pl1", "pl2"])]
     families: Vec<String>,
     /// PL2 sizes, comma-separated (1-3).
-    #[arg(long, value_name = "Z,...", value_delimiter = ',', default_values_t = [1u8, 2, 3],
+    #[arg(long, value_name = "Z,...", value_delimiter = ',',
           value_parser = clap::value_parser!(u8).range(1..=3))]
     sizes: Vec<u8>,
     /// PL2 families, comma-separated (default: all eight).
@@ -296,54 +323,59 @@ struct PlArgs {
               saturate::tasks::pl::families::Family::ALL.map(|f| f.name())))]
     pl2_families: Vec<String>,
     /// PL2: reject theorems whose resolution refutation has this many steps or more.
-    #[arg(long, value_name = "N", default_value_t = 150,
+    #[arg(long, value_name = "N",
           value_parser = clap::value_parser!(u64).range(1..=MAX_COUNT))]
-    max_refutation_steps: u64,
+    max_refutation_steps: Option<u64>,
     /// PL2: reject instances whose clausal form has more clauses than this.
-    #[arg(long, value_name = "N", default_value_t = 200,
+    #[arg(long, value_name = "N",
           value_parser = clap::value_parser!(u64).range(1..=MAX_COUNT))]
-    max_cnf_clauses: u64,
+    max_cnf_clauses: Option<u64>,
+}
+
+/// The configuration file of a generator command (default: built-in).
+fn load_file(config: Option<&Path>) -> Result<Config, RunError> {
+    Ok(match config {
+        Some(p) => Config::load(p)?,
+        None => Config::default(),
+    })
+}
+
+/// Checks a configuration after command-line overrides.
+fn validated(cfg: Config) -> Result<Config, RunError> {
+    cfg.validate()
+        .map_err(|e| RunError::Input(format!("command line: {e}")))?;
+    Ok(cfg)
 }
 
 fn run_pl(a: &PlArgs) -> Result<(), RunError> {
-    let mut levels = a.levels.clone();
-    levels.sort_unstable();
-    levels.dedup();
-    let mut families = a.families.clone();
-    families.sort();
-    families.dedup();
-    let pl2 = families.iter().any(|f| f == "pl2").then(|| {
-        let mut sizes = a.sizes.clone();
-        sizes.sort_unstable();
-        sizes.dedup();
-        let fams = saturate::tasks::pl::families::Family::ALL
-            .into_iter()
-            .filter(|f| a.pl2_families.is_empty() || a.pl2_families.iter().any(|n| n == f.name()))
-            .collect();
-        let mut c = pipeline::pl::Pl2RunConfig {
-            sizes,
-            families: fams,
-            ..Default::default()
-        };
-        c.options.max_refutation_steps = a.max_refutation_steps as usize;
-        c.options.max_cnf_clauses = a.max_cnf_clauses as usize;
-        c
+    let mut cfg = load_file(a.config.as_deref())?;
+    a.generation.apply(&mut cfg, |c| {
+        let p = &mut c.tasks.pl;
+        (&mut p.count, &mut p.levels, &mut p.max_rows_per_shard)
     });
-    let cfg = pipeline::pl::PlConfig {
-        count: a.count,
-        seed: a.seed,
-        levels: levels.clone(),
-        max_rows_per_shard: a.max_rows_per_shard as usize,
-        families,
-        pl2,
-        ..Default::default()
-    };
-    let summary = pipeline::pl::run_pl(&cfg, a.jobs, &a.out, !a.quiet, a.strict)?;
+    let pl = &mut cfg.tasks.pl;
+    if !a.families.is_empty() {
+        pl.families = a.families.clone();
+    }
+    if !a.sizes.is_empty() {
+        pl.pl2.sizes = a.sizes.clone();
+    }
+    if !a.pl2_families.is_empty() {
+        pl.pl2.families = a.pl2_families.clone();
+    }
+    if let Some(n) = a.max_refutation_steps {
+        pl.pl2.max_refutation_steps = n as usize;
+    }
+    if let Some(n) = a.max_cnf_clauses {
+        pl.pl2.max_cnf_clauses = n as usize;
+    }
+    let cfg = validated(cfg)?;
+    let summary = pipeline::run_pl(&cfg, &a.out, &a.generation.settings(&cfg, a.quiet))?;
     if !a.quiet {
-        eprint!("{}", summary.render(&levels));
+        eprint!("{}", summary.render());
         eprintln!("dataset written to {}", a.out.display());
     }
-    defects(summary.bugs.len(), 0, &a.out)
+    defects(&summary, &a.out)
 }
 
 fn load_config(c: &Common) -> Result<Config, RunError> {
@@ -419,7 +451,8 @@ fn main() {
 
 /// The run's outcome when it found bugs: the dataset is written, the exit
 /// code says so (4).
-fn defects(panics: usize, certificate_failures: usize, dataset: &Path) -> Result<(), RunError> {
+fn defects(summary: &pipeline::RunSummary, dataset: &Path) -> Result<(), RunError> {
+    let (panics, certificate_failures) = (summary.generator_panics, summary.certificate_failures);
     if panics + certificate_failures == 0 {
         return Ok(());
     }
@@ -649,17 +682,13 @@ fn derive(
 
 fn run_domain(args: &RunArgs) -> Result<(), RunError> {
     let mut cfg = load_config(&args.common)?;
-    if let Some(j) = args.jobs {
-        cfg.jobs = j;
-    }
-    if let Some(seed) = args.seed {
-        cfg.seed = seed;
-    }
-    if let Some(n) = args.count {
-        cfg.tasks.count = n;
-    }
+    args.generation.apply(&mut cfg, |c| {
+        let t = &mut c.tasks.tptp;
+        (&mut t.count, &mut t.levels, &mut t.max_rows_per_shard)
+    });
+    let cfg = validated(cfg)?;
     let domains = if args.domain.is_empty() {
-        cfg.tasks.domains.clone()
+        cfg.tasks.tptp.domains.clone()
     } else {
         args.domain.clone()
     };
@@ -670,14 +699,16 @@ fn run_domain(args: &RunArgs) -> Result<(), RunError> {
         ));
     }
     let quiet = args.common.quiet;
+    let settings = args.generation.settings(&cfg, quiet);
     let summary = pipeline::tptp::run_tptp(&pipeline::tptp::TptpRun {
         domains,
         tptp: args.common.tptp.clone(),
         config: cfg,
         out: args.out.clone(),
-        shard: args.shard,
-        progress: !quiet,
-        strict: args.strict,
+        shard: settings.shard,
+        progress: settings.progress,
+        strict: settings.strict,
+        require_full: settings.require_full,
     })?;
     println!(
         "{:<28} {:>13} {:>9} {:>10} {:>9} {:>9} {:>6}",
@@ -700,29 +731,22 @@ fn run_domain(args: &RunArgs) -> Result<(), RunError> {
     }
     print!("{}", summary.render());
     println!("dataset written to {}", summary.dataset.display());
-    defects(
-        summary.generator_panics,
-        summary.certificate_failures,
-        &summary.dataset,
-    )
+    defects(&summary.run, &summary.dataset)
 }
 
 fn run_eq(a: &EqArgs) -> Result<(), RunError> {
-    let summary = pipeline::run_eq(&pipeline::EqRun {
-        count: a.count as usize,
-        seed: a.seed,
-        levels: a.levels.clone(),
-        out: a.out.clone(),
-        jobs: a.jobs,
-        progress: !a.quiet,
-        max_rows_per_shard: a.shard_rows as usize,
-        strict: a.strict,
-    })?;
+    let mut cfg = load_file(a.config.as_deref())?;
+    a.generation.apply(&mut cfg, |c| {
+        let e = &mut c.tasks.eq;
+        (&mut e.count, &mut e.levels, &mut e.max_rows_per_shard)
+    });
+    let cfg = validated(cfg)?;
+    let summary = pipeline::run_eq(&cfg, &a.out, &a.generation.settings(&cfg, a.quiet))?;
     if !a.quiet {
         eprint!("{}", summary.render());
         eprintln!("dataset written to {}", a.out.display());
     }
-    defects(summary.bugs.len(), 0, &a.out)
+    defects(&summary, &a.out)
 }
 
 fn score(

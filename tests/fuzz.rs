@@ -28,6 +28,7 @@ use saturate::pipeline::RunError;
 use saturate::pipeline::score::{Row, read_dataset, score_row, verify_row};
 use saturate::prover::check::{CheckProblem, check};
 use saturate::prover::{Evidence, Prover, ProverLimits, Verdict};
+use saturate::tasks::family::{Registry, ScoreContext};
 use saturate::tptp::{TptpError, clause_to_tptp, parse_clause_str, parse_file};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -807,11 +808,13 @@ fn rows() -> &'static [Row] {
 }
 
 /// Limits for scoring: enough for the small instances, bounded for fuzzing.
-fn scoring_prover() -> Prover {
-    Prover::new(ProverLimits {
-        max_processed: 500,
-        ..ProverLimits::default()
-    })
+fn scoring_ctx() -> ScoreContext {
+    ScoreContext {
+        prover: Prover::new(ProverLimits {
+            max_processed: 500,
+            ..ProverLimits::default()
+        }),
+    }
 }
 
 /// Prose, unicode and odd fragments for answers.
@@ -980,7 +983,7 @@ fn check_score(s: &saturate::tasks::Score) -> Result<(), String> {
 fn answer_property(row: Row, answer: String) -> Result<(), String> {
     let shown = answer.chars().take(300).collect::<String>();
     let task = row.task.clone();
-    let s = guarded(move || score_row(&row, &answer, &mut scoring_prover()))
+    let s = guarded(move || score_row(&row, &answer, &Registry::builtin(), &mut scoring_ctx()))
         .map_err(|f| fault_msg(&format!("the {task} scorer on {shown:?}"), f))?;
     check_score(&s).map_err(|m| format!("{task} on {shown:?}: {m}"))
 }
@@ -988,7 +991,7 @@ fn answer_property(row: Row, answer: String) -> Result<(), String> {
 #[test]
 fn gold_answers_score_one() {
     for r in rows() {
-        let s = score_row(r, &r.answer, &mut scoring_prover());
+        let s = score_row(r, &r.answer, &Registry::builtin(), &mut scoring_ctx());
         assert_eq!(s.value, 1.0, "{} {}: {s:?}", r.task, r.id);
     }
 }
@@ -1151,7 +1154,7 @@ fn parquet_property(ds: &Path, edits: &[ShardEdit]) -> Result<(), String> {
             let rows = Arc::new(rows);
             guarded(move || {
                 for r in rows.iter() {
-                    let _ = verify_row(r);
+                    let _ = verify_row(r, &Registry::builtin());
                 }
             })
             .map_err(|f| fault_msg("verify on rows of a corrupted dataset", f))

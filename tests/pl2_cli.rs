@@ -71,7 +71,7 @@ fn writes_a_consistent_pl2_dataset_identically_for_any_jobs() {
     assert!(o.status.success(), "{}", stderr(&o));
     let err = stderr(&o);
     assert!(
-        err.contains("PL2 candidates rejected") && err.contains("refutation_too_long"),
+        err.contains("rejected attempts by reason") && err.contains("refutation_too_long"),
         "{err}"
     );
     assert!(!err.contains("pl1_proof_checking"), "{err}");

@@ -2,17 +2,17 @@
 //! saturating them (in parallel over files, each run single-threaded and
 //! deterministic), progress reporting and writing results atomically.
 
-mod eq;
-pub mod fault;
-pub mod pl;
+pub mod generate;
 mod progress;
 mod reader;
+pub mod runs;
 pub mod score;
 mod sources;
 pub mod tptp;
 
-pub use eq::{CellStats, EqRun, EqSummary, run_eq};
+pub use generate::{LoopSettings, RunSummary};
 pub use progress::Progress;
+pub use runs::{run_eq, run_pl};
 pub use sources::{AxiomSource, EMBEDDED_AXIOMS, domain_sources};
 
 use crate::derivation::{DagStats, Derivation, write_dump, write_tstp};
@@ -23,11 +23,12 @@ use serde::{Deserialize, Serialize};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-/// An error of a run, split by who must act: the user (bad input, exit 2) or
-/// the program/environment (exit 1).
+/// An error of a run, split by who must act: the user (bad input, exit 2)
+/// or the program/environment (exit 1); the typed sources keep their own
+/// error types, and [`RunError::exit_code`] is the one mapping to exit codes.
 #[derive(Debug, thiserror::Error)]
 pub enum RunError {
-    /// Bad input: malformed TPTP, unknown domain, bad config.
+    /// Bad input: unknown domain, bad arguments, unreadable answers.
     #[error("{0}")]
     Input(String),
     /// A failure while running (I/O, ...).
@@ -38,6 +39,15 @@ pub enum RunError {
     /// the failures in `rejects/`, or, under `--strict`, nothing was written.
     #[error("{0}")]
     Defect(String),
+    /// Malformed TPTP input (with its file:line:column).
+    #[error(transparent)]
+    Tptp(#[from] TptpError),
+    /// A configuration file that could not be read or understood.
+    #[error(transparent)]
+    Config(#[from] crate::config::ConfigError),
+    /// Writing the dataset failed, or its output folder was refused.
+    #[error(transparent)]
+    Dataset(#[from] crate::dataset::DatasetError),
 }
 
 /// Exit code of a run that found bugs (certificate failures or generator
@@ -47,23 +57,18 @@ pub const EXIT_DEFECT: i32 = 4;
 impl RunError {
     /// The process exit code for this error.
     pub fn exit_code(&self) -> i32 {
+        use crate::dataset::DatasetError as D;
         match self {
-            RunError::Input(_) => 2,
-            RunError::Runtime(_) => 1,
+            RunError::Input(_) | RunError::Tptp(_) | RunError::Config(_) => 2,
+            RunError::Dataset(
+                D::NotOurs { .. }
+                | D::Empty { .. }
+                | D::BadConfigName { .. }
+                | D::BadShardSize { .. },
+            ) => 2,
+            RunError::Runtime(_) | RunError::Dataset(_) => 1,
             RunError::Defect(_) => EXIT_DEFECT,
         }
-    }
-}
-
-impl From<TptpError> for RunError {
-    fn from(e: TptpError) -> Self {
-        RunError::Input(e.to_string())
-    }
-}
-
-impl From<crate::config::ConfigError> for RunError {
-    fn from(e: crate::config::ConfigError) -> Self {
-        RunError::Input(e.to_string())
     }
 }
 

@@ -25,6 +25,12 @@ pub struct Row {
     pub task: String,
     /// Level, if any.
     pub level: Option<String>,
+    /// Domain, if any.
+    pub domain: Option<String>,
+    /// Source, if any.
+    pub source: Option<String>,
+    /// The prompt shown to the model.
+    pub prompt: String,
     /// Gold answer.
     pub answer: String,
     /// Metadata JSON text.
@@ -33,6 +39,23 @@ pub struct Row {
     pub certificate: String,
     /// Shard file it came from.
     pub file: PathBuf,
+}
+
+impl Row {
+    /// The row as the record the writer wrote.
+    pub fn to_record(&self) -> crate::dataset::Record {
+        crate::dataset::Record {
+            id: self.id.clone(),
+            task: self.task.clone(),
+            domain: self.domain.clone(),
+            source: self.source.clone(),
+            level: self.level.clone(),
+            prompt: self.prompt.clone(),
+            answer: self.answer.clone(),
+            metadata: self.metadata.clone(),
+            certificate: self.certificate.clone(),
+        }
+    }
 }
 
 use crate::dataset::COLUMNS;
@@ -348,6 +371,7 @@ fn push_rows(
             .ok_or_else(|| format!("no string column `{name}`"))
     };
     let (id, task, level) = (col("id")?, col("task")?, col("level")?);
+    let (domain, source, prompt) = (col("domain")?, col("source")?, col("prompt")?);
     let (answer, metadata, cert) = (col("answer")?, col("metadata")?, col("certificate")?);
     let get = |a: &StringArray, i: usize| (!a.is_null(i)).then(|| a.value(i).to_string());
     for i in 0..batch.num_rows() {
@@ -371,6 +395,9 @@ fn push_rows(
             id: row_id,
             task: row_task,
             level: get(level, i),
+            domain: get(domain, i),
+            source: get(source, i),
+            prompt: get(prompt, i).unwrap_or_default(),
             answer: get(answer, i).unwrap_or_default(),
             metadata: get(metadata, i).unwrap_or_default(),
             certificate: get(cert, i).unwrap_or_default(),

@@ -1,51 +1,26 @@
 //! `saturate score` and `saturate verify`: read a dataset written by any of
 //! saturate's generators back from its Parquet shards, then score model
-//! answers with each task's scorer (dispatching on the `task` column) or
-//! re-check every row: TPTP-family certificates with the independent
-//! checker, PL1/PL2/EQ gold answers with their checkers (see each
-//! generator's `verify_record`).
+//! answers or re-check every row, each with the family that writes the
+//! row's `task` (found through the [`Registry`]): TPTP-family certificates
+//! with the independent checker, PL1/PL2/EQ gold answers with their
+//! checkers.
 
 pub use super::reader::{Row, read_dataset};
 use super::{RunError, write_atomic};
-use crate::prover::check::{self, CheckProblem, Checked};
-use crate::prover::{Prover, ProverLimits, Verdict};
+use crate::prover::{Prover, ProverLimits};
 use crate::tasks::Score;
-use crate::tasks::tptp::{Family, recon, select, str_field, str_list};
+use crate::tasks::family::{Registry, ScoreContext};
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::path::Path;
 
-/// Scores one answer with the scorer of the row's task.
-pub fn score_row(row: &Row, answer: &str, prover: &mut Prover) -> Score {
-    let meta: serde_json::Value = match serde_json::from_str(&row.metadata) {
-        Ok(v) => v,
-        Err(e) => return Score::malformed(format!("record metadata: {e}")),
-    };
-    let cert: serde_json::Value = serde_json::from_str(&row.certificate).unwrap_or_default();
-    if let Some(f) = Family::from_config(&row.task) {
-        let r = match f {
-            Family::Entailment => Ok(crate::tasks::tptp::entail::score(&row.answer, answer)),
-            Family::Selection => select::score(&meta, &cert, answer, prover),
-            Family::Reconstruction => recon::score(&meta, &cert, answer, prover),
-        };
-        return r.unwrap_or_else(|e| Score::malformed(format!("record: {e}")));
+/// Scores one answer with the scorer of the row's task (found through
+/// `registry` by the row's `task`).
+pub fn score_row(row: &Row, answer: &str, registry: &Registry, ctx: &mut ScoreContext) -> Score {
+    match registry.family_of(&row.task) {
+        Some(f) => f.score(&row.to_record(), answer, ctx),
+        None => Score::malformed(format!("no scorer for task `{}`", row.task)),
     }
-    if let Some(t) = crate::tasks::eq::Task::from_config(&row.task) {
-        return crate::tasks::eq::score(t, &row.metadata, answer);
-    }
-    if let Some(t) = crate::tasks::pl::Task::ALL
-        .into_iter()
-        .find(|t| t.config() == row.task)
-    {
-        return crate::tasks::pl::instance::score_record(t, &meta, &row.answer, answer);
-    }
-    if let Some(t) = crate::tasks::pl::pl2::Pl2Task::ALL
-        .into_iter()
-        .find(|t| t.config() == row.task)
-    {
-        return crate::tasks::pl::pl2::score_record(t, &meta, &row.answer, answer);
-    }
-    Score::malformed(format!("no scorer for task `{}`", row.task))
 }
 
 /// Per-instance score line of `score`'s output.
@@ -123,13 +98,25 @@ impl ScoreSummary {
     }
 }
 
-/// Scores a JSON Lines answer file against a dataset; writes one JSON line
-/// per scored answer to `out` (atomically) and returns the summary.
+/// Scores a JSON Lines answer file against a dataset with the built-in
+/// families; writes one JSON line per scored answer to `out` (atomically)
+/// and returns the summary.
 pub fn score_answers(
     dataset: &Path,
     answers: &Path,
     out: &Path,
     limits: ProverLimits,
+) -> Result<ScoreSummary, RunError> {
+    score_answers_with(dataset, answers, out, limits, &Registry::builtin())
+}
+
+/// [`score_answers`] with the families of `registry`.
+pub fn score_answers_with(
+    dataset: &Path,
+    answers: &Path,
+    out: &Path,
+    limits: ProverLimits,
+    registry: &Registry,
 ) -> Result<ScoreSummary, RunError> {
     let rows = read_dataset(dataset)?;
     let manifest = dataset.join("manifest.json");
@@ -192,14 +179,16 @@ pub fn score_answers(
         }
         return Err(RunError::Input(m));
     }
-    let mut prover = Prover::new(limits);
+    let mut ctx = ScoreContext {
+        prover: Prover::new(limits),
+    };
     let mut lines = String::new();
     for row in &rows {
         let Some(answer) = given.get(&row.id) else {
             summary.unanswered += 1;
             continue;
         };
-        let s = score_row(row, answer, &mut prover);
+        let s = score_row(row, answer, registry, &mut ctx);
         let g = summary
             .groups
             .entry(format!(
@@ -229,62 +218,13 @@ pub fn score_answers(
     Ok(summary)
 }
 
-/// Re-checks one row's certificate; `Ok(None)` when the task has no
-/// re-checkable certificate here.
-pub fn verify_row(row: &Row) -> Result<Option<String>, String> {
-    let Some(f) = Family::from_config(&row.task) else {
-        return verify_pl_eq_row(row);
-    };
-    let meta: serde_json::Value =
-        serde_json::from_str(&row.metadata).map_err(|e| format!("metadata: {e}"))?;
-    let cert: serde_json::Value =
-        serde_json::from_str(&row.certificate).map_err(|e| format!("certificate: {e}"))?;
-    match f {
-        Family::Entailment => {
-            let verdict: Verdict =
-                serde_json::from_value(cert).map_err(|e| format!("certificate: {e}"))?;
-            let problem = CheckProblem {
-                axioms: str_list(&meta, "premises")?,
-                conjecture: Some(str_field(&meta, "theorem")?),
-            };
-            let checked = check::check(&problem, &verdict).map_err(|e| e.to_string())?;
-            match (row.answer.as_str(), checked) {
-                ("True", Checked::Refutation { steps }) => {
-                    Ok(Some(format!("refutation of {steps} steps")))
-                }
-                ("False", Checked::Model { size }) => {
-                    Ok(Some(format!("countermodel of size {size}")))
-                }
-                (a, c) => Err(format!("label {a:?} is not established by {c:?}")),
-            }
-        }
-        Family::Selection => select::verify(&meta, &cert, &row.answer).map(Some),
-        Family::Reconstruction => recon::verify(&meta, &cert, &row.answer).map(Some),
+/// Re-checks one row through its family's verifier; `Ok(None)` when no
+/// registered family writes the row's task.
+pub fn verify_row(row: &Row, registry: &Registry) -> Result<Option<String>, String> {
+    match registry.family_of(&row.task) {
+        Some(f) => f.verify(&row.to_record()).map(Some),
+        None => Ok(None),
     }
-}
-
-/// Re-checks a PL1, PL2 or EQ row from its stored problem and gold answer;
-/// `Ok(None)` for a task no generator of this version writes.
-fn verify_pl_eq_row(row: &Row) -> Result<Option<String>, String> {
-    if let Some(t) = crate::tasks::eq::Task::from_config(&row.task) {
-        return crate::tasks::eq::verify_record(t, &row.metadata, &row.answer).map(Some);
-    }
-    let meta = || -> Result<serde_json::Value, String> {
-        serde_json::from_str(&row.metadata).map_err(|e| format!("metadata: {e}"))
-    };
-    if let Some(t) = crate::tasks::pl::Task::ALL
-        .into_iter()
-        .find(|t| t.config() == row.task)
-    {
-        return crate::tasks::pl::instance::verify_record(t, &meta()?, &row.answer).map(Some);
-    }
-    if let Some(t) = crate::tasks::pl::pl2::Pl2Task::ALL
-        .into_iter()
-        .find(|t| t.config() == row.task)
-    {
-        return crate::tasks::pl::pl2::verify_record(t, &meta()?, &row.answer).map(Some);
-    }
-    Ok(None)
 }
 
 /// What `verify` found.
@@ -298,12 +238,17 @@ pub struct VerifySummary {
     pub failures: Vec<(String, String, String)>,
 }
 
-/// Re-checks every certificate of a dataset.
+/// Re-checks every row of a dataset with the built-in families.
 pub fn verify_dataset(dir: &Path) -> Result<VerifySummary, RunError> {
+    verify_dataset_with(dir, &Registry::builtin())
+}
+
+/// Re-checks every row of a dataset with the families of `registry`.
+pub fn verify_dataset_with(dir: &Path, registry: &Registry) -> Result<VerifySummary, RunError> {
     let rows = read_dataset(dir)?;
     let mut s = VerifySummary::default();
     for row in &rows {
-        match verify_row(row) {
+        match verify_row(row, registry) {
             Ok(Some(_)) => *s.checked.entry(row.task.clone()).or_default() += 1,
             Ok(None) => *s.skipped.entry(row.task.clone()).or_default() += 1,
             Err(e) => s

@@ -4,6 +4,8 @@
 //! score type.
 
 pub mod eq;
+pub mod family;
+pub mod fault;
 pub mod pl;
 pub mod tptp;
 

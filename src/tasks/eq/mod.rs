@@ -14,6 +14,7 @@
 pub mod common;
 pub mod corrupt;
 pub mod er;
+pub mod family;
 pub mod generate;
 pub mod gf;
 pub mod lang;

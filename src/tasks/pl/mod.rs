@@ -11,6 +11,7 @@
 
 pub mod check;
 pub mod families;
+pub mod family;
 pub mod formula;
 pub mod generate;
 pub mod instance;

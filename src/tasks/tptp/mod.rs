@@ -8,6 +8,7 @@
 //! premises, same-signature distractors and the text forms.
 
 pub mod entail;
+pub mod family;
 pub mod recon;
 pub mod select;
 
@@ -104,7 +105,7 @@ impl Default for LevelMap {
     }
 }
 
-/// The `[tasks]` section of the configuration: what `saturate --domain`
+/// The `[tasks.tptp]` section of the configuration: what `saturate --domain`
 /// generates after saturation.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -202,10 +203,10 @@ impl TasksConfig {
     /// Checks the values a TOML file cannot constrain by type.
     pub fn validate(&self) -> Result<(), String> {
         if let Some(l) = self.levels.iter().find(|&&l| !(1..=4).contains(&l)) {
-            return Err(format!("tasks.levels: level {l} is not in 1-4"));
+            return Err(format!("tasks.tptp.levels: level {l} is not in 1-4"));
         }
         if !(0.0..=1.0).contains(&self.true_share) {
-            return Err("tasks.true_share must be in [0, 1]".into());
+            return Err("tasks.tptp.true_share must be in [0, 1]".into());
         }
         for (name, m) in [
             ("entailment", &self.entailment),
@@ -213,17 +214,17 @@ impl TasksConfig {
             ("reconstruction", &self.reconstruction),
         ] {
             if m.depth.contains(&0) {
-                return Err(format!("tasks.{name}.depth: depths start at 1"));
+                return Err(format!("tasks.tptp.{name}.depth: depths start at 1"));
             }
         }
         if self.max_premises == 0 || self.max_premises > 20 {
-            return Err("tasks.max_premises must be in 1-20".into());
+            return Err("tasks.tptp.max_premises must be in 1-20".into());
         }
         if self.max_rows_per_shard == 0 {
-            return Err("tasks.max_rows_per_shard must be at least 1".into());
+            return Err("tasks.tptp.max_rows_per_shard must be at least 1".into());
         }
         if self.max_attempts == 0 {
-            return Err("tasks.max_attempts must be at least 1".into());
+            return Err("tasks.tptp.max_attempts must be at least 1".into());
         }
         Ok(())
     }
@@ -671,7 +672,7 @@ mod tests {
             levels: vec![5],
             ..Default::default()
         };
-        assert!(c.validate().unwrap_err().contains("tasks.levels"));
+        assert!(c.validate().unwrap_err().contains("tasks.tptp.levels"));
         assert!(TasksConfig::default().validate().is_ok());
         assert_eq!(TasksConfig::default().params(Family::Selection, 4), (4, 8));
     }

@@ -1,11 +1,10 @@
 //! Fault injection for tests, and the record of rejected instances that are
 //! bugs (generator panics, refused certificates) written to `rejects/`.
 //!
-//! `SATURATE_FAULT=panic:<slot>` (read once per process; for tests only)
-//! makes the instance build of slot `<slot>` panic: in a domain run the
-//! `<slot>`-th slot (0-based, in slot order: domain, family, level, index),
-//! in `pl` and `eq` runs candidate index `<slot>` of every (task, level)
-//! cell. The run must then count a generator panic and go on.
+//! `SATURATE_FAULT=panic:<n>` (read once per process; for tests only)
+//! makes the build of the run's `n`-th candidate panic (0-based, counting
+//! `count` candidates per cell in cell order; see `pipeline::generate`).
+//! The run must then count a generator panic and go on.
 
 use serde::Serialize;
 use std::sync::OnceLock;
@@ -80,6 +79,20 @@ impl RejectEntry {
             problem_tptp: Some(tptp),
             verdict: Some(d.verdict),
             certificate: Some(d.certificate),
+        }
+    }
+
+    /// The entry of a failed self-check: a generator's own certification
+    /// of an instance it built did not hold (a bug, like a refused
+    /// certificate).
+    pub fn from_check(slot: String, reason: String) -> RejectEntry {
+        RejectEntry {
+            kind: "certificate_failure",
+            slot,
+            reason,
+            problem_tptp: None,
+            verdict: None,
+            certificate: None,
         }
     }
 

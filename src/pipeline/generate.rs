@@ -1,0 +1,523 @@
+//! The one generation loop (DESIGN.md §10): every task family's cells ×
+//! candidate indices → parallel batches (rayon, one persistent worker
+//! context per thread) → results walked in index order → per-cell
+//! deduplication → one id scheme → records over a bounded crossbeam channel
+//! to one writer thread → one run summary.
+//!
+//! Determinism: a candidate's outcome is a pure function of (seed, cell,
+//! index) ([`crate::tasks::family`]'s contract); the loop walks each cell's
+//! results in index order and decides every stop (count reached, budget,
+//! patience) in that order, so batch sizes and thread counts never change a
+//! byte. Deduplication is per unit: a cell, or all levels of a (config,
+//! group) for generators that ask for it ([`Generator::dedup_across_levels`]).
+//! `--shard i/N` keeps the units whose ordinal is `i - 1` modulo N: shards
+//! share no unit, so the N shards' rows together are exactly the unsharded
+//! run's.
+//!
+//! Robustness: a panic in `build` is caught per candidate (the worker
+//! context is made afresh) and, like a certificate the checker refused,
+//! counted and listed in `rejects/rejects.jsonl`; the run writes its dataset
+//! and exits [`super::EXIT_DEFECT`], or stops at once with no dataset under
+//! `strict`. `SATURATE_FAULT=panic:<n>` (tests) makes candidate `n` of the
+//! run panic, counting `count` candidates per cell in cell order.
+
+use super::{Progress, RunError};
+use crate::dataset::{DatasetError, DatasetSpec, DatasetWriter, Record};
+use crate::tasks::family::{Attempt, Cell, Fill, Generator, Worker};
+use crate::tasks::fault::{self, RejectEntry};
+use rayon::prelude::*;
+use serde::Serialize;
+use std::collections::{BTreeMap, BTreeSet, HashSet};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+/// How the loop runs (the same flags on every generator command).
+#[derive(Clone, Debug, Default)]
+pub struct LoopSettings {
+    /// Worker threads (0 = one per core); the output does not depend on it.
+    pub jobs: usize,
+    /// Run only shard `.0` (1-based) of `.1`: the cells whose ordinal is
+    /// `.0 - 1` modulo `.1`.
+    pub shard: Option<(u64, u64)>,
+    /// Stop at the first bug (certificate failure, generator panic) with
+    /// no dataset.
+    pub strict: bool,
+    /// Fail the run, with no dataset, when a cell comes up short.
+    pub require_full: bool,
+    /// Show a progress bar or log lines.
+    pub progress: bool,
+}
+
+/// Checks a `--shard i/N` value.
+pub fn check_shard(shard: Option<(u64, u64)>) -> Result<(), RunError> {
+    match shard {
+        Some((i, n)) if n == 0 || i == 0 || i > n => Err(RunError::Input(format!(
+            "--shard {i}/{n}: expected i/N with 1 <= i <= N"
+        ))),
+        _ => Ok(()),
+    }
+}
+
+/// Counts of one cell. Serialised into `summary.json`: only what the same
+/// config and seed reproduce byte for byte.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct CellSummary {
+    /// Rows asked for.
+    pub requested: u64,
+    /// Rows written.
+    pub written: u64,
+    /// `requested - written`.
+    pub shortfall: u64,
+    /// Candidate indices walked.
+    pub candidates: u64,
+    /// Rows per label class.
+    pub labels: BTreeMap<String, u64>,
+    /// Rejected attempts by reason (each redrawn or given up).
+    pub rejects: BTreeMap<String, u64>,
+    /// Candidates that gave no instance.
+    pub gave_up: u64,
+    /// Instances skipped as duplicates of an earlier one in the cell.
+    pub duplicates: u64,
+    /// Refused certificates (bugs).
+    pub certificate_failures: u64,
+    /// Caught generator panics (bugs).
+    pub generator_panics: u64,
+    /// Means of the family's numeric features over the written rows that
+    /// have them.
+    pub stats: BTreeMap<String, f64>,
+    /// Worker seconds spent on the cell (timing: not in `summary.json`).
+    #[serde(skip)]
+    pub seconds: f64,
+    #[serde(skip)]
+    sums: BTreeMap<&'static str, (f64, u64)>,
+}
+
+/// What a run did.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct RunSummary {
+    /// Rows written.
+    pub total_rows: u64,
+    /// Rows asked for.
+    pub requested_rows: u64,
+    /// Rows missing over all cells.
+    pub shortfall: u64,
+    /// Duplicates skipped over all cells.
+    pub duplicates: u64,
+    /// Refused certificates over all cells (bugs).
+    pub certificate_failures: u64,
+    /// Generator panics over all cells (bugs).
+    pub generator_panics: u64,
+    /// Per cell, keyed `config group Llevel`.
+    pub cells: BTreeMap<String, CellSummary>,
+    /// Wall-clock seconds of generation (timing).
+    #[serde(skip)]
+    pub generation_seconds: f64,
+    /// Seconds the writer thread spent encoding and writing (timing).
+    #[serde(skip)]
+    pub writing_seconds: f64,
+    /// The bugs, in cell and index order (for `rejects/`).
+    #[serde(skip)]
+    pub bugs: Vec<RejectEntry>,
+}
+
+impl RunSummary {
+    /// Bugs found: refused certificates plus generator panics.
+    pub fn bugs_found(&self) -> u64 {
+        self.certificate_failures + self.generator_panics
+    }
+
+    /// The deterministic `summary.json` bytes.
+    pub fn to_json_bytes(&self) -> Vec<u8> {
+        let mut json = serde_json::to_vec_pretty(self).expect("summary serialises");
+        json.push(b'\n');
+        json
+    }
+
+    /// The end-of-run table for stderr: one line per cell, the rejection
+    /// reasons, the shortfall, throughput and where the time went.
+    pub fn render(&self) -> String {
+        let mut s = format!(
+            "{:<44} {:>9} {:<28} {:>5} {:>7} {:>8}\n",
+            "cell", "written", "labels", "dups", "gave-up", "inst/s"
+        );
+        for (key, c) in &self.cells {
+            let labels: Vec<String> = c.labels.iter().map(|(k, v)| format!("{k}={v}")).collect();
+            let rate = if c.seconds > 0.0 {
+                c.written as f64 / c.seconds
+            } else {
+                0.0
+            };
+            s.push_str(&format!(
+                "{key:<44} {:>9} {:<28} {:>5} {:>7} {rate:>8.2}\n",
+                format!("{}/{}", c.written, c.requested),
+                labels.join(" "),
+                c.duplicates,
+                c.gave_up,
+            ));
+        }
+        if self.cells.values().any(|c| !c.rejects.is_empty()) {
+            s.push_str("rejected attempts by reason:\n");
+            for (key, c) in &self.cells {
+                if !c.rejects.is_empty() {
+                    let r: Vec<String> =
+                        c.rejects.iter().map(|(k, v)| format!("{k}={v}")).collect();
+                    s.push_str(&format!("  {key}: {}\n", r.join(" ")));
+                }
+            }
+        }
+        if self.shortfall > 0 {
+            let short: Vec<String> = self
+                .cells
+                .iter()
+                .filter(|(_, c)| c.shortfall > 0)
+                .map(|(k, c)| format!("{k} ({}/{})", c.written, c.requested))
+                .collect();
+            s.push_str(&format!(
+                "SHORTFALL: {} of {} rows missing in {} cell(s): {}\n",
+                self.shortfall,
+                self.requested_rows,
+                short.len(),
+                short.join(", ")
+            ));
+        }
+        if self.bugs_found() > 0 {
+            s.push_str(&format!(
+                "BUGS FOUND: {} certificate(s) the checker refused, {} generator panic(s); each is in rejects/rejects.jsonl\n",
+                self.certificate_failures, self.generator_panics
+            ));
+        }
+        let total = self.generation_seconds;
+        s.push_str(&format!(
+            "total: {} rows ({} requested, {} duplicates skipped) in {:.1}s ({:.2} certified instances/s); writing {:.2}s (writer thread, overlapped)\n",
+            self.total_rows,
+            self.requested_rows,
+            self.duplicates,
+            total,
+            if total > 0.0 { self.total_rows as f64 / total } else { 0.0 },
+            self.writing_seconds
+        ));
+        s
+    }
+}
+
+/// The dataset spec of a run of `generators`: the manifest's `config`
+/// holds each generator's settings under its family's name, and the shard.
+pub fn dataset_spec(
+    name: &str,
+    seed: u64,
+    generators: &[&dyn Generator],
+    shard: Option<(u64, u64)>,
+    max_rows_per_shard: usize,
+) -> DatasetSpec {
+    let families: serde_json::Map<String, serde_json::Value> = generators
+        .iter()
+        .map(|g| (g.family().name().to_string(), g.manifest()))
+        .collect();
+    DatasetSpec {
+        name: name.to_string(),
+        description: String::new(),
+        seed,
+        config: serde_json::json!({
+            "families": families,
+            "shard": shard.map(|(i, n)| format!("{i}/{n}")),
+        }),
+        max_rows_per_shard,
+    }
+}
+
+/// Creates the dataset at `out` and runs `generators` into it: the whole
+/// run of a family that needs no stage before generation.
+pub fn run_generators(
+    out: &std::path::Path,
+    name: &str,
+    seed: u64,
+    generators: &[&dyn Generator],
+    settings: &LoopSettings,
+    max_rows_per_shard: usize,
+) -> Result<RunSummary, RunError> {
+    check_shard(settings.shard)?;
+    let spec = dataset_spec(name, seed, generators, settings.shard, max_rows_per_shard);
+    let writer = DatasetWriter::create(out, spec).map_err(dataset_error)?;
+    generate(writer, generators, settings)
+}
+
+/// A dataset error as a run error ([`RunError::exit_code`] decides who
+/// must act).
+pub fn dataset_error(e: DatasetError) -> RunError {
+    RunError::Dataset(e)
+}
+
+/// One cell of the run with its position.
+struct Planned<'g> {
+    generator: usize,
+    gen_ref: &'g dyn Generator,
+    cell: Cell,
+    /// Position of the cell's first candidate in the unsharded run,
+    /// counting `count` candidates per cell (fault injection).
+    first_ordinal: u64,
+    /// The deduplication unit: the cell, or its (config, group) when the
+    /// generator deduplicates across levels. Units are what shards split.
+    unit: u64,
+}
+
+/// The per-thread worker contexts of one generator.
+struct Workers(Vec<Mutex<Option<Worker>>>);
+
+/// Runs every cell of `generators` into `writer` and finishes the dataset
+/// (shards, card, manifest, `summary.json`, `rejects/`). The writer must
+/// have been created by the caller (before any expensive stage, so that a
+/// refused output folder costs nothing).
+pub fn generate(
+    mut writer: DatasetWriter,
+    generators: &[&dyn Generator],
+    settings: &LoopSettings,
+) -> Result<RunSummary, RunError> {
+    check_shard(settings.shard)?;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(settings.jobs)
+        .build()
+        .map_err(|e| RunError::Runtime(format!("thread pool: {e}")))?;
+    // Cells in output order; the shard keeps every N-th.
+    let mut planned = Vec::new();
+    let mut ordinal = 0u64;
+    let mut unit = 0u64;
+    let mut last_unit: Option<(usize, &'static str, String, Option<u8>)> = None;
+    for (g, gen_ref) in generators.iter().enumerate() {
+        for cell in gen_ref.cells() {
+            let first = ordinal;
+            ordinal = ordinal.saturating_add(cell.count);
+            let level = (!gen_ref.dedup_across_levels()).then_some(cell.level);
+            let key = (g, cell.config, cell.group.clone(), level);
+            if last_unit.as_ref().is_some_and(|k| *k != key) {
+                unit += 1;
+            }
+            last_unit = Some(key);
+            let keep = settings.shard.is_none_or(|(i, n)| unit % n == i - 1);
+            if keep {
+                planned.push(Planned {
+                    generator: g,
+                    gen_ref: *gen_ref,
+                    cell,
+                    first_ordinal: first,
+                    unit,
+                });
+            }
+        }
+    }
+    let cards: Vec<String> = generators
+        .iter()
+        .map(|g| g.card())
+        .filter(|c| !c.is_empty())
+        .collect();
+    if !cards.is_empty() {
+        writer.set_description(cards.join("\n\n"));
+    }
+    // Card paragraphs for the configs this run writes, in first-cell order.
+    let mut described = BTreeSet::new();
+    for p in &planned {
+        if described.insert(p.cell.config) {
+            let family = p.gen_ref.family();
+            if let Some(info) = family
+                .configs()
+                .into_iter()
+                .find(|c| c.name == p.cell.config)
+            {
+                writer.describe_config(info.name, info.description);
+            }
+        }
+    }
+    let total: u64 = planned
+        .iter()
+        .map(|p| p.cell.count)
+        .fold(0u64, u64::saturating_add);
+    let progress = Progress::new("tasks", total, settings.progress);
+    let threads = pool.current_num_threads();
+    let workers: Vec<Workers> = generators
+        .iter()
+        .map(|_| Workers((0..threads.max(1)).map(|_| Mutex::new(None)).collect()))
+        .collect();
+    let (tx, rx) = crossbeam_channel::bounded::<(&'static str, Record)>(256);
+    let writer_thread = std::thread::spawn(move || -> Result<_, DatasetError> {
+        let mut busy = Duration::ZERO;
+        for (config, record) in rx {
+            let t = Instant::now();
+            writer.push(config, record)?;
+            busy += t.elapsed();
+        }
+        Ok((writer, busy))
+    });
+    let started = Instant::now();
+    let mut summary = RunSummary::default();
+    let mut done = 0u64;
+    let mut stop: Option<RunError> = None;
+    let chunk = (threads * 8).max(8) as u64;
+    let mut seen: HashSet<String> = HashSet::new();
+    let mut seen_unit = None;
+    'cells: for p in &planned {
+        let cell = &p.cell;
+        if seen_unit != Some(p.unit) {
+            seen.clear();
+            seen_unit = Some(p.unit);
+        }
+        let gen_ref = p.gen_ref;
+        let mut cs = CellSummary {
+            requested: cell.count,
+            ..CellSummary::default()
+        };
+        let (budget, patience) = match cell.fill {
+            Fill::Slots => (cell.count, None),
+            Fill::UntilFull { budget, patience } => (budget, patience),
+        };
+        let mut misses = 0u64;
+        let mut next = 0u64;
+        'walk: while cs.written < cell.count && next < budget && patience.is_none_or(|k| misses < k)
+        {
+            let want = match cell.fill {
+                Fill::Slots => chunk,
+                Fill::UntilFull { .. } => (cell.count - cs.written).max(chunk),
+            };
+            let end = next.saturating_add(want).min(budget);
+            let ws = &workers[p.generator];
+            let results: Vec<(Attempt, f64)> = pool.install(|| {
+                (next..end)
+                    .into_par_iter()
+                    .map(|index| {
+                        let t = Instant::now();
+                        let slot = rayon::current_thread_index().unwrap_or(0) % ws.0.len();
+                        let mut guard = ws.0[slot].lock().unwrap_or_else(|e| e.into_inner());
+                        let worker = guard.get_or_insert_with(|| gen_ref.new_worker());
+                        let caught = fault::catch(|| {
+                            fault::maybe_panic(p.first_ordinal.saturating_add(index));
+                            gen_ref.build(cell, index, worker)
+                        });
+                        let attempt = caught.unwrap_or_else(|panic| {
+                            // The context may be half-updated: start afresh.
+                            *guard = None;
+                            Attempt {
+                                built: None,
+                                rejects: vec!["generator_panic"],
+                                bugs: vec![RejectEntry::from_panic(cell.id(index), panic)],
+                            }
+                        });
+                        (attempt, t.elapsed().as_secs_f64())
+                    })
+                    .collect()
+            });
+            for (k, (attempt, secs)) in results.into_iter().enumerate() {
+                if cs.written == cell.count || patience.is_some_and(|k| misses >= k) {
+                    break 'walk;
+                }
+                let index = next + k as u64;
+                cs.candidates += 1;
+                cs.seconds += secs;
+                for r in attempt.rejects {
+                    *cs.rejects.entry(r.to_string()).or_default() += 1;
+                }
+                for b in attempt.bugs {
+                    match b.kind {
+                        "generator_panic" => cs.generator_panics += 1,
+                        _ => cs.certificate_failures += 1,
+                    }
+                    tracing::error!("BUG: {} at {}: {}", b.kind, b.slot, b.reason);
+                    if settings.strict && stop.is_none() {
+                        stop = Some(RunError::Defect(format!(
+                            "--strict: {} at {}: {}{}; no dataset written",
+                            b.kind,
+                            b.slot,
+                            b.reason,
+                            b.problem_tptp
+                                .as_ref()
+                                .map_or(String::new(), |p| format!("\nproblem:\n{p}"))
+                        )));
+                    }
+                    summary.bugs.push(b);
+                }
+                if stop.is_some() {
+                    break 'cells;
+                }
+                done += 1;
+                progress.tick(done.min(total));
+                let Some(built) = attempt.built else {
+                    cs.gave_up += 1;
+                    misses += 1;
+                    continue;
+                };
+                if !seen.insert(built.key.clone()) {
+                    cs.duplicates += 1;
+                    misses += 1;
+                    continue;
+                }
+                misses = 0;
+                *cs.labels.entry(built.label.clone()).or_default() += 1;
+                for (name, v) in &built.stats {
+                    let e = cs.sums.entry(name).or_default();
+                    e.0 += v;
+                    e.1 += 1;
+                }
+                cs.written += 1;
+                let record = built.into_record(cell, index);
+                if tx.send((cell.config, record)).is_err() {
+                    // The writer thread failed; its error is reported below.
+                    break 'cells;
+                }
+            }
+            next = end;
+        }
+        cs.shortfall = cell.count - cs.written;
+        cs.stats = std::mem::take(&mut cs.sums)
+            .into_iter()
+            .map(|(k, (sum, n))| (k.to_string(), round6(sum / n.max(1) as f64)))
+            .collect();
+        summary.cells.insert(cell.key(), cs);
+    }
+    drop(tx);
+    progress.finish("done");
+    summary.generation_seconds = started.elapsed().as_secs_f64();
+    let (mut writer, mut busy) = writer_thread
+        .join()
+        .map_err(|_| RunError::Runtime("the writer thread panicked".into()))?
+        .map_err(dataset_error)?;
+    if let Some(e) = stop {
+        // Dropping the unfinished writer removes its staging folder.
+        drop(writer);
+        return Err(e);
+    }
+    let cells = summary.cells.values();
+    summary.total_rows = cells.clone().map(|c| c.written).sum();
+    summary.requested_rows = cells.clone().map(|c| c.requested).sum();
+    summary.shortfall = cells.clone().map(|c| c.shortfall).sum();
+    summary.duplicates = cells.clone().map(|c| c.duplicates).sum();
+    summary.certificate_failures = cells.clone().map(|c| c.certificate_failures).sum();
+    summary.generator_panics = cells.map(|c| c.generator_panics).sum();
+    if settings.require_full && summary.shortfall > 0 {
+        drop(writer);
+        return Err(RunError::Runtime(format!(
+            "--require-full: {} of {} rows missing; no dataset written\n{}",
+            summary.shortfall,
+            summary.requested_rows,
+            summary.render()
+        )));
+    }
+    let t = Instant::now();
+    if !summary.bugs.is_empty() {
+        writer
+            .add_file(
+                "rejects/rejects.jsonl",
+                &fault::rejects_jsonl(&summary.bugs),
+            )
+            .map_err(dataset_error)?;
+    }
+    writer
+        .add_file("summary.json", &summary.to_json_bytes())
+        .map_err(dataset_error)?;
+    let manifest = writer.finish().map_err(dataset_error)?;
+    debug_assert_eq!(manifest.total_rows, summary.total_rows);
+    busy += t.elapsed();
+    summary.writing_seconds = busy.as_secs_f64();
+    Ok(summary)
+}
+
+/// Rounds a mean to 6 decimals, so summaries print stable short numbers.
+fn round6(x: f64) -> f64 {
+    (x * 1e6).round() / 1e6
+}

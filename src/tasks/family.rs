@@ -1,0 +1,337 @@
+//! The task-family abstraction (DESIGN.md §8): what every family of tasks
+//! declares, so that one generation loop (`pipeline::generate`), one scorer
+//! (`saturate score`) and one verifier (`saturate verify`) serve them all,
+//! and a new family is one folder plus one line in [`Registry::builtin`].
+//!
+//! A family has two faces:
+//!
+//! - [`TaskFamily`], static: the dataset configs it writes, how to score a
+//!   model answer to one of its rows and how to re-check a stored row. It
+//!   needs nothing of a run, so `score` and `verify` find it by the row's
+//!   `task` column through the [`Registry`].
+//! - [`Generator`], one run of it: the cells (config × group × level, each
+//!   with a row count and a [`Fill`] policy), a per-worker context (the
+//!   TPTP families keep a prover there) and `build`, which turns one
+//!   (cell, candidate index) into at most one certified instance. The
+//!   generator is made from the configuration by the family's command; for
+//!   the TPTP families that is where the saturation stage runs.
+//!
+//! Determinism is the generator's contract: `build(cell, index, _)` is a
+//! pure function of the run seed, the cell and the index (its RNG comes from
+//! [`super::instance_rng`] over those coordinates), whatever worker runs it
+//! and whatever ran before on that worker.
+
+use super::Score;
+use super::fault::RejectEntry;
+use crate::dataset::Record;
+use serde_json::Value;
+use std::any::Any;
+use std::collections::BTreeMap;
+
+/// A worker's private context, made once per worker by
+/// [`Generator::new_worker`] and handed to every `build` it runs.
+pub type Worker = Box<dyn Any + Send>;
+
+/// One dataset config (Hugging Face subset) a family writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ConfigInfo {
+    /// The config name, also the rows' `task` column.
+    pub name: &'static str,
+    /// One paragraph for the dataset card: what the task asks and how it is
+    /// scored.
+    pub description: &'static str,
+}
+
+/// How the loop fills a cell.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fill {
+    /// Exactly the candidate indices `0..count`; each yields at most one
+    /// row (a family may retry inside `build`, as the TPTP families do with
+    /// their attempts); a candidate that yields nothing is given up.
+    Slots,
+    /// Candidate indices 0, 1, 2, ... in order until `count` rows are
+    /// accepted, at most `budget` candidates, and (with `patience`) no more
+    /// than that many fruitless candidates in a row.
+    UntilFull {
+        /// Most candidates tried.
+        budget: u64,
+        /// Fruitless candidates in a row after which the cell stops.
+        patience: Option<u64>,
+    },
+}
+
+/// One cell of a run: the rows of one config, group and level.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Cell {
+    /// Config name (the rows' `task`).
+    pub config: &'static str,
+    /// Group within the config: the axiom domain (`SET`), the problem
+    /// family (`pyramid`), or the family's own name (`PL`, `EQ`).
+    pub group: String,
+    /// Difficulty level (size for PL2).
+    pub level: u8,
+    /// Rows wanted.
+    pub count: u64,
+    /// How candidates are drawn.
+    pub fill: Fill,
+    /// The family's own index for the cell (e.g. which PL2 problem family).
+    pub tag: usize,
+}
+
+impl Cell {
+    /// The cell's name in summaries: `config group Llevel`.
+    pub fn key(&self) -> String {
+        format!("{} {} L{}", self.config, self.group, self.level)
+    }
+
+    /// The id of the row built from candidate `index`: one scheme for every
+    /// family, `config-group-Llevel-index` (index zero-padded to 5 digits).
+    pub fn id(&self, index: u64) -> String {
+        format!(
+            "{}-{}-L{}-{:05}",
+            self.config, self.group, self.level, index
+        )
+    }
+}
+
+/// A generated, certified instance, ready to become a record.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Built {
+    /// Prompt text.
+    pub prompt: String,
+    /// Gold answer.
+    pub answer: String,
+    /// Metadata JSON text.
+    pub metadata: String,
+    /// Certificate JSON text.
+    pub certificate: String,
+    /// Canonical form for deduplication within the cell.
+    pub key: String,
+    /// Label class for the summary (`True`, `correct`, an answer size, ...).
+    pub label: String,
+    /// The record's `domain` column.
+    pub domain: Option<String>,
+    /// The record's `source` column (axiom file, generator).
+    pub source: Option<String>,
+    /// Numeric features averaged per cell in the summary (proof lines,
+    /// prover effort, ...), in a fixed order.
+    pub stats: Vec<(&'static str, f64)>,
+}
+
+impl Built {
+    /// The dataset record of this instance at `index` of `cell`.
+    pub fn into_record(self, cell: &Cell, index: u64) -> Record {
+        Record {
+            id: cell.id(index),
+            task: cell.config.to_string(),
+            domain: self.domain,
+            source: self.source,
+            level: Some(cell.level.to_string()),
+            prompt: self.prompt,
+            answer: self.answer,
+            metadata: self.metadata,
+            certificate: self.certificate,
+        }
+    }
+}
+
+/// A typed reason for rejecting a candidate; families keep their own enums
+/// and the loop counts them by [`RejectReason::name`].
+pub trait RejectReason {
+    /// The snake_case name counted in the run summary.
+    fn name(&self) -> &'static str;
+}
+
+/// What one candidate index gave: at most one instance, the reasons of the
+/// attempts rejected on the way (each counted), and the bugs met (refused
+/// certificates, caught panics: listed in `rejects/`).
+#[derive(Debug, Default)]
+pub struct Attempt {
+    /// The instance, if one was certified.
+    pub built: Option<Built>,
+    /// Names of the rejected attempts' reasons, in order.
+    pub rejects: Vec<&'static str>,
+    /// Bugs met, in order.
+    pub bugs: Vec<RejectEntry>,
+}
+
+impl Attempt {
+    /// A candidate that gave an instance at the first try.
+    pub fn built(b: Built) -> Attempt {
+        Attempt {
+            built: Some(b),
+            ..Attempt::default()
+        }
+    }
+
+    /// A candidate rejected for `reason`.
+    pub fn rejected(reason: &dyn RejectReason) -> Attempt {
+        Attempt {
+            rejects: vec![reason.name()],
+            ..Attempt::default()
+        }
+    }
+}
+
+/// What scorers may need besides the row: the prover, for families whose
+/// answers are checked by proving (selection, reconstruction).
+pub struct ScoreContext {
+    /// The prover (limits of `[prover]`).
+    pub prover: crate::prover::Prover,
+}
+
+/// The static face of a family: its configs, its scorer and its verifier.
+pub trait TaskFamily: Sync {
+    /// The family's name (`tptp`, `pl1`, `pl2`, `eq`).
+    fn name(&self) -> &'static str;
+
+    /// Every config the family can write.
+    fn configs(&self) -> Vec<ConfigInfo>;
+
+    /// Scores `answer` against a row of one of the family's configs.
+    fn score(&self, row: &Record, answer: &str, ctx: &mut ScoreContext) -> Score;
+
+    /// Re-checks a stored row (its label and certificate, from the row's
+    /// own text); `Ok` carries a one-line account of what was checked.
+    fn verify(&self, row: &Record) -> Result<String, String>;
+}
+
+/// One run of a family: its cells and how to build an instance.
+pub trait Generator: Sync {
+    /// The family this run belongs to.
+    fn family(&self) -> &dyn TaskFamily;
+
+    /// The generator version recorded in the manifest; bumped whenever the
+    /// same config and seed would give other bytes.
+    fn version(&self) -> &'static str;
+
+    /// The cells of the run, in output order.
+    fn cells(&self) -> Vec<Cell>;
+
+    /// A fresh worker context (default: none).
+    fn new_worker(&self) -> Worker {
+        Box::new(())
+    }
+
+    /// Builds the instance at `index` of `cell` (see the module's
+    /// determinism contract). A panic is caught by the loop and counted.
+    fn build(&self, cell: &Cell, index: u64, worker: &mut Worker) -> Attempt;
+
+    /// The run's settings for `manifest.json` (the configs' knobs, without
+    /// anything that does not change the output, such as `jobs`).
+    fn manifest(&self) -> Value;
+
+    /// Whether duplicates are looked for across the levels of a (config,
+    /// group), not only within a cell: for families whose generators can
+    /// give the same problem at two levels (PL2 sizes overlap). Such cells
+    /// are then also sharded together (default: per cell).
+    fn dedup_across_levels(&self) -> bool {
+        false
+    }
+
+    /// Paragraphs for the dataset card's description (default: none).
+    fn card(&self) -> String {
+        String::new()
+    }
+}
+
+/// Maps config names to families: `score` and `verify` dispatch on a row's
+/// `task` through it.
+pub struct Registry {
+    families: Vec<&'static dyn TaskFamily>,
+    by_config: BTreeMap<&'static str, usize>,
+}
+
+impl Registry {
+    /// A registry of the given families. Panics if two families claim one
+    /// config name (a programming error, caught by the registry test).
+    pub fn new(families: Vec<&'static dyn TaskFamily>) -> Registry {
+        let mut by_config = BTreeMap::new();
+        for (i, f) in families.iter().enumerate() {
+            for c in f.configs() {
+                let old = by_config.insert(c.name, i);
+                assert!(old.is_none(), "config {} registered twice", c.name);
+            }
+        }
+        Registry {
+            families,
+            by_config,
+        }
+    }
+
+    /// Every family saturate ships: one line per family.
+    pub fn builtin() -> Registry {
+        Registry::new(vec![
+            &super::tptp::family::TPTP,
+            &super::pl::family::PL1,
+            &super::pl::family::PL2,
+            &super::eq::family::EQ,
+        ])
+    }
+
+    /// This registry plus one more family (tests register toy families so).
+    pub fn with(mut self, family: &'static dyn TaskFamily) -> Registry {
+        let mut all = std::mem::take(&mut self.families);
+        all.push(family);
+        Registry::new(all)
+    }
+
+    /// The family that writes config `name`.
+    pub fn family_of(&self, config: &str) -> Option<&'static dyn TaskFamily> {
+        self.by_config.get(config).map(|&i| self.families[i])
+    }
+
+    /// The registered families.
+    pub fn families(&self) -> &[&'static dyn TaskFamily] {
+        &self.families
+    }
+}
+
+/// Reads a row's metadata as a JSON value (an error names the column).
+pub fn metadata_json(row: &Record) -> Result<Value, String> {
+    serde_json::from_str(&row.metadata).map_err(|e| format!("metadata: {e}"))
+}
+
+/// Reads a row's certificate as a JSON value (an error names the column).
+pub fn certificate_json(row: &Record) -> Result<Value, String> {
+    serde_json::from_str(&row.certificate).map_err(|e| format!("certificate: {e}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn builtin_configs_are_unique_and_found() {
+        let r = Registry::builtin();
+        let names: Vec<&str> = r
+            .families()
+            .iter()
+            .flat_map(|f| f.configs().into_iter().map(|c| c.name))
+            .collect();
+        assert!(names.len() >= 12, "{names:?}");
+        for n in &names {
+            assert!(r.family_of(n).is_some(), "{n}");
+        }
+        assert_eq!(
+            r.family_of("conjecture_entailment").map(|f| f.name()),
+            Some("tptp")
+        );
+        assert_eq!(r.family_of("eq_pc").map(|f| f.name()), Some("eq"));
+        assert!(r.family_of("no_such_task").is_none());
+    }
+
+    #[test]
+    fn one_id_scheme() {
+        let c = Cell {
+            config: "conjecture_entailment",
+            group: "SET".into(),
+            level: 3,
+            count: 10,
+            fill: Fill::Slots,
+            tag: 0,
+        };
+        assert_eq!(c.id(7), "conjecture_entailment-SET-L3-00007");
+        assert_eq!(c.key(), "conjecture_entailment SET L3");
+    }
+}

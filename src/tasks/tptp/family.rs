@@ -1,0 +1,313 @@
+//! The TPTP task families (conjecture entailment, minimal premise
+//! selection, proof reconstruction) on the shared abstraction
+//! ([`crate::tasks::family`]): cells are (family, domain, level) with fixed
+//! slots; a slot tries up to `max_attempts` theorems (attempt `a` of slot
+//! `i` uses file `(i + a) mod n` of the domain and draw `i * A + a` of its
+//! seeded theorem permutation), each certified by the worker's prover. The
+//! saturation stage that builds the [`Graph`]s runs before, in
+//! `pipeline::tptp`, and hands them over with [`TptpGenerator::set_graphs`].
+
+use super::{Family, GENERATOR_VERSION, Graph, Reject, TasksConfig, entail, recon, select};
+use super::{str_field, str_list};
+use crate::dataset::Record;
+use crate::prover::check::{CheckProblem, Checked, check};
+use crate::prover::{Prover, Verdict};
+use crate::saturation::Params;
+use crate::tasks::Score;
+use crate::tasks::family::{
+    Attempt, Built, Cell, ConfigInfo, Fill, Generator, RejectReason, ScoreContext, TaskFamily,
+    Worker, certificate_json, metadata_json,
+};
+use crate::tasks::fault::{self, RejectEntry};
+use crate::tasks::instance_rng;
+use std::collections::BTreeMap;
+
+/// The TPTP families (static face).
+pub struct TptpFamily;
+
+/// The registered TPTP families.
+pub static TPTP: TptpFamily = TptpFamily;
+
+impl RejectReason for Reject {
+    fn name(&self) -> &'static str {
+        match self {
+            Reject::TooShallow => "too_shallow",
+            Reject::TooManyPremises => "too_many_premises",
+            Reject::Unknown => "unknown",
+            Reject::NoModel => "no_model",
+            Reject::WrongLabel => "wrong_label",
+            Reject::Degenerate => "degenerate",
+            Reject::Inconsistent => "inconsistent",
+            Reject::DistractorEntails => "distractor_entails",
+            Reject::NoProofGraph => "no_proof_graph",
+            Reject::StepNotCertified => "step_not_certified",
+            Reject::NoDistractors => "no_distractors",
+        }
+    }
+}
+
+impl TaskFamily for TptpFamily {
+    fn name(&self) -> &'static str {
+        "tptp"
+    }
+
+    fn configs(&self) -> Vec<ConfigInfo> {
+        Family::ALL
+            .into_iter()
+            .map(|f| ConfigInfo {
+                name: f.config(),
+                description: f.description(),
+            })
+            .collect()
+    }
+
+    fn score(&self, row: &Record, answer: &str, ctx: &mut ScoreContext) -> Score {
+        let Some(f) = Family::from_config(&row.task) else {
+            return Score::malformed(format!("no TPTP task {}", row.task));
+        };
+        let meta = match metadata_json(row) {
+            Ok(m) => m,
+            Err(e) => return Score::malformed(format!("record {e}")),
+        };
+        let cert = certificate_json(row).unwrap_or_default();
+        let r = match f {
+            Family::Entailment => Ok(entail::score(&row.answer, answer)),
+            Family::Selection => select::score(&meta, &cert, answer, &mut ctx.prover),
+            Family::Reconstruction => recon::score(&meta, &cert, answer, &mut ctx.prover),
+        };
+        r.unwrap_or_else(|e| Score::malformed(format!("record: {e}")))
+    }
+
+    fn verify(&self, row: &Record) -> Result<String, String> {
+        let f =
+            Family::from_config(&row.task).ok_or_else(|| format!("no TPTP task {}", row.task))?;
+        let meta = metadata_json(row)?;
+        let cert = certificate_json(row)?;
+        match f {
+            Family::Entailment => {
+                let verdict: Verdict =
+                    serde_json::from_value(cert).map_err(|e| format!("certificate: {e}"))?;
+                let problem = CheckProblem {
+                    axioms: str_list(&meta, "premises")?,
+                    conjecture: Some(str_field(&meta, "theorem")?),
+                };
+                let checked = check(&problem, &verdict).map_err(|e| e.to_string())?;
+                match (row.answer.as_str(), checked) {
+                    ("True", Checked::Refutation { steps }) => {
+                        Ok(format!("refutation of {steps} steps"))
+                    }
+                    ("False", Checked::Model { size }) => {
+                        Ok(format!("countermodel of size {size}"))
+                    }
+                    (a, c) => Err(format!("label {a:?} is not established by {c:?}")),
+                }
+            }
+            Family::Selection => select::verify(&meta, &cert, &row.answer),
+            Family::Reconstruction => recon::verify(&meta, &cert, &row.answer),
+        }
+    }
+}
+
+/// One `--domain` run's task generation.
+pub struct TptpGenerator {
+    /// The `[tasks.tptp]` settings.
+    pub tasks: TasksConfig,
+    /// The saturation parameters the prover inherits.
+    pub saturation: Params,
+    /// Run seed.
+    pub seed: u64,
+    /// Domains in output order.
+    pub domains: Vec<String>,
+    /// The run's settings for the manifest.
+    pub manifest: serde_json::Value,
+    /// Graphs with theorem candidates, per domain (set after saturation).
+    graphs: BTreeMap<String, Vec<Graph>>,
+    /// The card text (set after saturation).
+    card: String,
+}
+
+impl TptpGenerator {
+    /// A generator before its saturation stage.
+    pub fn new(
+        tasks: TasksConfig,
+        saturation: Params,
+        seed: u64,
+        domains: Vec<String>,
+        manifest: serde_json::Value,
+    ) -> TptpGenerator {
+        TptpGenerator {
+            tasks,
+            saturation,
+            seed,
+            domains,
+            manifest,
+            graphs: BTreeMap::new(),
+            card: String::new(),
+        }
+    }
+
+    /// Hands over the saturation stage's graphs (those with an empty pool
+    /// are dropped: no theorem can be drawn from them) and the card text.
+    pub fn set_graphs(&mut self, graphs: Vec<Graph>, card: String) {
+        for g in graphs {
+            if !g.pool.is_empty() {
+                self.graphs.entry(g.domain.clone()).or_default().push(g);
+            }
+        }
+        self.card = card;
+    }
+
+    /// A worker's prover: the generation limits with the run's saturation
+    /// parameters.
+    fn new_prover(&self) -> Prover {
+        let mut p = Prover::new(self.tasks.prover.clone());
+        p.params = self.saturation.clone();
+        p
+    }
+
+    fn sorted_families(&self) -> Vec<Family> {
+        let mut f = self.tasks.families.clone();
+        f.sort();
+        f.dedup();
+        f
+    }
+}
+
+impl Generator for TptpGenerator {
+    fn family(&self) -> &dyn TaskFamily {
+        &TPTP
+    }
+
+    fn version(&self) -> &'static str {
+        GENERATOR_VERSION
+    }
+
+    fn cells(&self) -> Vec<Cell> {
+        let mut levels = self.tasks.levels.clone();
+        levels.sort_unstable();
+        levels.dedup();
+        let families = self.sorted_families();
+        let mut cells = Vec::new();
+        for d in &self.domains {
+            for f in &families {
+                for &level in &levels {
+                    cells.push(Cell {
+                        config: f.config(),
+                        group: d.clone(),
+                        level,
+                        count: self.tasks.count as u64,
+                        fill: Fill::Slots,
+                        tag: *f as usize,
+                    });
+                }
+            }
+        }
+        cells
+    }
+
+    fn new_worker(&self) -> Worker {
+        Box::new(self.new_prover())
+    }
+
+    fn build(&self, cell: &Cell, index: u64, worker: &mut Worker) -> Attempt {
+        if worker.downcast_ref::<Prover>().is_none() {
+            *worker = self.new_worker();
+        }
+        let prover = worker.downcast_mut::<Prover>().expect("a prover worker");
+        let Some(family) = Family::from_config(cell.config) else {
+            return Attempt::rejected(&Reject::Degenerate);
+        };
+        let graphs = self.graphs.get(&cell.group).map_or(&[][..], |g| &g[..]);
+        if graphs.is_empty() {
+            return Attempt::rejected(&Reject::TooShallow);
+        }
+        let cfg = &self.tasks;
+        let mut out = Attempt::default();
+        let n = graphs.len() as u64;
+        let want_true = {
+            let s = cfg.true_share;
+            ((index + 1) as f64 * s).floor() > (index as f64 * s).floor()
+        };
+        let level = cell.level.to_string();
+        for attempt in 0..cfg.max_attempts as u64 {
+            let g = &graphs[((index + attempt) % n) as usize];
+            let attempt_s = attempt.to_string();
+            let where_ = format!("{} attempt {attempt} ({})", cell.id(index), g.name);
+            let mut rng = instance_rng(
+                self.seed,
+                &[&cell.group, &g.name, family.name(), &level, &attempt_s],
+                index,
+            );
+            // Slot i, attempt a of a file takes the cell's draw i*A + a: distinct
+            // slots of a cell never draw the same theorem of the same file.
+            let draw = index * cfg.max_attempts as u64 + attempt;
+            let caught = fault::catch(|| {
+                let t = g.theorem(self.seed, &[family.name(), &level], draw)?;
+                Some(match family {
+                    Family::Entailment => {
+                        entail::generate(g, t, prover, cfg, cell.level, want_true, &mut rng)
+                    }
+                    Family::Selection => select::generate(g, t, prover, cfg, cell.level, &mut rng),
+                    Family::Reconstruction => {
+                        recon::generate(g, t, prover, cfg, cell.level, &mut rng)
+                    }
+                })
+            });
+            let r = match caught {
+                Err(panic) => {
+                    // The prover may be mid-update: start the worker afresh.
+                    *prover = self.new_prover();
+                    out.rejects.push("generator_panic");
+                    out.bugs.push(RejectEntry::from_panic(where_, panic));
+                    continue;
+                }
+                Ok(None) => {
+                    out.rejects.push(Reject::TooShallow.name());
+                    continue;
+                }
+                Ok(Some(r)) => r,
+            };
+            let defects = prover.take_defects();
+            if !defects.is_empty() {
+                // No label may rest on an attempt that met a refused
+                // certificate. A fresh prover keeps the refused problem's
+                // cached `Unknown` from other slots, so the rejects do not
+                // depend on scheduling.
+                *prover = self.new_prover();
+                out.rejects.push("certificate_failure");
+                out.bugs.extend(
+                    defects
+                        .into_iter()
+                        .map(|d| RejectEntry::from_defect(where_.clone(), d)),
+                );
+                continue;
+            }
+            match r {
+                Ok(b) => {
+                    out.built = Some(Built {
+                        prompt: b.prompt,
+                        answer: b.answer,
+                        metadata: b.metadata.to_string(),
+                        certificate: b.certificate.to_string(),
+                        key: b.key,
+                        label: b.label,
+                        domain: Some(cell.group.clone()),
+                        source: Some(g.name.clone()),
+                        stats: vec![("prover_processed", b.prover_processed as f64)],
+                    });
+                    return out;
+                }
+                Err(e) => out.rejects.push(e.name()),
+            }
+        }
+        out
+    }
+
+    fn manifest(&self) -> serde_json::Value {
+        self.manifest.clone()
+    }
+
+    fn card(&self) -> String {
+        self.card.clone()
+    }
+}

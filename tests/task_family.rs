@@ -1,0 +1,307 @@
+//! The task-family abstraction end to end with a toy family registered
+//! only here: generation, sharding, `--jobs` independence, scoring and
+//! verification come from the shared loop and registry with no other change.
+
+use saturate::dataset::Record;
+use saturate::pipeline::generate::{LoopSettings, run_generators};
+use saturate::pipeline::score::{read_dataset, score_answers_with, verify_dataset_with};
+use saturate::prover::ProverLimits;
+use saturate::tasks::Score;
+use saturate::tasks::family::{
+    Attempt, Built, Cell, ConfigInfo, Fill, Generator, Registry, RejectReason, ScoreContext,
+    TaskFamily, Worker,
+};
+use saturate::tasks::instance_rng;
+use std::collections::BTreeMap;
+use std::path::Path;
+
+mod common;
+
+/// Toy task: is a number's digit sum even? Metadata holds the number, so
+/// verification recomputes the label from the row alone.
+struct Parity;
+static PARITY: Parity = Parity;
+
+struct TooSmall;
+impl RejectReason for TooSmall {
+    fn name(&self) -> &'static str {
+        "too_small"
+    }
+}
+
+fn label(n: u64) -> &'static str {
+    let s: u64 = n.to_string().bytes().map(|b| u64::from(b - b'0')).sum();
+    if s % 2 == 0 { "True" } else { "False" }
+}
+
+fn number(row: &Record) -> Result<u64, String> {
+    let v: serde_json::Value = serde_json::from_str(&row.metadata).map_err(|e| e.to_string())?;
+    v["n"].as_u64().ok_or_else(|| "no n".to_string())
+}
+
+impl TaskFamily for Parity {
+    fn name(&self) -> &'static str {
+        "toy"
+    }
+    fn configs(&self) -> Vec<ConfigInfo> {
+        vec![ConfigInfo {
+            name: "toy_parity",
+            description: "Is the digit sum even?",
+        }]
+    }
+    fn score(&self, row: &Record, answer: &str, _: &mut ScoreContext) -> Score {
+        match answer.trim() {
+            "True" | "False" if answer.trim() == row.answer => Score::correct(),
+            "True" | "False" => Score::wrong("wrong label"),
+            _ => Score::malformed("expected True or False"),
+        }
+    }
+    fn verify(&self, row: &Record) -> Result<String, String> {
+        let n = number(row)?;
+        if label(n) == row.answer {
+            Ok(format!("digit sum of {n}"))
+        } else {
+            Err(format!("label {} is wrong for {n}", row.answer))
+        }
+    }
+}
+
+struct ParityRun {
+    seed: u64,
+    count: u64,
+}
+
+impl Generator for ParityRun {
+    fn family(&self) -> &dyn TaskFamily {
+        &PARITY
+    }
+    fn version(&self) -> &'static str {
+        "toy-1"
+    }
+    fn cells(&self) -> Vec<Cell> {
+        (1..=3)
+            .map(|level| Cell {
+                config: "toy_parity",
+                group: "TOY".into(),
+                level,
+                count: self.count,
+                fill: Fill::UntilFull {
+                    budget: self.count * 20,
+                    patience: None,
+                },
+                tag: 0,
+            })
+            .collect()
+    }
+    fn build(&self, cell: &Cell, index: u64, _: &mut Worker) -> Attempt {
+        use rand::Rng;
+        let mut rng = instance_rng(self.seed, &["toy", &cell.level.to_string()], index);
+        // Small ranges make duplicates, which the loop must skip per cell.
+        let n: u64 = rng.random_range(0..10u64.pow(u32::from(cell.level) + 1));
+        if n < 3 {
+            return Attempt::rejected(&TooSmall);
+        }
+        Attempt::built(Built {
+            prompt: format!("Is the digit sum of {n} even? Answer True or False."),
+            answer: label(n).into(),
+            metadata: serde_json::json!({ "n": n }).to_string(),
+            certificate: "{}".into(),
+            key: n.to_string(),
+            label: label(n).into(),
+            domain: None,
+            source: Some("toy".into()),
+            stats: vec![("digits", n.to_string().len() as f64)],
+        })
+    }
+    fn manifest(&self) -> serde_json::Value {
+        serde_json::json!({ "count": self.count })
+    }
+}
+
+fn run(dir: &Path, jobs: usize, shard: Option<(u64, u64)>) {
+    let g = ParityRun { seed: 3, count: 40 };
+    let settings = LoopSettings {
+        jobs,
+        shard,
+        ..LoopSettings::default()
+    };
+    let s = run_generators(dir, "toy", 3, &[&g], &settings, 16).unwrap();
+    if shard.is_none() {
+        assert_eq!(s.total_rows, 120, "{}", s.render());
+        assert!(
+            s.duplicates > 0,
+            "level 1 has only 97 numbers: duplicates expected"
+        );
+    }
+}
+
+/// Rows of a dataset by id (shard files and splits do not matter here).
+fn rows(dir: &Path) -> BTreeMap<String, (String, String, String)> {
+    read_dataset(dir)
+        .unwrap()
+        .into_iter()
+        .map(|r| (r.id.clone(), (r.prompt, r.answer, r.metadata)))
+        .collect()
+}
+
+#[test]
+fn a_toy_family_gets_generation_sharding_scoring_and_verification() {
+    let tmp = tempfile::tempdir().unwrap();
+    let one = tmp.path().join("one");
+    let two = tmp.path().join("two");
+    run(&one, 1, None);
+    run(&two, 2, None);
+    assert_eq!(
+        common::files(&one),
+        common::files(&two),
+        "--jobs changed bytes"
+    );
+
+    // The shards' rows together are exactly the unsharded run's.
+    let mut union = BTreeMap::new();
+    for i in 1..=2 {
+        let d = tmp.path().join(format!("shard{i}"));
+        run(&d, 2, Some((i, 2)));
+        let r = rows(&d);
+        assert!(!r.is_empty());
+        for (k, v) in r {
+            assert!(union.insert(k, v).is_none(), "a row in two shards");
+        }
+    }
+    assert_eq!(union, rows(&one));
+
+    // Ids follow the one scheme; the summary counts per cell.
+    let all = rows(&one);
+    assert!(
+        all.keys().all(|id| id.starts_with("toy_parity-TOY-L")),
+        "{all:?}"
+    );
+    let summary: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(one.join("summary.json")).unwrap()).unwrap();
+    assert_eq!(summary["total_rows"], 120);
+    assert_eq!(summary["cells"]["toy_parity TOY L1"]["written"], 40);
+
+    // Verification and scoring go through the registry.
+    let registry = Registry::builtin().with(&PARITY);
+    let v = verify_dataset_with(&one, &registry).unwrap();
+    assert!(v.failures.is_empty(), "{:?}", v.failures);
+    assert_eq!(v.checked["toy_parity"], 120);
+    let unknown = verify_dataset_with(&one, &Registry::builtin()).unwrap();
+    assert_eq!(unknown.skipped["toy_parity"], 120);
+
+    let answers = tmp.path().join("answers.jsonl");
+    let mut text = String::new();
+    for (i, (id, (_, gold, _))) in all.iter().enumerate() {
+        let a = if i % 2 == 0 {
+            gold.clone()
+        } else {
+            "maybe".into()
+        };
+        text.push_str(&serde_json::json!({ "id": id, "answer": a }).to_string());
+        text.push('\n');
+    }
+    std::fs::write(&answers, text).unwrap();
+    let out = tmp.path().join("scores.jsonl");
+    let s = score_answers_with(&one, &answers, &out, ProverLimits::default(), &registry).unwrap();
+    let perfect: usize = s.groups.values().map(|g| g.perfect).sum();
+    let malformed: usize = s.groups.values().map(|g| g.malformed).sum();
+    assert_eq!((perfect, malformed), (60, 60));
+
+    // A tampered label fails verification.
+    let mut row = read_dataset(&one).unwrap().remove(0).to_record();
+    row.answer = if row.answer == "True" {
+        "False"
+    } else {
+        "True"
+    }
+    .into();
+    assert!(PARITY.verify(&row).is_err());
+}
+
+/// Every row of a dataset, by id, with all its text.
+fn full_rows(dir: &Path) -> BTreeMap<String, Record> {
+    read_dataset(dir)
+        .unwrap()
+        .into_iter()
+        .map(|r| (r.id.clone(), r.to_record()))
+        .collect()
+}
+
+fn records_eq(a: &BTreeMap<String, Record>, b: &BTreeMap<String, Record>) -> bool {
+    a.len() == b.len()
+        && a.iter().zip(b).all(|((ka, ra), (kb, rb))| {
+            ka == kb
+                && (ra.prompt == rb.prompt)
+                && (ra.answer == rb.answer)
+                && (ra.metadata == rb.metadata)
+                && (ra.certificate == rb.certificate)
+                && (ra.domain == rb.domain)
+                && (ra.source == rb.source)
+                && (ra.level == rb.level)
+        })
+}
+
+#[test]
+fn shards_and_jobs_for_pl_pl2_and_eq() {
+    let tmp = tempfile::tempdir().unwrap();
+    for (name, args) in [
+        ("eq", vec!["eq", "--count", "3", "--levels", "1,2"]),
+        (
+            "pl",
+            vec![
+                "pl",
+                "--families",
+                "pl1,pl2",
+                "--count",
+                "2",
+                "--levels",
+                "1,2",
+                "--sizes",
+                "1",
+                "--pl2-families",
+                "pyramid_pebbling,horn_chain",
+            ],
+        ),
+    ] {
+        let out = |tag: &str, extra: &[&str]| {
+            let d = tmp.path().join(format!("{name}-{tag}"));
+            let o = common::saturate()
+                .args(&args)
+                .args(extra)
+                .arg("-q")
+                .arg("--out")
+                .arg(&d)
+                .output()
+                .unwrap();
+            assert!(
+                o.status.success(),
+                "{name} {extra:?}: {}",
+                common::stderr(&o)
+            );
+            d
+        };
+        let one = out("j1", &["--jobs", "1"]);
+        let two = out("j2", &["--jobs", "2"]);
+        assert_eq!(
+            common::files(&one),
+            common::files(&two),
+            "{name}: --jobs 1 and 2 differ"
+        );
+        let whole = full_rows(&one);
+        assert!(!whole.is_empty());
+        let mut union = BTreeMap::new();
+        for i in 1..=2 {
+            let d = out(
+                &format!("s{i}"),
+                &["--shard", &format!("{i}/2"), "--jobs", "2"],
+            );
+            for (k, v) in full_rows(&d) {
+                assert!(union.insert(k, v).is_none(), "{name}: a row in two shards");
+            }
+        }
+        assert!(
+            records_eq(&union, &whole),
+            "{name}: shards differ from the whole run"
+        );
+    }
+}
