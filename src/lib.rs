@@ -8,6 +8,7 @@ pub mod derivation;
 pub mod interest;
 pub mod logic;
 pub mod pipeline;
+pub mod prop;
 pub mod prover;
 pub mod sat;
 pub mod saturation;

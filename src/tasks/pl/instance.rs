@@ -3,11 +3,11 @@
 //! Pure function of (run seed, task, level, index), so instances can be
 //! built on any thread in any order.
 
-use super::check::named_premises;
 use super::generate::{self, Problem, certify, generate, level_params};
 use super::prompt;
-use super::prover::{self, stats};
 use super::tasks::{self, Task};
+use crate::prop::check::named_premises;
+use crate::prop::prover::{self, stats};
 use crate::tasks::instance_rng;
 use serde_json::{Value, json};
 
@@ -58,7 +58,7 @@ pub fn build(seed: u64, task: Task, level: u8, index: u64) -> Result<PlInstance,
         .expect("truth-vector filter and SAT certificate agree");
     let proof = prover::prove(&problem.premises, &problem.goal).map_err(|_| Skip::ProofTooLarge)?;
     let pstats = stats(&proof);
-    let reference = super::ndl::print(&proof);
+    let reference = crate::prop::ndl::print(&proof);
     let built = match task {
         Task::ProofChecking => tasks::build_proof_checking(&problem, &proof, &mut rng),
         Task::ProofWriting => tasks::build_proof_writing(&problem, &proof),
@@ -83,7 +83,8 @@ pub fn build(seed: u64, task: Task, level: u8, index: u64) -> Result<PlInstance,
             prompt::gap_filling(&problem.premises, &problem.goal, &built.shown, &labels)
         }
     };
-    let strings = |fs: &[super::Formula]| fs.iter().map(|f| f.to_string()).collect::<Vec<_>>();
+    let strings =
+        |fs: &[crate::prop::Formula]| fs.iter().map(|f| f.to_string()).collect::<Vec<_>>();
     let mut metadata = json!({
         "generator": "saturate-pl1",
         "generator_version": env!("CARGO_PKG_VERSION"),
@@ -128,20 +129,20 @@ pub fn build(seed: u64, task: Task, level: u8, index: u64) -> Result<PlInstance,
 /// The problem of an instance's metadata, re-read from its strings (used
 /// by scorers and by independent re-checks).
 pub fn problem_of(metadata: &Value) -> Option<Problem> {
-    let parse = |v: &Value| -> Option<Vec<super::Formula>> {
+    let parse = |v: &Value| -> Option<Vec<crate::prop::Formula>> {
         v.as_array()?
             .iter()
-            .map(|s| super::Formula::parse(s.as_str()?).ok())
+            .map(|s| crate::prop::Formula::parse(s.as_str()?).ok())
             .collect()
     };
     let premises = parse(&metadata["premises"])?;
-    let goal = super::Formula::parse(metadata["goal"].as_str()?).ok()?;
+    let goal = crate::prop::Formula::parse(metadata["goal"].as_str()?).ok()?;
     Some(Problem {
         premises,
         goal,
         conditionalized: metadata["conditionalized"].as_bool()?,
         source_premises: parse(&metadata["source_premises"])?,
-        source_goal: super::Formula::parse(metadata["source_goal"].as_str()?).ok()?,
+        source_goal: crate::prop::Formula::parse(metadata["source_goal"].as_str()?).ok()?,
     })
 }
 
@@ -174,7 +175,7 @@ pub fn verify_record(task: Task, metadata: &Value, gold: &str) -> Result<String,
     if certify(&p.source_premises, &p.source_goal).is_none() {
         return Err("the source problem fails the five constraints on re-check".into());
     }
-    if !super::sat::entails(&p.premises, &p.goal) {
+    if !crate::prop::sat::entails(&p.premises, &p.goal) {
         return Err("the premises do not entail the goal".into());
     }
     let shown = metadata["shown_proof"]

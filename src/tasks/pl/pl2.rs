@@ -10,14 +10,14 @@
 //! ([`make_problem`]) → [`resolution::refute`] → [`resolution::to_ndlf`] →
 //! task construction (corruption re-labelled by the checker) → prompt.
 
-use super::check::{CheckError, Mode, Report, named_premises};
 use super::families::{self, Family, Prefilter};
-use super::formula::{Formula, compact};
-use super::ndl::{Arg, Deduction, Element, print};
-use super::ndlf::{NdlfOptions, check_ndlf_text, check_parsed_ndlf, render_assignment};
-use super::resolution::{self, RefuteError};
-use super::sat;
 use super::tasks::{ScoreInput, Task};
+use crate::prop::check::{CheckError, Mode, Report, named_premises};
+use crate::prop::formula::{Formula, compact};
+use crate::prop::ndl::{Arg, Deduction, Element, print};
+use crate::prop::ndlf::{NdlfOptions, check_ndlf_text, check_parsed_ndlf, render_assignment};
+use crate::prop::resolution::{self, RefuteError};
+use crate::prop::sat;
 use crate::tasks::{Score, instance_rng};
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
@@ -344,7 +344,7 @@ fn body_mut(d: &mut Deduction) -> &mut Vec<Element> {
     elems
 }
 
-fn step_parts(e: &mut Element) -> Option<(&mut Option<String>, &mut super::ndl::Step)> {
+fn step_parts(e: &mut Element) -> Option<(&mut Option<String>, &mut crate::prop::ndl::Step)> {
     match e {
         Element::Ded {
             name,

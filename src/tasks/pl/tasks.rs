@@ -2,13 +2,14 @@
 //! problem and its reference proof (corruption for proof checking, masking,
 //! gaps), its gold answer and certificate, and scoring a model answer.
 
-use super::check::{
+use super::generate::Problem;
+use crate::prop::check::{
     CheckError, Mode, RULES, Report, apply_schema, check_parsed, check_text, named_premises,
 };
-use super::formula::Formula;
-use super::generate::Problem;
-use super::ndl::{
+use crate::prop::formula::Formula;
+use crate::prop::ndl::{
     Arg, Deduction, Element, Slot, Step, parse_proof, print, print_elements, print_with,
+    visit_steps,
 };
 use crate::tasks::Score;
 use rand::Rng;
@@ -124,27 +125,6 @@ fn count_steps(d: &Deduction) -> usize {
     n
 }
 
-/// Calls `f` on every rule step, in evaluation order.
-pub fn visit_steps_pub(d: &mut Deduction, f: &mut dyn FnMut(&mut Step)) {
-    visit_steps(d, f)
-}
-
-fn visit_steps(d: &mut Deduction, f: &mut dyn FnMut(&mut Step)) {
-    match d {
-        Deduction::Step(s) => f(s),
-        Deduction::Block { elems, .. } => {
-            for e in elems {
-                if let Element::Ded { ded, .. } = e {
-                    visit_steps(ded, f);
-                }
-            }
-        }
-        Deduction::Assume { body, .. } | Deduction::SupposeAbsurd { body, .. } => {
-            visit_steps(body, f)
-        }
-    }
-}
-
 /// Applies `f` to the k-th step (evaluation order).
 fn with_step(d: &mut Deduction, k: usize, f: &mut dyn FnMut(&mut Step)) {
     let mut i = 0;
@@ -236,7 +216,7 @@ fn corrupt(
             let mut ok = false;
             with_step(&mut d, k, &mut |s| {
                 let args = resolved(s);
-                let old = super::check::rule_info(&s.rule).expect("own rule");
+                let old = crate::prop::check::rule_info(&s.rule).expect("own rule");
                 let mut cands: Vec<&str> = RULES
                     .iter()
                     .filter(|r| {
@@ -981,6 +961,114 @@ pub fn strictly_correct(p: &Problem, d: &Deduction) -> bool {
 mod tests {
     use super::super::instance::{build, score_record};
     use super::*;
+    use crate::prop::check::ErrorKind;
+
+    fn f(s: &str) -> Formula {
+        Formula::parse(s).unwrap()
+    }
+
+    fn premises(ps: &[&str]) -> Vec<(String, Formula)> {
+        named_premises(&ps.iter().map(|p| f(p)).collect::<Vec<_>>())
+    }
+
+    /// The premises of the paper's sample proof (seed 000, §3).
+    const PAPER_PREMISES: [&str; 3] = ["(A ==> B)", "(~ A ==> C)", "(C ==> D)"];
+
+    #[test]
+    fn paper_masked_proof_with_the_intended_assignment_checks() {
+        let masked = "{
+  (A | ~ A) BY ex-middle on MASK1;
+  assume A {
+    MASK2 BY MASK3 on premise-1, MASK4;
+    (MASK5 | D) by left-either on MASK6, MASK7
+  };
+  assume MASK8 {
+    MASK9 BY mp on premise-2, MASK10;
+    D BY mp on MASK11, MASK12;
+    MASK13 BY right-either on B, D
+  };
+  MASK14 BY cases on (A | ~ A), MASK15, MASK16
+}";
+        let values: serde_json::Map<String, serde_json::Value> = serde_json::from_str(
+            r#"{"MASK1": "A", "MASK2": "B", "MASK3": "mp", "MASK4": "A", "MASK5": "B",
+                "MASK6": "B", "MASK7": "D", "MASK8": "(~ A)", "MASK9": "C", "MASK10": "(~ A)",
+                "MASK11": "premise-3", "MASK12": "C", "MASK13": "(B | D)", "MASK14": "(B | D)",
+                "MASK15": "(A ==> (B | D))", "MASK16": "((~ A) ==> (B | D))"}"#,
+        )
+        .unwrap();
+        let ps = premises(&PAPER_PREMISES);
+        let filled = fill_masks(masked, &values).unwrap();
+        assert!(check_text(&ps, &f("(B | D)"), &filled, Mode::Strict).ok());
+        // MASK3 and MASK6 swapped to wrong rules: a type error on line 4.
+        let mut wrong = values.clone();
+        wrong.insert("MASK3".into(), "left-and".into());
+        let r = check_text(
+            &ps,
+            &f("(B | D)"),
+            &fill_masks(masked, &wrong).unwrap(),
+            Mode::Strict,
+        );
+        let e = r.result.unwrap_err();
+        assert_eq!((e.kind, e.line), (ErrorKind::Type, 4));
+        // Unfilled, `MASK1` reads as an atom (names resolve first, then atoms),
+        // so the masked text itself is not a correct proof.
+        assert!(!check_text(&ps, &f("(B | D)"), masked, Mode::Strict).ok());
+    }
+
+    #[test]
+    fn paper_gap_filling_example_checks_once_filled() {
+        let gapped = "{
+  left-iff on premise-3;
+  GAP-1;
+  assume E {
+    case1 := assume C {
+      mp on premise-2, C
+    };
+    case2 := assume (A & E) {
+      left-and on (A & E);
+      mp on (A ==> (E ==> D)), A;
+      GAP-2
+    };
+    GAP-3
+  }
+}";
+        let ps = premises(&["(C | (A & E))", "(C ==> D)", "(A <==> (E ==> D))"]);
+        let goal = f("(E ==> D)");
+        let fill = |g1: &str| {
+            vec![
+                ("GAP-1".to_string(), g1.to_string()),
+                (
+                    "GAP-2".to_string(),
+                    "E BY right-and on (A & E); D BY mp on (E ==> D), E".to_string(),
+                ),
+                (
+                    "GAP-3".to_string(),
+                    "cases on premise-1, case1, case2".to_string(),
+                ),
+            ]
+        };
+        // GAP-1 is redundant: any valid filler is accepted (the paper's point).
+        for g1 in ["right-iff on premise-3", "claim on premise-2"] {
+            let text = splice_gaps(gapped, &fill(g1)).unwrap();
+            let r = check_text(&ps, &goal, &text, Mode::Strict);
+            assert!(r.ok(), "{g1}: {:?}\n{text}", r.result);
+        }
+        // A wrong GAP-3 (cases with the conditionals swapped) is a type error.
+        let mut bad = fill("claim on premise-2");
+        bad[2].1 = "cases on premise-1, case2, case1".into();
+        let r = check_text(
+            &ps,
+            &goal,
+            &splice_gaps(gapped, &bad).unwrap(),
+            Mode::Strict,
+        );
+        assert_eq!(r.result.unwrap_err().kind, ErrorKind::Type);
+        // An unfilled gap is a syntax error on its line.
+        let e = check_text(&ps, &goal, gapped, Mode::Strict)
+            .result
+            .unwrap_err();
+        assert_eq!((e.kind, e.line), (ErrorKind::Syntax, 3));
+    }
 
     fn instances(task: Task, n: u64) -> Vec<super::super::PlInstance> {
         (0..n)
