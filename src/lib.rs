@@ -5,6 +5,7 @@
 pub mod config;
 pub mod dataset;
 pub mod derivation;
+pub mod equational;
 pub mod interest;
 pub mod logic;
 pub mod pipeline;
