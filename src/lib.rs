@@ -2,6 +2,8 @@
 //! certified, reproducible datasets of logical reasoning tasks.
 #![warn(missing_docs)]
 
+pub mod certificate;
+pub mod checker;
 pub mod config;
 pub mod dataset;
 pub mod derivation;

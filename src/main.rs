@@ -439,7 +439,8 @@ fn prove(
     proof: bool,
     common: &Common,
 ) -> Result<(), RunError> {
-    use saturate::prover::{Evidence, InputClause, Prover, Verdict, check, output};
+    use saturate::checker;
+    use saturate::prover::{Evidence, InputClause, Prover, Verdict, output};
     use saturate::tptp::SzsStatus;
     let mut cfg = load_config(common)?;
     if let Some(n) = max_model_size {
@@ -509,14 +510,14 @@ fn prove(
     println!("% SZS status {} for {name}", status.name());
     // The certificate was already checked inside the prover (config
     // `prover.check`); say what the check established.
-    let problem_text = check::CheckProblem {
+    let problem_text = checker::CheckProblem {
         axioms: inputs
             .iter()
             .map(|c| saturate::tptp::clause_to_tptp(&bank, &c.lits))
             .collect(),
         conjecture: conjecture.map(|c| saturate::tptp::clause_to_tptp(&bank, &c.lits)),
     };
-    let checked = check::check(&problem_text, &outcome.verdict)
+    let checked = checker::check(&problem_text, &outcome.verdict)
         .map_err(|e| RunError::Runtime(format!("certificate does not check: {e}")))?;
     if proof {
         match &outcome.verdict {

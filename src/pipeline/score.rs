@@ -7,7 +7,7 @@
 
 pub use super::reader::{Row, read_dataset};
 use super::{RunError, write_atomic};
-use crate::prover::check::{self, CheckProblem, Checked};
+use crate::checker::{self, CheckProblem, Checked};
 use crate::prover::{Prover, ProverLimits, Verdict};
 use crate::tasks::Score;
 use crate::tasks::tptp::{Family, recon, select, str_field, str_list};
@@ -247,7 +247,7 @@ pub fn verify_row(row: &Row) -> Result<Option<String>, String> {
                 axioms: str_list(&meta, "premises")?,
                 conjecture: Some(str_field(&meta, "theorem")?),
             };
-            let checked = check::check(&problem, &verdict).map_err(|e| e.to_string())?;
+            let checked = checker::check(&problem, &verdict).map_err(|e| e.to_string())?;
             match (row.answer.as_str(), checked) {
                 ("True", Checked::Refutation { steps }) => {
                     Ok(Some(format!("refutation of {steps} steps")))
