@@ -24,8 +24,8 @@ use proptest::prelude::*;
 use proptest::sample::Index;
 use saturate::checker::{CheckProblem, check};
 use saturate::config::{Config, ConfigError};
+use saturate::dataset::ReadError;
 use saturate::logic::TermBank;
-use saturate::pipeline::RunError;
 use saturate::pipeline::score::{Row, read_dataset, score_row, verify_row};
 use saturate::prover::{Evidence, Prover, ProverLimits, Verdict};
 use saturate::tptp::{TptpError, clause_to_tptp, parse_clause_str, parse_file};
@@ -1145,7 +1145,7 @@ fn parquet_property(ds: &Path, edits: &[ShardEdit]) -> Result<(), String> {
     let d = dir.clone();
     let r = guarded(move || read_dataset(&d)).map_err(|f| fault_msg("the Parquet reader", f))?;
     match r {
-        Err(RunError::Input(m)) if m.contains(&dir.display().to_string()) => Ok(()),
+        Err(ReadError(m)) if m.contains(&dir.display().to_string()) => Ok(()),
         Err(e) => Err(format!("error without the dataset's path: {e}")),
         Ok(rows) => {
             let rows = Arc::new(rows);

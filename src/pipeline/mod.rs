@@ -6,7 +6,6 @@ mod eq;
 pub mod fault;
 pub mod pl;
 mod progress;
-mod reader;
 pub mod score;
 mod sources;
 pub mod tptp;
@@ -57,6 +56,12 @@ impl RunError {
 
 impl From<TptpError> for RunError {
     fn from(e: TptpError) -> Self {
+        RunError::Input(e.to_string())
+    }
+}
+
+impl From<crate::dataset::ReadError> for RunError {
+    fn from(e: crate::dataset::ReadError) -> Self {
         RunError::Input(e.to_string())
     }
 }

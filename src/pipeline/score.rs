@@ -5,9 +5,9 @@
 //! checker, PL1/PL2/EQ gold answers with their checkers (see each
 //! generator's `verify_record`).
 
-pub use super::reader::{Row, read_dataset};
 use super::{RunError, write_atomic};
 use crate::checker::{self, CheckProblem, Checked};
+pub use crate::dataset::{Row, read_dataset};
 use crate::prover::{Prover, ProverLimits, Verdict};
 use crate::tasks::Score;
 use crate::tasks::tptp::{Family, recon, select, str_field, str_list};
