@@ -20,6 +20,7 @@
 
 #[cfg(test)]
 mod cert_tests;
+pub mod file;
 pub mod mace;
 pub mod output;
 #[cfg(test)]
