@@ -6,6 +6,7 @@
 use super::generate::{self, Problem, certify, generate, level_params};
 use super::prompt;
 use super::tasks::{self, Task};
+use super::{masking, scoring};
 use crate::prop::check::named_premises;
 use crate::prop::prover::{self, stats};
 use crate::tasks::instance_rng;
@@ -62,8 +63,8 @@ pub fn build(seed: u64, task: Task, level: u8, index: u64) -> Result<PlInstance,
     let built = match task {
         Task::ProofChecking => tasks::build_proof_checking(&problem, &proof, &mut rng),
         Task::ProofWriting => tasks::build_proof_writing(&problem, &proof),
-        Task::ProofMasking => tasks::build_proof_masking(&problem, &proof, &mut rng),
-        Task::GapFilling => tasks::build_gap_filling(&problem, &proof, &mut rng),
+        Task::ProofMasking => masking::build_proof_masking(&problem, &proof, &mut rng),
+        Task::GapFilling => masking::build_gap_filling(&problem, &proof, &mut rng),
     };
     let prompt = match task {
         Task::ProofChecking => {
@@ -152,8 +153,8 @@ pub fn score_record(task: Task, metadata: &Value, gold: &str, answer: &str) -> c
         return crate::tasks::Score::malformed("record metadata lacks the problem");
     };
     let shown = metadata["shown_proof"].as_str().unwrap_or("");
-    tasks::score(
-        &tasks::ScoreInput {
+    scoring::score(
+        &scoring::ScoreInput {
             task,
             premises: &p.premises,
             goal: &p.goal,
@@ -169,7 +170,7 @@ pub fn score_record(task: Task, metadata: &Value, gold: &str, answer: &str) -> c
 /// necessary, goal atoms covered, premises consistent, goal not valid), the
 /// shown premises entail the shown goal by SAT (conditionalisation
 /// preserves entailment), and the task's gold answer re-checks by
-/// [`tasks::verify`]. `Ok` says what was checked.
+/// [`scoring::verify`]. `Ok` says what was checked.
 pub fn verify_record(task: Task, metadata: &Value, gold: &str) -> Result<String, String> {
     let p = problem_of(metadata).ok_or("record metadata lacks the problem")?;
     if certify(&p.source_premises, &p.source_goal).is_none() {
@@ -181,12 +182,12 @@ pub fn verify_record(task: Task, metadata: &Value, gold: &str) -> Result<String,
     let shown = metadata["shown_proof"]
         .as_str()
         .ok_or("record metadata lacks shown_proof")?;
-    let input = tasks::ScoreInput {
+    let input = scoring::ScoreInput {
         task,
         premises: &p.premises,
         goal: &p.goal,
         shown,
         gold,
     };
-    tasks::verify(&input, metadata).map(|s| format!("constraints re-certified by SAT; {s}"))
+    scoring::verify(&input, metadata).map(|s| format!("constraints re-certified by SAT; {s}"))
 }

@@ -9,12 +9,18 @@
 //! (strict self-check) → [`tasks`] (corrupt / mask / gap, label recomputed
 //! by the checker) → [`prompt`] → [`instance::PlInstance`].
 
+pub mod corrupt;
 pub mod families;
 pub mod generate;
 pub mod instance;
+pub mod masking;
 pub mod pl2;
 pub mod prompt;
+pub mod scoring;
 pub mod tasks;
+#[cfg(test)]
+mod tests;
+pub mod verdict;
 
 pub use generate::{LevelParams, Problem, generate, level_params};
 pub use instance::{PlInstance, Skip, build};

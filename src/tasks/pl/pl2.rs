@@ -11,7 +11,8 @@
 //! task construction (corruption re-labelled by the checker) → prompt.
 
 use super::families::{self, Family, Prefilter};
-use super::tasks::{ScoreInput, Task};
+use super::scoring::ScoreInput;
+use super::tasks::Task;
 use crate::prop::check::{CheckError, Mode, Report, named_premises};
 use crate::prop::formula::{Formula, compact};
 use crate::prop::ndl::{Arg, Deduction, Element, print};
@@ -860,7 +861,7 @@ pub fn score_record(task: Pl2Task, metadata: &Value, gold: &str, answer: &str) -
         return Score::malformed("record metadata lacks the problem");
     };
     match task {
-        Pl2Task::ProofChecking => super::tasks::score(
+        Pl2Task::ProofChecking => super::scoring::score(
             &ScoreInput {
                 task: Task::ProofChecking,
                 premises: &premises,
