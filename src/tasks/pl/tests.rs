@@ -25,21 +25,21 @@ fn paper_masked_proof_with_the_intended_assignment_checks() {
     let masked = "{
   (A | ~ A) BY ex-middle on MASK1;
   assume A {
-MASK2 BY MASK3 on premise-1, MASK4;
-(MASK5 | D) by left-either on MASK6, MASK7
+    MASK2 BY MASK3 on premise-1, MASK4;
+    (MASK5 | D) by left-either on MASK6, MASK7
   };
   assume MASK8 {
-MASK9 BY mp on premise-2, MASK10;
-D BY mp on MASK11, MASK12;
-MASK13 BY right-either on B, D
+    MASK9 BY mp on premise-2, MASK10;
+    D BY mp on MASK11, MASK12;
+    MASK13 BY right-either on B, D
   };
   MASK14 BY cases on (A | ~ A), MASK15, MASK16
 }";
     let values: serde_json::Map<String, serde_json::Value> = serde_json::from_str(
         r#"{"MASK1": "A", "MASK2": "B", "MASK3": "mp", "MASK4": "A", "MASK5": "B",
-            "MASK6": "B", "MASK7": "D", "MASK8": "(~ A)", "MASK9": "C", "MASK10": "(~ A)",
-            "MASK11": "premise-3", "MASK12": "C", "MASK13": "(B | D)", "MASK14": "(B | D)",
-            "MASK15": "(A ==> (B | D))", "MASK16": "((~ A) ==> (B | D))"}"#,
+                "MASK6": "B", "MASK7": "D", "MASK8": "(~ A)", "MASK9": "C", "MASK10": "(~ A)",
+                "MASK11": "premise-3", "MASK12": "C", "MASK13": "(B | D)", "MASK14": "(B | D)",
+                "MASK15": "(A ==> (B | D))", "MASK16": "((~ A) ==> (B | D))"}"#,
     )
     .unwrap();
     let ps = premises(&PAPER_PREMISES);
@@ -67,15 +67,15 @@ fn paper_gap_filling_example_checks_once_filled() {
   left-iff on premise-3;
   GAP-1;
   assume E {
-case1 := assume C {
-  mp on premise-2, C
-};
-case2 := assume (A & E) {
-  left-and on (A & E);
-  mp on (A ==> (E ==> D)), A;
-  GAP-2
-};
-GAP-3
+    case1 := assume C {
+      mp on premise-2, C
+    };
+    case2 := assume (A & E) {
+      left-and on (A & E);
+      mp on (A ==> (E ==> D)), A;
+      GAP-2
+    };
+    GAP-3
   }
 }";
     let ps = premises(&["(C | (A & E))", "(C ==> D)", "(A <==> (E ==> D))"]);
