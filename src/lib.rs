@@ -2,12 +2,16 @@
 //! certified, reproducible datasets of logical reasoning tasks.
 #![warn(missing_docs)]
 
+pub mod certificate;
+pub mod checker;
 pub mod config;
 pub mod dataset;
 pub mod derivation;
+pub mod equational;
 pub mod interest;
 pub mod logic;
 pub mod pipeline;
+pub mod prop;
 pub mod prover;
 pub mod sat;
 pub mod saturation;

@@ -428,7 +428,10 @@ fn main() {
             max_model_size,
             proof,
             common,
-        }) => prove(&file, max_model_size, proof, &common),
+        }) => match prove(&file, max_model_size, proof, &common) {
+            Ok(saturate::tptp::SzsStatus::GaveUp) => std::process::exit(EXIT_GAVE_UP),
+            r => r.map(|_| ()),
+        },
         Some(Command::Pl(args)) => run_pl(&args),
         Some(Command::PrintConfig { common }) => {
             load_config(&common).map(|c| print!("{}", c.to_toml()))
@@ -466,123 +469,42 @@ fn defects(summary: &pipeline::RunSummary, dataset: &Path) -> Result<(), RunErro
 /// Exit code of `prove` when the prover gives up (0 = decided).
 const EXIT_GAVE_UP: i32 = 3;
 
+/// `saturate prove`: decides the file in the library, prints the SZS status
+/// line (and the certificate with `--proof`), and returns the status; the
+/// caller turns `GaveUp` into exit code 3.
 fn prove(
     file: &Path,
     max_model_size: Option<u32>,
     proof: bool,
     common: &Common,
-) -> Result<(), RunError> {
-    use saturate::prover::{Evidence, InputClause, Prover, Verdict, check, output};
-    use saturate::tptp::SzsStatus;
+) -> Result<saturate::tptp::SzsStatus, RunError> {
     let mut cfg = load_config(common)?;
     if let Some(n) = max_model_size {
         cfg.prover.max_model_size = n;
     }
-    let mut bank = saturate::logic::TermBank::new();
-    let problem = saturate::tptp::parse_file_with(
-        &mut bank,
+    let report = saturate::prover::file::prove_file(
         file,
         common.tptp.as_deref(),
         &common.include_policy(),
+        cfg.prover.clone(),
+        cfg.saturation.clone(),
     )
     .map_err(|e| RunError::Input(e.to_string()))?;
-    // Printed on `% SZS` lines: control characters (a newline in a file
-    // name) must not break the line structure.
-    let name: String = file
-        .file_stem()
-        .map(|s| s.to_string_lossy().into_owned())
-        .unwrap_or_default()
-        .chars()
-        .map(|c| if c.is_control() { '?' } else { c })
-        .collect();
-    // A CNF `conjecture` is what TPTP says it is: a clause to be proved from
-    // the others (negated and Skolemised by `Prover::prove`), answered
-    // Theorem / CounterSatisfiable. Their conjunction is not split here.
-    let mut conjectures = problem
-        .clauses
-        .iter()
-        .chain(&problem.tautologies)
-        .filter(|c| c.role == saturate::tptp::Role::Conjecture);
-    let conjecture = conjectures.next();
-    if let Some(second) = conjectures.next() {
-        return Err(RunError::Input(format!(
-            "{}: a second CNF conjecture ({}); `prove` proves one conjecture clause per problem: put each in its own file",
-            second.source,
-            saturate::tptp::excerpt(&second.name, 80)
-        )));
-    }
-    let inputs: Vec<InputClause> = problem
-        .clauses
-        .iter()
-        .filter(|c| c.role != saturate::tptp::Role::Conjecture)
-        .map(|c| InputClause {
-            lits: c.lits.clone(),
-            name: c.name.clone(),
-            role: c.role.as_str().to_string(),
-        })
-        .collect();
-    let start = std::time::Instant::now();
-    let mut prover = Prover::new(cfg.prover.clone());
-    prover.params = cfg.saturation.clone();
-    let outcome = match conjecture {
-        Some(c) => {
-            let premises: Vec<&[saturate::logic::Literal]> =
-                inputs.iter().map(|c| c.lits.as_slice()).collect();
-            prover.prove(&bank, &premises, &c.lits)
-        }
-        None => prover.refute(&bank, &inputs),
-    };
-    let status = match (&outcome.verdict, conjecture.is_some()) {
-        (Verdict::Theorem { .. }, false) => SzsStatus::Unsatisfiable,
-        (Verdict::Theorem { .. }, true) => SzsStatus::Theorem,
-        (Verdict::CounterSatisfiable { .. }, false) => SzsStatus::Satisfiable,
-        (Verdict::CounterSatisfiable { .. }, true) => SzsStatus::CounterSatisfiable,
-        (Verdict::Unknown, _) => SzsStatus::GaveUp,
-    };
+    let (name, status) = (&report.name, report.status);
     println!("% SZS status {} for {name}", status.name());
-    // The certificate was already checked inside the prover (config
-    // `prover.check`); say what the check established.
-    let problem_text = check::CheckProblem {
-        axioms: inputs
-            .iter()
-            .map(|c| saturate::tptp::clause_to_tptp(&bank, &c.lits))
-            .collect(),
-        conjecture: conjecture.map(|c| saturate::tptp::clause_to_tptp(&bank, &c.lits)),
-    };
-    let checked = check::check(&problem_text, &outcome.verdict)
+    let checked = report
+        .checked
+        .as_ref()
         .map_err(|e| RunError::Runtime(format!("certificate does not check: {e}")))?;
-    if proof {
-        match &outcome.verdict {
-            Verdict::Theorem { refutation } => {
-                println!("% SZS output start CNFRefutation for {name}");
-                print!("{}", output::refutation_tstp(refutation));
-                println!("% SZS output end CNFRefutation for {name}");
-            }
-            Verdict::CounterSatisfiable {
-                evidence: Evidence::Model { model },
-            } => {
-                println!("% SZS output start FiniteModel for {name}");
-                print!("{}", output::model_tptp(model));
-                println!("% SZS output end FiniteModel for {name}");
-            }
-            Verdict::CounterSatisfiable {
-                evidence: Evidence::Saturation { clauses },
-            } => {
-                println!("% SZS output start Saturation for {name}");
-                for (i, c) in clauses.iter().enumerate() {
-                    println!("cnf(s{}, plain, ({c})).", i + 1);
-                }
-                println!("% SZS output end Saturation for {name}");
-            }
-            Verdict::Unknown => {}
-        }
+    if proof && let Some(text) = report.certificate_text() {
+        print!("{text}");
     }
     if !common.quiet {
-        let s = &outcome.stats;
+        let s = &report.outcome.stats;
         tracing::info!(
             "{name}: {} in {:.3}s; {} processed, {} generated; model sizes tried up to {}, {} ground clauses, {} SAT conflicts; certificate: {checked:?}",
             status.name(),
-            start.elapsed().as_secs_f64(),
+            report.elapsed.as_secs_f64(),
             s.processed,
             s.generated,
             s.model_size_tried,
@@ -590,17 +512,7 @@ fn prove(
             s.sat_conflicts
         );
     }
-    if let Some(expected) = problem.szs_status()
-        && status != SzsStatus::GaveUp
-        && expected != status
-        && matches!(
-            expected,
-            SzsStatus::Unsatisfiable
-                | SzsStatus::Satisfiable
-                | SzsStatus::Theorem
-                | SzsStatus::CounterSatisfiable
-        )
-    {
+    if let Some(expected) = report.disagreement() {
         // The header is a comment, often stale or wrong; the verdict is
         // certified, so the disagreement is reported, not fatal.
         eprintln!(
@@ -610,10 +522,7 @@ fn prove(
             expected.name()
         );
     }
-    if status == SzsStatus::GaveUp {
-        std::process::exit(EXIT_GAVE_UP);
-    }
-    Ok(())
+    Ok(status)
 }
 
 fn derive(

@@ -22,11 +22,11 @@ use harness::{fault_msg, guarded, run_target};
 use mutate::{Edit, apply, edit};
 use proptest::prelude::*;
 use proptest::sample::Index;
+use saturate::checker::{CheckProblem, check};
 use saturate::config::{Config, ConfigError};
+use saturate::dataset::ReadError;
 use saturate::logic::TermBank;
-use saturate::pipeline::RunError;
 use saturate::pipeline::score::{Row, read_dataset, score_row, verify_row};
-use saturate::prover::check::{CheckProblem, check};
 use saturate::prover::{Evidence, Prover, ProverLimits, Verdict};
 use saturate::tasks::family::{Registry, ScoreContext};
 use saturate::tptp::{TptpError, clause_to_tptp, parse_clause_str, parse_file};
@@ -1148,7 +1148,7 @@ fn parquet_property(ds: &Path, edits: &[ShardEdit]) -> Result<(), String> {
     let d = dir.clone();
     let r = guarded(move || read_dataset(&d)).map_err(|f| fault_msg("the Parquet reader", f))?;
     match r {
-        Err(RunError::Input(m)) if m.contains(&dir.display().to_string()) => Ok(()),
+        Err(ReadError(m)) if m.contains(&dir.display().to_string()) => Ok(()),
         Err(e) => Err(format!("error without the dataset's path: {e}")),
         Ok(rows) => {
             let rows = Arc::new(rows);

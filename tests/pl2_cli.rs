@@ -10,7 +10,7 @@ use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 mod common;
 
 use common::{files, run, stderr};
-use saturate::tasks::pl::Formula;
+use saturate::prop::Formula;
 use saturate::tasks::pl::families::Family;
 use saturate::tasks::pl::pl2::{Pl2Task, score_record};
 use serde_json::Value;

@@ -2,7 +2,7 @@
 //! entry per config (so `datasets.load_dataset(dir, config)` finds the
 //! shards by glob), then the description, the fields and the counts.
 
-use super::writer::Manifest;
+use super::manifest::Manifest;
 use super::{DatasetSpec, Split};
 use std::collections::BTreeMap;
 use std::fmt::Write;

@@ -19,12 +19,13 @@
 //! that looks like a complete dataset.
 
 mod card;
+mod manifest;
+mod reader;
 mod writer;
 
-pub use writer::{
-    COLUMNS, ConfigCounts, DatasetWriter, Manifest, ShardInfo, SplitCounts,
-    remove_stale_temporaries,
-};
+pub use manifest::{COLUMNS, ConfigCounts, Manifest, ShardInfo, SplitCounts};
+pub use reader::{ReadError, Row, read_dataset};
+pub use writer::{DatasetWriter, remove_stale_temporaries};
 
 use sha2::{Digest, Sha256};
 use std::path::PathBuf;

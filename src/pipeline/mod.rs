@@ -4,7 +4,6 @@
 
 pub mod generate;
 mod progress;
-mod reader;
 pub mod runs;
 pub mod score;
 mod sources;
@@ -48,6 +47,9 @@ pub enum RunError {
     /// Writing the dataset failed, or its output folder was refused.
     #[error(transparent)]
     Dataset(#[from] crate::dataset::DatasetError),
+    /// A dataset folder that does not read back as its manifest says.
+    #[error(transparent)]
+    Read(#[from] crate::dataset::ReadError),
 }
 
 /// Exit code of a run that found bugs (certificate failures or generator
@@ -59,7 +61,7 @@ impl RunError {
     pub fn exit_code(&self) -> i32 {
         use crate::dataset::DatasetError as D;
         match self {
-            RunError::Input(_) | RunError::Tptp(_) | RunError::Config(_) => 2,
+            RunError::Input(_) | RunError::Tptp(_) | RunError::Config(_) | RunError::Read(_) => 2,
             RunError::Dataset(
                 D::NotOurs { .. }
                 | D::Empty { .. }

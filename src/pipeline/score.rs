@@ -5,8 +5,8 @@
 //! with the independent checker, PL1/PL2/EQ gold answers with their
 //! checkers.
 
-pub use super::reader::{Row, read_dataset};
 use super::{RunError, write_atomic};
+pub use crate::dataset::{Row, read_dataset};
 use crate::prover::{Prover, ProverLimits};
 use crate::tasks::Score;
 use crate::tasks::family::{Registry, ScoreContext};

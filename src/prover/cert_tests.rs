@@ -2,8 +2,8 @@
 //! long permutative rewrite chains, tampered certificates, and inputs with
 //! numbers and distinct objects.
 
-use super::check::{CheckProblem, check};
 use super::{InputClause, Prover, ProverLimits, Refutation, Verdict};
+use crate::checker::{CheckProblem, check};
 use crate::logic::TermBank;
 use crate::tptp::{clause_to_tptp, parse_str};
 
@@ -223,7 +223,7 @@ fn different_distinct_values_are_unequal() {
         );
         assert_eq!(
             check(&problem, &v),
-            Ok(super::check::Checked::Refutation {
+            Ok(crate::checker::Checked::Refutation {
                 steps: refutation.steps.len()
             })
         );

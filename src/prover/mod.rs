@@ -1,7 +1,8 @@
 //! The built-in prover, the project's label oracle (DESIGN.md §6): decides
 //! whether premises entail a conjecture clause (or whether a clause set is
-//! unsatisfiable) and returns a verdict with a certificate that
-//! [`check`] re-verifies independently.
+//! unsatisfiable) and returns a verdict with a certificate
+//! ([`crate::certificate`]) that [`crate::checker`] re-verifies
+//! independently.
 //!
 //! Schedule, all in work units:
 //! 1. saturate the premises plus the negated conjecture for
@@ -14,18 +15,23 @@
 //! The empty clause gives `Theorem` (certificate: the refutation sub-DAG); a
 //! model gives `CounterSatisfiable` (certificate: the tables); a saturated
 //! set under the complete default strategy, with no model found, gives
-//! `CounterSatisfiable` with the saturated set (weaker: [`check`] cannot
+//! `CounterSatisfiable` with the saturated set (weaker: the checker cannot
 //! re-verify saturation); anything else is `Unknown`.
 
 #[cfg(test)]
 mod cert_tests;
-pub mod check;
+pub mod file;
 pub mod mace;
 pub mod output;
 #[cfg(test)]
 mod proptests;
 pub mod workload;
 
+pub use crate::certificate::{
+    Evidence, FiniteModel, ProofStep, Refutation, SimpUse, Table, Verdict,
+};
+
+use crate::checker::{self, CheckProblem};
 use crate::derivation::Derivation;
 use crate::logic::{Head, Literal, Matcher, TermBank, TermId};
 use crate::saturation::store::SimpDetail;
@@ -94,151 +100,6 @@ impl Default for ProverLimits {
     }
 }
 
-/// The answer of the prover.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "verdict", rename_all = "snake_case")]
-pub enum Verdict {
-    /// The conjecture follows from the premises (the clause set is unsatisfiable).
-    Theorem {
-        /// The refutation.
-        refutation: Refutation,
-    },
-    /// The conjecture does not follow (the clause set is satisfiable).
-    CounterSatisfiable {
-        /// The evidence.
-        evidence: Evidence,
-    },
-    /// Undecided within the work limits.
-    Unknown,
-}
-
-impl Verdict {
-    /// `theorem`, `counter_satisfiable` or `unknown`.
-    pub fn name(&self) -> &'static str {
-        match self {
-            Verdict::Theorem { .. } => "theorem",
-            Verdict::CounterSatisfiable { .. } => "counter_satisfiable",
-            Verdict::Unknown => "unknown",
-        }
-    }
-
-    /// `Some(true)` for a theorem, `Some(false)` for a counter-satisfiable
-    /// conjecture, `None` when undecided.
-    pub fn label(&self) -> Option<bool> {
-        match self {
-            Verdict::Theorem { .. } => Some(true),
-            Verdict::CounterSatisfiable { .. } => Some(false),
-            Verdict::Unknown => None,
-        }
-    }
-}
-
-/// Why a conjecture is not a theorem.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
-pub enum Evidence {
-    /// A finite model of the premises and the negated conjecture.
-    Model {
-        /// The model.
-        model: FiniteModel,
-    },
-    /// The clause set was saturated under the complete default strategy
-    /// without deriving the empty clause, and no small model was found.
-    Saturation {
-        /// The active clauses at the end, in TPTP syntax.
-        clauses: Vec<String>,
-    },
-}
-
-/// One clause of a refutation.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ProofStep {
-    /// Step number, unique within the refutation; parents have smaller ids.
-    pub id: u32,
-    /// The clause in TPTP syntax (`$false` for the empty clause).
-    pub clause: String,
-    /// The generating rule (`input`, `resolution`, `superposition`, ...).
-    pub rule: String,
-    /// Premises of the generating rule, by step id.
-    pub parents: Vec<u32>,
-    /// Simplifications applied after the rule, in order.
-    pub simps: Vec<SimpUse>,
-    /// The rule's conclusion before the simplifications (TPTP text), when
-    /// the step was simplified and the detail was recorded. With it, every
-    /// entry of `simps` says where it acted and the checker replays the
-    /// steps without search.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub raw: Option<String>,
-    /// For inputs: `axiom` or `negated_conjecture`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub role: Option<String>,
-    /// For inputs: the name of the input clause.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub name: Option<String>,
-}
-
-/// One simplification step: its kind and the unit clause used, and, in
-/// detailed certificates (see [`ProofStep::raw`]), where it acted. Literal
-/// indices refer to the clause just before the step: the raw conclusion's
-/// literals in printed order, earlier steps applied, deletions in place.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct SimpUse {
-    /// `rewrite`, `simplify_reflect`, `trivial_disequation` or
-    /// `distinct_values`.
-    pub kind: String,
-    /// The unit clause used, by step id.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub unit: Option<u32>,
-    /// Rewrite, simplify-reflect, distinct values: the literal acted on.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub lit: Option<u32>,
-    /// Rewrite: true for the right side of the (equational) literal.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub right: Option<bool>,
-    /// Rewrite: argument indices from the side's root to the redex.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub path: Option<Vec<u32>>,
-    /// Rewrite: the side of the unit equation that matched the redex
-    /// (0 = as printed left, 1 = right); it is replaced by the other side.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub unit_side: Option<u8>,
-    /// Rewrite: the matching substitution, unit variable -> term (over the
-    /// variables of the raw conclusion), TPTP text.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub subst: Option<std::collections::BTreeMap<String, String>>,
-}
-
-/// A refutation: the sub-DAG from input clauses to the empty clause, in
-/// topological order (the last step is `$false`).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Refutation {
-    /// The steps.
-    pub steps: Vec<ProofStep>,
-}
-
-/// A finite interpretation: domain `{0, ..., size-1}` and a table per symbol.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct FiniteModel {
-    /// Domain size.
-    pub size: u32,
-    /// Function tables (constants are functions of arity 0).
-    pub functions: Vec<Table>,
-    /// Predicate tables (values 0 = false, 1 = true).
-    pub predicates: Vec<Table>,
-}
-
-/// The table of one symbol: `values[i]` is the value at the `i`-th argument
-/// tuple in mixed radix, first argument most significant.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Table {
-    /// Symbol name as written in TPTP.
-    pub name: String,
-    /// Number of arguments.
-    pub arity: u32,
-    /// `size^arity` values.
-    pub values: Vec<u32>,
-}
-
 /// Work spent on one proof attempt.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ProofStats {
@@ -305,7 +166,7 @@ pub struct SessionStats {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Defect {
     /// The problem, in TPTP syntax.
-    pub problem: check::CheckProblem,
+    pub problem: CheckProblem,
     /// The refused verdict (`theorem` or `counter_satisfiable`).
     pub verdict: String,
     /// The checker's reason.
@@ -388,7 +249,7 @@ impl Prover {
         }
         let mut outcome = self.run(local, inputs);
         if self.limits.check {
-            let problem = check::CheckProblem {
+            let problem = CheckProblem {
                 axioms: premises.iter().map(|p| clause_to_tptp(bank, p)).collect(),
                 conjecture: Some(clause_to_tptp(bank, conjecture)),
             };
@@ -421,7 +282,7 @@ impl Prover {
             .collect();
         let mut outcome = self.run(local, inputs);
         if self.limits.check {
-            let problem = check::CheckProblem {
+            let problem = CheckProblem {
                 axioms: lits.iter().map(|p| clause_to_tptp(bank, p)).collect(),
                 conjecture: None,
             };
@@ -434,8 +295,8 @@ impl Prover {
     /// certificate is a bug: it is kept as a [`Defect`] and the verdict
     /// becomes `Unknown`, so no label rests on it and one bad instance does
     /// not end a run.
-    fn certify(&mut self, problem: check::CheckProblem, outcome: &mut Outcome) {
-        if let Err(e) = check::check(&problem, &outcome.verdict) {
+    fn certify(&mut self, problem: CheckProblem, outcome: &mut Outcome) {
+        if let Err(e) = checker::check(&problem, &outcome.verdict) {
             tracing::error!(
                 "prover bug: {} certificate does not check: {e}",
                 outcome.verdict.name()

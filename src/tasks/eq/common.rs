@@ -3,8 +3,8 @@
 //! and proof lines, the reading of JSON answers, and the dedup key.
 
 use super::generate::alpha_key;
-use super::lang::{Pos, from_dewey};
 use super::record::{Loaded, ProofData};
+use crate::equational::lang::{Pos, from_dewey};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 

@@ -5,7 +5,7 @@
 //! the step, and `incorrectStep` is the first step the checker rejects.
 
 use super::generate::Proof;
-use super::step::{StepError, check_step};
+use crate::equational::step::{StepError, check_step};
 use crate::logic::TermId;
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;

@@ -8,9 +8,9 @@
 use super::common::{
     LANGUAGE, as_index, as_names, field, parse_answer, render_equations, render_line, resolve,
 };
-use super::lang::dewey;
 use super::record::{Loaded, ProofData};
-use super::step::{check_step, find_cover, is_minimal};
+use crate::equational::lang::dewey;
+use crate::equational::step::{check_step, find_cover, is_minimal};
 use crate::tasks::Score;
 use serde::{Deserialize, Serialize};
 

@@ -9,8 +9,8 @@
 //! size cap) are grouped in [`GenParams`] and mapped to levels 1-4 by
 //! [`GenParams::level`].
 
-use super::lang::{Equation, Pos, World, disjoint};
-use super::step::{Witness, check_step, is_minimal};
+use crate::equational::lang::{Equation, Pos, World, disjoint};
+use crate::equational::step::{Witness, check_step, is_minimal};
 use crate::logic::{Head, SymbolId, TermId};
 use rand::Rng;
 use rand::seq::SliceRandom;

@@ -21,9 +21,9 @@ use super::common::{
     LANGUAGE, as_names, as_str, field, parse_answer, render_equations, render_line, resolve,
 };
 use super::generate::Proof;
-use super::lang::{Pos, disjoint};
 use super::record::{Loaded, ProofData};
-use super::step::{check_either, check_step};
+use crate::equational::lang::{Pos, disjoint};
+use crate::equational::step::{check_either, check_step};
 use crate::logic::{SymbolId, TermId};
 use crate::tasks::Score;
 use rand::Rng;

@@ -1,6 +1,6 @@
 //! Equational-logic (EQ) problems after ProofGrid's EQ1 (seed 000 §3 and
-//! appendix C; spec `pl_eq.md` §5-§6): rewrite proofs over a fixed signature,
-//! a parallel-step checker with witnesses, a seeded proof generator with
+//! appendix C; spec `pl_eq.md` §5-§6) over the equational core of
+//! [`crate::equational`] (language, step checker): a seeded proof generator with
 //! difficulty levels, corruptions, and three tasks (proof checking, elided
 //! equation recovery, gap filling) with semantic scorers.
 //!
@@ -17,19 +17,15 @@ pub mod er;
 pub mod family;
 pub mod generate;
 pub mod gf;
-pub mod lang;
 #[cfg(test)]
 mod paper_example;
 pub mod pc;
-#[cfg(test)]
-mod proptests;
 pub mod record;
-pub mod step;
 
 pub use generate::{GenParams, Proof};
-pub use lang::{Equation, Pos, World};
-pub use step::{StepError, Witness, check_either, check_step, find_cover, is_minimal};
 
+use crate::equational::lang;
+use crate::equational::step::check_step;
 use crate::tasks::{Score, instance_rng};
 use corrupt::{Corruption, corrupt_citation, corrupt_contractum, first_failure};
 use rand::Rng;

@@ -75,8 +75,8 @@ pub fn appendix_c_short() -> ProofData {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tasks::eq::lang::dewey;
-    use crate::tasks::eq::step::{StepError, check_step, find_cover, is_minimal};
+    use crate::equational::lang::dewey;
+    use crate::equational::step::{StepError, check_step, find_cover, is_minimal};
 
     #[test]
     fn checker_reproduces_the_worked_example() {

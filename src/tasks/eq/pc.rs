@@ -8,9 +8,9 @@ use super::common::{
     LANGUAGE, as_index, as_names, as_position, as_str, field, parse_answer, render_equations,
     render_line, resolve,
 };
-use super::lang::{World, dewey, disjoint};
 use super::record::{Loaded, ProofData};
-use super::step::{check_step, find_cover, frontier, is_minimal};
+use crate::equational::lang::{World, dewey, disjoint};
+use crate::equational::step::{check_step, find_cover, frontier, is_minimal};
 use crate::logic::{Matcher, TermId};
 use crate::tasks::Score;
 use serde::{Deserialize, Serialize};
@@ -285,7 +285,7 @@ fn verify_rewrites(l: &mut Loaded, step: usize, rewrites: &[Claim]) -> Result<()
         let e = l.eq_index(name).expect("resolved");
         let shown = format!(
             "[{}]",
-            super::lang::dewey(pos)
+            crate::equational::lang::dewey(pos)
                 .iter()
                 .map(|i| i.to_string())
                 .collect::<Vec<_>>()

@@ -6,8 +6,8 @@
 
 use super::corrupt::Corruption;
 use super::generate::Proof;
-use super::lang::{Equation, World, dewey};
-use super::step::Witness;
+use crate::equational::lang::{Equation, World, dewey};
+use crate::equational::step::Witness;
 use crate::logic::TermId;
 use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde::{Deserialize, Serialize as DeriveSerialize};

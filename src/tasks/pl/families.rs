@@ -11,8 +11,8 @@
 //! they are. A family may also produce a *decoy* (satisfiable list, so the
 //! goal does not follow) where a natural one exists.
 
-use super::formula::Formula;
-use super::resolution::{AtomTable, Clause, render_clause};
+use crate::prop::formula::Formula;
+use crate::prop::resolution::{AtomTable, Clause, render_clause};
 use crate::sat::Lit;
 use rand::Rng;
 use rand::seq::SliceRandom;
@@ -245,10 +245,10 @@ pub fn pyramid_refutation(
     levels: usize,
     inputs: &[(Clause, usize)],
     atoms: &AtomTable,
-) -> Option<super::resolution::Refutation> {
+) -> Option<crate::prop::resolution::Refutation> {
     let id = |r: usize, i: usize| r * (r - 1) / 2 + i;
     let var = |v: usize, k: usize| atoms.get(&format!("A{v}_{k}"));
-    let mut b = super::resolution::RefutationBuilder::default();
+    let mut b = crate::prop::resolution::RefutationBuilder::default();
     let mut lemma = std::collections::BTreeMap::new();
     for i in 1..=levels {
         let s = id(levels, i);
@@ -701,8 +701,8 @@ fn counting(size: usize, decoy: bool, rng: &mut ChaCha8Rng, atoms: &mut AtomTabl
 
 #[cfg(test)]
 mod tests {
-    use super::super::sat;
     use super::*;
+    use crate::prop::sat;
     use rand::SeedableRng;
 
     /// The corrected satisfiability conditions hold on every family: the

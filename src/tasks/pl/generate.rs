@@ -6,10 +6,10 @@
 //!
 //! Candidates are filtered with 64-bit truth vectors (at most 6 atoms), and
 //! an accepted problem is certified again through the CDCL back-end
-//! ([`super::sat`]), so every label has two independent derivations.
+//! ([`crate::prop::sat`]), so every label has two independent derivations.
 
-use super::formula::Formula;
-use super::sat;
+use crate::prop::formula::Formula;
+use crate::prop::sat;
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 use serde::Serialize;
@@ -394,7 +394,7 @@ mod tests {
             proptest::prop_assert!(sat::satisfiable(&[Formula::negation(p.source_goal.clone())]));
             // A proof over the size cap is a documented outcome (the
             // pipeline skips the problem); any proof returned is correct.
-            if let Ok(d) = super::super::prover::prove(&p.premises, &p.goal) {
+            if let Ok(d) = crate::prop::prover::prove(&p.premises, &p.goal) {
                 proptest::prop_assert!(super::super::tasks::strictly_correct(&p, &d));
             }
         }
@@ -410,7 +410,7 @@ mod tests {
         for i in 0..500u64 {
             let mut rng = ChaCha8Rng::seed_from_u64(i.wrapping_mul(0x9E37_79B9_7F4A_7C15));
             let p = generate(&mut rng, &params).expect("generator succeeds");
-            match super::super::prover::prove(&p.premises, &p.goal) {
+            match crate::prop::prover::prove(&p.premises, &p.goal) {
                 Ok(d) => assert!(super::super::tasks::strictly_correct(&p, &d)),
                 Err(_) => too_large += 1,
             }
@@ -452,5 +452,24 @@ mod tests {
         assert_ne!(canonical_form(&a), canonical_form(&c));
         let a2 = make_problem(vec![f("(A ==> B)"), f("A")], f("B"), true);
         assert_ne!(canonical_form(&a), canonical_form(&a2));
+    }
+
+    #[test]
+    fn every_generated_problem_gets_a_strictly_checked_proof() {
+        for level in 1..=4u8 {
+            for i in 0..60u64 {
+                let mut rng = ChaCha8Rng::seed_from_u64(1000 * level as u64 + i);
+                let p = generate(&mut rng, &level_params(level)).unwrap();
+                let d = crate::prop::prover::prove(&p.premises, &p.goal).unwrap();
+                let r = crate::prop::check::check_parsed(
+                    &crate::prop::check::named_premises(&p.premises),
+                    &p.goal,
+                    &d,
+                    crate::prop::Mode::Strict,
+                );
+                assert!(r.ok(), "{:?}", r.result);
+                assert!(crate::prop::prover::stats(&d).steps >= 1);
+            }
+        }
     }
 }

@@ -3,11 +3,12 @@
 //! Pure function of (run seed, task, level, index), so instances can be
 //! built on any thread in any order.
 
-use super::check::named_premises;
 use super::generate::{self, Problem, certify, generate, level_params};
 use super::prompt;
-use super::prover::{self, stats};
 use super::tasks::{self, Task};
+use super::{masking, scoring};
+use crate::prop::check::named_premises;
+use crate::prop::prover::{self, stats};
 use crate::tasks::instance_rng;
 use serde_json::{Value, json};
 
@@ -58,12 +59,12 @@ pub fn build(seed: u64, task: Task, level: u8, index: u64) -> Result<PlInstance,
         .expect("truth-vector filter and SAT certificate agree");
     let proof = prover::prove(&problem.premises, &problem.goal).map_err(|_| Skip::ProofTooLarge)?;
     let pstats = stats(&proof);
-    let reference = super::ndl::print(&proof);
+    let reference = crate::prop::ndl::print(&proof);
     let built = match task {
         Task::ProofChecking => tasks::build_proof_checking(&problem, &proof, &mut rng),
         Task::ProofWriting => tasks::build_proof_writing(&problem, &proof),
-        Task::ProofMasking => tasks::build_proof_masking(&problem, &proof, &mut rng),
-        Task::GapFilling => tasks::build_gap_filling(&problem, &proof, &mut rng),
+        Task::ProofMasking => masking::build_proof_masking(&problem, &proof, &mut rng),
+        Task::GapFilling => masking::build_gap_filling(&problem, &proof, &mut rng),
     };
     let prompt = match task {
         Task::ProofChecking => {
@@ -83,7 +84,8 @@ pub fn build(seed: u64, task: Task, level: u8, index: u64) -> Result<PlInstance,
             prompt::gap_filling(&problem.premises, &problem.goal, &built.shown, &labels)
         }
     };
-    let strings = |fs: &[super::Formula]| fs.iter().map(|f| f.to_string()).collect::<Vec<_>>();
+    let strings =
+        |fs: &[crate::prop::Formula]| fs.iter().map(|f| f.to_string()).collect::<Vec<_>>();
     let mut metadata = json!({
         "generator": "saturate-pl1",
         "generator_version": env!("CARGO_PKG_VERSION"),
@@ -128,20 +130,20 @@ pub fn build(seed: u64, task: Task, level: u8, index: u64) -> Result<PlInstance,
 /// The problem of an instance's metadata, re-read from its strings (used
 /// by scorers and by independent re-checks).
 pub fn problem_of(metadata: &Value) -> Option<Problem> {
-    let parse = |v: &Value| -> Option<Vec<super::Formula>> {
+    let parse = |v: &Value| -> Option<Vec<crate::prop::Formula>> {
         v.as_array()?
             .iter()
-            .map(|s| super::Formula::parse(s.as_str()?).ok())
+            .map(|s| crate::prop::Formula::parse(s.as_str()?).ok())
             .collect()
     };
     let premises = parse(&metadata["premises"])?;
-    let goal = super::Formula::parse(metadata["goal"].as_str()?).ok()?;
+    let goal = crate::prop::Formula::parse(metadata["goal"].as_str()?).ok()?;
     Some(Problem {
         premises,
         goal,
         conditionalized: metadata["conditionalized"].as_bool()?,
         source_premises: parse(&metadata["source_premises"])?,
-        source_goal: super::Formula::parse(metadata["source_goal"].as_str()?).ok()?,
+        source_goal: crate::prop::Formula::parse(metadata["source_goal"].as_str()?).ok()?,
     })
 }
 
@@ -151,8 +153,8 @@ pub fn score_record(task: Task, metadata: &Value, gold: &str, answer: &str) -> c
         return crate::tasks::Score::malformed("record metadata lacks the problem");
     };
     let shown = metadata["shown_proof"].as_str().unwrap_or("");
-    tasks::score(
-        &tasks::ScoreInput {
+    scoring::score(
+        &scoring::ScoreInput {
             task,
             premises: &p.premises,
             goal: &p.goal,
@@ -168,24 +170,24 @@ pub fn score_record(task: Task, metadata: &Value, gold: &str, answer: &str) -> c
 /// necessary, goal atoms covered, premises consistent, goal not valid), the
 /// shown premises entail the shown goal by SAT (conditionalisation
 /// preserves entailment), and the task's gold answer re-checks by
-/// [`tasks::verify`]. `Ok` says what was checked.
+/// [`scoring::verify`]. `Ok` says what was checked.
 pub fn verify_record(task: Task, metadata: &Value, gold: &str) -> Result<String, String> {
     let p = problem_of(metadata).ok_or("record metadata lacks the problem")?;
     if certify(&p.source_premises, &p.source_goal).is_none() {
         return Err("the source problem fails the five constraints on re-check".into());
     }
-    if !super::sat::entails(&p.premises, &p.goal) {
+    if !crate::prop::sat::entails(&p.premises, &p.goal) {
         return Err("the premises do not entail the goal".into());
     }
     let shown = metadata["shown_proof"]
         .as_str()
         .ok_or("record metadata lacks shown_proof")?;
-    let input = tasks::ScoreInput {
+    let input = scoring::ScoreInput {
         task,
         premises: &p.premises,
         goal: &p.goal,
         shown,
         gold,
     };
-    tasks::verify(&input, metadata).map(|s| format!("constraints re-certified by SAT; {s}"))
+    scoring::verify(&input, metadata).map(|s| format!("constraints re-certified by SAT; {s}"))
 }

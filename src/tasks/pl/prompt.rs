@@ -2,7 +2,7 @@
 //! words: a short, self-contained description of the formula language and
 //! NDL, the problem, and the task's instructions and answer format.
 
-use super::formula::Formula;
+use crate::prop::formula::Formula;
 
 /// The language and rule description shared by every PL1 prompt.
 pub const NDL_DESCRIPTION: &str = "\

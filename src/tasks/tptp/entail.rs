@@ -201,11 +201,11 @@ mod tests {
             }
             // The certificate re-checks against the metadata alone.
             let v: Verdict = serde_json::from_value(b.certificate.clone()).unwrap();
-            let problem = crate::prover::check::CheckProblem {
+            let problem = crate::checker::CheckProblem {
                 axioms: premises,
                 conjecture: Some(b.metadata["theorem"].as_str().unwrap().into()),
             };
-            crate::prover::check::check(&problem, &v).unwrap();
+            crate::checker::check(&problem, &v).unwrap();
         }
     }
 

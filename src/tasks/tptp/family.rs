@@ -9,8 +9,8 @@
 
 use super::{Family, GENERATOR_VERSION, Graph, Reject, TasksConfig, entail, recon, select};
 use super::{str_field, str_list};
+use crate::checker::{CheckProblem, Checked, check};
 use crate::dataset::Record;
-use crate::prover::check::{CheckProblem, Checked, check};
 use crate::prover::{Prover, Verdict};
 use crate::saturation::Params;
 use crate::tasks::Score;

@@ -520,7 +520,7 @@ pub fn check_proof(
     conjecture: &str,
     refutation: &crate::prover::Refutation,
 ) -> Result<usize, String> {
-    use crate::prover::check::{self, CheckProblem, Checked};
+    use crate::checker::{self, CheckProblem, Checked};
     let problem = CheckProblem {
         axioms,
         conjecture: Some(conjecture.to_string()),
@@ -528,7 +528,7 @@ pub fn check_proof(
     let v = crate::prover::Verdict::Theorem {
         refutation: refutation.clone(),
     };
-    match check::check(&problem, &v) {
+    match checker::check(&problem, &v) {
         Ok(Checked::Refutation { steps }) => Ok(steps),
         Ok(other) => Err(format!("{other:?}")),
         Err(e) => Err(e.to_string()),

@@ -16,7 +16,7 @@
 use super::{
     Built, Graph, Reject, Scored, TasksConfig, context_block, numbered, str_field, str_list,
 };
-use crate::prover::check::{self, CheckProblem};
+use crate::checker::{self, CheckProblem};
 use crate::prover::{Evidence, FiniteModel, Prover, Refutation, Verdict};
 use crate::saturation::ClauseId;
 use crate::tasks::Score;
@@ -126,7 +126,7 @@ fn minimum(
                 } => {
                     let mut sat = 0u32;
                     for (i, text) in texts.iter().enumerate() {
-                        if check::model_satisfies(&model, text).unwrap_or(false) {
+                        if checker::model_satisfies(&model, text).unwrap_or(false) {
                             sat |= 1 << i;
                         }
                     }
@@ -419,7 +419,7 @@ pub fn verify(
                 model: c.model.clone(),
             },
         };
-        check::check(&problem, &v).map_err(|e| format!("countermodel: {e}"))?;
+        checker::check(&problem, &v).map_err(|e| format!("countermodel: {e}"))?;
         covers.push(mask_of(&c.satisfies)?);
     }
     let mut subsets_checked = 0;

@@ -2,15 +2,16 @@
 //! spec §2): every step is `p from j1, ..., jn` and is valid when its
 //! justifiers hold and jointly entail `p`, decided by the SAT back-end.
 //! Blocks, `assume`, names and scoping are NDL's, so the checker is the NDL
-//! checker of [`super::check`] with this module's step rule plugged in.
+//! checker of [`super::check`] with this module's step rule plugged in
+//! ([`NdlfOptions`] implements [`StepRule`]).
 //!
 //! Check order per step (spec §2): names bound (syntax) → n ≤ 5 (type) →
 //! every justifier holds (logic) → optional premise-conjunct bound (type) →
 //! `{j1..jn} ⊨ p` (logic, with a counterexample assignment).
 
-use super::check::{CheckError, ErrorKind, Mode, Report, check_parsed_with};
+use super::check::{CheckError, ErrorKind, Mode, Report, StepRule, check_parsed_with};
 use super::formula::Formula;
-use super::ndl::{Deduction, Dialect, parse_proof_in};
+use super::ndl::{Deduction, Dialect, FROM_RULE, Step, parse_proof_in};
 use super::sat;
 use std::collections::BTreeMap;
 
@@ -121,6 +122,27 @@ pub(crate) fn check_from_step(
     }
 }
 
+/// NDL_f's `from` step as the checker's plugged rule; other rule names are
+/// left to NDL's table (which refuses them as unknown rules).
+impl StepRule for NdlfOptions {
+    fn check_step(
+        &self,
+        premises: &[Formula],
+        holds: &dyn Fn(&Formula) -> bool,
+        step: &Step,
+        args: &[Formula],
+    ) -> Option<Result<Formula, (ErrorKind, String)>> {
+        if step.rule != FROM_RULE {
+            return None;
+        }
+        let claim = step
+            .conclusion
+            .as_ref()
+            .expect("NDL_f steps have a conclusion");
+        Some(check_from_step(self, premises, holds, claim, args).map(|()| claim.clone()))
+    }
+}
+
 /// Checks a parsed NDL_f proof against named premises and a goal.
 pub fn check_parsed_ndlf(
     premises: &[(String, Formula)],
@@ -129,7 +151,7 @@ pub fn check_parsed_ndlf(
     mode: Mode,
     opts: &NdlfOptions,
 ) -> Report {
-    check_parsed_with(premises, goal, proof, mode, Some(opts))
+    check_parsed_with(premises, goal, proof, mode, Some(opts as &dyn StepRule))
 }
 
 /// Parses and checks NDL_f proof text; parse errors are syntax errors at

@@ -643,6 +643,23 @@ pub fn is_name(s: &str) -> bool {
         || s == "_"
 }
 
+/// Calls `f` on every rule step of `d`, in evaluation order.
+pub fn visit_steps(d: &mut Deduction, f: &mut dyn FnMut(&mut Step)) {
+    match d {
+        Deduction::Step(s) => f(s),
+        Deduction::Block { elems, .. } => {
+            for e in elems {
+                if let Element::Ded { ded, .. } = e {
+                    visit_steps(ded, f);
+                }
+            }
+        }
+        Deduction::Assume { body, .. } | Deduction::SupposeAbsurd { body, .. } => {
+            visit_steps(body, f)
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -6,8 +6,7 @@
 //! (no FIFOs, devices or symbolic links, so nothing hangs and no link loop
 //! is followed), and sizes are bounded before anything is allocated.
 
-use super::RunError;
-use crate::dataset::Manifest;
+use super::manifest::{COLUMNS, Manifest};
 use arrow_array::{Array, RecordBatch, StringArray};
 use arrow_schema::DataType;
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
@@ -15,6 +14,12 @@ use sha2::{Digest, Sha256};
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::Read;
 use std::path::{Component, Path, PathBuf};
+
+/// Why a dataset folder was refused: the message names the file (and what
+/// is wrong with it). Callers treat it as bad input (exit 2).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct ReadError(pub String);
 
 /// One dataset row, as read back.
 #[derive(Clone, Debug)]
@@ -58,7 +63,6 @@ impl Row {
     }
 }
 
-use crate::dataset::COLUMNS;
 /// Largest `manifest.json` read.
 const MAX_MANIFEST_BYTES: u64 = 64 << 20;
 /// Largest uncompressed column chunk of a shard: a bigger one (a huge string
@@ -72,8 +76,8 @@ const MAX_DEPTH: usize = 8;
 /// Reads every row of a dataset folder (all configs and splits) after
 /// checking the folder against its manifest; any mismatch is an input
 /// error naming the file.
-pub fn read_dataset(dir: &Path) -> Result<Vec<Row>, RunError> {
-    let input = |m: String| RunError::Input(format!("{}: {m}", dir.display()));
+pub fn read_dataset(dir: &Path) -> Result<Vec<Row>, ReadError> {
+    let input = |m: String| ReadError(format!("{}: {m}", dir.display()));
     if !dir.is_dir() {
         return Err(input("not a folder; give the dataset folder".into()));
     }
@@ -154,7 +158,7 @@ pub fn read_dataset(dir: &Path) -> Result<Vec<Row>, RunError> {
     let mut present = BTreeSet::new();
     find_shards(dir, dir, 0, &mut present)?;
     if let Some(extra) = present.iter().find(|p| !listed.contains_key(*p)) {
-        return Err(RunError::Input(format!(
+        return Err(ReadError(format!(
             "{}: shard not listed in {} (a stray or foreign file; remove it or regenerate the dataset)",
             dir.join(extra).display(),
             manifest_path.display()
@@ -165,7 +169,7 @@ pub fn read_dataset(dir: &Path) -> Result<Vec<Row>, RunError> {
     for (rel, (config, n, sha)) in &listed {
         let f = dir.join(rel);
         if !present.contains(rel) {
-            return Err(RunError::Input(format!(
+            return Err(ReadError(format!(
                 "{}: shard listed in {} is missing",
                 f.display(),
                 manifest_path.display()
@@ -175,14 +179,14 @@ pub fn read_dataset(dir: &Path) -> Result<Vec<Row>, RunError> {
         read_shard(&f, sha, config, &mut rows)?;
         let got = (rows.len() - start) as u64;
         if got != *n {
-            return Err(RunError::Input(format!(
+            return Err(ReadError(format!(
                 "{}: {got} rows, the manifest lists {n}",
                 f.display()
             )));
         }
         for r in &rows[start..] {
             if !ids.insert(r.id.clone()) {
-                return Err(RunError::Input(format!(
+                return Err(ReadError(format!(
                     "{}: id {:?} appears more than once in the dataset",
                     f.display(),
                     excerpt(&r.id)
@@ -193,8 +197,8 @@ pub fn read_dataset(dir: &Path) -> Result<Vec<Row>, RunError> {
     Ok(rows)
 }
 
-fn bad_manifest(path: &Path, m: String) -> RunError {
-    RunError::Input(format!(
+fn bad_manifest(path: &Path, m: String) -> ReadError {
+    ReadError(format!(
         "{}: manifest does not describe the folder: {m}",
         path.display()
     ))
@@ -207,8 +211,8 @@ fn excerpt(s: &str) -> String {
 
 /// Opens a file only if it is a regular file (not following a symbolic
 /// link), so a FIFO or device named like a shard cannot block or stream.
-fn open_regular(path: &Path) -> Result<(std::fs::File, u64), RunError> {
-    let bad = |m: String| RunError::Input(format!("{}: {m}", path.display()));
+fn open_regular(path: &Path) -> Result<(std::fs::File, u64), ReadError> {
+    let bad = |m: String| ReadError(format!("{}: {m}", path.display()));
     let meta = std::fs::symlink_metadata(path).map_err(|e| bad(e.to_string()))?;
     if !meta.file_type().is_file() {
         return Err(bad(
@@ -225,10 +229,10 @@ fn open_regular(path: &Path) -> Result<(std::fs::File, u64), RunError> {
     Ok((file, meta.len()))
 }
 
-fn read_manifest(path: &Path) -> Result<Manifest, RunError> {
-    let bad = |m: String| RunError::Input(format!("{}: {m}", path.display()));
+fn read_manifest(path: &Path) -> Result<Manifest, ReadError> {
+    let bad = |m: String| ReadError(format!("{}: {m}", path.display()));
     if !path.exists() && std::fs::symlink_metadata(path).is_err() {
-        return Err(RunError::Input(format!(
+        return Err(ReadError(format!(
             "{}: not a saturate dataset (no manifest.json); give the dataset folder",
             path.parent().unwrap_or(path).display()
         )));
@@ -244,7 +248,7 @@ fn read_manifest(path: &Path) -> Result<Manifest, RunError> {
         .read_to_string(&mut text)
         .map_err(|e| bad(e.to_string()))?;
     let manifest: Manifest = serde_json::from_str(&text).map_err(|e| {
-        RunError::Input(format!(
+        ReadError(format!(
             "{}:{}:{}: not a saturate manifest: {e}",
             path.display(),
             e.line(),
@@ -268,8 +272,8 @@ fn find_shards(
     dir: &Path,
     depth: usize,
     out: &mut BTreeSet<String>,
-) -> Result<(), RunError> {
-    let bad = |p: &Path, m: String| RunError::Input(format!("{}: {m}", p.display()));
+) -> Result<(), ReadError> {
+    let bad = |p: &Path, m: String| ReadError(format!("{}: {m}", p.display()));
     if depth > MAX_DEPTH {
         return Err(bad(dir, format!("folders nested deeper than {MAX_DEPTH}")));
     }
@@ -302,8 +306,8 @@ fn find_shards(
 
 /// Reads one shard after checking its SHA-256, its schema and its column
 /// sizes; appends its rows.
-fn read_shard(f: &Path, sha: &str, config: &str, rows: &mut Vec<Row>) -> Result<(), RunError> {
-    let bad = |m: String| RunError::Input(format!("{}: {m}", f.display()));
+fn read_shard(f: &Path, sha: &str, config: &str, rows: &mut Vec<Row>) -> Result<(), ReadError> {
+    let bad = |m: String| ReadError(format!("{}: {m}", f.display()));
     let (mut file, _) = open_regular(f)?;
     let mut hasher = Sha256::new();
     std::io::copy(&mut file, &mut hasher).map_err(|e| bad(e.to_string()))?;

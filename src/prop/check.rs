@@ -326,9 +326,28 @@ fn twin(rule: &str) -> Option<&'static str> {
     }
 }
 
+/// A step rule plugged into the checker beside NDL's rule table: NDL_f's
+/// `p from j1, ..., jn` (spec §2, implemented in `ndlf.rs`) is one.
+/// The checker keeps blocks, `assume`, names and scoping, resolves a step's
+/// arguments, and asks the plugged rule first.
+pub trait StepRule {
+    /// Checks `step` (its arguments already resolved to `args`) if this rule
+    /// owns it: `None` when it does not (the checker then looks the rule up
+    /// in NDL's table), else the step's conclusion or the error kind and
+    /// description. `holds` tells whether a formula holds at this point;
+    /// `premises` are the problem's premises.
+    fn check_step(
+        &self,
+        premises: &[Formula],
+        holds: &dyn Fn(&Formula) -> bool,
+        step: &Step,
+        args: &[Formula],
+    ) -> Option<Result<Formula, (ErrorKind, String)>>;
+}
+
 struct Checker<'o> {
-    /// NDL_f options when checking an NDL_f proof (spec §2); `None` for NDL.
-    ndlf: Option<&'o super::ndlf::NdlfOptions>,
+    /// The plugged step rule (NDL_f, spec §2); `None` for plain NDL.
+    rule: Option<&'o dyn StepRule>,
     /// The premises, for the NDL_f premise-conjunct bound.
     premises: Vec<Formula>,
     mode: Mode,
@@ -378,22 +397,10 @@ impl Checker<'_> {
             .iter()
             .map(|a| self.resolve(a, line))
             .collect::<Result<Vec<_>, _>>()?;
-        if let Some(opts) = self.ndlf
-            && s.rule == super::ndl::FROM_RULE
+        if let Some(rule) = self.rule
+            && let Some(r) = rule.check_step(&self.premises, &|f| self.holds(f), s, &args)
         {
-            let claim = s
-                .conclusion
-                .as_ref()
-                .expect("NDL_f steps have a conclusion");
-            return super::ndlf::check_from_step(
-                opts,
-                &self.premises,
-                &|f| self.holds(f),
-                claim,
-                &args,
-            )
-            .map(|()| claim.clone())
-            .or_else(|(kind, d)| err(kind, line, d));
+            return r.or_else(|(kind, d)| err(kind, line, d));
         }
         let Some(info) = rule_info(&s.rule) else {
             return err(
@@ -547,16 +554,17 @@ pub fn check_parsed(
     check_parsed_with(premises, goal, proof, mode, None)
 }
 
-/// [`check_parsed`] for NDL (`ndlf = None`) or NDL_f (spec §2) with its options.
-pub(crate) fn check_parsed_with(
+/// [`check_parsed`] with a step rule plugged in (`None`: plain NDL; NDL_f
+/// passes its options, see [`StepRule`]).
+pub fn check_parsed_with(
     premises: &[(String, Formula)],
     goal: &Formula,
     proof: &Deduction,
     mode: Mode,
-    ndlf: Option<&super::ndlf::NdlfOptions>,
+    rule: Option<&dyn StepRule>,
 ) -> Report {
     let mut c = Checker {
-        ndlf,
+        rule,
         premises: premises.iter().map(|(_, f)| f.clone()).collect(),
         mode,
         base: premises.iter().map(|(_, f)| f.clone()).collect(),
@@ -621,7 +629,6 @@ pub fn named_premises(premises: &[Formula]) -> Vec<(String, Formula)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tasks::pl::tasks::{fill_masks, splice_gaps};
 
     fn f(s: &str) -> Formula {
         Formula::parse(s).unwrap()
@@ -665,102 +672,6 @@ mod tests {
             assert_eq!(r.result, Ok(f("(B | D)")), "{mode:?}");
             assert_eq!(r.steps, 7);
         }
-    }
-
-    #[test]
-    fn paper_masked_proof_with_the_intended_assignment_checks() {
-        let masked = "{
-  (A | ~ A) BY ex-middle on MASK1;
-  assume A {
-    MASK2 BY MASK3 on premise-1, MASK4;
-    (MASK5 | D) by left-either on MASK6, MASK7
-  };
-  assume MASK8 {
-    MASK9 BY mp on premise-2, MASK10;
-    D BY mp on MASK11, MASK12;
-    MASK13 BY right-either on B, D
-  };
-  MASK14 BY cases on (A | ~ A), MASK15, MASK16
-}";
-        let values: serde_json::Map<String, serde_json::Value> = serde_json::from_str(
-            r#"{"MASK1": "A", "MASK2": "B", "MASK3": "mp", "MASK4": "A", "MASK5": "B",
-                "MASK6": "B", "MASK7": "D", "MASK8": "(~ A)", "MASK9": "C", "MASK10": "(~ A)",
-                "MASK11": "premise-3", "MASK12": "C", "MASK13": "(B | D)", "MASK14": "(B | D)",
-                "MASK15": "(A ==> (B | D))", "MASK16": "((~ A) ==> (B | D))"}"#,
-        )
-        .unwrap();
-        let ps = premises(&PAPER_PREMISES);
-        let filled = fill_masks(masked, &values).unwrap();
-        assert!(check_text(&ps, &f("(B | D)"), &filled, Mode::Strict).ok());
-        // MASK3 and MASK6 swapped to wrong rules: a type error on line 4.
-        let mut wrong = values.clone();
-        wrong.insert("MASK3".into(), "left-and".into());
-        let r = check_text(
-            &ps,
-            &f("(B | D)"),
-            &fill_masks(masked, &wrong).unwrap(),
-            Mode::Strict,
-        );
-        let e = r.result.unwrap_err();
-        assert_eq!((e.kind, e.line), (ErrorKind::Type, 4));
-        // Unfilled, `MASK1` reads as an atom (names resolve first, then atoms),
-        // so the masked text itself is not a correct proof.
-        assert!(!check_text(&ps, &f("(B | D)"), masked, Mode::Strict).ok());
-    }
-
-    #[test]
-    fn paper_gap_filling_example_checks_once_filled() {
-        let gapped = "{
-  left-iff on premise-3;
-  GAP-1;
-  assume E {
-    case1 := assume C {
-      mp on premise-2, C
-    };
-    case2 := assume (A & E) {
-      left-and on (A & E);
-      mp on (A ==> (E ==> D)), A;
-      GAP-2
-    };
-    GAP-3
-  }
-}";
-        let ps = premises(&["(C | (A & E))", "(C ==> D)", "(A <==> (E ==> D))"]);
-        let goal = f("(E ==> D)");
-        let fill = |g1: &str| {
-            vec![
-                ("GAP-1".to_string(), g1.to_string()),
-                (
-                    "GAP-2".to_string(),
-                    "E BY right-and on (A & E); D BY mp on (E ==> D), E".to_string(),
-                ),
-                (
-                    "GAP-3".to_string(),
-                    "cases on premise-1, case1, case2".to_string(),
-                ),
-            ]
-        };
-        // GAP-1 is redundant: any valid filler is accepted (the paper's point).
-        for g1 in ["right-iff on premise-3", "claim on premise-2"] {
-            let text = splice_gaps(gapped, &fill(g1)).unwrap();
-            let r = check_text(&ps, &goal, &text, Mode::Strict);
-            assert!(r.ok(), "{g1}: {:?}\n{text}", r.result);
-        }
-        // A wrong GAP-3 (cases with the conditionals swapped) is a type error.
-        let mut bad = fill("claim on premise-2");
-        bad[2].1 = "cases on premise-1, case2, case1".into();
-        let r = check_text(
-            &ps,
-            &goal,
-            &splice_gaps(gapped, &bad).unwrap(),
-            Mode::Strict,
-        );
-        assert_eq!(r.result.unwrap_err().kind, ErrorKind::Type);
-        // An unfilled gap is a syntax error on its line.
-        let e = check_text(&ps, &goal, gapped, Mode::Strict)
-            .result
-            .unwrap_err();
-        assert_eq!((e.kind, e.line), (ErrorKind::Syntax, 3));
     }
 
     fn first_error(ps: &[&str], goal: &str, proof: &str) -> (ErrorKind, usize) {
@@ -973,10 +884,9 @@ mod tests {
         for (ps, g, proof) in cases {
             let r = check_text(&premises(ps), &f(g), proof, Mode::Strict);
             assert!(r.ok(), "{proof}: {:?}", r.result);
-            let d = crate::tasks::pl::ndl::parse_proof(proof, false).unwrap();
-            let mut d = d;
+            let mut d = parse_proof(proof, false).unwrap();
             let mut names = Vec::new();
-            crate::tasks::pl::tasks::visit_steps_pub(&mut d, &mut |s| names.push(s.rule.clone()));
+            super::super::ndl::visit_steps(&mut d, &mut |s| names.push(s.rule.clone()));
             used.extend(names);
         }
         let all: std::collections::BTreeSet<String> =

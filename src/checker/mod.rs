@@ -1,0 +1,59 @@
+//! Independent certificate checker (DESIGN.md §6). It shares no code with
+//! the search: its own clause parser (for the TPTP text in certificates), its
+//! own tree terms, unification, matching and inference rules. A refutation
+//! is checked step by step: each clause must be, up to variable renaming, a
+//! conclusion of its rule applied to its parents followed by its recorded
+//! simplifications; inputs must be problem clauses (or the Skolemised
+//! negation of the conjecture, with fresh, pairwise distinct constants); the
+//! last step must be the empty clause. A finite model is evaluated on every
+//! clause under every assignment. The rules are checked for soundness only,
+//! without the ordering restrictions the search applies, which is all a
+//! certificate needs.
+//!
+//! Files, bottom up: [`problem`] (interface types), `terms` (trees,
+//! unification, matching, normalisation, subsumption), `rules` (inference
+//! rules, distinct values), `parse` (certificate clause texts), `replay`
+//! (refutations), `model` (finite models).
+
+mod model;
+mod parse;
+pub mod problem;
+mod replay;
+mod rules;
+mod terms;
+#[cfg(test)]
+mod tests;
+
+pub use model::model_satisfies;
+pub use parse::MAX_TERM_DEPTH;
+pub use problem::{CheckError, CheckProblem, Checked};
+
+use crate::certificate::{Evidence, Verdict};
+use model::check_model;
+use parse::parse_clause;
+use problem::err;
+use replay::check_refutation;
+use terms::Syms;
+
+/// Checks a verdict's certificate against the problem.
+pub fn check(problem: &CheckProblem, verdict: &Verdict) -> Result<Checked, CheckError> {
+    match verdict {
+        Verdict::Theorem { refutation } => check_refutation(problem, refutation),
+        Verdict::CounterSatisfiable {
+            evidence: Evidence::Model { model },
+        } => check_model(problem, model),
+        Verdict::CounterSatisfiable {
+            evidence: Evidence::Saturation { clauses },
+        } => {
+            let mut syms = Syms::default();
+            for c in clauses {
+                let c = parse_clause(&mut syms, c)?;
+                if c.is_empty() {
+                    return err("saturated set contains the empty clause");
+                }
+            }
+            Ok(Checked::SaturationNotCheckable)
+        }
+        Verdict::Unknown => Ok(Checked::Nothing),
+    }
+}

@@ -1,0 +1,190 @@
+//! Tests of the given-clause loop: saturation and refutation on small
+//! problems, limits and their statuses, duplicate handling, the rewrite
+//! budget.
+
+use super::*;
+use crate::tptp::parse_str;
+
+fn run(text: &str, max: u64) -> Saturator {
+    let mut params = Params::default();
+    params.limits.max_processed = Some(max);
+    run_with(text, params)
+}
+
+fn run_with(text: &str, params: Params) -> Saturator {
+    let mut bank = TermBank::new();
+    let p = parse_str(&mut bank, text, "test.p", None).unwrap();
+    let inputs = p
+        .clauses
+        .iter()
+        .map(|c| {
+            let info = InputInfo {
+                name: c.name.clone(),
+                role: "axiom".into(),
+                file: "test.p".into(),
+            };
+            (c.lits.clone(), info)
+        })
+        .collect();
+    let mut s = Saturator::from_inputs(bank, inputs, params);
+    s.run(&mut |_| {});
+    s
+}
+
+/// Regression: a negative unit `one != zero` must never be used as a
+/// rewrite rule (it once rewrote `one` to `zero`).
+#[test]
+fn negative_units_do_not_rewrite() {
+    let s = run(
+        "cnf(a, axiom, one != zero).\ncnf(b, axiom, multiply(one, X) = X).\ncnf(c, axiom, X = zero | multiply(X, reciprocal(X)) = one).",
+        200,
+    );
+    for r in s.store.records() {
+        assert!(
+            !r.simps
+                .iter()
+                .any(|st| matches!(st, SimpStep::Rewrite(u) if !s.store.clause(*u).lits[0].pos)),
+            "rewrite with a negative unit"
+        );
+    }
+    let printed: Vec<String> = s
+        .store
+        .records()
+        .iter()
+        .map(|r| crate::tptp::clause_to_tptp(&s.bank, &r.clause.lits))
+        .collect();
+    assert!(
+        !printed.iter().any(|c| c.contains("multiply(zero,X0)=X0")),
+        "{printed:?}"
+    );
+}
+
+#[test]
+fn refutes_and_saturates_small_sets() {
+    let s = run(
+        "cnf(a, axiom, p(a)).\ncnf(b, axiom, ~p(X) | q(X)).\ncnf(c, axiom, ~q(a)).",
+        100,
+    );
+    assert!(s.empty_clause().is_some());
+    let s = run("cnf(a, axiom, p(a)).\ncnf(b, axiom, ~p(X) | q(X)).", 100);
+    assert!(s.empty_clause().is_none());
+    assert_eq!(s.stats.processed, 3);
+}
+
+/// A set saturated while copies of a re-derived clause are still queued
+/// reports `Saturated` at once, without spending its limit on them.
+#[test]
+fn queued_copies_do_not_hide_saturation() {
+    let text = "cnf(a, axiom, p(a)).\ncnf(b, axiom, q(a)).\n\
+                    cnf(c, axiom, ~p(X) | r(X)).\ncnf(d, axiom, ~q(X) | r(X)).";
+    let mut s = run(text, 100);
+    assert_eq!(s.stats.duplicates, 1, "r(a) is derived twice");
+    assert_eq!(s.stats.processed, 5 + s.stats.redundant_copies);
+    assert_eq!(s.step(), Some(Status::Saturated));
+    // Five distinct clauses: a limit of five selections suffices.
+    let mut s = run(text, 5);
+    assert_eq!(s.step(), Some(Status::Saturated), "{:?}", s.stats);
+    assert_eq!(s.stats.processed, 5);
+}
+
+/// Group theory: the right identity follows from the left axioms by
+/// superposition and rewriting (a classic completion exercise).
+#[test]
+fn proves_right_identity_in_groups() {
+    let s = run(
+        "cnf(l_id, axiom, mult(e, X) = X).\ncnf(l_inv, axiom, mult(inv(X), X) = e).\n\
+             cnf(assoc, axiom, mult(mult(X, Y), Z) = mult(X, mult(Y, Z))).\ncnf(goal, negated_conjecture, mult(c, e) != c).",
+        2000,
+    );
+    assert!(
+        s.empty_clause().is_some(),
+        "no refutation after {:?}",
+        s.stats
+    );
+}
+
+fn last_status(s: &mut Saturator) -> Status {
+    s.step().expect("the run is over")
+}
+
+/// A term that doubles at each step (`p(X) -> p(g(X,X))`) reaches the
+/// weight limit after a few steps instead of filling memory: the run
+/// ends `ResourceOut` with the heavy conclusions counted.
+#[test]
+fn doubling_terms_stop_at_the_weight_limit() {
+    let text = "cnf(a, axiom, p(a)).\ncnf(b, axiom, ~p(X) | p(g(X,X))).";
+    let mut s = run(text, 1_000_000);
+    assert_eq!(last_status(&mut s), Status::ResourceOut, "{:?}", s.stats);
+    assert!(s.stats.too_heavy >= 1);
+    assert!(s.stats.processed < 20, "{:?}", s.stats);
+    // Without the limit the same run is cut only by max_processed.
+    let mut params = Params {
+        max_clause_weight: None,
+        ..Params::default()
+    };
+    params.limits.max_processed = Some(12);
+    let mut s = run_with(text, params);
+    assert_eq!(last_status(&mut s), Status::ResourceOut);
+    assert_eq!(s.stats.too_heavy, 0);
+}
+
+/// An input clause over the literal limit is recorded, deleted and makes
+/// the run incomplete: this set would saturate without it.
+#[test]
+fn long_input_clauses_are_dropped() {
+    let long: Vec<String> = (0..5).map(|i| format!("q(X{i})")).collect();
+    let text = format!("cnf(a, axiom, p(a)).\ncnf(b, axiom, {}).", long.join(" | "));
+    let mut params = Params {
+        max_clause_literals: Some(4),
+        ..Params::default()
+    };
+    let mut s = run_with(&text, params.clone());
+    assert_eq!(last_status(&mut s), Status::ResourceOut);
+    assert_eq!(s.stats.too_long, 1);
+    assert_eq!(s.store.records().len(), 2, "every input is recorded");
+    params.max_clause_literals = Some(5);
+    let mut s = run_with(&text, params);
+    assert_ne!(last_status(&mut s), Status::ResourceOut, "{:?}", s.stats);
+    assert_eq!(s.stats.too_long, 0);
+}
+
+/// The per-given budget cuts the factoring of a long clause (39,800
+/// conclusions of 199 literals for 200 literals) inside one iteration.
+#[test]
+fn per_given_budget_cuts_generation() {
+    let lits: Vec<String> = (0..40).map(|i| format!("p(X{i})")).collect();
+    let text = format!("cnf(m, axiom, {}).", lits.join(" | "));
+    let mut params = Params::default();
+    params.limits.max_processed = Some(3);
+    params.limits.max_generated_literals_per_given = Some(1_000);
+    let mut s = run_with(&text, params.clone());
+    assert_eq!(last_status(&mut s), Status::ResourceOut);
+    assert!(s.stats.budget_cut >= 1);
+    // 1,000 literal units: conclusions of 39, 38 and 37 literals, at
+    // most ceil(1000/37) = 28 per given clause.
+    assert!(s.stats.generated <= 3 * 28, "{:?}", s.stats);
+    params.limits.max_generated_literals_per_given = None;
+    let s = run_with(&text, params);
+    assert_eq!(s.stats.budget_cut, 0);
+    assert!(s.stats.generated >= 40 * 39, "{:?}", s.stats);
+}
+
+/// The rewrite budget ends a run whose normalisation with permutative
+/// units would go on, and leaves an unbounded run unchanged.
+#[test]
+fn rewrite_budget_ends_the_run() {
+    let text = "cnf(c, axiom, f(X,Y) = f(Y,X)).\n\
+                    cnf(a, axiom, f(f(X,Y),Z) = f(X,f(Y,Z))).\n\
+                    cnf(i, axiom, f(X,i(X)) = e).\n\
+                    cnf(u, axiom, f(e,X) = X).";
+    let mut params = Params::default();
+    params.limits.max_processed = Some(300);
+    let free = run_with(text, params.clone());
+    assert!(free.rewrite_work > 1_000, "{}", free.rewrite_work);
+    params.limits.max_rewrite_attempts = Some(1_000);
+    let mut s = run_with(text, params);
+    assert_eq!(last_status(&mut s), Status::ResourceOut);
+    assert!(s.stats.processed < free.stats.processed, "{:?}", s.stats);
+    // Rewriting stops at the budget: at most one root's candidates over.
+    assert!(s.rewrite_work < 1_000 + 100, "{}", s.rewrite_work);
+}

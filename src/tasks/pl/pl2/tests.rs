@@ -1,0 +1,248 @@
+//! Tests of PL2: filters, certificates, NDL_f reference proofs, corruption
+//! labels, prompts, scorers and row verification.
+
+use super::*;
+
+fn instances(task: Pl2Task, per_family: u64) -> Vec<Pl2Instance> {
+    let opts = Pl2Options::default();
+    let mut out = Vec::new();
+    for family in Family::ALL {
+        for i in 0..per_family {
+            if let Ok(inst) = build(5, task, family, 1 + (i % 2) as u8, i, &opts) {
+                out.push(inst);
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn every_family_yields_checked_reference_proofs_and_gold_scores_one() {
+    for task in Pl2Task::ALL {
+        let all = instances(task, 6);
+        for family in Family::ALL {
+            assert!(
+                all.iter().any(|i| i.family == family),
+                "{task}: no {family} instance"
+            );
+        }
+        for inst in &all {
+            let s = score_record(task, &inst.metadata, &inst.answer, &inst.answer);
+            assert_eq!(s.value, 1.0, "{}: {}", inst.id, s.detail);
+            if let Some(proof) = inst.metadata["reference_proof"].as_str() {
+                // The reference proof re-checks from the metadata strings alone.
+                let ans = json!({"description": "", "proof": proof}).to_string();
+                let s = score_record(Pl2Task::ProofWriting, &inst.metadata, "", &ans);
+                assert_eq!(s.value, 1.0, "{}: {}", inst.id, s.detail);
+                let steps = inst.refutation_steps.unwrap();
+                assert!(steps < 150, "{steps}");
+            }
+        }
+    }
+}
+
+/// `verify` re-certifies every gold answer from the record's text, and
+/// rejects a record whose gold answer was tampered with.
+#[test]
+fn verify_accepts_gold_records_and_rejects_tampered_ones() {
+    let mut labels = std::collections::BTreeSet::new();
+    for task in Pl2Task::ALL {
+        for inst in instances(task, 4) {
+            let ok = verify_record(task, &inst.metadata, &inst.answer);
+            assert!(ok.is_ok(), "{}: {ok:?}", inst.id);
+            labels.insert((task, inst.label));
+            let mut gold: Value = serde_json::from_str(&inst.answer).unwrap();
+            match (task, inst.label) {
+                (Pl2Task::ProofChecking, _) => {
+                    let c = gold["correct"].as_bool().unwrap();
+                    gold["correct"] = Value::Bool(!c);
+                }
+                (Pl2Task::ProofWriting, "non-theorem") => {
+                    gold["counterexample"] = json!({});
+                }
+                (Pl2Task::ProofWriting, _) => {
+                    // Without its final line the proof ends elsewhere.
+                    let proof = gold["proof"].as_str().unwrap().to_string();
+                    let mut lines: Vec<&str> = proof.lines().collect();
+                    let last = lines.pop().unwrap();
+                    lines.pop();
+                    lines.push(last);
+                    gold["proof"] = Value::String(lines.join("\n"));
+                }
+            }
+            let tampered = gold.to_string();
+            assert!(
+                verify_record(task, &inst.metadata, &tampered).is_err(),
+                "{}: tampered gold accepted: {tampered}",
+                inst.id
+            );
+            gold["proof"] = Value::Null;
+            if inst.label == "theorem" {
+                assert!(verify_record(task, &inst.metadata, &gold.to_string()).is_err());
+            }
+        }
+    }
+    for want in ["correct", "incorrect"] {
+        assert!(
+            labels.contains(&(Pl2Task::ProofChecking, want)),
+            "no {want}"
+        );
+    }
+    for want in ["theorem", "non-theorem"] {
+        assert!(labels.contains(&(Pl2Task::ProofWriting, want)), "no {want}");
+    }
+}
+
+#[test]
+fn decoys_have_no_proof_and_a_checked_counterexample() {
+    let all = instances(Pl2Task::ProofWriting, 12);
+    let decoys: Vec<&Pl2Instance> = all.iter().filter(|i| i.label == "non-theorem").collect();
+    assert!(decoys.len() >= 3, "{}", decoys.len());
+    for inst in decoys {
+        let premises: Vec<Formula> = inst.metadata["premises"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| Formula::parse(s.as_str().unwrap()).unwrap())
+            .collect();
+        let goal = Formula::parse(inst.metadata["goal"].as_str().unwrap()).unwrap();
+        assert!(!sat::entails(&premises, &goal), "{}", inst.id);
+        assert!(inst.certificate["problem"]["counterexample"].is_object());
+        // Claiming a proof, or a wrong counterexample, scores 0.
+        let fake = json!({"description": "", "proof": format!("{{\n  {goal} from premise-1\n}}")});
+        let s = score_record(
+            Pl2Task::ProofWriting,
+            &inst.metadata,
+            &inst.answer,
+            &fake.to_string(),
+        );
+        assert_eq!(s.value, 0.0);
+        // Every one-atom change of the gold counterexample scores exactly
+        // as evaluation says; a partial assignment scores 0.
+        let gold: Value = serde_json::from_str(&inst.answer).unwrap();
+        let cx = gold["counterexample"].as_object().unwrap();
+        for atom in cx.keys() {
+            let mut m = cx.clone();
+            m[atom] = Value::Bool(!m[atom].as_bool().unwrap());
+            let v = |a: &str| m[a].as_bool().unwrap();
+            let valid = premises.iter().all(|p| p.eval(&v)) && !goal.eval(&v);
+            let ans = json!({"description": "", "proof": null, "counterexample": m});
+            let s = score_record(
+                Pl2Task::ProofWriting,
+                &inst.metadata,
+                &inst.answer,
+                &ans.to_string(),
+            );
+            assert_eq!(
+                s.value,
+                if valid { 1.0 } else { 0.0 },
+                "{}: {}",
+                inst.id,
+                s.detail
+            );
+        }
+        let mut partial = cx.clone();
+        let first = partial.keys().next().unwrap().clone();
+        partial.remove(&first);
+        let ans = json!({"description": "", "proof": null, "counterexample": partial});
+        let s = score_record(
+            Pl2Task::ProofWriting,
+            &inst.metadata,
+            &inst.answer,
+            &ans.to_string(),
+        );
+        assert_eq!(s.value, 0.0);
+    }
+}
+
+#[test]
+fn one_line_and_consolidating_proofs_are_rejected() {
+    for inst in instances(Pl2Task::ProofWriting, 4)
+        .iter()
+        .filter(|i| i.label == "theorem")
+    {
+        let n = inst.metadata["premises"].as_array().unwrap().len();
+        let goal = inst.metadata["goal"].as_str().unwrap();
+        let all: Vec<String> = (1..=n).map(|i| format!("premise-{i}")).collect();
+        let one_line = format!("{{\n  {goal} from {}\n}}", all.join(", "));
+        let ans = json!({"description": "", "proof": one_line}).to_string();
+        let s = score_record(Pl2Task::ProofWriting, &inst.metadata, &inst.answer, &ans);
+        assert_eq!(s.value, 0.0, "{}", inst.id);
+        assert!(s.detail.starts_with("type error"), "{}", s.detail);
+        // Five premises at a time is not enough (the goal needs more),
+        // and gathering them in conjunctions trips the premise bound.
+        let five = format!("{{\n  {goal} from {}\n}}", all[..5].join(", "));
+        let ans = json!({"description": "", "proof": five}).to_string();
+        let s = score_record(Pl2Task::ProofWriting, &inst.metadata, &inst.answer, &ans);
+        assert_eq!(s.value, 0.0, "{}", inst.id);
+        // No proof at all for a theorem scores 0.
+        let s = score_record(
+            Pl2Task::ProofWriting,
+            &inst.metadata,
+            &inst.answer,
+            r#"{"description": "", "proof": null, "counterexample": {}}"#,
+        );
+        assert_eq!(s.value, 0.0);
+    }
+}
+
+#[test]
+fn proof_checking_is_balanced_and_corruptions_score_zero_when_called_correct() {
+    let all = instances(Pl2Task::ProofChecking, 8);
+    let wrong = all.iter().filter(|i| i.label == "incorrect").count();
+    assert!(
+        wrong * 4 >= all.len() && wrong * 4 <= all.len() * 3,
+        "{wrong}/{}",
+        all.len()
+    );
+    for inst in &all {
+        let flipped = if inst.label == "correct" {
+            r#"{"correct": false, "errorDetails": {}}"#
+        } else {
+            r#"{"correct": true, "errorDetails": {}}"#
+        };
+        let s = score_record(
+            Pl2Task::ProofChecking,
+            &inst.metadata,
+            &inst.answer,
+            flipped,
+        );
+        assert_eq!(s.value, 0.0);
+        if inst.label == "incorrect" {
+            assert_eq!(inst.prediction_matches, Some(true), "{}", inst.metadata);
+            let gold: Value = serde_json::from_str(&inst.answer).unwrap();
+            let d = &gold["errorDetails"];
+            if d["errorType"] == "logic" && d["offendingLineNumber"] != 0 {
+                let desc = d["errorDescription"].as_str().unwrap();
+                assert!(
+                    desc.contains("counterexample") || desc.contains("does not hold"),
+                    "{desc}"
+                );
+            }
+        }
+        let s = score_record(
+            Pl2Task::ProofChecking,
+            &inst.metadata,
+            &inst.answer,
+            "nonsense",
+        );
+        assert!(!s.well_formed);
+    }
+}
+
+#[test]
+fn instances_are_deterministic() {
+    let opts = Pl2Options::default();
+    for family in Family::ALL {
+        let a = build(3, Pl2Task::ProofChecking, family, 1, 2, &opts);
+        let b = build(3, Pl2Task::ProofChecking, family, 1, 2, &opts);
+        match (a, b) {
+            (Ok(a), Ok(b)) => {
+                assert_eq!((a.prompt, a.answer), (b.prompt, b.answer));
+                assert_eq!(a.metadata, b.metadata);
+            }
+            (Err(a), Err(b)) => assert_eq!(a, b),
+            _ => panic!("{family}: one build failed"),
+        }
+    }
+}

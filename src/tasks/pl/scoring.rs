@@ -1,0 +1,227 @@
+//! PL1 scorers (PL/EQ spec §3.3-§3.6): scoring a model answer against a
+//! record, and verifying a stored row's gold answer with the checker.
+
+use super::masking::{fill_masks, parse_gap_answer, splice_gaps};
+use super::tasks::Task;
+use super::verdict::{json_object, verdict_json};
+use crate::prop::check::{Mode, Report, check_text, named_premises};
+use crate::prop::formula::Formula;
+use crate::tasks::Score;
+use serde_json::Value;
+
+/// What a scorer needs besides the answer (all of it is in the record).
+pub struct ScoreInput<'a> {
+    /// The task.
+    pub task: Task,
+    /// The premises shown.
+    pub premises: &'a [Formula],
+    /// The goal shown.
+    pub goal: &'a Formula,
+    /// The shown proof text (checking, masking, gaps).
+    pub shown: &'a str,
+    /// The gold answer.
+    pub gold: &'a str,
+}
+
+/// Scores a model answer. Checking: the verdict must match the gold one
+/// (error details are reported in the reason, not scored, as in [P]).
+/// Writing: the proof must pass the lenient checker. Masking: the values
+/// must make the proof pass the lenient checker; `{}` is right iff the gold
+/// is `{}`. Gaps: every gap filled and the whole proof passes leniently.
+pub fn score(input: &ScoreInput<'_>, answer: &str) -> Score {
+    let named = named_premises(input.premises);
+    match input.task {
+        Task::ProofChecking => {
+            let Some(v) = json_object(answer) else {
+                return Score::malformed("answer is not a JSON object");
+            };
+            let Some(said) = v.get("correct").and_then(|c| c.as_bool()) else {
+                return Score::malformed("missing boolean field \"correct\"");
+            };
+            let gold = json_object(input.gold).expect("gold is JSON");
+            let truth = gold["correct"].as_bool().expect("gold verdict");
+            if said != truth {
+                return Score::wrong(format!("verdict {said}, expected {truth}"));
+            }
+            if truth {
+                return Score::correct();
+            }
+            let want = &gold["errorDetails"];
+            let got = v.get("errorDetails").cloned().unwrap_or(Value::Null);
+            let line = got.get("offendingLineNumber") == Some(&want["offendingLineNumber"]);
+            let kind = got.get("errorType") == Some(&want["errorType"]);
+            let mut s = Score::correct();
+            s.detail = format!(
+                "correct verdict; error line {}, error type {}",
+                if line { "right" } else { "wrong" },
+                if kind { "right" } else { "wrong" }
+            );
+            s
+        }
+        Task::ProofWriting => {
+            let Some(v) = json_object(answer) else {
+                return Score::malformed("answer is not a JSON object");
+            };
+            let Some(proof) = v.get("proof").and_then(|p| p.as_str()) else {
+                return Score::malformed("missing string field \"proof\"");
+            };
+            if proof.lines().any(|l| l.trim_start().starts_with("assert ")) {
+                return Score::wrong("the proof repeats assert lines");
+            }
+            verdict(check_text(&named, input.goal, proof, Mode::Lenient))
+        }
+        Task::ProofMasking => {
+            let Some(v) = json_object(answer) else {
+                return Score::malformed("answer is not a JSON object");
+            };
+            let Some(masks) = v.get("masks").and_then(|m| m.as_object()) else {
+                return Score::malformed("missing object field \"masks\"");
+            };
+            let gold = json_object(input.gold).expect("gold is JSON");
+            let gold_empty = gold["masks"].as_object().is_some_and(|m| m.is_empty());
+            if masks.is_empty() {
+                return if gold_empty {
+                    Score::correct()
+                } else {
+                    Score::wrong("claimed unsolvable, but the masks can be filled")
+                };
+            }
+            if let Some((k, _)) = masks
+                .iter()
+                .find(|(_, v)| v.as_str().is_none_or(|s| s.contains("MASK")))
+            {
+                return Score::malformed(format!("{k}: value must be a string and not a mask"));
+            }
+            match fill_masks(input.shown, masks) {
+                Err(e) => Score::wrong(e),
+                Ok(text) => verdict(check_text(&named, input.goal, &text, Mode::Lenient)),
+            }
+        }
+        Task::GapFilling => {
+            let fillers = match parse_gap_answer(answer) {
+                Ok(f) => f,
+                Err(e) => return Score::malformed(e),
+            };
+            match splice_gaps(input.shown, &fillers) {
+                Err(e) => Score::wrong(e),
+                Ok(text) => verdict(check_text(&named, input.goal, &text, Mode::Lenient)),
+            }
+        }
+    }
+}
+
+/// Re-checks a record's gold answer from the shown text alone, without
+/// the generator's certificate: checking re-runs the strict checker on the
+/// shown proof (and, for an incorrect one, requires the lenient checker to
+/// reject it too); writing, masking and gaps require the gold proof, filled
+/// masks or spliced gaps to pass the strict checker. An unsolvable masking
+/// instance needs a type error on a line that carries no mask: such an
+/// error depends only on that line's visible text, so no assignment of the
+/// masks repairs it. `Ok` says what was checked.
+pub fn verify(input: &ScoreInput<'_>, metadata: &Value) -> Result<String, String> {
+    let named = named_premises(input.premises);
+    let gold = json_object(input.gold);
+    let strict = |text: &str, what: &str| -> Result<usize, String> {
+        let r = check_text(&named, input.goal, text, Mode::Strict);
+        match r.result {
+            Ok(_) => Ok(r.steps),
+            Err(e) => Err(format!(
+                "{what} fails the strict checker: {} error at line {}: {}",
+                e.kind.name(),
+                e.line,
+                e.description
+            )),
+        }
+    };
+    match input.task {
+        Task::ProofChecking => {
+            let gold = gold.ok_or("gold answer is not a JSON object")?;
+            let r = check_text(&named, input.goal, input.shown, Mode::Strict);
+            let want = verdict_json(&r, input.shown);
+            if gold != want {
+                return Err(format!(
+                    "gold verdict {gold} but the strict checker says {want}"
+                ));
+            }
+            if r.ok() {
+                return Ok(format!("shown proof correct ({} steps)", r.steps));
+            }
+            if check_text(&named, input.goal, input.shown, Mode::Lenient).ok() {
+                return Err("labelled incorrect, but the lenient checker accepts it".into());
+            }
+            Ok(format!(
+                "shown proof incorrect: {} error at line {}",
+                want["errorDetails"]["errorType"], want["errorDetails"]["offendingLineNumber"]
+            ))
+        }
+        Task::ProofWriting => {
+            let gold = gold.ok_or("gold answer is not a JSON object")?;
+            let proof = gold["proof"].as_str().ok_or("gold answer has no proof")?;
+            let steps = strict(proof, "gold proof")?;
+            Ok(format!("gold proof strictly correct ({steps} steps)"))
+        }
+        Task::ProofMasking => {
+            let gold = gold.ok_or("gold answer is not a JSON object")?;
+            let masks = gold["masks"]
+                .as_object()
+                .ok_or("gold answer has no masks")?;
+            if !masks.is_empty() {
+                let text = fill_masks(input.shown, masks)?;
+                let steps = strict(&text, "proof with the gold masks")?;
+                return Ok(format!(
+                    "{} gold masks give a strictly correct proof ({steps} steps)",
+                    masks.len()
+                ));
+            }
+            let original = metadata["original_values"]
+                .as_object()
+                .ok_or("metadata has no original_values")?;
+            let text = fill_masks(input.shown, original)?;
+            let r = check_text(&named, input.goal, &text, Mode::Lenient);
+            let e = match r.result {
+                Ok(_) => {
+                    return Err("labelled unsolvable, but the original values check".into());
+                }
+                Err(e) => e,
+            };
+            let line = input
+                .shown
+                .lines()
+                .nth(e.line.wrapping_sub(1))
+                .unwrap_or("");
+            if e.kind.name() != "type" || e.line == 0 || line.contains("MASK") {
+                return Err(format!(
+                    "labelled unsolvable, but the original error ({} at line {}) is not a \
+                     type error on a line without masks",
+                    e.kind.name(),
+                    e.line
+                ));
+            }
+            Ok(format!(
+                "unsolvable: type error on unmasked line {}",
+                e.line
+            ))
+        }
+        Task::GapFilling => {
+            let fillers = parse_gap_answer(input.gold)?;
+            let text = splice_gaps(input.shown, &fillers)?;
+            let steps = strict(&text, "proof with the gold fillers")?;
+            Ok(format!(
+                "{} gold fillers restore a strictly correct proof ({steps} steps)",
+                fillers.len()
+            ))
+        }
+    }
+}
+
+fn verdict(r: Report) -> Score {
+    match r.result {
+        Ok(_) => Score::correct(),
+        Err(e) => Score::wrong(format!(
+            "{} error at line {}: {}",
+            e.kind.name(),
+            e.line,
+            e.description
+        )),
+    }
+}
