@@ -34,9 +34,11 @@ proptest! {
         let b = s.build(&mut bank, &sig);
         prop_assert_eq!(a, b);
         prop_assert_eq!(bank.len(), n);
-        let printed = crate::tptp::term_to_string(&bank, a);
-        let symbols = printed.split(['(', ')', ',']).filter(|x| !x.is_empty()).count();
-        prop_assert_eq!(bank.weight(a) as usize, symbols);
+        // Weight = symbol occurrences, counted by walking the term tree.
+        fn symbols(bank: &TermBank, t: crate::logic::TermId) -> usize {
+            1 + bank.args(t).iter().map(|&x| symbols(bank, x)).sum::<usize>()
+        }
+        prop_assert_eq!(bank.weight(a) as usize, symbols(&bank, a));
     }
 
     /// A unifier makes both sides equal, and it is undone completely.

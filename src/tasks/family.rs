@@ -1,7 +1,8 @@
 //! The task-family abstraction (DESIGN.md §8): what every family of tasks
 //! declares, so that one generation loop (`pipeline::generate`), one scorer
 //! (`saturate score`) and one verifier (`saturate verify`) serve them all,
-//! and a new family is one folder plus one line in [`Registry::builtin`].
+//! and a new family is one folder plus one line in [`Registry::builtin`]
+//! (`tasks/registry.rs`).
 //!
 //! A family has two faces:
 //!
@@ -259,16 +260,6 @@ impl Registry {
         }
     }
 
-    /// Every family saturate ships: one line per family.
-    pub fn builtin() -> Registry {
-        Registry::new(vec![
-            &super::tptp::family::TPTP,
-            &super::pl::family::PL1,
-            &super::pl::family::PL2,
-            &super::eq::family::EQ,
-        ])
-    }
-
     /// This registry plus one more family (tests register toy families so).
     pub fn with(mut self, family: &'static dyn TaskFamily) -> Registry {
         let mut all = std::mem::take(&mut self.families);
@@ -300,26 +291,6 @@ pub fn certificate_json(row: &Record) -> Result<Value, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn builtin_configs_are_unique_and_found() {
-        let r = Registry::builtin();
-        let names: Vec<&str> = r
-            .families()
-            .iter()
-            .flat_map(|f| f.configs().into_iter().map(|c| c.name))
-            .collect();
-        assert!(names.len() >= 12, "{names:?}");
-        for n in &names {
-            assert!(r.family_of(n).is_some(), "{n}");
-        }
-        assert_eq!(
-            r.family_of("conjecture_entailment").map(|f| f.name()),
-            Some("tptp")
-        );
-        assert_eq!(r.family_of("eq_pc").map(|f| f.name()), Some("eq"));
-        assert!(r.family_of("no_such_task").is_none());
-    }
 
     #[test]
     fn one_id_scheme() {

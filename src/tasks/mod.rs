@@ -7,6 +7,7 @@ pub mod eq;
 pub mod family;
 pub mod fault;
 pub mod pl;
+pub mod registry;
 pub mod tptp;
 
 use rand::SeedableRng;
