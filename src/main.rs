@@ -430,6 +430,28 @@ fn defects(panics: usize, certificate_failures: usize, dataset: &Path) -> Result
     )))
 }
 
+/// A problem's name as printed on `% SZS` lines: control characters (a
+/// newline in a file name) must not break the line structure.
+fn szs_name(file: &Path) -> String {
+    file.file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default()
+        .chars()
+        .map(|c| if c.is_control() { '?' } else { c })
+        .collect()
+}
+
+/// Input in a TPTP language saturate does not read (TFF, THF, ...) is
+/// answered `% SZS status Inappropriate` on stdout before the error (exit 2).
+fn inappropriate(name: &str, e: RunError) -> RunError {
+    if let RunError::Input(m) = &e
+        && m.ends_with(saturate::tptp::UNSUPPORTED_INPUT)
+    {
+        println!("% SZS status Inappropriate for {name}");
+    }
+    e
+}
+
 /// Exit code of `prove` when the prover gives up (0 = decided).
 const EXIT_GAVE_UP: i32 = 3;
 
@@ -446,22 +468,14 @@ fn prove(
         cfg.prover.max_model_size = n;
     }
     let mut bank = saturate::logic::TermBank::new();
+    let name = szs_name(file);
     let problem = saturate::tptp::parse_file_with(
         &mut bank,
         file,
         common.tptp.as_deref(),
         &common.include_policy(),
     )
-    .map_err(|e| RunError::Input(e.to_string()))?;
-    // Printed on `% SZS` lines: control characters (a newline in a file
-    // name) must not break the line structure.
-    let name: String = file
-        .file_stem()
-        .map(|s| s.to_string_lossy().into_owned())
-        .unwrap_or_default()
-        .chars()
-        .map(|c| if c.is_control() { '?' } else { c })
-        .collect();
+    .map_err(|e| inappropriate(&name, e.into()))?;
     // A CNF `conjecture` is what TPTP says it is: a clause to be proved from
     // the others (negated and Skolemised by `Prover::prove`), answered
     // Theorem / CounterSatisfiable. Their conjunction is not split here.
@@ -499,7 +513,10 @@ fn prove(
         }
         None => prover.refute(&bank, &inputs),
     };
-    let status = match (&outcome.verdict, conjecture.is_some()) {
+    // FOF conjectures were negated into the clauses (role
+    // negated_conjecture) by the clausifier.
+    let has_conjecture = conjecture.is_some() || !problem.fof_conjectures.is_empty();
+    let status = match (&outcome.verdict, has_conjecture) {
         (Verdict::Theorem { .. }, false) => SzsStatus::Unsatisfiable,
         (Verdict::Theorem { .. }, true) => SzsStatus::Theorem,
         (Verdict::CounterSatisfiable { .. }, false) => SzsStatus::Satisfiable,
@@ -602,7 +619,8 @@ fn derive(
         text: None,
     };
     let (bank, inputs) =
-        pipeline::load_source_with(&src, common.tptp.as_deref(), &common.include_policy())?;
+        pipeline::load_source_with(&src, common.tptp.as_deref(), &common.include_policy())
+            .map_err(|e| inappropriate(&szs_name(file), e))?;
     let outputs: Vec<&Path> = out.iter().chain(stats_json.iter()).copied().collect();
     pipeline::check_outputs(
         &outputs,
