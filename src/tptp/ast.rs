@@ -199,7 +199,7 @@ pub enum Formula {
 
 impl Formula {
     /// `~self`.
-    pub fn not(self) -> Formula {
+    pub fn negated(self) -> Formula {
         Formula::Not(Box::new(self))
     }
 

@@ -145,7 +145,7 @@ pub(crate) fn simplify(f: Formula) -> Formula {
         Not(g) => match simplify(*g) {
             True => False,
             False => True,
-            g => g.not(),
+            g => g.negated(),
         },
         And(fs) => {
             let mut out = Vec::new();
@@ -180,12 +180,12 @@ pub(crate) fn simplify(f: Formula) -> Formula {
         Imp(a, b) => match (simplify(*a), simplify(*b)) {
             (False, _) | (_, True) => True,
             (True, b) => b,
-            (a, False) => a.not(),
+            (a, False) => a.negated(),
             (a, b) => Imp(Box::new(a), Box::new(b)),
         },
         Iff(a, b) => match (simplify(*a), simplify(*b)) {
             (True, g) | (g, True) => g,
-            (False, g) | (g, False) => simplify(g.not()),
+            (False, g) | (g, False) => simplify(g.negated()),
             (a, b) => Iff(Box::new(a), Box::new(b)),
         },
         Forall(vs, g) => match simplify(*g) {
@@ -343,7 +343,7 @@ impl Clausifier {
                 let b = self.iff_operand(bank, b);
                 Iff(Box::new(a), Box::new(b))
             }
-            Not(g) => self.prename(bank, *g).not(),
+            Not(g) => self.prename(bank, *g).negated(),
             And(fs) => And(fs.into_iter().map(|g| self.prename(bank, g)).collect()),
             Or(fs) => Or(fs.into_iter().map(|g| self.prename(bank, g)).collect()),
             Imp(a, b) => Imp(
@@ -358,32 +358,32 @@ impl Clausifier {
 
     /// Negation normal form of `f` (negated when `!pos`): only literals,
     /// `And`, `Or` and quantifiers remain.
-    fn nnf(&mut self, bank: &mut TermBank, f: Formula, pos: bool) -> Formula {
+    fn nnf(&mut self, f: Formula, pos: bool) -> Formula {
         use Formula::*;
         match f {
             True if pos => And(vec![]),
             False if !pos => And(vec![]),
             True | False => Or(vec![]),
             Lit(l) => Lit(if pos { l } else { l.negate() }),
-            Not(g) => self.nnf(bank, *g, !pos),
+            Not(g) => self.nnf(*g, !pos),
             And(fs) => {
-                let gs = fs.into_iter().map(|g| self.nnf(bank, g, pos)).collect();
+                let gs = fs.into_iter().map(|g| self.nnf(g, pos)).collect();
                 if pos { And(gs) } else { Or(gs) }
             }
             Or(fs) => {
-                let gs = fs.into_iter().map(|g| self.nnf(bank, g, pos)).collect();
+                let gs = fs.into_iter().map(|g| self.nnf(g, pos)).collect();
                 if pos { Or(gs) } else { And(gs) }
             }
             Imp(a, b) => {
-                let (a, b) = (self.nnf(bank, *a, !pos), self.nnf(bank, *b, pos));
+                let (a, b) = (self.nnf(*a, !pos), self.nnf(*b, pos));
                 if pos { Or(vec![a, b]) } else { And(vec![a, b]) }
             }
             Iff(a, b) => {
                 // Operands were named by `prename` where they hold `<=>`.
                 let (a, b) = (*a, *b);
                 let (a2, b2) = (a.clone(), b.clone());
-                let (na, pa) = (self.nnf(bank, a, false), self.nnf(bank, a2, true));
-                let (nb, pb) = (self.nnf(bank, b, false), self.nnf(bank, b2, true));
+                let (na, pa) = (self.nnf(a, false), self.nnf(a2, true));
+                let (nb, pb) = (self.nnf(b, false), self.nnf(b2, true));
                 if pos {
                     And(vec![Or(vec![na, pb]), Or(vec![pa, nb])])
                 } else {
@@ -391,11 +391,11 @@ impl Clausifier {
                 }
             }
             Forall(vs, g) => {
-                let g = Box::new(self.nnf(bank, *g, pos));
+                let g = Box::new(self.nnf(*g, pos));
                 if pos { Forall(vs, g) } else { Exists(vs, g) }
             }
             Exists(vs, g) => {
-                let g = Box::new(self.nnf(bank, *g, pos));
+                let g = Box::new(self.nnf(*g, pos));
                 if pos { Exists(vs, g) } else { Forall(vs, g) }
             }
         }
@@ -554,7 +554,7 @@ impl Clausifier {
             Formula::False => raw.push(vec![]),
             f => {
                 let f = self.prename(bank, f);
-                let n = self.nnf(bank, f, true);
+                let n = self.nnf(f, true);
                 let mut todo = vec![n];
                 while let Some(n) = todo.pop() {
                     let m = miniscope(bank, n);
@@ -564,8 +564,8 @@ impl Clausifier {
                     // Definitions of `<=>` operands: ∀x̄ (d(x̄) <=> G).
                     for (d, fv, g) in std::mem::take(&mut self.pending) {
                         let g2 = g.clone();
-                        let pos = self.nnf(bank, g, true);
-                        let neg = self.nnf(bank, g2, false);
+                        let pos = self.nnf(g, true);
+                        let neg = self.nnf(g2, false);
                         let body = Formula::And(vec![
                             Formula::Or(vec![Formula::Lit(d.negate()), pos]),
                             Formula::Or(vec![Formula::Lit(d), neg]),
@@ -660,7 +660,7 @@ fn shift(bank: &mut TermBank, f: Formula, offset: u32) -> Formula {
             let (lhs, rhs) = (sh(bank, l.lhs), sh(bank, l.rhs));
             Formula::Lit(Literal::eq(lhs, rhs, l.pos))
         }
-        Formula::Not(g) => shift(bank, *g, offset).not(),
+        Formula::Not(g) => shift(bank, *g, offset).negated(),
         Formula::And(fs) => Formula::And(fs.into_iter().map(|g| shift(bank, g, offset)).collect()),
         Formula::Or(fs) => Formula::Or(fs.into_iter().map(|g| shift(bank, g, offset)).collect()),
         Formula::Imp(a, b) => Formula::Imp(
@@ -708,7 +708,7 @@ pub(crate) fn clausify_entries(bank: &mut TermBank, entries: Vec<Entry>, p: &mut
             Formula::And(parts)
         };
         p.fof_conjectures = names;
-        Some((body.not(), var_names))
+        Some((body.negated(), var_names))
     };
     let mut joined = joined;
     for e in entries {

@@ -824,9 +824,9 @@ impl FileParser<'_, '_> {
             Binary::Imp => Formula::Imp(Box::new(first), Box::new(second)),
             Binary::RevImp => Formula::Imp(Box::new(second), Box::new(first)),
             Binary::Iff => Formula::Iff(Box::new(first), Box::new(second)),
-            Binary::Xor => Formula::Iff(Box::new(first), Box::new(second)).not(),
-            Binary::Nor => Formula::Or(vec![first, second]).not(),
-            Binary::Nand => Formula::And(vec![first, second]).not(),
+            Binary::Xor => Formula::Iff(Box::new(first), Box::new(second)).negated(),
+            Binary::Nor => Formula::Or(vec![first, second]).negated(),
+            Binary::Nand => Formula::And(vec![first, second]).negated(),
         };
         if self.binary().is_some() {
             return Err(self.expected(
@@ -844,7 +844,7 @@ impl FileParser<'_, '_> {
         match self.cur.kind {
             Tok::Tilde => {
                 self.advance()?;
-                Ok(self.fof_unit(depth + 1)?.not())
+                Ok(self.fof_unit(depth + 1)?.negated())
             }
             Tok::LParen => {
                 self.advance()?;
