@@ -58,7 +58,9 @@ pub fn domain_sources(domain: &str, tptp: Option<&Path>) -> Result<Vec<AxiomSour
             let mut skipped = Vec::new();
             for e in entries.flatten() {
                 let name = e.file_name().to_string_lossy().into_owned();
-                if !(name.starts_with(&domain) && name.ends_with(".ax") && name[3..].contains('-'))
+                if !(name.starts_with(&domain)
+                    && name.ends_with(".ax")
+                    && name[3..].contains(['-', '+']))
                 {
                     continue;
                 }
@@ -85,7 +87,7 @@ pub fn domain_sources(domain: &str, tptp: Option<&Path>) -> Result<Vec<AxiomSour
             }
             if out.is_empty() {
                 return Err(RunError::Input(format!(
-                    "no CNF/FOF axiom files {}/{domain}*-*.ax{}",
+                    "no CNF/FOF axiom files {}/{domain}*-*.ax or {domain}*+*.ax{}",
                     dir.display(),
                     if skipped.is_empty() {
                         String::new()
