@@ -466,6 +466,26 @@ fn defects(summary: &pipeline::RunSummary, dataset: &Path) -> Result<(), RunErro
     )))
 }
 
+/// A problem's name as printed on `% SZS` lines: control characters (a
+/// newline in a file name) must not break the line structure.
+fn szs_name(file: &Path) -> String {
+    file.file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default()
+        .chars()
+        .map(|c| if c.is_control() { '?' } else { c })
+        .collect()
+}
+
+/// Input in a TPTP language saturate does not read (TFF, THF, ...) is
+/// answered `% SZS status Inappropriate` on stdout before the error (exit 2).
+fn inappropriate(name: &str, e: RunError) -> RunError {
+    if e.to_string().ends_with(saturate::tptp::UNSUPPORTED_INPUT) {
+        println!("% SZS status Inappropriate for {name}");
+    }
+    e
+}
+
 /// Exit code of `prove` when the prover gives up (0 = decided).
 const EXIT_GAVE_UP: i32 = 3;
 
@@ -489,7 +509,7 @@ fn prove(
         cfg.prover.clone(),
         cfg.saturation.clone(),
     )
-    .map_err(|e| RunError::Input(e.to_string()))?;
+    .map_err(|e| inappropriate(&szs_name(file), RunError::Input(e.to_string())))?;
     let (name, status) = (&report.name, report.status);
     println!("% SZS status {} for {name}", status.name());
     let checked = report
@@ -544,7 +564,8 @@ fn derive(
         text: None,
     };
     let (bank, inputs) =
-        pipeline::load_source_with(&src, common.tptp.as_deref(), &common.include_policy())?;
+        pipeline::load_source_with(&src, common.tptp.as_deref(), &common.include_policy())
+            .map_err(|e| inappropriate(&szs_name(file), e))?;
     let outputs: Vec<&Path> = out.iter().chain(stats_json.iter()).copied().collect();
     pipeline::check_outputs(
         &outputs,

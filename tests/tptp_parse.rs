@@ -274,22 +274,22 @@ fn unterminated_tokens() {
 #[test]
 fn other_languages_are_refused_with_position() {
     assert_err(
-        "% header\nfof(a, axiom, ![X]: p(X)).",
+        "% header\ntcf(a, axiom, ![X]: p(X)).",
         2,
         1,
-        "FOF input is not supported yet; convert to CNF",
+        "TCF input is not supported (saturate reads CNF and FOF)",
     );
     assert_err(
         "tff(t, type, a: $i).",
         1,
         1,
-        "TFF input is not supported yet; convert to CNF",
+        "TFF input is not supported (saturate reads CNF and FOF)",
     );
     assert_err(
         "thf(t, type, a: $i).",
         1,
         1,
-        "THF input is not supported yet; convert to CNF",
+        "THF input is not supported (saturate reads CNF and FOF)",
     );
 }
 

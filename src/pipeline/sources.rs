@@ -29,18 +29,18 @@ pub fn embedded_domains() -> Vec<&'static str> {
     d
 }
 
-/// True if the TPTP text contains a non-CNF formula (`fof`, `tff`, ...).
+/// True if the TPTP text contains a formula in a language the reader does
+/// not take (`tff`, `thf`, `tcf`); CNF and FOF files are read (FOF ones
+/// clausified).
 fn has_non_cnf(text: &str) -> bool {
     text.lines().any(|l| {
         let l = l.trim_start();
-        ["fof(", "tff(", "thf(", "tcf("]
-            .iter()
-            .any(|k| l.starts_with(k))
+        ["tff(", "thf(", "tcf("].iter().any(|k| l.starts_with(k))
     })
 }
 
-/// The axiom files of a domain, sorted by name. With a TPTP root, only CNF
-/// files are taken (others are listed in the error if none is left).
+/// The axiom files of a domain, sorted by name. With a TPTP root, CNF and
+/// FOF files are taken (others are listed in the error if none is left).
 pub fn domain_sources(domain: &str, tptp: Option<&Path>) -> Result<Vec<AxiomSource>, RunError> {
     let domain = domain.to_ascii_uppercase();
     if domain.len() != 3 || !domain.chars().all(|c| c.is_ascii_alphabetic()) {
@@ -58,7 +58,9 @@ pub fn domain_sources(domain: &str, tptp: Option<&Path>) -> Result<Vec<AxiomSour
             let mut skipped = Vec::new();
             for e in entries.flatten() {
                 let name = e.file_name().to_string_lossy().into_owned();
-                if !(name.starts_with(&domain) && name.ends_with(".ax") && name[3..].contains('-'))
+                if !(name.starts_with(&domain)
+                    && name.ends_with(".ax")
+                    && name[3..].contains(['-', '+']))
                 {
                     continue;
                 }
@@ -78,16 +80,19 @@ pub fn domain_sources(domain: &str, tptp: Option<&Path>) -> Result<Vec<AxiomSour
             }
             out.sort_by(|a, b| a.name.cmp(&b.name));
             if !skipped.is_empty() {
-                tracing::info!("skipping non-CNF axiom files: {}", skipped.join(", "));
+                tracing::info!(
+                    "skipping axiom files in languages other than CNF/FOF: {}",
+                    skipped.join(", ")
+                );
             }
             if out.is_empty() {
                 return Err(RunError::Input(format!(
-                    "no CNF axiom files {}/{domain}*-*.ax{}",
+                    "no CNF/FOF axiom files {}/{domain}*-*.ax or {domain}*+*.ax{}",
                     dir.display(),
                     if skipped.is_empty() {
                         String::new()
                     } else {
-                        format!(" (non-CNF skipped: {})", skipped.join(", "))
+                        format!(" (non-CNF/FOF skipped: {})", skipped.join(", "))
                     }
                 )));
             }

@@ -144,7 +144,10 @@ pub fn prove_file(
         }
         None => prover.refute(&bank, &inputs),
     };
-    let status = match (&outcome.verdict, conjecture.is_some()) {
+    // FOF conjectures were negated into the clauses (role
+    // negated_conjecture) by the clausifier.
+    let has_conjecture = conjecture.is_some() || !problem.fof_conjectures.is_empty();
+    let status = match (&outcome.verdict, has_conjecture) {
         (Verdict::Theorem { .. }, false) => SzsStatus::Unsatisfiable,
         (Verdict::Theorem { .. }, true) => SzsStatus::Theorem,
         (Verdict::CounterSatisfiable { .. }, false) => SzsStatus::Satisfiable,

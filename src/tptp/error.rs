@@ -64,6 +64,11 @@ fn join_paths(paths: &[PathBuf]) -> String {
         .join(", ")
 }
 
+/// The end of the [`ErrorKind::Unsupported`] message ("TFF input is not
+/// supported ..."), by which callers holding only the message text answer
+/// SZS `Inappropriate`.
+pub const UNSUPPORTED_INPUT: &str = "input is not supported (saturate reads CNF and FOF)";
+
 /// The kinds of reading errors.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ErrorKind {
@@ -82,8 +87,9 @@ pub enum ErrorKind {
          fi_functors, fi_predicates or unknown)", ex(.0)
     )]
     BadRole(String),
-    /// An annotated formula in a language other than CNF (`FOF`, `TFF`, ...).
-    #[error("{} input is not supported yet; convert to CNF", ex(.0))]
+    /// An annotated formula in a language other than CNF and FOF (`TFF`,
+    /// `THF`, ...): callers answer SZS `Inappropriate`.
+    #[error("{} {UNSUPPORTED_INPUT}", ex(.0))]
     Unsupported(String),
     /// An included file found under none of the searched paths.
     #[error(

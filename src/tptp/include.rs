@@ -3,8 +3,9 @@
 //! bounds on what includes may read and, optionally, confinement of
 //! includes to the TPTP root and the problem's folder ([`IncludePolicy`]).
 
+use super::ast::{Entry, FileOutput, Includer, dir_of};
 use super::error::{ErrorKind, TptpError};
-use super::parser::{Entry, FileParser, dir_of};
+use super::parser::FileParser;
 use crate::logic::TermBank;
 use std::path::{Path, PathBuf};
 
@@ -47,12 +48,6 @@ impl Default for IncludePolicy {
             max_includes: DEFAULT_MAX_INCLUDES,
         }
     }
-}
-
-/// What one file yielded.
-pub(crate) struct FileOutput {
-    pub entries: Vec<Entry>,
-    pub status: Option<String>,
 }
 
 /// State shared by all files of one problem.
@@ -193,7 +188,7 @@ impl<'r> Reader<'r> {
         file: &Path,
         dir: &Path,
     ) -> Result<FileOutput, TptpError> {
-        let mut p = FileParser::new(text, file, dir, self)?;
+        let mut p = FileParser::new(text, file, dir, self as &mut dyn Includer)?;
         p.parse_file()?;
         let status = p.status();
         Ok(FileOutput {
@@ -218,10 +213,16 @@ impl<'r> Reader<'r> {
         }
         out
     }
+}
+
+impl Includer for Reader<'_> {
+    fn bank(&mut self) -> &mut TermBank {
+        self.bank
+    }
 
     /// Reads the file an `include('name')` at `from:line:col` refers to.
     /// Returns its clauses and the path it was found at.
-    pub fn include(
+    fn include(
         &mut self,
         name: &str,
         from: &Path,

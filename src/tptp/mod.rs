@@ -1,4 +1,4 @@
-//! TPTP input and output: a reader for CNF problems (with includes) that
+//! TPTP input and output: a reader for CNF and FOF problems (with includes) that
 //! builds literals in a [`crate::logic::TermBank`], a printer that writes
 //! clauses back as TPTP, and the SZS status values.
 //!
@@ -7,9 +7,12 @@
 //! - **Coverage.** The CNF part of the TPTP syntax BNF (v9), lexical rules
 //!   included: `cnf` formulas, `include` with formula selections (`[names]`
 //!   or `*`) and an optional space name, roles (also `role-general_term`),
-//!   annotations (kept verbatim as text), `%` and `/* */` comments. `fof`,
-//!   `tff`, `thf`, `tcf` and `tpi` inputs are refused with an error
-//!   ("FOF input is not supported yet; convert to CNF"), never skipped.
+//!   annotations (kept verbatim as text), `%` and `/* */` comments. `fof`
+//!   formulas (`fof.rs`, to the FOF part of the BNF) are clausified once the
+//!   whole problem is read (`clausify.rs`), so a [`Problem`] holds clauses
+//!   only. `tff`, `thf`, `tcf` and `tpi` inputs are refused with
+//!   [`ErrorKind::Unsupported`] ("TFF input is not supported ..."; `prove`
+//!   and `derive` answer SZS `Inappropriate`), never skipped.
 //! - **Literals.** Atoms `p(..)` become `p(..) = $true` with `p` a
 //!   [`crate::logic::SymbolKind::Predicate`]; `s = t` / `s != t` are
 //!   equations over [`crate::logic::SymbolKind::Function`] symbols. Literal
@@ -40,21 +43,28 @@
 //!   clauses, and can be confined to the TPTP root and the problem's folder
 //!   ([`IncludePolicy`], `--confine-includes`).
 
+mod ast;
+mod clausify;
+#[cfg(test)]
+mod clausify_proptests;
 mod error;
+#[cfg(test)]
+mod fof_tests;
 mod include;
 mod lexer;
 mod parser;
 mod printer;
+mod read;
 mod szs;
 
-pub use error::{ErrorKind, TptpError, excerpt};
+pub use ast::{ClausifyStats, Formula, ParsedClause, Problem, Role, SourceInfo};
+pub use clausify::clausify_formula;
+pub use error::{ErrorKind, TptpError, UNSUPPORTED_INPUT, excerpt};
 pub use include::{DEFAULT_MAX_INCLUDED_CLAUSES, DEFAULT_MAX_INCLUDES, IncludePolicy, tptp_root};
-pub use parser::{
-    MAX_NESTING, ParsedClause, Problem, Role, SourceInfo, parse_bytes, parse_clause_str,
-    parse_file, parse_file_with, parse_str,
-};
+pub use parser::MAX_NESTING;
 pub use printer::{
     clause_to_tptp, cnf_line, literal_to_string, name_to_tptp, path_to_tptp, symbol_to_tptp,
     term_to_string, unquote, write_literal, write_term,
 };
+pub use read::{parse_bytes, parse_clause_str, parse_file, parse_file_with, parse_str};
 pub use szs::{SzsStatus, UnknownSzsStatus};

@@ -1,4 +1,4 @@
-//! Recursive-descent parser for TPTP CNF files, coded to the TPTP syntax BNF
+//! Recursive-descent parser for TPTP CNF and FOF files, coded to the TPTP syntax BNF
 //! (<https://www.tptp.org/TPTP/SyntaxBNF.html>, v9): annotated `cnf`
 //! formulas, `include` directives and annotations, building literals in a
 //! [`TermBank`].
@@ -19,16 +19,38 @@
 //! <formula_selection> ::= [<name_list>] | *
 //! ```
 //!
-//! `fof`, `tff`, `thf`, `tcf` and `tpi` inputs are refused with an error.
+//! `tff`, `thf`, `tcf` and `tpi` inputs are refused with an error.
+//!
+//! FOF part (`fof` annotated formulas, read into [`Formula`] trees that
+//! `clausify.rs` turns into clauses):
+//!
+//! ```text
+//! <fof_annotated>        ::= fof(<name>,<formula_role>,<fof_formula><annotations>).
+//! <fof_logic_formula>    ::= <fof_binary_formula> | <fof_unary_formula> | <fof_unitary_formula>
+//! <fof_binary_nonassoc>  ::= <fof_unit_formula> <nonassoc_connective> <fof_unit_formula>
+//! <fof_or_formula>       ::= <fof_unit_formula> | <fof_unit_formula> | <fof_or_formula> | <fof_unit_formula>
+//! <fof_and_formula>      ::= <fof_unit_formula> & <fof_unit_formula> | <fof_and_formula> & <fof_unit_formula>
+//! <fof_unit_formula>     ::= <fof_unitary_formula> | <fof_unary_formula>
+//! <fof_unary_formula>    ::= ~ <fof_unit_formula> | <fof_term> != <fof_term>
+//! <fof_unitary_formula>  ::= <fof_quantified_formula> | <fof_atomic_formula> | (<fof_logic_formula>)
+//! <fof_quantified_formula> ::= <fof_quantifier> [<fof_variable_list>] : <fof_unit_formula>
+//! <nonassoc_connective>  ::= <=> | => | <= | <~> | ~<vline> | ~&
+//! ```
+//!
+//! So, as the BNF has it: `|` and `&` are associative but do not mix
+//! without parentheses, the non-associative connectives join exactly two
+//! unit formulas, and `~` and quantifiers bind tighter than any binary
+//! connective (`! [X] : p(X) => q` is `(! [X] : p(X)) => q`). Variables are
+//! numbered per formula, one index per binding occurrence (so `! [X] : (p(X)
+//! & ? [X] : q(X))` has two variables); free variables are read as
+//! universally quantified at the top, as E and Vampire do.
 
+use super::ast::{Entry, FofInput, Formula, Includer, ParsedClause, Role, SourceInfo};
 use super::error::{ErrorKind, TptpError};
-use super::include::{FileOutput, IncludePolicy, Reader};
 use super::lexer::{Lexer, Tok, Token, is_lower_word};
-use super::szs::SzsStatus;
-use crate::logic::{Literal, SymbolKind, TermBank, TermId};
+use crate::logic::{Literal, SymbolKind, TermId};
 use smallvec::SmallVec;
-use std::fmt;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// Deepest nesting the parser accepts (term depth, parentheses around a
 /// clause, annotation terms). Deeper input is refused with
@@ -36,262 +58,8 @@ use std::path::{Path, PathBuf};
 /// the recursive term algorithms downstream.
 pub const MAX_NESTING: usize = 1000;
 
-/// The role of an annotated formula (`<formula_role>` of the BNF).
-#[derive(Copy, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
-pub enum Role {
-    /// `axiom`
-    Axiom,
-    /// `hypothesis`
-    Hypothesis,
-    /// `definition`
-    Definition,
-    /// `assumption`
-    Assumption,
-    /// `lemma`
-    Lemma,
-    /// `theorem`
-    Theorem,
-    /// `corollary`
-    Corollary,
-    /// `conjecture`
-    Conjecture,
-    /// `negated_conjecture`
-    NegatedConjecture,
-    /// `plain`
-    Plain,
-    /// `type`
-    Type,
-    /// `interpretation`
-    Interpretation,
-    /// `fi_domain`
-    FiDomain,
-    /// `fi_functors`
-    FiFunctors,
-    /// `fi_predicates`
-    FiPredicates,
-    /// `unknown`
-    Unknown,
-}
-
-impl Role {
-    /// Every role, in BNF order.
-    pub const ALL: [Role; 16] = [
-        Role::Axiom,
-        Role::Hypothesis,
-        Role::Definition,
-        Role::Assumption,
-        Role::Lemma,
-        Role::Theorem,
-        Role::Corollary,
-        Role::Conjecture,
-        Role::NegatedConjecture,
-        Role::Plain,
-        Role::Type,
-        Role::Interpretation,
-        Role::FiDomain,
-        Role::FiFunctors,
-        Role::FiPredicates,
-        Role::Unknown,
-    ];
-
-    /// The TPTP spelling, e.g. `negated_conjecture`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Role::Axiom => "axiom",
-            Role::Hypothesis => "hypothesis",
-            Role::Definition => "definition",
-            Role::Assumption => "assumption",
-            Role::Lemma => "lemma",
-            Role::Theorem => "theorem",
-            Role::Corollary => "corollary",
-            Role::Conjecture => "conjecture",
-            Role::NegatedConjecture => "negated_conjecture",
-            Role::Plain => "plain",
-            Role::Type => "type",
-            Role::Interpretation => "interpretation",
-            Role::FiDomain => "fi_domain",
-            Role::FiFunctors => "fi_functors",
-            Role::FiPredicates => "fi_predicates",
-            Role::Unknown => "unknown",
-        }
-    }
-
-    /// The role with this TPTP spelling.
-    pub fn from_name(s: &str) -> Option<Role> {
-        Role::ALL.iter().copied().find(|r| r.as_str() == s)
-    }
-}
-
-impl fmt::Display for Role {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-/// Where an annotated formula starts (the `cnf` keyword).
-#[derive(Clone, PartialEq, Eq, Debug)]
-pub struct SourceInfo {
-    /// The file (as resolved, not canonicalised; the origin for strings).
-    pub file: PathBuf,
-    /// 1-based line.
-    pub line: u32,
-    /// 1-based column.
-    pub col: u32,
-}
-
-impl fmt::Display for SourceInfo {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}:{}:{}", self.file.display(), self.line, self.col)
-    }
-}
-
-/// One `cnf` formula as read: literals in the order written, not normalised.
-#[derive(Clone, PartialEq, Eq, Debug)]
-pub struct ParsedClause {
-    /// The formula name; a quoted name whose content is a lower word is
-    /// stored without quotes (`'abc'` is `abc`), other quoted names keep them.
-    pub name: String,
-    /// The role.
-    pub role: Role,
-    /// The literals, in source order. Variables are `X0, X1, ...` numbered by
-    /// first occurrence; `$false` and `~$true` literals are dropped; a `$true`
-    /// (or `~$false`) literal is kept as `$true = $true` (only in tautologies).
-    pub lits: Vec<Literal>,
-    /// Where the formula starts.
-    pub source: SourceInfo,
-    /// The original variable names: `var_names[i]` is the name of `X<i>`.
-    pub var_names: Vec<String>,
-    /// The annotations (`<source>` and optional `<useful_info>`) as written,
-    /// e.g. `file('x.ax',name)` or `inference(r,[status(thm)],[c1,c2])`.
-    pub annotations: Option<String>,
-}
-
-/// A parsed problem: the clauses of the file and of everything it includes.
-#[derive(Clone, PartialEq, Eq, Debug, Default)]
-pub struct Problem {
-    /// The clauses, in reading order (an include's clauses at the include).
-    pub clauses: Vec<ParsedClause>,
-    /// Clauses with a true literal (`$true` or `~$false`). They are kept out
-    /// of `clauses` so that no caller uses them by mistake; each holds its
-    /// true literal as `$true = $true` so it still reads as a tautology.
-    pub tautologies: Vec<ParsedClause>,
-    /// Every file read from disk, in the order first read, without repeats
-    /// (for [`parse_str`], only the included files).
-    pub files: Vec<PathBuf>,
-    /// The word of the top file's `% Status : X` header line, if any.
-    pub status: Option<String>,
-}
-
-impl Problem {
-    /// The header status as an SZS value, if present and known.
-    pub fn szs_status(&self) -> Option<SzsStatus> {
-        self.status.as_deref().and_then(SzsStatus::from_name)
-    }
-
-    fn from_output(out: FileOutput, files: Vec<PathBuf>) -> Problem {
-        let mut p = Problem {
-            files,
-            status: out.status,
-            ..Problem::default()
-        };
-        for e in out.entries {
-            if e.tautology {
-                p.tautologies.push(e.clause);
-            } else {
-                p.clauses.push(e.clause);
-            }
-        }
-        p
-    }
-}
-
-/// Reads a TPTP CNF file and everything it includes.
-///
-/// Includes are resolved against `tptp_root` first (see
-/// [`crate::tptp::tptp_root`]) and then against the including file's folder.
-pub fn parse_file(
-    bank: &mut TermBank,
-    path: &Path,
-    tptp_root: Option<&Path>,
-) -> Result<Problem, TptpError> {
-    parse_file_with(bank, path, tptp_root, &IncludePolicy::default())
-}
-
-/// [`parse_file`] with includes followed under `policy` (bounds on what
-/// they read, confinement).
-pub fn parse_file_with(
-    bank: &mut TermBank,
-    path: &Path,
-    tptp_root: Option<&Path>,
-    policy: &IncludePolicy,
-) -> Result<Problem, TptpError> {
-    let mut reader = Reader::with_policy(bank, tptp_root, policy.clone());
-    let out = reader.read_top_file(path)?;
-    Ok(Problem::from_output(out, reader.files))
-}
-
-/// Reads TPTP CNF text. `origin` names the text in errors and source
-/// infos; includes fall back to `origin`'s folder (or `.`).
-pub fn parse_str(
-    bank: &mut TermBank,
-    text: &str,
-    origin: &str,
-    tptp_root: Option<&Path>,
-) -> Result<Problem, TptpError> {
-    let file = Path::new(origin);
-    let mut reader = Reader::new(bank, tptp_root);
-    let out = reader.parse_text(text, file, &dir_of(file))?;
-    Ok(Problem::from_output(out, reader.files))
-}
-
-/// Like [`parse_str`] for raw bytes: non-UTF-8 input is an error.
-pub fn parse_bytes(
-    bank: &mut TermBank,
-    bytes: &[u8],
-    origin: &str,
-    tptp_root: Option<&Path>,
-) -> Result<Problem, TptpError> {
-    let file = Path::new(origin);
-    let mut reader = Reader::new(bank, tptp_root);
-    let out = reader.parse_bytes(bytes, file, &dir_of(file))?;
-    Ok(Problem::from_output(out, reader.files))
-}
-
-/// Parses a bare `<cnf_formula>` such as `p(X) | ~q(f(X),a)` (a final `.` is
-/// allowed), for tests and tools. Literals are in source order, `$false`
-/// literals dropped, `$true` kept as `$true = $true`.
-pub fn parse_clause_str(bank: &mut TermBank, text: &str) -> Result<Vec<Literal>, TptpError> {
-    let file = Path::new("<clause>");
-    let dir = Path::new(".");
-    let mut reader = Reader::new(bank, None);
-    let mut p = FileParser::new(text, file, dir, &mut reader)?;
-    let (lits, _) = p.cnf_formula()?;
-    if p.cur.kind == Tok::Dot {
-        p.advance()?;
-    }
-    if p.cur.kind != Tok::Eof {
-        return Err(p.expected("'|' or end of input"));
-    }
-    Ok(lits)
-}
-
-/// The folder of `file`, or `.` when it has none.
-pub(crate) fn dir_of(file: &Path) -> PathBuf {
-    match file.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-        _ => PathBuf::from("."),
-    }
-}
-
-/// A clause read from a file, with whether it holds a true literal.
-#[derive(Debug)]
-pub(crate) struct Entry {
-    pub clause: ParsedClause,
-    pub tautology: bool,
-}
-
 /// An atomic formula: a literal, or a truth constant.
-enum Atomic {
+pub(super) enum Atomic {
     Lit(Literal),
     True,
     False,
@@ -308,17 +76,22 @@ impl Atomic {
 }
 
 /// Parser over one file's text.
-pub(crate) struct FileParser<'s, 'x, 'r> {
-    lex: Lexer<'s>,
-    src: &'s str,
-    file: &'s Path,
-    dir: &'s Path,
-    cur: Token,
-    prev_end: usize,
-    reader: &'x mut Reader<'r>,
-    vars: Vec<String>,
+pub(crate) struct FileParser<'s, 'x> {
+    pub(super) lex: Lexer<'s>,
+    pub(super) src: &'s str,
+    pub(super) file: &'s Path,
+    pub(super) dir: &'s Path,
+    pub(super) cur: Token,
+    pub(super) prev_end: usize,
+    pub(super) reader: &'x mut dyn Includer,
+    pub(super) vars: Vec<String>,
     /// The clauses read so far.
     pub entries: Vec<Entry>,
+    /// Inside a `fof` formula: the bound variables in scope, innermost
+    /// last, each with its index in `vars`.
+    pub(super) scope: Option<Vec<(String, u32)>>,
+    /// Inside a `fof` formula: the indices of its free variables.
+    pub(super) free: Vec<u32>,
 }
 
 /// `'text'` for messages, shortened when long.
@@ -349,13 +122,13 @@ fn unescape_quoted(text: &str) -> String {
     out
 }
 
-impl<'s, 'x, 'r> FileParser<'s, 'x, 'r> {
+impl<'s, 'x> FileParser<'s, 'x> {
     /// A parser positioned on the first token of `src`.
     pub fn new(
         src: &'s str,
         file: &'s Path,
         dir: &'s Path,
-        reader: &'x mut Reader<'r>,
+        reader: &'x mut dyn Includer,
     ) -> Result<Self, TptpError> {
         let mut lex = Lexer::new(src, file);
         let cur = lex.next_token()?;
@@ -369,6 +142,8 @@ impl<'s, 'x, 'r> FileParser<'s, 'x, 'r> {
             reader,
             vars: Vec::new(),
             entries: Vec::new(),
+            scope: None,
+            free: Vec::new(),
         })
     }
 
@@ -377,22 +152,22 @@ impl<'s, 'x, 'r> FileParser<'s, 'x, 'r> {
         self.lex.status.clone()
     }
 
-    fn advance(&mut self) -> Result<Token, TptpError> {
+    pub(super) fn advance(&mut self) -> Result<Token, TptpError> {
         let t = self.cur;
         self.prev_end = t.end;
         self.cur = self.lex.next_token()?;
         Ok(t)
     }
 
-    fn text(&self, t: Token) -> &'s str {
+    pub(super) fn text(&self, t: Token) -> &'s str {
         &self.src[t.start..t.end]
     }
 
-    fn err_at(&self, t: Token, kind: ErrorKind) -> TptpError {
+    pub(super) fn err_at(&self, t: Token, kind: ErrorKind) -> TptpError {
         TptpError::new(self.file, t.line, t.col, kind)
     }
 
-    fn expected(&self, what: &str) -> TptpError {
+    pub(super) fn expected(&self, what: &str) -> TptpError {
         let found = if self.cur.kind == Tok::Eof {
             "end of file".to_string()
         } else {
@@ -407,7 +182,7 @@ impl<'s, 'x, 'r> FileParser<'s, 'x, 'r> {
         )
     }
 
-    fn expect(&mut self, kind: Tok, what: &str) -> Result<Token, TptpError> {
+    pub(super) fn expect(&mut self, kind: Tok, what: &str) -> Result<Token, TptpError> {
         if self.cur.kind == kind {
             self.advance()
         } else {
@@ -415,11 +190,11 @@ impl<'s, 'x, 'r> FileParser<'s, 'x, 'r> {
         }
     }
 
-    fn at_op(&self, op: &str) -> bool {
+    pub(super) fn at_op(&self, op: &str) -> bool {
         self.cur.kind == Tok::Op && self.text(self.cur) == op
     }
 
-    fn too_deep(&self) -> TptpError {
+    pub(super) fn too_deep(&self) -> TptpError {
         self.err_at(self.cur, ErrorKind::TooDeep(MAX_NESTING))
     }
 
@@ -428,15 +203,16 @@ impl<'s, 'x, 'r> FileParser<'s, 'x, 'r> {
         let mut inputs = 0usize;
         while self.cur.kind != Tok::Eof {
             if self.cur.kind != Tok::Lower {
-                return Err(self.expected("'cnf(' or 'include('"));
+                return Err(self.expected("'cnf(', 'fof(' or 'include('"));
             }
             match self.text(self.cur) {
                 "cnf" => self.cnf()?,
+                "fof" => self.fof()?,
                 "include" => self.include()?,
-                w @ ("fof" | "tff" | "thf" | "tcf" | "tpi") => {
+                w @ ("tff" | "thf" | "tcf" | "tpi") => {
                     return Err(self.err_at(self.cur, ErrorKind::Unsupported(w.to_uppercase())));
                 }
-                _ => return Err(self.expected("'cnf(' or 'include('")),
+                _ => return Err(self.expected("'cnf(', 'fof(' or 'include('")),
             }
             inputs += 1;
         }
@@ -447,7 +223,7 @@ impl<'s, 'x, 'r> FileParser<'s, 'x, 'r> {
     }
 
     /// `<name> ::= <atomic_word> | <integer>`.
-    fn name(&mut self, what: &str) -> Result<String, TptpError> {
+    pub(super) fn name(&mut self, what: &str) -> Result<String, TptpError> {
         let t = self.cur;
         let text = self.text(t);
         let name = match t.kind {
@@ -523,12 +299,12 @@ impl<'s, 'x, 'r> FileParser<'s, 'x, 'r> {
             var_names: std::mem::take(&mut self.vars),
             annotations,
         };
-        self.entries.push(Entry { clause, tautology });
+        self.entries.push(Entry::Clause { clause, tautology });
         Ok(())
     }
 
     /// `<formula_role> ::= <lower_word> | <lower_word>-<general_term>`.
-    fn role(&mut self) -> Result<Role, TptpError> {
+    pub(super) fn role(&mut self) -> Result<Role, TptpError> {
         if self.cur.kind != Tok::Lower {
             return Err(self.expected("a formula role"));
         }
@@ -548,7 +324,7 @@ impl<'s, 'x, 'r> FileParser<'s, 'x, 'r> {
 
     /// `<cnf_formula>`: a disjunction in any number of parentheses. Returns
     /// the literals and whether a true literal occurred.
-    fn cnf_formula(&mut self) -> Result<(Vec<Literal>, bool), TptpError> {
+    pub(super) fn cnf_formula(&mut self) -> Result<(Vec<Literal>, bool), TptpError> {
         let mut opens = 0usize;
         while self.cur.kind == Tok::LParen {
             if opens >= MAX_NESTING {
@@ -564,8 +340,9 @@ impl<'s, 'x, 'r> FileParser<'s, 'x, 'r> {
                 Atomic::Lit(l) => lits.push(l),
                 Atomic::True => {
                     tautology = true;
-                    let t = self.reader.bank.true_term();
-                    lits.push(Literal::atom(self.reader.bank, t, true));
+                    let bank = self.reader.bank();
+                    let t = bank.true_term();
+                    lits.push(Literal::atom(bank, t, true));
                 }
                 Atomic::False => {}
             }
@@ -603,7 +380,7 @@ impl<'s, 'x, 'r> FileParser<'s, 'x, 'r> {
     }
 
     /// `<fof_atomic_formula>`, or with `allow_neq` also `t1 != t2`.
-    fn atomic(&mut self, allow_neq: bool) -> Result<Atomic, TptpError> {
+    pub(super) fn atomic(&mut self, allow_neq: bool) -> Result<Atomic, TptpError> {
         let t = self.cur;
         match t.kind {
             _ if self.is_truth(t) => {
@@ -630,7 +407,7 @@ impl<'s, 'x, 'r> FileParser<'s, 'x, 'r> {
                     SmallVec::new()
                 };
                 let arity = args.len() as u32;
-                let bank = &mut *self.reader.bank;
+                let bank = self.reader.bank();
                 if matches!(self.cur.kind, Tok::Eq | Tok::Neq) {
                     let f = bank.sig.intern(&name, arity, SymbolKind::Function);
                     let lhs = bank.app(f, &args);
@@ -659,7 +436,22 @@ impl<'s, 'x, 'r> FileParser<'s, 'x, 'r> {
     }
 
     /// The variable `X<i>` for the clause variable called `name`.
-    fn variable(&mut self, name: &str) -> TermId {
+    pub(super) fn variable(&mut self, name: &str) -> TermId {
+        if let Some(scope) = &self.scope {
+            let i = match scope.iter().rev().find(|(n, _)| n == name) {
+                Some(&(_, i)) => i,
+                None => match self.free.iter().find(|&&i| self.vars[i as usize] == name) {
+                    Some(&i) => i,
+                    None => {
+                        let i = self.vars.len() as u32;
+                        self.vars.push(name.to_string());
+                        self.free.push(i);
+                        i
+                    }
+                },
+            };
+            return self.reader.bank().var(i);
+        }
         let i = match self.vars.iter().position(|v| v == name) {
             Some(i) => i,
             None => {
@@ -667,7 +459,7 @@ impl<'s, 'x, 'r> FileParser<'s, 'x, 'r> {
                 self.vars.len() - 1
             }
         };
-        self.reader.bank.var(i as u32)
+        self.reader.bank().var(i as u32)
     }
 
     /// `<fof_term>`, read with an explicit stack (no recursion), at nesting
@@ -685,7 +477,7 @@ impl<'s, 'x, 'r> FileParser<'s, 'x, 'r> {
                 Tok::Number | Tok::Distinct => {
                     self.advance()?;
                     let name = self.text(t);
-                    let bank = &mut *self.reader.bank;
+                    let bank = self.reader.bank();
                     let c = bank.sig.intern(name, 0, SymbolKind::Function);
                     bank.constant(c)
                 }
@@ -703,7 +495,7 @@ impl<'s, 'x, 'r> FileParser<'s, 'x, 'r> {
                         open.push((name, SmallVec::new()));
                         continue;
                     }
-                    let bank = &mut *self.reader.bank;
+                    let bank = self.reader.bank();
                     let c = bank.sig.intern(&name, 0, SymbolKind::Function);
                     bank.constant(c)
                 }
@@ -723,7 +515,7 @@ impl<'s, 'x, 'r> FileParser<'s, 'x, 'r> {
                     Tok::RParen => {
                         self.advance()?;
                         let (name, args) = open.pop().unwrap_or_default();
-                        let bank = &mut *self.reader.bank;
+                        let bank = self.reader.bank();
                         let f = bank
                             .sig
                             .intern(&name, args.len() as u32, SymbolKind::Function);
@@ -765,7 +557,7 @@ impl<'s, 'x, 'r> FileParser<'s, 'x, 'r> {
     ///
     /// Formula data (`$fof(...)`, `$cnf(...)`, ...) is skipped with balanced
     /// brackets.
-    fn general_term(&mut self) -> Result<(), TptpError> {
+    pub(super) fn general_term(&mut self) -> Result<(), TptpError> {
         let mut open: Vec<Tok> = Vec::new();
         'term: loop {
             // Read the start of one general term.
@@ -907,7 +699,7 @@ impl<'s, 'x, 'r> FileParser<'s, 'x, 'r> {
             .include(&file_name, self.file, self.dir, t.line, t.col)?;
         if let Some(names) = selection {
             for (n, nt) in &names {
-                if !entries.iter().any(|e| &e.clause.name == n) {
+                if !entries.iter().any(|e| e.name() == n) {
                     return Err(self.err_at(
                         *nt,
                         ErrorKind::UnknownSelected {
@@ -917,17 +709,205 @@ impl<'s, 'x, 'r> FileParser<'s, 'x, 'r> {
                     ));
                 }
             }
-            entries.retain(|e| names.iter().any(|(n, _)| n == &e.clause.name));
+            entries.retain(|e| names.iter().any(|(n, _)| n == e.name()));
         }
         self.entries.extend(entries);
         Ok(())
     }
 }
 
+/// The binary connectives of the BNF.
+#[derive(Copy, Clone, PartialEq, Eq)]
+enum Binary {
+    Or,
+    And,
+    Imp,
+    RevImp,
+    Iff,
+    Xor,
+    Nor,
+    Nand,
+}
+
+impl FileParser<'_, '_> {
+    /// The binary connective at the current token, if any.
+    fn binary(&self) -> Option<Binary> {
+        if self.cur.kind == Tok::Pipe {
+            return Some(Binary::Or);
+        }
+        if self.cur.kind != Tok::Op {
+            return None;
+        }
+        Some(match self.text(self.cur) {
+            "&" => Binary::And,
+            "=>" => Binary::Imp,
+            "<=" => Binary::RevImp,
+            "<=>" => Binary::Iff,
+            "<~>" => Binary::Xor,
+            "~|" => Binary::Nor,
+            "~&" => Binary::Nand,
+            _ => return None,
+        })
+    }
+
+    /// `<fof_annotated>`, the `fof` keyword being the current token.
+    pub(super) fn fof(&mut self) -> Result<(), TptpError> {
+        let head = self.advance()?;
+        self.expect(Tok::LParen, "'('")?;
+        let name = self.name("a formula name")?;
+        self.expect(Tok::Comma, "','")?;
+        let role = self.role()?;
+        self.expect(Tok::Comma, "','")?;
+        self.vars.clear();
+        self.free.clear();
+        self.scope = Some(Vec::new());
+        let parsed = self.fof_logic(0);
+        self.scope = None;
+        let mut formula = parsed?;
+        if !self.free.is_empty() {
+            formula = Formula::Forall(std::mem::take(&mut self.free), Box::new(formula));
+        }
+        match self.cur.kind {
+            Tok::Comma => {
+                // Clauses cite the formula by name; the annotations
+                // themselves are checked for syntax only.
+                self.advance()?;
+                self.general_term()?;
+                if self.cur.kind == Tok::Comma {
+                    self.advance()?;
+                    if self.cur.kind != Tok::LBrack {
+                        return Err(self.expected("'[' (useful info is a list)"));
+                    }
+                    self.general_term()?;
+                }
+            }
+            Tok::RParen => {}
+            _ => return Err(self.expected("a binary connective, ',' or ')'")),
+        }
+        self.expect(Tok::RParen, "')'")?;
+        self.expect(Tok::Dot, "'.'")?;
+        self.entries.push(Entry::Fof(FofInput {
+            name,
+            role,
+            formula,
+            source: SourceInfo {
+                file: self.file.to_path_buf(),
+                line: head.line,
+                col: head.col,
+            },
+            var_names: std::mem::take(&mut self.vars),
+        }));
+        Ok(())
+    }
+
+    /// `<fof_logic_formula>` at nesting `depth`.
+    fn fof_logic(&mut self, depth: usize) -> Result<Formula, TptpError> {
+        let first = self.fof_unit(depth)?;
+        let Some(op) = self.binary() else {
+            return Ok(first);
+        };
+        self.advance()?;
+        let second = self.fof_unit(depth)?;
+        let f = match op {
+            Binary::Or | Binary::And => {
+                let mut parts = vec![first, second];
+                while self.binary() == Some(op) {
+                    self.advance()?;
+                    parts.push(self.fof_unit(depth)?);
+                }
+                if op == Binary::Or {
+                    Formula::Or(parts)
+                } else {
+                    Formula::And(parts)
+                }
+            }
+            Binary::Imp => Formula::Imp(Box::new(first), Box::new(second)),
+            Binary::RevImp => Formula::Imp(Box::new(second), Box::new(first)),
+            Binary::Iff => Formula::Iff(Box::new(first), Box::new(second)),
+            Binary::Xor => Formula::Iff(Box::new(first), Box::new(second)).negated(),
+            Binary::Nor => Formula::Or(vec![first, second]).negated(),
+            Binary::Nand => Formula::And(vec![first, second]).negated(),
+        };
+        if self.binary().is_some() {
+            return Err(self.expected(
+                "')' or ',' (TPTP needs parentheses around a binary formula used as an operand)",
+            ));
+        }
+        Ok(f)
+    }
+
+    /// `<fof_unit_formula>` at nesting `depth`.
+    fn fof_unit(&mut self, depth: usize) -> Result<Formula, TptpError> {
+        if depth >= MAX_NESTING {
+            return Err(self.too_deep());
+        }
+        match self.cur.kind {
+            Tok::Tilde => {
+                self.advance()?;
+                Ok(self.fof_unit(depth + 1)?.negated())
+            }
+            Tok::LParen => {
+                self.advance()?;
+                let f = self.fof_logic(depth + 1)?;
+                self.expect(Tok::RParen, "a binary connective or ')'")?;
+                Ok(f)
+            }
+            Tok::Op if matches!(self.text(self.cur), "!" | "?") => {
+                let universal = self.text(self.cur) == "!";
+                self.advance()?;
+                self.expect(Tok::LBrack, "'['")?;
+                let mut bound = Vec::new();
+                loop {
+                    if self.cur.kind != Tok::Upper {
+                        return Err(self.expected("a variable"));
+                    }
+                    let name = self.text(self.cur).to_string();
+                    self.advance()?;
+                    let i = self.vars.len() as u32;
+                    self.vars.push(name.clone());
+                    bound.push((name, i));
+                    match self.cur.kind {
+                        Tok::Comma => {
+                            self.advance()?;
+                        }
+                        Tok::RBrack => {
+                            self.advance()?;
+                            break;
+                        }
+                        _ => return Err(self.expected("',' or ']'")),
+                    }
+                }
+                self.expect(Tok::Colon, "':'")?;
+                let ids: Vec<u32> = bound.iter().map(|b| b.1).collect();
+                let n = bound.len();
+                if let Some(scope) = self.scope.as_mut() {
+                    scope.extend(bound);
+                }
+                let body = self.fof_unit(depth + 1);
+                if let Some(scope) = self.scope.as_mut() {
+                    scope.truncate(scope.len() - n);
+                }
+                let body = Box::new(body?);
+                Ok(if universal {
+                    Formula::Forall(ids, body)
+                } else {
+                    Formula::Exists(ids, body)
+                })
+            }
+            _ => Ok(match self.atomic(true)? {
+                Atomic::Lit(l) => Formula::Lit(l),
+                Atomic::True => Formula::True,
+                Atomic::False => Formula::False,
+            }),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::logic::Head;
+    use crate::logic::{Head, TermBank};
+    use crate::tptp::{Problem, SzsStatus, parse_clause_str, parse_str};
 
     fn parse(text: &str) -> (TermBank, Problem) {
         let mut bank = TermBank::new();
@@ -1104,7 +1084,7 @@ mod tests {
         let e = err("cnf(a, axiom, p).\nfoo(b).");
         assert_eq!(
             e.to_string(),
-            "t.p:2:1: expected 'cnf(' or 'include(' but found 'foo'"
+            "t.p:2:1: expected 'cnf(', 'fof(' or 'include(' but found 'foo'"
         );
         let e = err("cnf(a, axoim, p).");
         assert_eq!(
@@ -1117,19 +1097,14 @@ mod tests {
 
     #[test]
     fn other_languages_are_refused() {
-        for (lang, up) in [
-            ("fof", "FOF"),
-            ("tff", "TFF"),
-            ("thf", "THF"),
-            ("tcf", "TCF"),
-        ] {
+        for (lang, up) in [("tff", "TFF"), ("thf", "THF"), ("tcf", "TCF")] {
             let e = err(&format!(
                 "cnf(a, axiom, p).\n  {lang}(b, axiom, ![X]: p(X))."
             ));
             assert_eq!((e.line, e.col), (2, 3));
             assert_eq!(
                 e.message(),
-                format!("{up} input is not supported yet; convert to CNF")
+                format!("{up} input is not supported (saturate reads CNF and FOF)")
             );
         }
     }

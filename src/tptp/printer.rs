@@ -8,8 +8,8 @@
 //! `lhs` before `rhs`), which `normalize_clause` guarantees; otherwise the
 //! result is the same clause up to variable renaming.
 
+use super::ast::Role;
 use super::lexer::{is_dollar_word, is_lower_word, is_number, is_quoted_token};
-use super::parser::Role;
 use crate::logic::{Head, Literal, TermBank, TermId};
 use std::borrow::Cow;
 use std::fmt::Write;

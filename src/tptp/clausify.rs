@@ -1,0 +1,820 @@
+//! Clausification of FOF formulas into small clause sets, after Nonnengart
+//! and Weidenbach, "Computing small clause normal forms" (Handbook of
+//! Automated Reasoning, 2001), the scheme E and Vampire follow:
+//!
+//! 1. **Truth constants** are simplified away (`$true & F` is `F`, ...).
+//!    A formula that becomes `$true` yields no clause, `$false` the empty one.
+//! 2. **Conjectures** are negated first: the conjunction of a problem's FOF
+//!    conjectures is negated as one formula (role `negated_conjecture`).
+//! 3. **NNF** with polarity: `=>` and `<=>` are expanded by the polarity of
+//!    their occurrence. An operand of `<=>` that itself contains `<=>` is
+//!    named first (a fresh predicate `d(x̄) <=> G`), so nested equivalences
+//!    grow linearly, not exponentially.
+//! 4. **Miniscoping** pushes quantifiers inwards (`∀x (A & B)` becomes
+//!    `∀x A & ∀x B`; `∀x (A | B)` with `x` not free in `B` becomes
+//!    `(∀x A) | B`; dually for `∃`), so Skolem functions take fewer arguments.
+//! 5. **Skolemisation** replaces each `∃x` by a fresh function of the
+//!    universal variables free in its scope; Skolem symbols are `sk1, sk2,
+//!    ...` numbered in reading order, with a prefix (`sk`, `sk_`, `sk__` ...)
+//!    that no input symbol starts (followed by a digit) with, so they never
+//!    clash. Universal variables are renamed apart at the same time.
+//! 6. **Distribution with definitional naming**: `A | B` is multiplied out
+//!    unless that gives more clauses than naming one side: when `m * n >
+//!    m + n` for the clause counts of the two sides, the side with more
+//!    clauses `C1 & ... & Ck` is replaced by a fresh atom `d(x̄)` and the
+//!    clauses `~d(x̄) | Ci` are added (one direction suffices: the occurrence
+//!    is positive in NNF, the Plaisted-Greenbaum refinement N&W use).
+//!    Definition predicates are `def1, def2, ...`, named apart as Skolems are.
+//!
+//! Every step preserves satisfiability, and every model of the clause set is
+//! a model of the original formulas (Skolem terms and definitions only
+//! strengthen them), so refutations and models of the clauses answer for the
+//! formulas. Clauses with complementary literals are dropped; repeated
+//! literals are merged.
+
+use super::ast::{ClausifyStats, Entry, FofInput, Formula, ParsedClause, Problem, Role};
+use crate::logic::{Head, Literal, SymbolKind, TermBank, TermId, rename};
+
+/// A prefix `stem`, `stem_`, `stem__`, ... such that no symbol of `bank`
+/// is the prefix followed by a digit.
+fn free_prefix(bank: &TermBank, stem: &str) -> String {
+    let mut p = stem.to_string();
+    loop {
+        let taken = bank.sig.ids().any(|id| {
+            let n = &bank.sig.get(id).name;
+            n.strip_prefix(p.as_str())
+                .is_some_and(|r| r.starts_with(|c: char| c.is_ascii_digit()))
+        });
+        if !taken {
+            return p;
+        }
+        p.push('_');
+    }
+}
+
+/// Applies the variable map `map` (original index -> term) to `t`.
+fn apply(bank: &mut TermBank, t: TermId, map: &[Option<TermId>]) -> TermId {
+    if bank.is_ground(t) {
+        return t;
+    }
+    match bank.head(t) {
+        Head::Var(v) => map.get(v as usize).copied().flatten().unwrap_or(t),
+        Head::Sym(f) => {
+            let args: Vec<TermId> = bank.args(t).to_vec();
+            let args: Vec<TermId> = args.into_iter().map(|a| apply(bank, a, map)).collect();
+            bank.app(f, &args)
+        }
+    }
+}
+
+/// Pushes the variable indices of `t` onto `out` (with repeats).
+fn term_vars(bank: &TermBank, t: TermId, out: &mut Vec<u32>) {
+    if bank.is_ground(t) {
+        return;
+    }
+    match bank.head(t) {
+        Head::Var(v) => out.push(v),
+        Head::Sym(_) => {
+            for &a in bank.args(t) {
+                term_vars(bank, a, out);
+            }
+        }
+    }
+}
+
+/// The variables occurring in literals of `f`, bound or not.
+fn occurring(bank: &TermBank, f: &Formula, out: &mut Vec<u32>) {
+    match f {
+        Formula::True | Formula::False => {}
+        Formula::Lit(l) => {
+            term_vars(bank, l.lhs, out);
+            term_vars(bank, l.rhs, out);
+        }
+        Formula::Not(g) | Formula::Forall(_, g) | Formula::Exists(_, g) => occurring(bank, g, out),
+        Formula::And(fs) | Formula::Or(fs) => fs.iter().for_each(|g| occurring(bank, g, out)),
+        Formula::Imp(a, b) | Formula::Iff(a, b) => {
+            occurring(bank, a, out);
+            occurring(bank, b, out);
+        }
+    }
+}
+
+/// The variables bound by quantifiers inside `f`.
+fn bound_in(f: &Formula, out: &mut Vec<u32>) {
+    match f {
+        Formula::True | Formula::False | Formula::Lit(_) => {}
+        Formula::Not(g) => bound_in(g, out),
+        Formula::Forall(vs, g) | Formula::Exists(vs, g) => {
+            out.extend(vs);
+            bound_in(g, out);
+        }
+        Formula::And(fs) | Formula::Or(fs) => fs.iter().for_each(|g| bound_in(g, out)),
+        Formula::Imp(a, b) | Formula::Iff(a, b) => {
+            bound_in(a, out);
+            bound_in(b, out);
+        }
+    }
+}
+
+/// The free variables of `f`, sorted, without repeats. (Within one formula
+/// each binding has its own index, so a variable is free exactly when it
+/// occurs and is bound by no quantifier inside.)
+fn free_vars(bank: &TermBank, f: &Formula) -> Vec<u32> {
+    let mut occ = Vec::new();
+    occurring(bank, f, &mut occ);
+    let mut bound = Vec::new();
+    bound_in(f, &mut bound);
+    occ.retain(|v| !bound.contains(v));
+    occ.sort_unstable();
+    occ.dedup();
+    occ
+}
+
+fn occurs(bank: &TermBank, v: u32, f: &Formula) -> bool {
+    let mut occ = Vec::new();
+    occurring(bank, f, &mut occ);
+    occ.contains(&v)
+}
+
+/// Removes `$true` and `$false` below the top: the result is `True`,
+/// `False`, or a formula without either.
+pub(crate) fn simplify(f: Formula) -> Formula {
+    use Formula::*;
+    match f {
+        True | False | Lit(_) => f,
+        Not(g) => match simplify(*g) {
+            True => False,
+            False => True,
+            g => g.negated(),
+        },
+        And(fs) => {
+            let mut out = Vec::new();
+            for g in fs {
+                match simplify(g) {
+                    True => {}
+                    False => return False,
+                    g => out.push(g),
+                }
+            }
+            match out.len() {
+                0 => True,
+                1 => out.pop().unwrap_or(True),
+                _ => And(out),
+            }
+        }
+        Or(fs) => {
+            let mut out = Vec::new();
+            for g in fs {
+                match simplify(g) {
+                    False => {}
+                    True => return True,
+                    g => out.push(g),
+                }
+            }
+            match out.len() {
+                0 => False,
+                1 => out.pop().unwrap_or(False),
+                _ => Or(out),
+            }
+        }
+        Imp(a, b) => match (simplify(*a), simplify(*b)) {
+            (False, _) | (_, True) => True,
+            (True, b) => b,
+            (a, False) => a.negated(),
+            (a, b) => Imp(Box::new(a), Box::new(b)),
+        },
+        Iff(a, b) => match (simplify(*a), simplify(*b)) {
+            (True, g) | (g, True) => g,
+            (False, g) | (g, False) => simplify(g.negated()),
+            (a, b) => Iff(Box::new(a), Box::new(b)),
+        },
+        Forall(vs, g) => match simplify(*g) {
+            g @ (True | False) => g,
+            g => Forall(vs, Box::new(g)),
+        },
+        Exists(vs, g) => match simplify(*g) {
+            g @ (True | False) => g,
+            g => Exists(vs, Box::new(g)),
+        },
+    }
+}
+
+fn contains_iff(f: &Formula) -> bool {
+    match f {
+        Formula::Iff(..) => true,
+        Formula::True | Formula::False | Formula::Lit(_) => false,
+        Formula::Not(g) | Formula::Forall(_, g) | Formula::Exists(_, g) => contains_iff(g),
+        Formula::And(fs) | Formula::Or(fs) => fs.iter().any(contains_iff),
+        Formula::Imp(a, b) => contains_iff(a) || contains_iff(b),
+    }
+}
+
+/// Miniscoping of an NNF formula (see the module notes).
+fn miniscope(bank: &TermBank, f: Formula) -> Formula {
+    match f {
+        Formula::And(fs) => Formula::And(fs.into_iter().map(|g| miniscope(bank, g)).collect()),
+        Formula::Or(fs) => Formula::Or(fs.into_iter().map(|g| miniscope(bank, g)).collect()),
+        Formula::Forall(vs, g) => {
+            let g = miniscope(bank, *g);
+            vs.iter()
+                .rev()
+                .fold(g, |acc, &v| push_quant(bank, v, acc, true))
+        }
+        Formula::Exists(vs, g) => {
+            let g = miniscope(bank, *g);
+            vs.iter()
+                .rev()
+                .fold(g, |acc, &v| push_quant(bank, v, acc, false))
+        }
+        f => f,
+    }
+}
+
+/// `∀v f` (or `∃v f`) with the quantifier pushed as far in as it goes.
+fn push_quant(bank: &TermBank, v: u32, f: Formula, universal: bool) -> Formula {
+    if !occurs(bank, v, &f) {
+        return f;
+    }
+    let wrap = |g: Formula| {
+        if universal {
+            Formula::Forall(vec![v], Box::new(g))
+        } else {
+            Formula::Exists(vec![v], Box::new(g))
+        }
+    };
+    match f {
+        // The connective the quantifier distributes over.
+        Formula::And(fs) if universal => Formula::And(
+            fs.into_iter()
+                .map(|g| push_quant(bank, v, g, universal))
+                .collect(),
+        ),
+        Formula::Or(fs) if !universal => Formula::Or(
+            fs.into_iter()
+                .map(|g| push_quant(bank, v, g, universal))
+                .collect(),
+        ),
+        // The other one: only the operands with `v` stay in its scope.
+        Formula::And(fs) | Formula::Or(fs) => {
+            let is_and = !universal;
+            let (mut with, mut without): (Vec<Formula>, Vec<Formula>) =
+                fs.into_iter().partition(|g| occurs(bank, v, g));
+            let inner = if with.len() == 1 {
+                push_quant(bank, v, with.pop().unwrap_or(Formula::True), universal)
+            } else if is_and {
+                wrap(Formula::And(with))
+            } else {
+                wrap(Formula::Or(with))
+            };
+            if without.is_empty() {
+                return inner;
+            }
+            without.push(inner);
+            if is_and {
+                Formula::And(without)
+            } else {
+                Formula::Or(without)
+            }
+        }
+        f => wrap(f),
+    }
+}
+
+/// Clausification state for one problem: symbol naming and counters.
+struct Clausifier {
+    sk_prefix: String,
+    def_prefix: String,
+    stats: ClausifyStats,
+    /// `<=>` operand definitions still to clausify: atom, free variables
+    /// and the named formula.
+    pending: Vec<(Literal, Vec<u32>, Formula)>,
+    /// Clauses of distribution definitions.
+    def_clauses: Vec<Vec<Literal>>,
+    /// Original names of the fresh variables (`fresh_names[i]` for fresh
+    /// variable `i`).
+    fresh_names: Vec<String>,
+}
+
+impl Clausifier {
+    fn new(bank: &TermBank) -> Self {
+        Clausifier {
+            sk_prefix: free_prefix(bank, "sk"),
+            def_prefix: free_prefix(bank, "def"),
+            stats: ClausifyStats::default(),
+            pending: Vec::new(),
+            def_clauses: Vec::new(),
+            fresh_names: Vec::new(),
+        }
+    }
+
+    /// A fresh definition atom over the variables `vars`.
+    fn def_atom(&mut self, bank: &mut TermBank, vars: &[u32]) -> Literal {
+        self.stats.definitions += 1;
+        let name = format!("{}{}", self.def_prefix, self.stats.definitions);
+        let d = bank
+            .sig
+            .intern(&name, vars.len() as u32, SymbolKind::Predicate);
+        let args: Vec<TermId> = vars.iter().map(|&v| bank.var(v)).collect();
+        let atom = bank.app(d, &args);
+        Literal::atom(bank, atom, true)
+    }
+
+    /// `<=>` operand `g`, named when it contains `<=>` itself.
+    fn iff_operand(&mut self, bank: &mut TermBank, g: Formula) -> Formula {
+        if !contains_iff(&g) {
+            return g;
+        }
+        let fv = free_vars(bank, &g);
+        let d = self.def_atom(bank, &fv);
+        self.pending.push((d, fv, g));
+        Formula::Lit(d)
+    }
+
+    /// Names (bottom-up) every operand of `<=>` in `f` that itself holds
+    /// `<=>`, so that the two copies NNF makes of each operand never hold
+    /// another equivalence: the result grows linearly in `f`.
+    fn prename(&mut self, bank: &mut TermBank, f: Formula) -> Formula {
+        use Formula::*;
+        match f {
+            Iff(a, b) => {
+                let a = self.prename(bank, *a);
+                let a = self.iff_operand(bank, a);
+                let b = self.prename(bank, *b);
+                let b = self.iff_operand(bank, b);
+                Iff(Box::new(a), Box::new(b))
+            }
+            Not(g) => self.prename(bank, *g).negated(),
+            And(fs) => And(fs.into_iter().map(|g| self.prename(bank, g)).collect()),
+            Or(fs) => Or(fs.into_iter().map(|g| self.prename(bank, g)).collect()),
+            Imp(a, b) => Imp(
+                Box::new(self.prename(bank, *a)),
+                Box::new(self.prename(bank, *b)),
+            ),
+            Forall(vs, g) => Forall(vs, Box::new(self.prename(bank, *g))),
+            Exists(vs, g) => Exists(vs, Box::new(self.prename(bank, *g))),
+            f => f,
+        }
+    }
+
+    /// Negation normal form of `f` (negated when `!pos`): only literals,
+    /// `And`, `Or` and quantifiers remain.
+    fn nnf(&mut self, f: Formula, pos: bool) -> Formula {
+        use Formula::*;
+        match f {
+            True if pos => And(vec![]),
+            False if !pos => And(vec![]),
+            True | False => Or(vec![]),
+            Lit(l) => Lit(if pos { l } else { l.negate() }),
+            Not(g) => self.nnf(*g, !pos),
+            And(fs) => {
+                let gs = fs.into_iter().map(|g| self.nnf(g, pos)).collect();
+                if pos { And(gs) } else { Or(gs) }
+            }
+            Or(fs) => {
+                let gs = fs.into_iter().map(|g| self.nnf(g, pos)).collect();
+                if pos { Or(gs) } else { And(gs) }
+            }
+            Imp(a, b) => {
+                let (a, b) = (self.nnf(*a, !pos), self.nnf(*b, pos));
+                if pos { Or(vec![a, b]) } else { And(vec![a, b]) }
+            }
+            Iff(a, b) => {
+                // Operands were named by `prename` where they hold `<=>`.
+                let (a, b) = (*a, *b);
+                let (a2, b2) = (a.clone(), b.clone());
+                let (na, pa) = (self.nnf(a, false), self.nnf(a2, true));
+                let (nb, pb) = (self.nnf(b, false), self.nnf(b2, true));
+                if pos {
+                    And(vec![Or(vec![na, pb]), Or(vec![pa, nb])])
+                } else {
+                    And(vec![Or(vec![pa, pb]), Or(vec![na, nb])])
+                }
+            }
+            Forall(vs, g) => {
+                let g = Box::new(self.nnf(*g, pos));
+                if pos { Forall(vs, g) } else { Exists(vs, g) }
+            }
+            Exists(vs, g) => {
+                let g = Box::new(self.nnf(*g, pos));
+                if pos { Exists(vs, g) } else { Forall(vs, g) }
+            }
+        }
+    }
+
+    /// A fresh variable standing for the original variable `v`.
+    fn fresh(&mut self, bank: &mut TermBank, names: &[String], v: u32) -> TermId {
+        let i = self.fresh_names.len() as u32;
+        let name = names
+            .get(v as usize)
+            .cloned()
+            .unwrap_or_else(|| format!("X{v}"));
+        self.fresh_names.push(name);
+        bank.var(i)
+    }
+
+    /// Skolemises an NNF formula and renames its universal variables to
+    /// fresh ones, removing every quantifier. `map` holds the term each
+    /// bound original variable stands for.
+    fn skolemize(
+        &mut self,
+        bank: &mut TermBank,
+        f: Formula,
+        names: &[String],
+        map: &mut Vec<Option<TermId>>,
+    ) -> Formula {
+        let set = |map: &mut Vec<Option<TermId>>, v: u32, t: TermId| {
+            if map.len() <= v as usize {
+                map.resize(v as usize + 1, None);
+            }
+            map[v as usize] = Some(t);
+        };
+        match f {
+            Formula::Lit(l) => {
+                let lhs = apply(bank, l.lhs, map);
+                let rhs = apply(bank, l.rhs, map);
+                Formula::Lit(Literal::eq(lhs, rhs, l.pos))
+            }
+            Formula::And(fs) => Formula::And(
+                fs.into_iter()
+                    .map(|g| self.skolemize(bank, g, names, map))
+                    .collect(),
+            ),
+            Formula::Or(fs) => Formula::Or(
+                fs.into_iter()
+                    .map(|g| self.skolemize(bank, g, names, map))
+                    .collect(),
+            ),
+            Formula::Forall(vs, g) => {
+                for &v in &vs {
+                    let t = self.fresh(bank, names, v);
+                    set(map, v, t);
+                }
+                self.skolemize(bank, *g, names, map)
+            }
+            Formula::Exists(vs, g) => {
+                let whole = Formula::Exists(vs, g);
+                let mut args: Vec<u32> = Vec::new();
+                for v in free_vars(bank, &whole) {
+                    if let Some(Some(t)) = map.get(v as usize) {
+                        term_vars(bank, *t, &mut args);
+                    }
+                }
+                args.sort_unstable();
+                args.dedup();
+                let Formula::Exists(vs, g) = whole else {
+                    unreachable!("rebuilt above")
+                };
+                let arg_terms: Vec<TermId> = args.iter().map(|&i| bank.var(i)).collect();
+                for &v in &vs {
+                    self.stats.skolems += 1;
+                    let name = format!("{}{}", self.sk_prefix, self.stats.skolems);
+                    let s = bank
+                        .sig
+                        .intern(&name, arg_terms.len() as u32, SymbolKind::Function);
+                    let t = bank.app(s, &arg_terms);
+                    set(map, v, t);
+                }
+                self.skolemize(bank, *g, names, map)
+            }
+            f => f,
+        }
+    }
+
+    /// The clauses of a quantifier-free NNF formula, naming the larger side
+    /// of a disjunction when multiplying out would give more clauses.
+    fn cnf(&mut self, bank: &mut TermBank, f: Formula) -> Vec<Vec<Literal>> {
+        match f {
+            Formula::Lit(l) => vec![vec![l]],
+            Formula::And(fs) => fs.into_iter().flat_map(|g| self.cnf(bank, g)).collect(),
+            Formula::Or(fs) => {
+                let mut acc: Vec<Vec<Literal>> = vec![vec![]];
+                for g in fs {
+                    let mut cc = self.cnf(bank, g);
+                    let (m, n) = (acc.len(), cc.len());
+                    if m > 1 && n > 1 && m.saturating_mul(n) > m + n {
+                        if m > n {
+                            acc = self.name_clauses(bank, acc);
+                        } else {
+                            cc = self.name_clauses(bank, cc);
+                        }
+                    }
+                    let mut next = Vec::with_capacity(acc.len() * cc.len());
+                    for a in &acc {
+                        for c in &cc {
+                            let mut lits = a.clone();
+                            lits.extend_from_slice(c);
+                            next.push(lits);
+                        }
+                    }
+                    acc = next;
+                }
+                acc
+            }
+            // Quantifiers are gone and truth constants were simplified.
+            _ => vec![],
+        }
+    }
+
+    /// Replaces the conjunction of `clauses` by a fresh atom `d(x̄)` over
+    /// their variables and records `~d(x̄) | C` for each clause `C`.
+    fn name_clauses(
+        &mut self,
+        bank: &mut TermBank,
+        clauses: Vec<Vec<Literal>>,
+    ) -> Vec<Vec<Literal>> {
+        let mut vars = Vec::new();
+        for c in &clauses {
+            for l in c {
+                term_vars(bank, l.lhs, &mut vars);
+                term_vars(bank, l.rhs, &mut vars);
+            }
+        }
+        vars.sort_unstable();
+        vars.dedup();
+        let d = self.def_atom(bank, &vars);
+        for mut c in clauses {
+            c.insert(0, d.negate());
+            self.def_clauses.push(c);
+        }
+        vec![vec![d]]
+    }
+
+    /// All clauses of the closed formula `f` whose variable names are
+    /// `names`, definitions last.
+    fn clausify(
+        &mut self,
+        bank: &mut TermBank,
+        f: Formula,
+        names: &[String],
+    ) -> Vec<(Vec<Literal>, Vec<String>)> {
+        self.fresh_names.clear();
+        let mut raw = Vec::new();
+        match simplify(f) {
+            Formula::True => {}
+            Formula::False => raw.push(vec![]),
+            f => {
+                let f = self.prename(bank, f);
+                let n = self.nnf(f, true);
+                let mut todo = vec![n];
+                while let Some(n) = todo.pop() {
+                    let m = miniscope(bank, n);
+                    let s = self.skolemize(bank, m, names, &mut Vec::new());
+                    raw.extend(self.cnf(bank, s));
+                    raw.append(&mut self.def_clauses);
+                    // Definitions of `<=>` operands: ∀x̄ (d(x̄) <=> G).
+                    for (d, fv, g) in std::mem::take(&mut self.pending) {
+                        let g2 = g.clone();
+                        let pos = self.nnf(g, true);
+                        let neg = self.nnf(g2, false);
+                        let body = Formula::And(vec![
+                            Formula::Or(vec![Formula::Lit(d.negate()), pos]),
+                            Formula::Or(vec![Formula::Lit(d), neg]),
+                        ]);
+                        todo.insert(0, Formula::Forall(fv, Box::new(body)));
+                    }
+                }
+            }
+        }
+        raw.into_iter()
+            .filter_map(|c| self.finish(bank, c))
+            .collect()
+    }
+
+    /// Merges repeated literals, drops tautologies and numbers the
+    /// variables `X0, X1, ...` by first occurrence.
+    fn finish(
+        &mut self,
+        bank: &mut TermBank,
+        lits: Vec<Literal>,
+    ) -> Option<(Vec<Literal>, Vec<String>)> {
+        let mut out: Vec<Literal> = Vec::with_capacity(lits.len());
+        for l in lits {
+            if out.contains(&l.negate()) || (l.pos && l.lhs == l.rhs) {
+                self.stats.tautologies += 1;
+                return None;
+            }
+            if !out.contains(&l) {
+                out.push(l);
+            }
+        }
+        let mut order = Vec::new();
+        for l in &out {
+            term_vars(bank, l.lhs, &mut order);
+            term_vars(bank, l.rhs, &mut order);
+        }
+        let mut seen: Vec<u32> = Vec::new();
+        for v in order {
+            if !seen.contains(&v) {
+                seen.push(v);
+            }
+        }
+        let bound = seen.iter().copied().max().map_or(0, |m| m as usize + 1);
+        let mut map = vec![0u32; bound];
+        let mut names = Vec::with_capacity(seen.len());
+        for (i, &v) in seen.iter().enumerate() {
+            map[v as usize] = i as u32;
+            let base = self
+                .fresh_names
+                .get(v as usize)
+                .cloned()
+                .unwrap_or_else(|| format!("X{v}"));
+            let name = if names.contains(&base) {
+                format!("{base}_{i}")
+            } else {
+                base
+            };
+            names.push(name);
+        }
+        let lits = out
+            .into_iter()
+            .map(|l| Literal::eq(rename(bank, l.lhs, &map), rename(bank, l.rhs, &map), l.pos))
+            .collect();
+        self.stats.clauses += 1;
+        Some((lits, names))
+    }
+}
+
+/// Clausifies one closed formula in `bank` (variables named `X<i>`),
+/// for tests and tools. Skolem and definition symbols are named apart from
+/// the symbols already in `bank`.
+pub fn clausify_formula(bank: &mut TermBank, f: &Formula) -> (Vec<Vec<Literal>>, ClausifyStats) {
+    let mut c = Clausifier::new(bank);
+    let clauses = c.clausify(bank, f.clone(), &[]);
+    (clauses.into_iter().map(|(l, _)| l).collect(), c.stats)
+}
+
+/// Renumbers the variables of `f` by adding `offset` (to put several
+/// formulas' variables apart before joining them).
+fn shift(bank: &mut TermBank, f: Formula, offset: u32) -> Formula {
+    if offset == 0 {
+        return f;
+    }
+    let sh = |bank: &mut TermBank, t: TermId| {
+        let bound = bank.var_bound(t);
+        let map: Vec<u32> = (0..bound).map(|v| v + offset).collect();
+        rename(bank, t, &map)
+    };
+    let shv = |vs: Vec<u32>| vs.into_iter().map(|v| v + offset).collect();
+    match f {
+        Formula::Lit(l) => {
+            let (lhs, rhs) = (sh(bank, l.lhs), sh(bank, l.rhs));
+            Formula::Lit(Literal::eq(lhs, rhs, l.pos))
+        }
+        Formula::Not(g) => shift(bank, *g, offset).negated(),
+        Formula::And(fs) => Formula::And(fs.into_iter().map(|g| shift(bank, g, offset)).collect()),
+        Formula::Or(fs) => Formula::Or(fs.into_iter().map(|g| shift(bank, g, offset)).collect()),
+        Formula::Imp(a, b) => Formula::Imp(
+            Box::new(shift(bank, *a, offset)),
+            Box::new(shift(bank, *b, offset)),
+        ),
+        Formula::Iff(a, b) => Formula::Iff(
+            Box::new(shift(bank, *a, offset)),
+            Box::new(shift(bank, *b, offset)),
+        ),
+        Formula::Forall(vs, g) => Formula::Forall(shv(vs), Box::new(shift(bank, *g, offset))),
+        Formula::Exists(vs, g) => Formula::Exists(shv(vs), Box::new(shift(bank, *g, offset))),
+        f => f,
+    }
+}
+
+/// Moves the entries of a whole problem into `p`: CNF clauses as read, FOF
+/// formulas clausified in reading order. The FOF conjectures are joined
+/// and negated as one formula, clausified where the first one was read;
+/// their names go to [`Problem::fof_conjectures`].
+pub(crate) fn clausify_entries(bank: &mut TermBank, entries: Vec<Entry>, p: &mut Problem) {
+    let mut c = Clausifier::new(bank);
+    let conjectures: Vec<&FofInput> = entries
+        .iter()
+        .filter_map(|e| match e {
+            Entry::Fof(f) if f.role == Role::Conjecture => Some(f),
+            _ => None,
+        })
+        .collect();
+    let joined = if conjectures.is_empty() {
+        None
+    } else {
+        let mut names = Vec::new();
+        let mut parts = Vec::new();
+        let mut var_names: Vec<String> = Vec::new();
+        for f in &conjectures {
+            let offset = var_names.len() as u32;
+            parts.push(shift(bank, f.formula.clone(), offset));
+            var_names.extend(f.var_names.iter().cloned());
+            names.push(f.name.clone());
+        }
+        let body = if parts.len() == 1 {
+            parts.pop().unwrap_or(Formula::True)
+        } else {
+            Formula::And(parts)
+        };
+        p.fof_conjectures = names;
+        Some((body.negated(), var_names))
+    };
+    let mut joined = joined;
+    for e in entries {
+        match e {
+            Entry::Clause { clause, tautology } => {
+                if tautology {
+                    p.tautologies.push(clause);
+                } else {
+                    p.clauses.push(clause);
+                }
+            }
+            Entry::Fof(f) => {
+                let (formula, names, role) = if f.role == Role::Conjecture {
+                    match joined.take() {
+                        Some((g, n)) => (g, n, Role::NegatedConjecture),
+                        None => continue,
+                    }
+                } else {
+                    (f.formula, f.var_names, f.role)
+                };
+                let annotations = Some(format!(
+                    "inference(clausify,[status(esa)],[{}])",
+                    super::printer::name_to_tptp(&f.name)
+                ));
+                for (lits, var_names) in c.clausify(bank, formula, &names) {
+                    p.clauses.push(ParsedClause {
+                        name: f.name.clone(),
+                        role,
+                        lits,
+                        source: f.source.clone(),
+                        var_names,
+                        annotations: annotations.clone(),
+                    });
+                }
+            }
+        }
+    }
+    p.clausify = c.stats;
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::logic::TermBank;
+    use crate::tptp::{Role, clause_to_tptp, parse_str};
+
+    fn clauses(text: &str) -> (Vec<String>, crate::tptp::Problem) {
+        let mut bank = TermBank::new();
+        let p = parse_str(&mut bank, text, "t.p", None).unwrap_or_else(|e| panic!("{e}"));
+        let cs = p
+            .clauses
+            .iter()
+            .map(|c| clause_to_tptp(&bank, &c.lits))
+            .collect();
+        (cs, p)
+    }
+
+    #[test]
+    fn skolems_are_named_apart_from_input_symbols() {
+        // `sk1` is an input symbol: Skolems get the prefix `sk_`.
+        let (cs, p) = clauses("fof(a, axiom, ! [X] : ? [Y] : r(X,Y)).\nfof(b, axiom, p(sk1)).");
+        assert_eq!(cs, ["r(X0,sk_1(X0))", "p(sk1)"]);
+        assert_eq!(p.clausify.skolems, 1);
+    }
+
+    #[test]
+    fn miniscoping_gives_constants_where_it_can() {
+        let (cs, _) = clauses("fof(a, axiom, ! [X] : ? [Y] : (p(X) & q(Y))).");
+        assert_eq!(cs, ["p(X0)", "q(sk1)"]);
+    }
+
+    #[test]
+    fn conjectures_are_negated_and_joined() {
+        let (cs, p) = clauses(
+            "fof(a, axiom, p).\nfof(c1, conjecture, ! [X] : q(X)).\nfof(c2, conjecture, r).",
+        );
+        assert_eq!(cs, ["p", "~q(sk1) | ~r"]);
+        assert_eq!(p.fof_conjectures, ["c1", "c2"]);
+        assert_eq!(p.clauses[1].role, Role::NegatedConjecture);
+    }
+
+    #[test]
+    fn truth_constants_and_tautologies() {
+        let (cs, p) =
+            clauses("fof(a, axiom, p | $true).\nfof(b, axiom, ~ $true).\nfof(c, axiom, q | ~ q).");
+        assert_eq!(cs, [""; 1].map(|_| "$false"));
+        assert_eq!(p.clausify.tautologies, 1);
+    }
+
+    #[test]
+    fn distribution_is_replaced_by_naming_when_smaller() {
+        // (a1&a2&a3) | (b1&b2&b3): 9 clauses multiplied out, 3 + 3 named.
+        let (cs, p) = clauses("fof(a, axiom, (a1 & a2 & a3) | (b1 & b2 & b3)).");
+        assert_eq!(p.clausify.definitions, 1);
+        assert_eq!(cs.len(), 6, "{cs:?}");
+        // (a1&a2) | (b1&b2): 4 clauses either way, multiplied out.
+        let (cs, p) = clauses("fof(a, axiom, (a1 & a2) | (b1 & b2)).");
+        assert_eq!((cs.len(), p.clausify.definitions), (4, 0));
+    }
+
+    #[test]
+    fn nested_equivalences_grow_linearly() {
+        let mut f = "p0".to_string();
+        for i in 1..12 {
+            f = format!("(p{i} <=> {f})");
+        }
+        let (cs, _) = clauses(&format!("fof(a, axiom, {f})."));
+        assert!(cs.len() < 60, "{} clauses", cs.len());
+    }
+}
