@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::{crate_root, files, saturate, stderr, tptp_root};
+use common::{crate_root, files, saturate, stderr, stdout, tptp_root};
 use saturate::derivation::{DumpRecord, read_dump};
 use saturate::logic::TermBank;
 use saturate::tptp::parse_str;
@@ -693,12 +693,18 @@ fn empty_file() {
 }
 
 #[test]
-fn fof_input() {
+fn other_dialects_are_located_input_errors_and_fof_is_read() {
     assert_input_error(
-        b"cnf(a, axiom, p).\nfof(b, axiom, ![X]: q(X)).\n",
+        b"cnf(a, axiom, p).\ntff(b, axiom, ![X: $i]: q(X)).\n",
         Some((2, 1)),
-        "FOF input is not supported",
+        "TFF input is not supported",
     );
+    let tmp = tempfile::tempdir().unwrap();
+    let file = tmp.path().join("f.p");
+    std::fs::write(&file, "cnf(a, axiom, p).\nfof(b, axiom, ![X]: q(X)).\n").unwrap();
+    let o = run(saturate().arg("derive").arg(&file).arg("-q"));
+    assert_ok(&o);
+    assert!(stdout(&o).contains("q(X"), "{}", stdout(&o));
 }
 
 #[test]

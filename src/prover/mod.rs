@@ -20,6 +20,8 @@
 
 #[cfg(test)]
 mod cert_tests;
+#[cfg(test)]
+mod clausify_proptests;
 pub mod file;
 pub mod mace;
 pub mod output;

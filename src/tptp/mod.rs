@@ -45,11 +45,9 @@
 
 mod ast;
 mod clausify;
-#[cfg(test)]
-mod clausify_proptests;
 mod error;
 #[cfg(test)]
-mod fof_tests;
+pub(crate) mod fof_tests;
 mod include;
 mod lexer;
 mod parser;

@@ -1,4 +1,5 @@
-//! Property tests of clausification (`clausify.rs`): on random FOF formulas
+//! Property tests of clausification (`tptp/clausify.rs`), kept beside the
+//! model finder they use so that `tptp` never imports `prover`: on random FOF formulas
 //! over `p/1`, `q/2`, `r/0`, `a`, `b` and `=`, the formula has a model with
 //! `n` elements (found by brute force over every interpretation) exactly
 //! when its clause set has one (found by the finite model finder,
@@ -6,10 +7,9 @@
 //! preserve satisfiability per domain size, so any NNF, miniscoping,
 //! Skolemisation or distribution error that changes the meaning shows up.
 
-use super::ast::Formula;
-use super::{clausify_formula, parse_str};
 use crate::logic::{Head, Literal, TermBank, TermId};
 use crate::prover::mace::ModelFinder;
+use crate::tptp::{Formula, clausify_formula, parse_str};
 use proptest::prelude::*;
 
 /// Random formula text (free variables are closed universally by the reader).
@@ -157,7 +157,7 @@ proptest! {
         let p = parse_str(&mut bank, &src, "t.p", None).map_err(|e| TestCaseError::fail(e.to_string()))?;
         // Re-read the formula itself to evaluate it.
         let mut b2 = TermBank::new();
-        let f = super::fof_tests::parse_formula_for_tests(&mut b2, &text)
+        let f = crate::tptp::fof_tests::parse_formula_for_tests(&mut b2, &text)
             .map_err(|e| TestCaseError::fail(e.to_string()))?;
         let (again, _) = clausify_formula(&mut b2, &f.0);
         prop_assert_eq!(again.len(), p.clauses.len());
