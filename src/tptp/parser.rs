@@ -196,6 +196,22 @@ impl<'s, 'x> FileParser<'s, 'x> {
         self.cur.kind == Tok::Op && self.text(self.cur) == op
     }
 
+    /// After an item of a bracketed list: consumes `,` (more items
+    /// follow, `false`) or `]` (the list ends, `true`).
+    pub(super) fn list_end(&mut self) -> Result<bool, TptpError> {
+        match self.cur.kind {
+            Tok::Comma => {
+                self.advance()?;
+                Ok(false)
+            }
+            Tok::RBrack => {
+                self.advance()?;
+                Ok(true)
+            }
+            _ => Err(self.expected("',' or ']'")),
+        }
+    }
+
     pub(super) fn too_deep(&self) -> TptpError {
         self.err_at(self.cur, ErrorKind::TooDeep(MAX_NESTING))
     }
@@ -674,15 +690,8 @@ impl<'s, 'x> FileParser<'s, 'x> {
                 loop {
                     let nt = self.cur;
                     names.push((self.name("a formula name")?, nt));
-                    match self.cur.kind {
-                        Tok::Comma => {
-                            self.advance()?;
-                        }
-                        Tok::RBrack => {
-                            self.advance()?;
-                            break;
-                        }
-                        _ => return Err(self.expected("',' or ']'")),
+                    if self.list_end()? {
+                        break;
                     }
                 }
                 selection = Some(names);

@@ -220,6 +220,19 @@ fn task2(config: &str) -> Result<Pl2Task, String> {
         .ok_or_else(|| format!("no PL2 task {config}"))
 }
 
+/// Scores a row with `score` once its task and metadata read; a row that
+/// does not read scores 0 as malformed.
+fn score_with<T>(
+    task: Result<T, String>,
+    row: &Record,
+    score: impl FnOnce(T, &serde_json::Value) -> Score,
+) -> Score {
+    match task.and_then(|t| Ok((t, metadata_json(row)?))) {
+        Ok((t, meta)) => score(t, &meta),
+        Err(e) => Score::malformed(format!("record: {e}")),
+    }
+}
+
 impl TaskFamily for Pl1Family {
     fn name(&self) -> &'static str {
         "pl1"
@@ -236,11 +249,9 @@ impl TaskFamily for Pl1Family {
     }
 
     fn score(&self, row: &Record, answer: &str, _: &mut ScoreContext) -> Score {
-        let (t, meta) = match task1(&row.task).and_then(|t| Ok((t, metadata_json(row)?))) {
-            Ok(x) => x,
-            Err(e) => return Score::malformed(format!("record: {e}")),
-        };
-        super::instance::score_record(t, &meta, &row.answer, answer)
+        score_with(task1(&row.task), row, |t, meta| {
+            super::instance::score_record(t, meta, &row.answer, answer)
+        })
     }
 
     fn verify(&self, row: &Record) -> Result<String, String> {
@@ -264,11 +275,9 @@ impl TaskFamily for Pl2Family {
     }
 
     fn score(&self, row: &Record, answer: &str, _: &mut ScoreContext) -> Score {
-        let (t, meta) = match task2(&row.task).and_then(|t| Ok((t, metadata_json(row)?))) {
-            Ok(x) => x,
-            Err(e) => return Score::malformed(format!("record: {e}")),
-        };
-        pl2::score_record(t, &meta, &row.answer, answer)
+        score_with(task2(&row.task), row, |t, meta| {
+            pl2::score_record(t, meta, &row.answer, answer)
+        })
     }
 
     fn verify(&self, row: &Record) -> Result<String, String> {

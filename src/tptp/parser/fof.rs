@@ -154,15 +154,8 @@ impl FileParser<'_, '_> {
                     let i = self.vars.len() as u32;
                     self.vars.push(name.clone());
                     bound.push((name, i));
-                    match self.cur.kind {
-                        Tok::Comma => {
-                            self.advance()?;
-                        }
-                        Tok::RBrack => {
-                            self.advance()?;
-                            break;
-                        }
-                        _ => return Err(self.expected("',' or ']'")),
+                    if self.list_end()? {
+                        break;
                     }
                 }
                 self.expect(Tok::Colon, "':'")?;
