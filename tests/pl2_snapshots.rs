@@ -13,8 +13,8 @@ fn snapshot(task: Pl2Task, family: Family) {
         .find_map(|i| build(1, task, family, 1, i, &opts).ok())
         .expect("an instance builds");
     let text = format!(
-        "=== id\n{}\n=== prompt\n{}\n=== answer\n{}\n",
-        inst.id, inst.prompt, inst.answer
+        "=== problem\n{}\n=== prompt\n{}\n=== answer\n{}\n",
+        inst.canonical, inst.prompt, inst.answer
     );
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("tests/snapshots")

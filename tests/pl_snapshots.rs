@@ -8,8 +8,8 @@ use std::path::PathBuf;
 fn snapshot(task: Task) {
     let inst = build(1, task, 2, 0).expect("instance builds");
     let text = format!(
-        "=== id\n{}\n=== prompt\n{}\n=== answer\n{}\n",
-        inst.id, inst.prompt, inst.answer
+        "=== problem\n{}\n=== prompt\n{}\n=== answer\n{}\n",
+        inst.canonical, inst.prompt, inst.answer
     );
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("tests/snapshots")

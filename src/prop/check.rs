@@ -7,7 +7,7 @@
 //! and logs each repair.
 
 use super::formula::{Formula, is_atom_name};
-use super::ndl::{Arg, Deduction, Element, Step, parse_proof};
+use super::ndl::{Arg, Deduction, Dialect, Element, Step, parse_proof_in};
 use serde::Serialize;
 
 /// Checking mode (spec §1.7).
@@ -596,15 +596,31 @@ pub fn check_parsed_with(
     }
 }
 
-/// Parses and checks proof text. Parse errors are syntax errors at their line.
+/// Parses and checks NDL proof text. Parse errors are syntax errors at
+/// their line.
 pub fn check_text(
     premises: &[(String, Formula)],
     goal: &Formula,
     text: &str,
     mode: Mode,
 ) -> Report {
-    match parse_proof(text, mode == Mode::Lenient) {
-        Ok(d) => check_parsed(premises, goal, &d, mode),
+    check_text_with(premises, goal, text, mode, Dialect::Ndl, None)
+}
+
+/// [`check_text`] in a parser dialect with a step rule plugged in (NDL_f
+/// passes its dialect and options). Lenient mode reads a brace-less
+/// top-level sequence as a block and accepts a final result equal to the
+/// goal up to double negation.
+pub fn check_text_with(
+    premises: &[(String, Formula)],
+    goal: &Formula,
+    text: &str,
+    mode: Mode,
+    dialect: Dialect,
+    rule: Option<&dyn StepRule>,
+) -> Report {
+    match parse_proof_in(text, mode == Mode::Lenient, dialect) {
+        Ok(d) => check_parsed_with(premises, goal, &d, mode, rule),
         Err(e) => Report {
             result: Err(CheckError {
                 kind: ErrorKind::Syntax,
@@ -628,6 +644,7 @@ pub fn named_premises(premises: &[Formula]) -> Vec<(String, Formula)> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::ndl::parse_proof;
     use super::*;
 
     fn f(s: &str) -> Formula {

@@ -12,7 +12,9 @@ pub mod ndlf;
 pub mod prover;
 pub mod resolution;
 pub mod sat;
+pub mod system;
 
 pub use check::{CheckError, ErrorKind, Mode, Report, check_parsed, check_text};
 pub use formula::Formula;
 pub use ndl::{Deduction, parse_proof};
+pub use system::ProofSystem;

@@ -9,9 +9,9 @@
 //! every justifier holds (logic) → optional premise-conjunct bound (type) →
 //! `{j1..jn} ⊨ p` (logic, with a counterexample assignment).
 
-use super::check::{CheckError, ErrorKind, Mode, Report, StepRule, check_parsed_with};
+use super::check::{ErrorKind, Mode, Report, StepRule, check_parsed_with, check_text_with};
 use super::formula::Formula;
-use super::ndl::{Deduction, Dialect, FROM_RULE, Step, parse_proof_in};
+use super::ndl::{Deduction, Dialect, FROM_RULE, Step};
 use super::sat;
 use std::collections::BTreeMap;
 
@@ -155,8 +155,7 @@ pub fn check_parsed_ndlf(
 }
 
 /// Parses and checks NDL_f proof text; parse errors are syntax errors at
-/// their line. Lenient mode reads a brace-less top-level sequence as a block
-/// and accepts a final result equal to the goal up to double negation.
+/// their line.
 pub fn check_ndlf_text(
     premises: &[(String, Formula)],
     goal: &Formula,
@@ -164,25 +163,14 @@ pub fn check_ndlf_text(
     mode: Mode,
     opts: &NdlfOptions,
 ) -> Report {
-    match parse_proof_in(text, mode == Mode::Lenient, Dialect::NdlF) {
-        Ok(d) => check_parsed_ndlf(premises, goal, &d, mode, opts),
-        Err(e) => Report {
-            result: Err(CheckError {
-                kind: ErrorKind::Syntax,
-                line: e.line,
-                description: e.message,
-            }),
-            repairs: Vec::new(),
-            steps: 0,
-        },
-    }
+    check_text_with(premises, goal, text, mode, Dialect::NdlF, Some(opts))
 }
 
 #[cfg(test)]
 mod tests {
     use super::super::check::named_premises;
     use super::super::formula::tests::arb_formula_sized;
-    use super::super::ndl::print;
+    use super::super::ndl::{parse_proof_in, print};
     use super::*;
     use proptest::prelude::*;
 

@@ -9,8 +9,8 @@ use super::{Skip, Task};
 use crate::dataset::Record;
 use crate::tasks::Score;
 use crate::tasks::family::{
-    Attempt, Built, Cell, ConfigInfo, Fill, Generator, RejectReason, ScoreContext, TaskFamily,
-    Worker, metadata_json,
+    Attempt, Cell, ConfigInfo, Fill, Generator, RejectReason, ScoreContext, TaskFamily, Worker,
+    metadata_json,
 };
 use serde::{Deserialize, Serialize};
 
@@ -346,23 +346,7 @@ impl Generator for Pl1Generator {
         };
         match super::build(self.seed, task, cell.level, index) {
             Err(skip) => Attempt::rejected(&skip),
-            Ok(i) => {
-                let mut stats = vec![("proof_lines", i.proof_lines as f64)];
-                if let Some(m) = i.prediction_matches {
-                    stats.push(("corruption_prediction_matches", f64::from(u8::from(m))));
-                }
-                Attempt::built(Built {
-                    prompt: i.prompt,
-                    answer: i.answer,
-                    metadata: i.metadata.to_string(),
-                    certificate: i.certificate.to_string(),
-                    key: i.canonical,
-                    label: i.label.to_string(),
-                    domain: Some("PL".into()),
-                    source: Some("pl1-generator".into()),
-                    stats,
-                })
-            }
+            Ok(i) => Attempt::built(i.into_built()),
         }
     }
 
@@ -450,29 +434,7 @@ impl Generator for Pl2Generator {
         };
         match pl2::build(self.seed, task, family, cell.level, index, &self.options) {
             Err(r) => Attempt::rejected(&r),
-            Ok(i) => {
-                let mut stats = vec![
-                    ("cnf_clauses", i.cnf_clauses as f64),
-                    ("decoy", f64::from(u8::from(i.label == "non-theorem"))),
-                ];
-                if let Some(s) = i.refutation_steps {
-                    stats.push(("refutation_steps", s as f64));
-                }
-                if let Some(m) = i.prediction_matches {
-                    stats.push(("corruption_prediction_matches", f64::from(u8::from(m))));
-                }
-                Attempt::built(Built {
-                    prompt: i.prompt,
-                    answer: i.answer,
-                    metadata: i.metadata.to_string(),
-                    certificate: i.certificate.to_string(),
-                    key: i.canonical,
-                    label: i.label.to_string(),
-                    domain: Some("PL".into()),
-                    source: Some(format!("pl2-{}", family.name())),
-                    stats,
-                })
-            }
+            Ok(i) => Attempt::built(i.into_built()),
         }
     }
 

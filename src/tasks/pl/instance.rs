@@ -7,20 +7,16 @@ use super::generate::{self, Problem, certify, generate, level_params};
 use super::prompt;
 use super::tasks::{self, Task};
 use super::{masking, scoring};
+use crate::prop::ProofSystem;
 use crate::prop::check::named_premises;
 use crate::prop::prover::{self, stats};
+use crate::tasks::family::Built;
 use crate::tasks::instance_rng;
 use serde_json::{Value, json};
 
-/// A finished instance, ready to become a dataset record.
+/// A finished PL1 or PL2 instance, ready to become a dataset record.
 #[derive(Clone, Debug)]
 pub struct PlInstance {
-    /// Stable id.
-    pub id: String,
-    /// Task.
-    pub task: Task,
-    /// Level 1-4.
-    pub level: u8,
     /// Prompt text.
     pub prompt: String,
     /// Gold answer.
@@ -33,11 +29,35 @@ pub struct PlInstance {
     pub canonical: String,
     /// Label class, for the balance summary.
     pub label: &'static str,
-    /// Proof checking only: whether the checker's error matched the
-    /// corruption operator's predicted kind and line.
-    pub prediction_matches: Option<bool>,
-    /// Lines of the reference proof.
-    pub proof_lines: usize,
+    /// The record's `source` column (`pl1-generator`, `pl2-<family>`).
+    pub source: String,
+    /// Numeric features averaged per cell in the run summary.
+    pub stats: Vec<(&'static str, f64)>,
+}
+
+impl PlInstance {
+    /// Proof checking of an incorrect proof: whether the checker's error
+    /// matched the corruption operator's prediction.
+    pub fn prediction_matches(&self) -> Option<bool> {
+        self.metadata
+            .get("prediction_matches")
+            .and_then(|v| v.as_bool())
+    }
+
+    /// The generation loop's view of the instance.
+    pub fn into_built(self) -> Built {
+        Built {
+            prompt: self.prompt,
+            answer: self.answer,
+            metadata: self.metadata.to_string(),
+            certificate: self.certificate.to_string(),
+            key: self.canonical,
+            label: self.label.to_string(),
+            domain: Some("PL".into()),
+            source: Some(self.source),
+            stats: self.stats,
+        }
+    }
 }
 
 /// Why no instance came out of a coordinate.
@@ -61,17 +81,32 @@ pub fn build(seed: u64, task: Task, level: u8, index: u64) -> Result<PlInstance,
     let pstats = stats(&proof);
     let reference = crate::prop::ndl::print(&proof);
     let built = match task {
-        Task::ProofChecking => tasks::build_proof_checking(&problem, &proof, &mut rng),
+        Task::ProofChecking => tasks::build_proof_checking(
+            &ProofSystem::Ndl,
+            &problem.premises,
+            &problem.goal,
+            &proof,
+            &mut rng,
+            20,
+            tasks::pl1_corruptor(&proof, &problem.premises),
+        )
+        .unwrap_or_else(|_| {
+            tasks::correct_proof_checking(
+                &ProofSystem::Ndl,
+                &problem.premises,
+                &problem.goal,
+                &proof,
+            )
+        }),
         Task::ProofWriting => tasks::build_proof_writing(&problem, &proof),
         Task::ProofMasking => masking::build_proof_masking(&problem, &proof, &mut rng),
         Task::GapFilling => masking::build_gap_filling(&problem, &proof, &mut rng),
     };
+    let (ps, goal) = (&problem.premises, &problem.goal);
     let prompt = match task {
-        Task::ProofChecking => {
-            prompt::proof_checking(&problem.premises, &problem.goal, &built.shown)
-        }
-        Task::ProofWriting => prompt::proof_writing(&problem.premises, &problem.goal),
-        Task::ProofMasking => prompt::proof_masking(&problem.premises, &problem.goal, &built.shown),
+        Task::ProofChecking => prompt::proof_checking(&ProofSystem::Ndl, ps, goal, &built.shown),
+        Task::ProofWriting => prompt::proof_writing(&ProofSystem::Ndl, ps, goal, false),
+        Task::ProofMasking => prompt::proof_masking(ps, goal, &built.shown),
         Task::GapFilling => {
             let labels: Vec<String> = built.meta["gap_labels"]
                 .as_array()
@@ -81,7 +116,7 @@ pub fn build(seed: u64, task: Task, level: u8, index: u64) -> Result<PlInstance,
                         .collect()
                 })
                 .unwrap_or_default();
-            prompt::gap_filling(&problem.premises, &problem.goal, &built.shown, &labels)
+            prompt::gap_filling(ps, goal, &built.shown, &labels)
         }
     };
     let strings =
@@ -108,22 +143,23 @@ pub fn build(seed: u64, task: Task, level: u8, index: u64) -> Result<PlInstance,
     }
     let mut certificate = built.certificate;
     certificate["problem"] = serde_json::to_value(&cert).expect("serialises");
-    let prediction_matches = built
+    let mut stats = vec![("proof_lines", pstats.lines as f64)];
+    if let Some(m) = built
         .meta
         .get("prediction_matches")
-        .and_then(|v| v.as_bool());
+        .and_then(|v| v.as_bool())
+    {
+        stats.push(("corruption_prediction_matches", f64::from(u8::from(m))));
+    }
     Ok(PlInstance {
-        id: format!("{}-s{seed}-l{level}-{index:06}", task.config()),
-        task,
-        level,
         prompt,
         answer: built.answer,
         metadata,
         certificate,
         canonical: generate::canonical_form(&problem),
         label: built.label,
-        prediction_matches,
-        proof_lines: pstats.lines,
+        source: "pl1-generator".into(),
+        stats,
     })
 }
 
@@ -156,6 +192,7 @@ pub fn score_record(task: Task, metadata: &Value, gold: &str, answer: &str) -> c
     scoring::score(
         &scoring::ScoreInput {
             task,
+            system: &ProofSystem::Ndl,
             premises: &p.premises,
             goal: &p.goal,
             shown,
@@ -184,6 +221,7 @@ pub fn verify_record(task: Task, metadata: &Value, gold: &str) -> Result<String,
         .ok_or("record metadata lacks shown_proof")?;
     let input = scoring::ScoreInput {
         task,
+        system: &ProofSystem::Ndl,
         premises: &p.premises,
         goal: &p.goal,
         shown,

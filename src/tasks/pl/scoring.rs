@@ -1,10 +1,13 @@
-//! PL1 scorers (PL/EQ spec §3.3-§3.6): scoring a model answer against a
-//! record, and verifying a stored row's gold answer with the checker.
+//! PL scorers (PL/EQ spec §3.3-§3.6, §4): scoring a model answer against a
+//! record, and verifying a stored row's gold answer with the checker of the
+//! record's proof language (NDL for PL1, NDL_f for PL2's proof checking and
+//! the proofs of its proof writing).
 
 use super::masking::{fill_masks, parse_gap_answer, splice_gaps};
 use super::tasks::Task;
 use super::verdict::{json_object, verdict_json};
-use crate::prop::check::{Mode, Report, check_text, named_premises};
+use crate::prop::ProofSystem;
+use crate::prop::check::{Mode, Report, named_premises};
 use crate::prop::formula::Formula;
 use crate::tasks::Score;
 use serde_json::Value;
@@ -13,6 +16,8 @@ use serde_json::Value;
 pub struct ScoreInput<'a> {
     /// The task.
     pub task: Task,
+    /// The proof language the proofs are written and checked in.
+    pub system: &'a ProofSystem,
     /// The premises shown.
     pub premises: &'a [Formula],
     /// The goal shown.
@@ -68,7 +73,11 @@ pub fn score(input: &ScoreInput<'_>, answer: &str) -> Score {
             if proof.lines().any(|l| l.trim_start().starts_with("assert ")) {
                 return Score::wrong("the proof repeats assert lines");
             }
-            verdict(check_text(&named, input.goal, proof, Mode::Lenient))
+            verdict(
+                input
+                    .system
+                    .check_text(&named, input.goal, proof, Mode::Lenient),
+            )
         }
         Task::ProofMasking => {
             let Some(v) = json_object(answer) else {
@@ -94,7 +103,12 @@ pub fn score(input: &ScoreInput<'_>, answer: &str) -> Score {
             }
             match fill_masks(input.shown, masks) {
                 Err(e) => Score::wrong(e),
-                Ok(text) => verdict(check_text(&named, input.goal, &text, Mode::Lenient)),
+                Ok(text) => verdict(input.system.check_text(
+                    &named,
+                    input.goal,
+                    &text,
+                    Mode::Lenient,
+                )),
             }
         }
         Task::GapFilling => {
@@ -104,7 +118,12 @@ pub fn score(input: &ScoreInput<'_>, answer: &str) -> Score {
             };
             match splice_gaps(input.shown, &fillers) {
                 Err(e) => Score::wrong(e),
-                Ok(text) => verdict(check_text(&named, input.goal, &text, Mode::Lenient)),
+                Ok(text) => verdict(input.system.check_text(
+                    &named,
+                    input.goal,
+                    &text,
+                    Mode::Lenient,
+                )),
             }
         }
     }
@@ -121,22 +140,14 @@ pub fn score(input: &ScoreInput<'_>, answer: &str) -> Score {
 pub fn verify(input: &ScoreInput<'_>, metadata: &Value) -> Result<String, String> {
     let named = named_premises(input.premises);
     let gold = json_object(input.gold);
-    let strict = |text: &str, what: &str| -> Result<usize, String> {
-        let r = check_text(&named, input.goal, text, Mode::Strict);
-        match r.result {
-            Ok(_) => Ok(r.steps),
-            Err(e) => Err(format!(
-                "{what} fails the strict checker: {} error at line {}: {}",
-                e.kind.name(),
-                e.line,
-                e.description
-            )),
-        }
-    };
+    let strict =
+        |text: &str, what: &str| strict_steps(input.system, &named, input.goal, text, what);
     match input.task {
         Task::ProofChecking => {
             let gold = gold.ok_or("gold answer is not a JSON object")?;
-            let r = check_text(&named, input.goal, input.shown, Mode::Strict);
+            let r = input
+                .system
+                .check_text(&named, input.goal, input.shown, Mode::Strict);
             let want = verdict_json(&r, input.shown);
             if gold != want {
                 return Err(format!(
@@ -146,7 +157,11 @@ pub fn verify(input: &ScoreInput<'_>, metadata: &Value) -> Result<String, String
             if r.ok() {
                 return Ok(format!("shown proof correct ({} steps)", r.steps));
             }
-            if check_text(&named, input.goal, input.shown, Mode::Lenient).ok() {
+            if input
+                .system
+                .check_text(&named, input.goal, input.shown, Mode::Lenient)
+                .ok()
+            {
                 return Err("labelled incorrect, but the lenient checker accepts it".into());
             }
             Ok(format!(
@@ -177,7 +192,9 @@ pub fn verify(input: &ScoreInput<'_>, metadata: &Value) -> Result<String, String
                 .as_object()
                 .ok_or("metadata has no original_values")?;
             let text = fill_masks(input.shown, original)?;
-            let r = check_text(&named, input.goal, &text, Mode::Lenient);
+            let r = input
+                .system
+                .check_text(&named, input.goal, &text, Mode::Lenient);
             let e = match r.result {
                 Ok(_) => {
                     return Err("labelled unsolvable, but the original values check".into());
@@ -211,6 +228,28 @@ pub fn verify(input: &ScoreInput<'_>, metadata: &Value) -> Result<String, String
                 fillers.len()
             ))
         }
+    }
+}
+
+/// The steps of a proof that passes the strict checker of `system`, or
+/// what fails, naming the proof `what`.
+pub fn strict_steps(
+    system: &ProofSystem,
+    named: &[(String, Formula)],
+    goal: &Formula,
+    text: &str,
+    what: &str,
+) -> Result<usize, String> {
+    let r = system.check_text(named, goal, text, Mode::Strict);
+    match r.result {
+        Ok(_) => Ok(r.steps),
+        Err(e) => Err(format!(
+            "{what} fails the strict {} checker: {} error at line {}: {}",
+            system.name(),
+            e.kind.name(),
+            e.line,
+            e.description
+        )),
     }
 }
 

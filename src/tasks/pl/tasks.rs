@@ -1,12 +1,16 @@
-//! The four PL1 tasks (PL/EQ spec §3.3-§3.6): the task list, what an
-//! instance carries, and the proof-checking and proof-writing builders; the
-//! corruption operators are in [`super::corrupt`], masking and gap filling
-//! in [`super::masking`], the scorers in [`super::scoring`].
+//! The PL tasks (PL/EQ spec §3.3-§3.6, §4): PL1's task list, what an
+//! instance carries, and the proof-checking builder shared by PL1 (NDL) and
+//! PL2 (NDL_f) over a [`ProofSystem`] and a family's corruption operators,
+//! plus PL1's proof-writing builder; PL1's operators are in
+//! [`super::corrupt`], masking and gap filling in [`super::masking`], the
+//! scorers in [`super::scoring`].
 
 use super::corrupt::{Corruption, corrupt, step_line};
 use super::generate::Problem;
 use super::verdict::verdict_json;
+use crate::prop::ProofSystem;
 use crate::prop::check::{Mode, check_parsed, check_text, named_premises};
+use crate::prop::formula::Formula;
 use crate::prop::ndl::{Deduction, parse_proof, print};
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
@@ -66,68 +70,146 @@ pub struct Built {
     pub label: &'static str,
 }
 
-/// Builds a proof-checking instance: about half the proofs are corrupted;
-/// the label is the strict checker's verdict on the shown text, and a
-/// corruption is kept only if the lenient checker rejects it too.
-pub fn build_proof_checking(p: &Problem, proof: &Deduction, rng: &mut ChaCha8Rng) -> Built {
-    let named = named_premises(&p.premises);
-    let correct_text = print(proof);
-    if rng.random_bool(0.5) {
-        for _ in 0..20 {
-            let op = Corruption::ALL[rng.random_range(0..Corruption::ALL.len())];
-            let Some((bad, touched)) = corrupt(proof, op, rng, &p.premises) else {
-                continue;
-            };
-            let text = print(&bad);
-            let strict = check_text(&named, &p.goal, &text, Mode::Strict);
-            let lenient = check_text(&named, &p.goal, &text, Mode::Lenient);
-            let (Err(e), false) = (&strict.result, lenient.ok()) else {
-                continue;
-            };
-            let reparsed = parse_proof(&text, false).expect("printed proofs parse");
-            let predicted_line = match op {
-                Corruption::WrongFinal => Some(0),
-                _ => touched.map(|k| step_line(&reparsed, k)),
-            };
-            let kind_ok = e.kind.name() == op.predicted_kind();
-            let line_ok = match predicted_line {
-                Some(l) => l == e.line,
-                // delete_lemma: the first error cites the deleted result.
-                None => e.kind.name() == "logic" && e.line > 0,
-            };
-            return Built {
-                answer: verdict_json(&strict, &text).to_string(),
-                certificate: json!({
-                    "verdict": "incorrect",
-                    "strict": verdict_json(&strict, &text),
-                    "lenient_correct": false,
-                    "checker_steps": strict.steps,
-                }),
-                meta: json!({
-                    "proof_correct": false,
-                    "corruption": op.name(),
-                    "predicted_error_type": op.predicted_kind(),
-                    "predicted_line": predicted_line,
-                    "prediction_matches": kind_ok && line_ok,
-                }),
-                shown: text,
-                label: "incorrect",
-            };
-        }
+/// How a family's corruption operator predicts the line of the checker's
+/// first error.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LinePrediction {
+    /// The error is on this line (0: the result is not the goal).
+    Line(usize),
+    /// The error cites a deleted result, on some later line.
+    CitesDeleted,
+    /// The operator predicts the kind only.
+    KindOnly,
+}
+
+/// One corruption of a correct proof, offered by a family's operators.
+pub struct Corrupted {
+    /// The corrupted proof.
+    pub proof: Deduction,
+    /// The operator's name.
+    pub operator: &'static str,
+    /// The error kind the operator predicts.
+    pub predicted_kind: &'static str,
+    /// Where the operator predicts the error.
+    pub predicted_line: LinePrediction,
+}
+
+/// No corruption of the proof was kept within the tries.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NoCorruption;
+
+/// Builds a proof-checking instance in `system`: with probability one half
+/// the proof is corrupted by up to `tries` draws of `corruptor` (`None`: the
+/// drawn operator does not apply); the label is the strict checker's
+/// verdict on the shown text, and a corruption is kept only if the lenient
+/// checker rejects it too. `Err` when the coin asked for a corruption and
+/// none was kept (the caller retries or falls back to
+/// [`correct_proof_checking`]).
+pub fn build_proof_checking(
+    system: &ProofSystem,
+    premises: &[Formula],
+    goal: &Formula,
+    proof: &Deduction,
+    rng: &mut ChaCha8Rng,
+    tries: usize,
+    mut corruptor: impl FnMut(&mut ChaCha8Rng) -> Option<Corrupted>,
+) -> Result<Built, NoCorruption> {
+    if !rng.random_bool(0.5) {
+        return Ok(correct_proof_checking(system, premises, goal, proof));
     }
-    let strict = check_text(&named, &p.goal, &correct_text, Mode::Strict);
+    let named = named_premises(premises);
+    for _ in 0..tries {
+        let Some(c) = corruptor(rng) else {
+            continue;
+        };
+        let text = print(&c.proof);
+        let strict = system.check_text(&named, goal, &text, Mode::Strict);
+        let lenient = system.check_text(&named, goal, &text, Mode::Lenient);
+        let (Err(e), false) = (&strict.result, lenient.ok()) else {
+            continue;
+        };
+        let kind_ok = e.kind.name() == c.predicted_kind;
+        let mut meta = json!({
+            "proof_correct": false,
+            "corruption": c.operator,
+            "predicted_error_type": c.predicted_kind,
+        });
+        let line_ok = match c.predicted_line {
+            LinePrediction::Line(l) => {
+                meta["predicted_line"] = json!(l);
+                l == e.line
+            }
+            LinePrediction::CitesDeleted => {
+                meta["predicted_line"] = Value::Null;
+                e.kind.name() == "logic" && e.line > 0
+            }
+            LinePrediction::KindOnly => true,
+        };
+        meta["prediction_matches"] = json!(kind_ok && line_ok);
+        return Ok(Built {
+            answer: verdict_json(&strict, &text).to_string(),
+            certificate: json!({
+                "verdict": "incorrect",
+                "strict": verdict_json(&strict, &text),
+                "lenient_correct": false,
+                "checker_steps": strict.steps,
+            }),
+            meta,
+            shown: text,
+            label: "incorrect",
+        });
+    }
+    Err(NoCorruption)
+}
+
+/// A proof-checking instance that shows the correct proof.
+pub fn correct_proof_checking(
+    system: &ProofSystem,
+    premises: &[Formula],
+    goal: &Formula,
+    proof: &Deduction,
+) -> Built {
+    let text = print(proof);
+    let strict = system.check_text(&named_premises(premises), goal, &text, Mode::Strict);
     assert!(strict.ok(), "reference proofs check");
     Built {
-        answer: verdict_json(&strict, &correct_text).to_string(),
+        answer: verdict_json(&strict, &text).to_string(),
         certificate: json!({
             "verdict": "correct",
-            "strict": verdict_json(&strict, &correct_text),
+            "strict": verdict_json(&strict, &text),
             "lenient_correct": true,
             "checker_steps": strict.steps,
         }),
         meta: json!({"proof_correct": true, "corruption": null}),
-        shown: correct_text,
+        shown: text,
         label: "correct",
+    }
+}
+
+/// PL1's corruption operators as a [`build_proof_checking`] corruptor: a
+/// uniformly drawn operator, its touched step's line as the prediction.
+pub fn pl1_corruptor<'p>(
+    proof: &'p Deduction,
+    premises: &'p [Formula],
+) -> impl FnMut(&mut ChaCha8Rng) -> Option<Corrupted> + 'p {
+    move |rng| {
+        let op = Corruption::ALL[rng.random_range(0..Corruption::ALL.len())];
+        let (bad, touched) = corrupt(proof, op, rng, premises)?;
+        let predicted_line = match (op, touched) {
+            (Corruption::WrongFinal, _) => LinePrediction::Line(0),
+            (_, Some(k)) => {
+                let reparsed = parse_proof(&print(&bad), false).expect("printed proofs parse");
+                LinePrediction::Line(step_line(&reparsed, k))
+            }
+            // delete_lemma: the first error cites the deleted result.
+            (_, None) => LinePrediction::CitesDeleted,
+        };
+        Some(Corrupted {
+            proof: bad,
+            operator: op.name(),
+            predicted_kind: op.predicted_kind(),
+            predicted_line,
+        })
     }
 }
 

@@ -129,7 +129,7 @@ fn gold_answers_score_one_on_every_task() {
         assert!(all.len() >= 38, "{task:?}: {}", all.len());
         for inst in &all {
             let s = score_record(task, &inst.metadata, &inst.answer, &inst.answer);
-            assert_eq!(s.value, 1.0, "{task:?} {}: {}", inst.id, s.detail);
+            assert_eq!(s.value, 1.0, "{task:?} {}: {}", inst.canonical, s.detail);
         }
     }
 }
@@ -143,7 +143,7 @@ fn verify_accepts_gold_records_and_rejects_tampered_ones() {
     for task in Task::ALL {
         for inst in instances(task, 40) {
             let ok = verify_record(task, &inst.metadata, &inst.answer);
-            assert!(ok.is_ok(), "{}: {ok:?}", inst.id);
+            assert!(ok.is_ok(), "{}: {ok:?}", inst.canonical);
             kinds.insert((task, inst.label));
             let mut gold: Value = serde_json::from_str(&inst.answer).unwrap_or(Value::Null);
             let tampered = match (task, inst.label) {
@@ -176,7 +176,7 @@ fn verify_accepts_gold_records_and_rejects_tampered_ones() {
             assert!(
                 verify_record(task, &inst.metadata, &tampered).is_err(),
                 "{}: tampered gold accepted: {tampered}",
-                inst.id
+                inst.canonical
             );
         }
     }
@@ -206,7 +206,7 @@ fn proof_checking_is_balanced_and_labels_come_from_the_checker() {
         assert_eq!(s.value, 0.0);
         assert!(s.well_formed);
         if inst.label == "incorrect" {
-            assert_eq!(inst.prediction_matches, Some(true), "{}", inst.metadata);
+            assert_eq!(inst.prediction_matches(), Some(true), "{}", inst.metadata);
         }
     }
 }

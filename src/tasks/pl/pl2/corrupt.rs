@@ -5,6 +5,7 @@
 
 use crate::prop::formula::Formula;
 use crate::prop::ndl::{Arg, Deduction, Element};
+use crate::tasks::pl::tasks::{Corrupted, LinePrediction};
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
@@ -204,4 +205,21 @@ pub(super) fn corrupt(
         Corruption::WrongFinal => unreachable!("handled above"),
     }
     Some(d)
+}
+
+/// PL2's operators as a proof-checking corruptor: a uniformly drawn
+/// operator, predicting the error kind only.
+pub(super) fn pl2_corruptor(
+    proof: &Deduction,
+    n_premises: usize,
+) -> impl FnMut(&mut ChaCha8Rng) -> Option<Corrupted> + '_ {
+    move |rng| {
+        let op = Corruption::ALL[rng.random_range(0..Corruption::ALL.len())];
+        Some(Corrupted {
+            proof: corrupt(proof, op, rng, n_premises)?,
+            operator: op.name(),
+            predicted_kind: op.predicted_kind(),
+            predicted_line: LinePrediction::KindOnly,
+        })
+    }
 }

@@ -8,27 +8,28 @@
 //!
 //! Data flow per instance: seeded RNG → [`families::generate`] → filters
 //! ([`make_problem`]) → [`resolution::refute`] → [`resolution::to_ndlf`] →
-//! task construction (corruption re-labelled by the checker) → prompt.
+//! task construction (PL1's proof-checking builder and scorers over the
+//! NDL_f [`ProofSystem`], with PL2's corruption operators) → prompt.
 
 mod corrupt;
-mod prompt;
 #[cfg(test)]
 mod tests;
 
-pub use prompt::{NDLF_DESCRIPTION, problem_text, proof_checking_prompt, proof_writing_prompt};
-
+use crate::prop::ProofSystem;
 use crate::prop::check::{Mode, named_premises};
 use crate::prop::formula::Formula;
 use crate::prop::ndl::{Deduction, print};
-use crate::prop::ndlf::{NdlfOptions, check_ndlf_text, check_parsed_ndlf, render_assignment};
+use crate::prop::ndlf::{NdlfOptions, check_parsed_ndlf, render_assignment};
 use crate::prop::resolution::{self, RefuteError};
 use crate::prop::sat;
+use crate::tasks::pl::PlInstance;
 use crate::tasks::pl::families::{self, Family, Prefilter};
-use crate::tasks::pl::scoring::ScoreInput;
-use crate::tasks::pl::tasks::Task;
-use crate::tasks::pl::verdict::{json_object, verdict_json};
+use crate::tasks::pl::prompt::{proof_checking, proof_writing};
+use crate::tasks::pl::scoring::{self, ScoreInput, strict_steps};
+use crate::tasks::pl::tasks::{Built, Task, build_proof_checking};
+use crate::tasks::pl::verdict::json_object;
 use crate::tasks::{Score, instance_rng};
-use corrupt::{Corruption, corrupt};
+use corrupt::pl2_corruptor;
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 use serde::Serialize;
@@ -287,37 +288,6 @@ impl std::fmt::Display for Pl2Task {
     }
 }
 
-/// A finished PL2 instance, ready to become a dataset record.
-#[derive(Clone, Debug)]
-pub struct Pl2Instance {
-    /// Stable id.
-    pub id: String,
-    /// Task.
-    pub task: Pl2Task,
-    /// Family.
-    pub family: Family,
-    /// Size 1-3 (the record's level).
-    pub size: u8,
-    /// Prompt text.
-    pub prompt: String,
-    /// Gold answer.
-    pub answer: String,
-    /// Metadata JSON.
-    pub metadata: Value,
-    /// Certificate JSON.
-    pub certificate: Value,
-    /// Canonical form of the problem (sorted premises and goal), for deduplication.
-    pub canonical: String,
-    /// Label class, for the balance summary.
-    pub label: &'static str,
-    /// Proof checking: whether the checker's error matched the operator's predicted kind.
-    pub prediction_matches: Option<bool>,
-    /// Clauses of the clausal form.
-    pub cnf_clauses: usize,
-    /// Resolution steps of the refutation (theorems).
-    pub refutation_steps: Option<usize>,
-}
-
 /// Builds the instance at (seed, task, family, size, index).
 pub fn build(
     seed: u64,
@@ -326,15 +296,16 @@ pub fn build(
     size: u8,
     index: u64,
     opts: &Pl2Options,
-) -> Result<Pl2Instance, Reject> {
+) -> Result<PlInstance, Reject> {
     let size_s = size.to_string();
     let mut rng = instance_rng(seed, &["pl2", task.config(), family.name(), &size_s], index);
     let decoy =
         task == Pl2Task::ProofWriting && family.has_decoys() && rng.random_bool(opts.decoy_rate);
     let p = make_problem(family, size, decoy, &mut rng, opts)?;
+    let system = ProofSystem::NdlF(opts.ndlf.clone());
     let named = named_premises(&p.premises);
     let reference = p.proof.as_ref().map(print);
-    let (shown, answer, label, task_meta, task_cert) = match task {
+    let built = match task {
         Pl2Task::ProofWriting => {
             let answer = match (&reference, &p.counterexample) {
                 (Some(text), _) => json!({
@@ -348,67 +319,31 @@ pub fn build(
                 }),
                 (None, None) => unreachable!("a problem is a theorem or a decoy"),
             };
-            let label = if p.decoy { "non-theorem" } else { "theorem" };
-            (
-                String::new(),
-                answer.to_string(),
-                label,
-                json!({}),
-                json!({}),
-            )
+            Built {
+                shown: String::new(),
+                answer: answer.to_string(),
+                meta: json!({}),
+                certificate: json!({}),
+                label: if p.decoy { "non-theorem" } else { "theorem" },
+            }
         }
         Pl2Task::ProofChecking => {
             let proof = p.proof.as_ref().expect("checking uses theorems");
-            let correct_text = print(proof);
-            let mut built = None;
-            if rng.random_bool(0.5) {
-                for _ in 0..30 {
-                    let op = Corruption::ALL[rng.random_range(0..Corruption::ALL.len())];
-                    let Some(bad) = corrupt(proof, op, &mut rng, p.premises.len()) else {
-                        continue;
-                    };
-                    let text = print(&bad);
-                    let strict = check_ndlf_text(&named, &p.goal, &text, Mode::Strict, &opts.ndlf);
-                    let lenient =
-                        check_ndlf_text(&named, &p.goal, &text, Mode::Lenient, &opts.ndlf);
-                    let (Err(e), false) = (&strict.result, lenient.ok()) else {
-                        continue;
-                    };
-                    let matches = e.kind.name() == op.predicted_kind();
-                    built = Some((
-                        text.clone(),
-                        verdict_json(&strict, &text).to_string(),
-                        "incorrect",
-                        json!({"proof_correct": false, "corruption": op.name(),
-                               "predicted_error_type": op.predicted_kind(),
-                               "prediction_matches": matches}),
-                        json!({"verdict": "incorrect", "strict": verdict_json(&strict, &text),
-                               "lenient_correct": false, "checker_steps": strict.steps}),
-                    ));
-                    break;
-                }
-                if built.is_none() {
-                    return Err(Reject::NoCorruption);
-                }
-            }
-            built.unwrap_or_else(|| {
-                let strict =
-                    check_ndlf_text(&named, &p.goal, &correct_text, Mode::Strict, &opts.ndlf);
-                assert!(strict.ok(), "reference proofs check");
-                (
-                    correct_text.clone(),
-                    verdict_json(&strict, &correct_text).to_string(),
-                    "correct",
-                    json!({"proof_correct": true, "corruption": null}),
-                    json!({"verdict": "correct", "strict": verdict_json(&strict, &correct_text),
-                           "lenient_correct": true, "checker_steps": strict.steps}),
-                )
-            })
+            build_proof_checking(
+                &system,
+                &p.premises,
+                &p.goal,
+                proof,
+                &mut rng,
+                30,
+                pl2_corruptor(proof, p.premises.len()),
+            )
+            .map_err(|_| Reject::NoCorruption)?
         }
     };
     let prompt = match task {
-        Pl2Task::ProofWriting => proof_writing_prompt(&p.premises, &p.goal),
-        Pl2Task::ProofChecking => proof_checking_prompt(&p.premises, &p.goal, &shown),
+        Pl2Task::ProofWriting => proof_writing(&system, &p.premises, &p.goal, true),
+        Pl2Task::ProofChecking => proof_checking(&system, &p.premises, &p.goal, &built.shown),
     };
     let strings = |fs: &[Formula]| fs.iter().map(|f| f.to_string()).collect::<Vec<_>>();
     let mut metadata = json!({
@@ -428,16 +363,16 @@ pub fn build(
         "core_premises": p.core_premises,
         "reference_proof": reference,
         "reference_proof_lines": reference.as_ref().map(|r| r.lines().count()),
-        "shown_proof": shown,
+        "shown_proof": built.shown,
         "ndlf": {"max_justifiers": opts.ndlf.max_justifiers, "allow_empty": opts.ndlf.allow_empty,
                  "max_premise_conjuncts": opts.ndlf.max_premise_conjuncts},
     });
-    if let (Some(m), Some(extra)) = (metadata.as_object_mut(), task_meta.as_object()) {
+    if let (Some(m), Some(extra)) = (metadata.as_object_mut(), built.meta.as_object()) {
         for (k, v) in extra {
             m.insert(k.clone(), v.clone());
         }
     }
-    let mut certificate = task_cert;
+    let mut certificate = built.certificate;
     certificate["problem"] = match &p.counterexample {
         Some(m) => json!({"label": "non-theorem", "sat": "satisfiable",
                           "counterexample": m, "counterexample_text": render_assignment(m)}),
@@ -447,28 +382,27 @@ pub fn build(
                                                  "verified": true},
                        "reference_proof_checks": true}),
     };
-    let prediction_matches = metadata.get("prediction_matches").and_then(|v| v.as_bool());
+    let mut stats = vec![
+        ("cnf_clauses", p.cnf_clauses as f64),
+        ("decoy", f64::from(u8::from(built.label == "non-theorem"))),
+    ];
+    if let Some(s) = p.refutation_steps {
+        stats.push(("refutation_steps", s as f64));
+    }
+    if let Some(m) = metadata.get("prediction_matches").and_then(|v| v.as_bool()) {
+        stats.push(("corruption_prediction_matches", f64::from(u8::from(m))));
+    }
     let mut sorted = strings(&p.premises);
     sorted.sort();
-    let canonical = format!("{} |- {}", sorted.join(" # "), p.goal);
-    Ok(Pl2Instance {
-        id: format!(
-            "{}-{}-s{seed}-z{size}-{index:06}",
-            task.config(),
-            family.name()
-        ),
-        task,
-        family,
-        size,
+    Ok(PlInstance {
         prompt,
-        answer,
+        answer: built.answer,
         metadata,
         certificate,
-        canonical,
-        label,
-        prediction_matches,
-        cnf_clauses: p.cnf_clauses,
-        refutation_steps: p.refutation_steps,
+        canonical: format!("{} |- {}", sorted.join(" # "), p.goal),
+        label: built.label,
+        source: format!("pl2-{}", family.name()),
+        stats,
     })
 }
 
@@ -490,6 +424,25 @@ fn record_problem(metadata: &Value) -> Option<(Vec<Formula>, Formula, NdlfOption
     Some((premises, goal, opts))
 }
 
+/// The scorer's view of a PL2 record: its problem in NDL_f.
+fn score_input<'a>(
+    task: Task,
+    system: &'a ProofSystem,
+    premises: &'a [Formula],
+    goal: &'a Formula,
+    metadata: &'a Value,
+    gold: &'a str,
+) -> ScoreInput<'a> {
+    ScoreInput {
+        task,
+        system,
+        premises,
+        goal,
+        shown: metadata["shown_proof"].as_str().unwrap_or(""),
+        gold,
+    }
+}
+
 /// Re-checks a record from its stored text (`saturate verify`), without
 /// the generator's certificate. A theorem's label rests on an NDL_f proof
 /// that passes the strict checker under the record's limits (the gold
@@ -497,33 +450,19 @@ fn record_problem(metadata: &Value) -> Option<(Vec<Formula>, Formula, NdlfOption
 /// the gold counterexample, evaluated on every premise and the goal.
 /// Checking re-runs the strict checker on the shown proof and compares its
 /// verdict with the gold one; an incorrect proof must fail the lenient
-/// checker too. `Ok` says what was checked.
+/// checker too (PL1's checks, [`scoring::verify`], in NDL_f). `Ok` says
+/// what was checked.
 pub fn verify_record(task: Pl2Task, metadata: &Value, gold: &str) -> Result<String, String> {
     let (premises, goal, opts) =
         record_problem(metadata).ok_or("record metadata lacks the problem")?;
-    let named = named_premises(&premises);
+    let system = ProofSystem::NdlF(opts);
     let gold_v = json_object(gold).ok_or("gold answer is not a JSON object")?;
-    let strict = |text: &str, what: &str| -> Result<usize, String> {
-        let r = check_ndlf_text(&named, &goal, text, Mode::Strict, &opts);
-        match r.result {
-            Ok(_) => Ok(r.steps),
-            Err(e) => Err(format!(
-                "{what} fails the strict NDL_f checker: {} error at line {}: {}",
-                e.kind.name(),
-                e.line,
-                e.description
-            )),
-        }
-    };
+    let input = |task| score_input(task, &system, &premises, &goal, metadata, gold);
     match task {
         Pl2Task::ProofWriting => {
             match &gold_v["proof"] {
-                Value::String(proof) => {
-                    let steps = strict(proof, "gold proof")?;
-                    Ok(format!(
-                        "theorem: gold proof strictly correct ({steps} steps)"
-                    ))
-                }
+                Value::String(_) => scoring::verify(&input(Task::ProofWriting), metadata)
+                    .map(|s| format!("theorem: {s}")),
                 Value::Null => {
                     if !metadata["decoy"].as_bool().unwrap_or(false) {
                         return Err("no gold proof, but the record is not a decoy".into());
@@ -542,117 +481,73 @@ pub fn verify_record(task: Pl2Task, metadata: &Value, gold: &str) -> Result<Stri
             let reference = metadata["reference_proof"]
                 .as_str()
                 .ok_or("record metadata lacks reference_proof")?;
-            strict(reference, "reference proof")?;
-            let shown = metadata["shown_proof"]
+            let named = named_premises(&premises);
+            strict_steps(&system, &named, &goal, reference, "reference proof")?;
+            metadata["shown_proof"]
                 .as_str()
                 .ok_or("record metadata lacks shown_proof")?;
-            let r = check_ndlf_text(&named, &goal, shown, Mode::Strict, &opts);
-            let want = verdict_json(&r, shown);
-            if gold_v != want {
-                return Err(format!(
-                    "gold verdict {gold_v} but the strict checker says {want}"
-                ));
-            }
-            if r.ok() {
-                return Ok(format!("theorem; shown proof correct ({} steps)", r.steps));
-            }
-            if check_ndlf_text(&named, &goal, shown, Mode::Lenient, &opts).ok() {
-                return Err("labelled incorrect, but the lenient checker accepts it".into());
-            }
-            Ok(format!(
-                "theorem; shown proof incorrect: {} error at line {}",
-                want["errorDetails"]["errorType"], want["errorDetails"]["offendingLineNumber"]
-            ))
+            scoring::verify(&input(Task::ProofChecking), metadata).map(|s| format!("theorem; {s}"))
         }
     }
 }
 
 /// Scores a model answer against a record's metadata and gold answer.
-/// Checking: the verdict must match (error details are reported, not
-/// scored, as for PL1). Writing: a theorem needs a proof the lenient NDL_f
-/// checker accepts under the record's limits; a non-theorem needs
-/// `"proof": null` and a counterexample that assigns every atom and makes
-/// every premise true and the goal false.
+/// Checking: PL1's scorer in NDL_f (the verdict must match). Writing: a
+/// theorem needs a proof the lenient NDL_f checker accepts under the
+/// record's limits (PL1's proof-writing scorer in NDL_f); a non-theorem
+/// needs `"proof": null` and a counterexample that assigns every atom and
+/// makes every premise true and the goal false.
 pub fn score_record(task: Pl2Task, metadata: &Value, gold: &str, answer: &str) -> Score {
     let Some((premises, goal, opts)) = record_problem(metadata) else {
         return Score::malformed("record metadata lacks the problem");
     };
+    let system = ProofSystem::NdlF(opts);
+    let input = |task| score_input(task, &system, &premises, &goal, metadata, gold);
     match task {
-        Pl2Task::ProofChecking => crate::tasks::pl::scoring::score(
-            &ScoreInput {
-                task: Task::ProofChecking,
-                premises: &premises,
-                goal: &goal,
-                shown: metadata["shown_proof"].as_str().unwrap_or(""),
-                gold,
-            },
-            answer,
-        ),
+        Pl2Task::ProofChecking => scoring::score(&input(Task::ProofChecking), answer),
         Pl2Task::ProofWriting => {
             let Some(v) = json_object(answer) else {
                 return Score::malformed("answer is not a JSON object");
             };
-            let decoy = metadata["decoy"].as_bool().unwrap_or(false);
             match v.get("proof") {
-                Some(Value::String(proof)) => {
-                    if proof.lines().any(|l| l.trim_start().starts_with("assert ")) {
-                        return Score::wrong("the proof repeats assert lines");
-                    }
-                    let r = check_ndlf_text(
-                        &named_premises(&premises),
-                        &goal,
-                        proof,
-                        Mode::Lenient,
-                        &opts,
-                    );
-                    match r.result {
-                        Ok(_) => Score::correct(),
-                        Err(e) => Score::wrong(format!(
-                            "{} error at line {}: {}",
-                            e.kind.name(),
-                            e.line,
-                            e.description
-                        )),
-                    }
-                }
+                Some(Value::String(_)) => scoring::score(&input(Task::ProofWriting), answer),
                 Some(Value::Null) | None => {
-                    if !decoy {
+                    if !metadata["decoy"].as_bool().unwrap_or(false) {
                         return Score::wrong("no proof given, but the goal follows");
                     }
-                    let Some(cx) = v.get("counterexample").and_then(|c| c.as_object()) else {
-                        return Score::wrong("no proof and no counterexample object");
-                    };
-                    let mut atoms = goal.atoms();
-                    for p in &premises {
-                        p.collect_atoms(&mut atoms);
-                    }
-                    let mut m = BTreeMap::new();
-                    for a in &atoms {
-                        match cx.get(a).and_then(|b| b.as_bool()) {
-                            Some(b) => {
-                                m.insert(a.clone(), b);
-                            }
-                            None => {
-                                return Score::wrong(format!(
-                                    "the counterexample gives no boolean for {a}"
-                                ));
-                            }
-                        }
-                    }
-                    let val = |a: &str| m.get(a).copied().unwrap_or(false);
-                    if let Some(i) = premises.iter().position(|p| !p.eval(&val)) {
-                        return Score::wrong(format!(
-                            "the counterexample falsifies premise-{}",
-                            i + 1
-                        ));
-                    }
-                    if goal.eval(&val) {
-                        return Score::wrong("the counterexample makes the goal true");
-                    }
-                    Score::correct()
+                    score_counterexample(&premises, &goal, &v)
                 }
                 Some(_) => Score::malformed("\"proof\" must be a string or null"),
             }
         }
     }
+}
+
+/// A non-theorem answer: a counterexample object that gives every atom a
+/// boolean and makes every premise true and the goal false.
+fn score_counterexample(premises: &[Formula], goal: &Formula, answer: &Value) -> Score {
+    let Some(cx) = answer.get("counterexample").and_then(|c| c.as_object()) else {
+        return Score::wrong("no proof and no counterexample object");
+    };
+    let mut atoms = goal.atoms();
+    for p in premises {
+        p.collect_atoms(&mut atoms);
+    }
+    let mut m = BTreeMap::new();
+    for a in &atoms {
+        match cx.get(a).and_then(|b| b.as_bool()) {
+            Some(b) => {
+                m.insert(a.clone(), b);
+            }
+            None => return Score::wrong(format!("the counterexample gives no boolean for {a}")),
+        }
+    }
+    let val = |a: &str| m.get(a).copied().unwrap_or(false);
+    if let Some(i) = premises.iter().position(|p| !p.eval(&val)) {
+        return Score::wrong(format!("the counterexample falsifies premise-{}", i + 1));
+    }
+    if goal.eval(&val) {
+        return Score::wrong("the counterexample makes the goal true");
+    }
+    Score::correct()
 }

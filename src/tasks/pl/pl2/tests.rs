@@ -3,7 +3,7 @@
 
 use super::*;
 
-fn instances(task: Pl2Task, per_family: u64) -> Vec<Pl2Instance> {
+fn instances(task: Pl2Task, per_family: u64) -> Vec<PlInstance> {
     let opts = Pl2Options::default();
     let mut out = Vec::new();
     for family in Family::ALL {
@@ -22,19 +22,20 @@ fn every_family_yields_checked_reference_proofs_and_gold_scores_one() {
         let all = instances(task, 6);
         for family in Family::ALL {
             assert!(
-                all.iter().any(|i| i.family == family),
+                all.iter()
+                    .any(|i| i.source == format!("pl2-{}", family.name())),
                 "{task}: no {family} instance"
             );
         }
         for inst in &all {
             let s = score_record(task, &inst.metadata, &inst.answer, &inst.answer);
-            assert_eq!(s.value, 1.0, "{}: {}", inst.id, s.detail);
+            assert_eq!(s.value, 1.0, "{}: {}", inst.canonical, s.detail);
             if let Some(proof) = inst.metadata["reference_proof"].as_str() {
                 // The reference proof re-checks from the metadata strings alone.
                 let ans = json!({"description": "", "proof": proof}).to_string();
                 let s = score_record(Pl2Task::ProofWriting, &inst.metadata, "", &ans);
-                assert_eq!(s.value, 1.0, "{}: {}", inst.id, s.detail);
-                let steps = inst.refutation_steps.unwrap();
+                assert_eq!(s.value, 1.0, "{}: {}", inst.canonical, s.detail);
+                let steps = inst.metadata["refutation_steps"].as_u64().unwrap();
                 assert!(steps < 150, "{steps}");
             }
         }
@@ -49,7 +50,7 @@ fn verify_accepts_gold_records_and_rejects_tampered_ones() {
     for task in Pl2Task::ALL {
         for inst in instances(task, 4) {
             let ok = verify_record(task, &inst.metadata, &inst.answer);
-            assert!(ok.is_ok(), "{}: {ok:?}", inst.id);
+            assert!(ok.is_ok(), "{}: {ok:?}", inst.canonical);
             labels.insert((task, inst.label));
             let mut gold: Value = serde_json::from_str(&inst.answer).unwrap();
             match (task, inst.label) {
@@ -74,7 +75,7 @@ fn verify_accepts_gold_records_and_rejects_tampered_ones() {
             assert!(
                 verify_record(task, &inst.metadata, &tampered).is_err(),
                 "{}: tampered gold accepted: {tampered}",
-                inst.id
+                inst.canonical
             );
             gold["proof"] = Value::Null;
             if inst.label == "theorem" {
@@ -96,7 +97,7 @@ fn verify_accepts_gold_records_and_rejects_tampered_ones() {
 #[test]
 fn decoys_have_no_proof_and_a_checked_counterexample() {
     let all = instances(Pl2Task::ProofWriting, 12);
-    let decoys: Vec<&Pl2Instance> = all.iter().filter(|i| i.label == "non-theorem").collect();
+    let decoys: Vec<&PlInstance> = all.iter().filter(|i| i.label == "non-theorem").collect();
     assert!(decoys.len() >= 3, "{}", decoys.len());
     for inst in decoys {
         let premises: Vec<Formula> = inst.metadata["premises"]
@@ -106,7 +107,7 @@ fn decoys_have_no_proof_and_a_checked_counterexample() {
             .map(|s| Formula::parse(s.as_str().unwrap()).unwrap())
             .collect();
         let goal = Formula::parse(inst.metadata["goal"].as_str().unwrap()).unwrap();
-        assert!(!sat::entails(&premises, &goal), "{}", inst.id);
+        assert!(!sat::entails(&premises, &goal), "{}", inst.canonical);
         assert!(inst.certificate["problem"]["counterexample"].is_object());
         // Claiming a proof, or a wrong counterexample, scores 0.
         let fake = json!({"description": "", "proof": format!("{{\n  {goal} from premise-1\n}}")});
@@ -137,7 +138,7 @@ fn decoys_have_no_proof_and_a_checked_counterexample() {
                 s.value,
                 if valid { 1.0 } else { 0.0 },
                 "{}: {}",
-                inst.id,
+                inst.canonical,
                 s.detail
             );
         }
@@ -167,14 +168,14 @@ fn one_line_and_consolidating_proofs_are_rejected() {
         let one_line = format!("{{\n  {goal} from {}\n}}", all.join(", "));
         let ans = json!({"description": "", "proof": one_line}).to_string();
         let s = score_record(Pl2Task::ProofWriting, &inst.metadata, &inst.answer, &ans);
-        assert_eq!(s.value, 0.0, "{}", inst.id);
+        assert_eq!(s.value, 0.0, "{}", inst.canonical);
         assert!(s.detail.starts_with("type error"), "{}", s.detail);
         // Five premises at a time is not enough (the goal needs more),
         // and gathering them in conjunctions trips the premise bound.
         let five = format!("{{\n  {goal} from {}\n}}", all[..5].join(", "));
         let ans = json!({"description": "", "proof": five}).to_string();
         let s = score_record(Pl2Task::ProofWriting, &inst.metadata, &inst.answer, &ans);
-        assert_eq!(s.value, 0.0, "{}", inst.id);
+        assert_eq!(s.value, 0.0, "{}", inst.canonical);
         // No proof at all for a theorem scores 0.
         let s = score_record(
             Pl2Task::ProofWriting,
@@ -209,7 +210,7 @@ fn proof_checking_is_balanced_and_corruptions_score_zero_when_called_correct() {
         );
         assert_eq!(s.value, 0.0);
         if inst.label == "incorrect" {
-            assert_eq!(inst.prediction_matches, Some(true), "{}", inst.metadata);
+            assert_eq!(inst.prediction_matches(), Some(true), "{}", inst.metadata);
             let gold: Value = serde_json::from_str(&inst.answer).unwrap();
             let d = &gold["errorDetails"];
             if d["errorType"] == "logic" && d["offendingLineNumber"] != 0 {
