@@ -6,12 +6,12 @@ use saturate::dataset::Record;
 use saturate::pipeline::generate::{LoopSettings, run_generators};
 use saturate::pipeline::score::{read_dataset, score_answers_with, verify_dataset_with};
 use saturate::prover::ProverLimits;
-use saturate::tasks::Score;
 use saturate::tasks::family::{
     Attempt, Built, Cell, ConfigInfo, Fill, Generator, Registry, RejectReason, ScoreContext,
     TaskFamily, Worker,
 };
 use saturate::tasks::instance_rng;
+use saturate::tasks::{Score, TaskError};
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -56,12 +56,15 @@ impl TaskFamily for Parity {
             _ => Score::malformed("expected True or False"),
         }
     }
-    fn verify(&self, row: &Record) -> Result<String, String> {
-        let n = number(row)?;
+    fn verify(&self, row: &Record) -> Result<String, TaskError> {
+        let n = number(row).map_err(TaskError::Record)?;
         if label(n) == row.answer {
             Ok(format!("digit sum of {n}"))
         } else {
-            Err(format!("label {} is wrong for {n}", row.answer))
+            Err(TaskError::Rejected(format!(
+                "label {} is wrong for {n}",
+                row.answer
+            )))
         }
     }
 }

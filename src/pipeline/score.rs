@@ -8,8 +8,8 @@
 use super::{RunError, write_atomic};
 pub use crate::dataset::{Row, read_dataset};
 use crate::prover::{Prover, ProverLimits};
-use crate::tasks::Score;
 use crate::tasks::family::{Registry, ScoreContext};
+use crate::tasks::{Score, TaskError};
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -220,7 +220,7 @@ pub fn score_answers_with(
 
 /// Re-checks one row through its family's verifier; `Ok(None)` when no
 /// registered family writes the row's task.
-pub fn verify_row(row: &Row, registry: &Registry) -> Result<Option<String>, String> {
+pub fn verify_row(row: &Row, registry: &Registry) -> Result<Option<String>, TaskError> {
     match registry.family_of(&row.task) {
         Some(f) => f.verify(&row.to_record()).map(Some),
         None => Ok(None),
@@ -251,9 +251,11 @@ pub fn verify_dataset_with(dir: &Path, registry: &Registry) -> Result<VerifySumm
         match verify_row(row, registry) {
             Ok(Some(_)) => *s.checked.entry(row.task.clone()).or_default() += 1,
             Ok(None) => *s.skipped.entry(row.task.clone()).or_default() += 1,
-            Err(e) => s
-                .failures
-                .push((row.id.clone(), row.file.display().to_string(), e)),
+            Err(e) => s.failures.push((
+                row.id.clone(),
+                row.file.display().to_string(),
+                e.to_string(),
+            )),
         }
     }
     Ok(s)

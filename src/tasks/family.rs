@@ -22,8 +22,8 @@
 //! [`super::instance_rng`] over those coordinates), whatever worker runs it
 //! and whatever ran before on that worker.
 
-use super::Score;
 use super::fault::RejectEntry;
+use super::{Score, TaskError};
 use crate::dataset::Record;
 use serde_json::Value;
 use std::any::Any;
@@ -194,7 +194,7 @@ pub trait TaskFamily: Sync {
 
     /// Re-checks a stored row (its label and certificate, from the row's
     /// own text); `Ok` carries a one-line account of what was checked.
-    fn verify(&self, row: &Record) -> Result<String, String>;
+    fn verify(&self, row: &Record) -> Result<String, TaskError>;
 }
 
 /// One run of a family: its cells and how to build an instance.
@@ -279,13 +279,14 @@ impl Registry {
 }
 
 /// Reads a row's metadata as a JSON value (an error names the column).
-pub fn metadata_json(row: &Record) -> Result<Value, String> {
-    serde_json::from_str(&row.metadata).map_err(|e| format!("metadata: {e}"))
+pub fn metadata_json(row: &Record) -> Result<Value, TaskError> {
+    serde_json::from_str(&row.metadata).map_err(|e| TaskError::Record(format!("metadata: {e}")))
 }
 
 /// Reads a row's certificate as a JSON value (an error names the column).
-pub fn certificate_json(row: &Record) -> Result<Value, String> {
-    serde_json::from_str(&row.certificate).map_err(|e| format!("certificate: {e}"))
+pub fn certificate_json(row: &Record) -> Result<Value, TaskError> {
+    serde_json::from_str(&row.certificate)
+        .map_err(|e| TaskError::Record(format!("certificate: {e}")))
 }
 
 #[cfg(test)]

@@ -4,12 +4,14 @@
 //! score type.
 
 pub mod eq;
+pub mod error;
 pub mod family;
 pub mod fault;
 pub mod pl;
 pub mod registry;
 pub mod tptp;
 
+pub use error::TaskError;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};

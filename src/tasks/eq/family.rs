@@ -5,11 +5,10 @@
 
 use super::{GenParams, Task};
 use crate::dataset::Record;
-use crate::tasks::Score;
 use crate::tasks::family::{
-    Attempt, Built, Cell, ConfigInfo, Fill, Generator, RejectReason, ScoreContext, TaskFamily,
-    Worker,
+    Attempt, Cell, ConfigInfo, Fill, Generator, RejectReason, ScoreContext, TaskFamily, Worker,
 };
+use crate::tasks::{Score, TaskError};
 use serde::{Deserialize, Serialize};
 
 /// The generator version in manifests: bumped when a config and seed give
@@ -102,8 +101,9 @@ impl TaskFamily for EqFamily {
         }
     }
 
-    fn verify(&self, row: &Record) -> Result<String, String> {
-        super::verify_record(task_of(&row.task)?, &row.metadata, &row.answer)
+    fn verify(&self, row: &Record) -> Result<String, TaskError> {
+        let task = task_of(&row.task).map_err(TaskError::Record)?;
+        super::verify_record(task, &row.metadata, &row.answer).map_err(TaskError::Rejected)
     }
 }
 
@@ -152,17 +152,7 @@ impl Generator for EqGenerator {
             return Attempt::rejected(&EqReject::NoInstance);
         };
         match super::build(task, cell.level, self.seed, index) {
-            Ok(Some(b)) => Attempt::built(Built {
-                prompt: b.prompt,
-                answer: b.answer,
-                metadata: b.metadata,
-                certificate: b.certificate,
-                key: b.key,
-                label: b.label.to_string(),
-                domain: None,
-                source: Some(format!("generator:{}", super::GENERATOR_VERSION)),
-                stats: Vec::new(),
-            }),
+            Ok(Some(b)) => Attempt::built(b),
             Ok(None) => Attempt::rejected(&EqReject::NoInstance),
             // An internal consistency check failed: a bug, listed in rejects/.
             Err(e) => Attempt {
@@ -170,7 +160,7 @@ impl Generator for EqGenerator {
                 rejects: vec!["certificate_failure"],
                 bugs: vec![crate::tasks::fault::RejectEntry::from_check(
                     cell.id(index),
-                    e,
+                    e.to_string(),
                 )],
             },
         }

@@ -26,7 +26,8 @@ pub use generate::{GenParams, Proof};
 
 use crate::equational::lang;
 use crate::equational::step::check_step;
-use crate::tasks::{Score, instance_rng};
+use crate::tasks::family::Built;
+use crate::tasks::{Score, TaskError, instance_rng};
 use corrupt::{Corruption, corrupt_citation, corrupt_contractum, first_failure};
 use rand::Rng;
 use record::{Loaded, PaperRecord, ProofData};
@@ -90,26 +91,6 @@ impl std::fmt::Display for Task {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.config())
     }
-}
-
-/// One built instance, ready to become a dataset record.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Built {
-    /// The prompt.
-    pub prompt: String,
-    /// The gold answer (JSON).
-    pub answer: String,
-    /// Metadata JSON: the paper's EQ1 fields, generator version, level,
-    /// knobs, features, task details and the scorer's `instance`.
-    pub metadata: String,
-    /// Certificate JSON: the checker's verdict on every step and the
-    /// task-specific evidence.
-    pub certificate: String,
-    /// Dedup key (see [`common::canonical_key`]).
-    pub key: String,
-    /// Label class for the run summary (`correct`, `incorrect`, `corrupted`,
-    /// `fillable`, `decoy`).
-    pub label: &'static str,
 }
 
 #[derive(Serialize)]
@@ -184,7 +165,10 @@ fn assemble<I: Serialize>(proof: &Proof, p: Parts<'_, I>) -> Result<Built, Strin
         metadata: serde_json::to_string(&metadata).map_err(|e| e.to_string())?,
         certificate: p.certificate.to_string(),
         key: p.key,
-        label: p.label,
+        label: p.label.to_string(),
+        domain: None,
+        source: Some(format!("generator:{GENERATOR_VERSION}")),
+        stats: Vec::new(),
     })
 }
 
@@ -222,8 +206,17 @@ fn params_for(task: Task, level: u8) -> Option<GenParams> {
 /// Builds instance `index` of `task` at `level` for run seed `run_seed`.
 /// `Ok(None)`: the generator found no instance of the wanted kind for this
 /// index (counted, skipped). `Err`: an internal consistency check failed (a
-/// bug; the run must stop).
-pub fn build(task: Task, level: u8, run_seed: u64, index: u64) -> Result<Option<Built>, String> {
+/// bug: the loop rejects the instance and lists it).
+pub fn build(task: Task, level: u8, run_seed: u64, index: u64) -> Result<Option<Built>, TaskError> {
+    build_checked(task, level, run_seed, index).map_err(TaskError::Check)
+}
+
+fn build_checked(
+    task: Task,
+    level: u8,
+    run_seed: u64,
+    index: u64,
+) -> Result<Option<Built>, String> {
     let params = params_for(task, level).ok_or_else(|| format!("no level {level}"))?;
     let lv = level.to_string();
     let mut rng = instance_rng(run_seed, &["eq", task.config(), &lv], index);
@@ -552,7 +545,7 @@ mod tests {
                     let Some(b) = build(task, level, 9, index).unwrap() else {
                         continue;
                     };
-                    labels.insert(b.label);
+                    labels.insert(b.label.clone());
                     assert_eq!(score(task, &b.metadata, &b.answer), Score::correct());
                     let m: Value = serde_json::from_str(&b.metadata).unwrap();
                     for k in [

@@ -7,11 +7,11 @@ use super::families::Family;
 use super::pl2::{self, Pl2Options, Pl2Task};
 use super::{Skip, Task};
 use crate::dataset::Record;
-use crate::tasks::Score;
 use crate::tasks::family::{
     Attempt, Cell, ConfigInfo, Fill, Generator, RejectReason, ScoreContext, TaskFamily, Worker,
     metadata_json,
 };
+use crate::tasks::{Score, TaskError};
 use serde::{Deserialize, Serialize};
 
 /// The generator version in manifests (2: one id scheme for every family,
@@ -206,24 +206,24 @@ fn describe2(task: Pl2Task) -> &'static str {
     }
 }
 
-fn task1(config: &str) -> Result<Task, String> {
+fn task1(config: &str) -> Result<Task, TaskError> {
     Task::ALL
         .into_iter()
         .find(|t| t.config() == config)
-        .ok_or_else(|| format!("no PL1 task {config}"))
+        .ok_or_else(|| TaskError::Record(format!("no PL1 task {config}")))
 }
 
-fn task2(config: &str) -> Result<Pl2Task, String> {
+fn task2(config: &str) -> Result<Pl2Task, TaskError> {
     Pl2Task::ALL
         .into_iter()
         .find(|t| t.config() == config)
-        .ok_or_else(|| format!("no PL2 task {config}"))
+        .ok_or_else(|| TaskError::Record(format!("no PL2 task {config}")))
 }
 
 /// Scores a row with `score` once its task and metadata read; a row that
 /// does not read scores 0 as malformed.
 fn score_with<T>(
-    task: Result<T, String>,
+    task: Result<T, TaskError>,
     row: &Record,
     score: impl FnOnce(T, &serde_json::Value) -> Score,
 ) -> Score {
@@ -254,8 +254,9 @@ impl TaskFamily for Pl1Family {
         })
     }
 
-    fn verify(&self, row: &Record) -> Result<String, String> {
+    fn verify(&self, row: &Record) -> Result<String, TaskError> {
         super::instance::verify_record(task1(&row.task)?, &metadata_json(row)?, &row.answer)
+            .map_err(TaskError::Rejected)
     }
 }
 
@@ -280,8 +281,9 @@ impl TaskFamily for Pl2Family {
         })
     }
 
-    fn verify(&self, row: &Record) -> Result<String, String> {
+    fn verify(&self, row: &Record) -> Result<String, TaskError> {
         pl2::verify_record(task2(&row.task)?, &metadata_json(row)?, &row.answer)
+            .map_err(TaskError::Rejected)
     }
 }
 

@@ -13,13 +13,13 @@ use crate::checker::{CheckProblem, Checked, check};
 use crate::dataset::Record;
 use crate::prover::{Prover, Verdict};
 use crate::saturation::Params;
-use crate::tasks::Score;
 use crate::tasks::family::{
     Attempt, Built, Cell, ConfigInfo, Fill, Generator, RejectReason, ScoreContext, TaskFamily,
     Worker, certificate_json, metadata_json,
 };
 use crate::tasks::fault::{self, RejectEntry};
 use crate::tasks::instance_rng;
+use crate::tasks::{Score, TaskError};
 use std::collections::BTreeMap;
 
 /// The TPTP families (static face).
@@ -78,20 +78,21 @@ impl TaskFamily for TptpFamily {
         r.unwrap_or_else(|e| Score::malformed(format!("record: {e}")))
     }
 
-    fn verify(&self, row: &Record) -> Result<String, String> {
-        let f =
-            Family::from_config(&row.task).ok_or_else(|| format!("no TPTP task {}", row.task))?;
+    fn verify(&self, row: &Record) -> Result<String, TaskError> {
+        let f = Family::from_config(&row.task)
+            .ok_or_else(|| TaskError::Record(format!("no TPTP task {}", row.task)))?;
         let meta = metadata_json(row)?;
         let cert = certificate_json(row)?;
         match f {
             Family::Entailment => {
-                let verdict: Verdict =
-                    serde_json::from_value(cert).map_err(|e| format!("certificate: {e}"))?;
+                let verdict: Verdict = serde_json::from_value(cert)
+                    .map_err(|e| TaskError::Record(format!("certificate: {e}")))?;
                 let problem = CheckProblem {
-                    axioms: str_list(&meta, "premises")?,
-                    conjecture: Some(str_field(&meta, "theorem")?),
+                    axioms: str_list(&meta, "premises").map_err(TaskError::Record)?,
+                    conjecture: Some(str_field(&meta, "theorem").map_err(TaskError::Record)?),
                 };
-                let checked = check(&problem, &verdict).map_err(|e| e.to_string())?;
+                let checked =
+                    check(&problem, &verdict).map_err(|e| TaskError::Rejected(e.to_string()))?;
                 match (row.answer.as_str(), checked) {
                     ("True", Checked::Refutation { steps }) => {
                         Ok(format!("refutation of {steps} steps"))
@@ -99,11 +100,17 @@ impl TaskFamily for TptpFamily {
                     ("False", Checked::Model { size }) => {
                         Ok(format!("countermodel of size {size}"))
                     }
-                    (a, c) => Err(format!("label {a:?} is not established by {c:?}")),
+                    (a, c) => Err(TaskError::Rejected(format!(
+                        "label {a:?} is not established by {c:?}"
+                    ))),
                 }
             }
-            Family::Selection => select::verify(&meta, &cert, &row.answer),
-            Family::Reconstruction => recon::verify(&meta, &cert, &row.answer),
+            Family::Selection => {
+                select::verify(&meta, &cert, &row.answer).map_err(TaskError::Rejected)
+            }
+            Family::Reconstruction => {
+                recon::verify(&meta, &cert, &row.answer).map_err(TaskError::Rejected)
+            }
         }
     }
 }
