@@ -5,38 +5,14 @@
 //! table in the summary, and exit code 2 with nothing written for bad
 //! PL2 arguments.
 
-use arrow_array::{Array, StringArray};
-use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 mod common;
 
-use common::{files, run, stderr};
+use common::{files, parquet_rows, run, stderr};
 use saturate::prop::Formula;
 use saturate::tasks::pl::families::Family;
 use saturate::tasks::pl::pl2::{Pl2Task, score_record};
 use serde_json::Value;
 use std::path::Path;
-
-fn rows(path: &Path) -> Vec<Vec<Option<String>>> {
-    let reader = ParquetRecordBatchReaderBuilder::try_new(std::fs::File::open(path).unwrap())
-        .unwrap()
-        .build()
-        .unwrap();
-    let mut out = Vec::new();
-    for b in reader {
-        let b = b.unwrap();
-        for r in 0..b.num_rows() {
-            out.push(
-                (0..b.num_columns())
-                    .map(|c| {
-                        let a = b.column(c).as_any().downcast_ref::<StringArray>().unwrap();
-                        (!a.is_null(r)).then(|| a.value(r).to_string())
-                    })
-                    .collect(),
-            );
-        }
-    }
-    out
-}
 
 fn formulas(v: &Value) -> Vec<Formula> {
     v.as_array()
@@ -92,7 +68,7 @@ fn writes_a_consistent_pl2_dataset_identically_for_any_jobs() {
         );
         for (_, split) in cfg["splits"].as_object().unwrap() {
             for shard in split["shards"].as_array().unwrap() {
-                for row in rows(&a.join(shard["file"].as_str().unwrap())) {
+                for row in parquet_rows(&a.join(shard["file"].as_str().unwrap())) {
                     let [id, t, domain, source, level, prompt, answer, meta, cert] = &row[..]
                     else {
                         panic!("9 columns")

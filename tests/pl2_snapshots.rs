@@ -5,7 +5,7 @@
 
 use saturate::tasks::pl::families::Family;
 use saturate::tasks::pl::pl2::{Pl2Options, Pl2Task, build};
-use std::path::PathBuf;
+mod common;
 
 fn snapshot(task: Pl2Task, family: Family) {
     let opts = Pl2Options::default();
@@ -16,24 +16,7 @@ fn snapshot(task: Pl2Task, family: Family) {
         "=== problem\n{}\n=== prompt\n{}\n=== answer\n{}\n",
         inst.canonical, inst.prompt, inst.answer
     );
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/snapshots")
-        .join(format!("{}_{}.txt", task.config(), family.name()));
-    if std::env::var_os("UPDATE_SNAPSHOTS").is_some() {
-        std::fs::write(&path, &text).unwrap();
-    }
-    let want = std::fs::read_to_string(&path).unwrap_or_else(|e| {
-        panic!(
-            "{}: {e} (run with UPDATE_SNAPSHOTS=1 to create)",
-            path.display()
-        )
-    });
-    assert_eq!(
-        text,
-        want,
-        "{} differs from the rendered prompt",
-        path.display()
-    );
+    common::assert_snapshot(&format!("{}_{}.txt", task.config(), family.name()), &text);
 }
 
 #[test]

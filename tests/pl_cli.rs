@@ -3,37 +3,13 @@
 //! problem re-checks), byte-identical output for --jobs 1 and 2, the summary,
 //! and exit code 2 with nothing written for bad arguments.
 
-use arrow_array::{Array, StringArray};
-use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 mod common;
 
-use common::{files, run};
+use common::{files, parquet_rows, run};
 use saturate::tasks::pl::instance::{problem_of, score_record};
 use saturate::tasks::pl::{Task, generate};
 use serde_json::Value;
-use std::path::{Path, PathBuf};
-
-fn rows(path: &Path) -> Vec<Vec<Option<String>>> {
-    let reader = ParquetRecordBatchReaderBuilder::try_new(std::fs::File::open(path).unwrap())
-        .unwrap()
-        .build()
-        .unwrap();
-    let mut out = Vec::new();
-    for b in reader {
-        let b = b.unwrap();
-        for r in 0..b.num_rows() {
-            out.push(
-                (0..b.num_columns())
-                    .map(|c| {
-                        let a = b.column(c).as_any().downcast_ref::<StringArray>().unwrap();
-                        (!a.is_null(r)).then(|| a.value(r).to_string())
-                    })
-                    .collect(),
-            );
-        }
-    }
-    out
-}
+use std::path::PathBuf;
 
 fn task_of(config: &str) -> Task {
     *Task::ALL.iter().find(|t| t.config() == config).unwrap()
@@ -96,7 +72,7 @@ fn writes_a_consistent_dataset_identically_for_any_jobs() {
             for shard in split["shards"].as_array().unwrap() {
                 let file = shard["file"].as_str().unwrap();
                 assert!(file.ends_with(".parquet") && file.contains("-of-"));
-                for row in rows(&a.join(file)) {
+                for row in parquet_rows(&a.join(file)) {
                     seen += 1;
                     let [id, t, _, _, level, prompt, answer, meta, cert] = &row[..] else {
                         panic!("9 columns")

@@ -5,27 +5,10 @@
 //! `UPDATE_SNAPSHOTS=1 cargo test --test tptp_snapshots`.
 
 use saturate::tasks::tptp::{entail, recon, select};
-use std::path::PathBuf;
+mod common;
 
 fn check(name: &str, text: &str) {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/snapshots")
-        .join(format!("tptp_{name}.txt"));
-    if std::env::var_os("UPDATE_SNAPSHOTS").is_some() {
-        std::fs::write(&path, text).unwrap();
-    }
-    let want = std::fs::read_to_string(&path).unwrap_or_else(|e| {
-        panic!(
-            "{}: {e} (run with UPDATE_SNAPSHOTS=1 to create)",
-            path.display()
-        )
-    });
-    assert_eq!(
-        text,
-        want,
-        "{} differs from the rendered prompt",
-        path.display()
-    );
+    common::assert_snapshot(&format!("tptp_{name}.txt"), text);
 }
 
 fn s(v: &[&str]) -> Vec<String> {

@@ -87,3 +87,50 @@ pub fn assert_verify_rechecks(dataset: &Path, configs: &[&str]) {
         assert!(n > 0 && line.contains("re-checked"), "{line}");
     }
 }
+
+/// Every row of a Parquet shard as its columns' optional strings, in
+/// column order.
+pub fn parquet_rows(path: &Path) -> Vec<Vec<Option<String>>> {
+    use arrow_array::{Array, StringArray};
+    use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+    let reader = ParquetRecordBatchReaderBuilder::try_new(std::fs::File::open(path).unwrap())
+        .unwrap()
+        .build()
+        .unwrap();
+    let mut out = Vec::new();
+    for b in reader {
+        let b = b.unwrap();
+        for r in 0..b.num_rows() {
+            out.push(
+                (0..b.num_columns())
+                    .map(|c| {
+                        let a = b.column(c).as_any().downcast_ref::<StringArray>().unwrap();
+                        (!a.is_null(r)).then(|| a.value(r).to_string())
+                    })
+                    .collect(),
+            );
+        }
+    }
+    out
+}
+
+/// Compares `text` with the snapshot `tests/snapshots/<file>`; with
+/// `UPDATE_SNAPSHOTS` set, writes it first (regenerate on purpose only).
+pub fn assert_snapshot(file: &str, text: &str) {
+    let path = crate_root().join("tests/snapshots").join(file);
+    if std::env::var_os("UPDATE_SNAPSHOTS").is_some() {
+        std::fs::write(&path, text).unwrap();
+    }
+    let want = std::fs::read_to_string(&path).unwrap_or_else(|e| {
+        panic!(
+            "{}: {e} (run with UPDATE_SNAPSHOTS=1 to create)",
+            path.display()
+        )
+    });
+    assert_eq!(
+        text,
+        want,
+        "{} differs from the rendered prompt",
+        path.display()
+    );
+}
