@@ -7,7 +7,13 @@
 //!
 //! Check order per step (spec §2): names bound (syntax) → n ≤ 5 (type) →
 //! every justifier holds (logic) → optional premise-conjunct bound (type) →
-//! `{j1..jn} ⊨ p` (logic, with a counterexample assignment).
+//! without justifier-free steps, the claim is no tautology (type) → with
+//! the premise bound, premises cited plus premises the claim carries as
+//! hypotheses stay within it (type) → `{j1..jn} ⊨ p` (logic, with a
+//! counterexample assignment). The last two close the "curried
+//! tautology" shortcut: claiming `p1 ==> (p2 ==> ... ==> goal)` (valid, so
+//! it follows from anything) and then discharging hypotheses a few at a
+//! time would pass every other check without any reasoning.
 
 use super::check::{ErrorKind, Mode, Report, StepRule, check_parsed_with, check_text_with};
 use super::formula::Formula;
@@ -67,6 +73,66 @@ pub fn premise_conjuncts(premises: &[Formula], j: &Formula) -> usize {
     cs.iter().filter(|c| premises.contains(c)).count()
 }
 
+/// The hypotheses of a claim: the formulas it assumes rather than asserts.
+/// `(a ==> b)` assumes a's conjuncts and b's hypotheses; a disjunct `(~ x)`
+/// assumes x's conjuncts (the disjunction says x implies the rest), other
+/// compound disjuncts and conjuncts their own hypotheses; `(~ (x & y))`
+/// assumes x and y. A claim that restates the premises this way carries
+/// them into the proof without citing them.
+fn hypotheses<'f>(f: &'f Formula, out: &mut Vec<&'f Formula>) {
+    match f {
+        Formula::Imp(a, b) => {
+            conjuncts(a, out);
+            hypotheses(b, out);
+        }
+        Formula::Or(a, b) => {
+            for d in [a, b] {
+                match &**d {
+                    Formula::Not(x) => conjuncts(x, out),
+                    other => hypotheses(other, out),
+                }
+            }
+        }
+        Formula::And(a, b) => {
+            hypotheses(a, out);
+            hypotheses(b, out);
+        }
+        Formula::Not(x) if matches!(**x, Formula::And(..)) => conjuncts(x, out),
+        _ => {}
+    }
+}
+
+fn is_literal(f: &Formula) -> bool {
+    match f {
+        Formula::Not(x) => matches!(**x, Formula::Atom(_)),
+        Formula::Atom(_) | Formula::True | Formula::False => true,
+        _ => false,
+    }
+}
+
+/// How many compound premises, not cited as justifiers, a claim carries
+/// as hypotheses: those its compound hypotheses together entail (so a
+/// premise restated verbatim or rewritten into an equivalent form counts).
+/// Literals are left out on both sides: a clause or a restated Horn rule
+/// assumes atoms (`(P1 & P2) ==> P3`) without gathering anything, and a
+/// unit premise is as cheap to cite as to assume.
+fn hypothesis_premises(premises: &[Formula], args: &[Formula], claim: &Formula) -> usize {
+    let mut hyps = Vec::new();
+    hypotheses(claim, &mut hyps);
+    let compound: Vec<Formula> = hyps
+        .iter()
+        .filter(|h| !is_literal(h))
+        .map(|h| (*h).clone())
+        .collect();
+    if compound.is_empty() {
+        return 0;
+    }
+    premises
+        .iter()
+        .filter(|p| !is_literal(p) && !args.contains(p) && sat::entails(&compound, p))
+        .count()
+}
+
 /// Checks one step `claim from args` whose names are already resolved.
 /// `Err` carries the error kind and description.
 pub(crate) fn check_from_step(
@@ -104,6 +170,27 @@ pub(crate) fn check_from_step(
                 ErrorKind::Type,
                 format!(
                     "the justifiers consolidate {n} premises, more than {m} (premises merged into one formula still count one by one)"
+                ),
+            ));
+        }
+    }
+    if !opts.allow_empty && !sat::satisfiable(&[Formula::negation(claim.clone())]) {
+        return Err((
+            ErrorKind::Type,
+            format!(
+                "{claim} is a tautology: it would follow from any justifier, and steps without justifiers are not allowed"
+            ),
+        ));
+    }
+    if let Some(m) = opts.max_premise_conjuncts {
+        let cited: usize = args.iter().map(|a| premise_conjuncts(premises, a)).sum();
+        let gathered = hypothesis_premises(premises, args, claim);
+        if cited + gathered > m {
+            return Err((
+                ErrorKind::Type,
+                format!(
+                    "the step gathers {} premises, more than {m}: {cited} in its justifiers and {gathered} as hypotheses of its claim",
+                    cited + gathered
                 ),
             ));
         }
@@ -190,6 +277,124 @@ mod tests {
     }
 
     const PS: [&str; 3] = ["(A ==> B)", "(B ==> C)", "A"];
+
+    /// PL2's limits: 5 justifiers, no justifier-free steps, 5 premises.
+    fn pl2_opts() -> NdlfOptions {
+        NdlfOptions {
+            max_justifiers: 5,
+            allow_empty: false,
+            max_premise_conjuncts: Some(5),
+        }
+    }
+
+    /// A chain `P0, P0 ==> P1, ..., P6 ==> P7` proving `P7`: eight premises.
+    fn chain() -> Vec<Formula> {
+        let mut ps = vec![f("P0")];
+        ps.extend((0..7).map(|i| f(&format!("(P{i} ==> P{})", i + 1))));
+        ps
+    }
+
+    fn check_pl2(proof: &str) -> Report {
+        let named = named_premises(&chain());
+        check_ndlf_text(&named, &f("P7"), proof, Mode::Strict, &pl2_opts())
+    }
+
+    /// Right-nested `h1 ==> (h2 ==> ... ==> last)`.
+    fn curried(hyps: &[String], last: &str) -> String {
+        hyps.iter()
+            .rev()
+            .fold(last.to_string(), |acc, h| format!("({h} ==> {acc})"))
+    }
+
+    fn implications() -> Vec<String> {
+        chain()[1..].iter().map(|p| p.to_string()).collect()
+    }
+
+    fn assert_gathering_refused(r: &Report, what: &str) {
+        let e = r.result.as_ref().expect_err(what);
+        assert_eq!((e.kind, e.line), (ErrorKind::Type, 2), "{what}: {e:?}");
+    }
+
+    #[test]
+    fn an_honest_chain_proof_passes_the_pl2_limits() {
+        let mut lines = vec!["P1 from premise-1, premise-2".to_string()];
+        for i in 1..7 {
+            lines.push(format!("P{} from P{i}, premise-{}", i + 1, i + 2));
+        }
+        let proof = format!("{{\n  {}\n}}", lines.join(";\n  "));
+        assert!(check_pl2(&proof).ok(), "{:?}", check_pl2(&proof).result);
+    }
+
+    #[test]
+    fn the_curried_tautology_shortcut_is_refused() {
+        // Every premise as a hypothesis: valid, so it "follows" from anything.
+        let mut all = vec!["P0".to_string()];
+        all.extend(implications());
+        let taut = curried(&all, "P7");
+        let r = check_pl2(&format!(
+            "{{\n  c := {taut} from premise-1;\n  P7 from c, premise-1\n}}"
+        ));
+        assert_gathering_refused(&r, "curried tautology");
+        assert!(format!("{:?}", r.result).contains("tautology"));
+        // Leaving out the cited premise: not valid, but it carries seven.
+        let rest = curried(&implications(), "P7");
+        let r = check_pl2(&format!(
+            "{{\n  c := {rest} from premise-1;\n  P7 from c\n}}"
+        ));
+        assert_gathering_refused(&r, "curried, cited premise left out");
+        assert!(format!("{:?}", r.result).contains("as hypotheses"));
+        // Stripping a few hypotheses at a time still carries the rest.
+        let tail = curried(&implications()[2..], "P7");
+        let r = check_pl2(&format!(
+            "{{\n  c := {tail} from premise-1, premise-2, premise-3;\n  P7 from c\n}}"
+        ));
+        assert_gathering_refused(&r, "stripped");
+    }
+
+    #[test]
+    fn grouped_disjunctive_and_rewritten_encodings_are_refused() {
+        let imps = implications();
+        // Grouped: the hypotheses conjoined in threes.
+        let group = |hs: &[String]| {
+            hs.iter()
+                .rev()
+                .cloned()
+                .reduce(|acc, h| format!("({h} & {acc})"))
+                .unwrap()
+        };
+        let grouped = format!(
+            "({} ==> ({} ==> {}))",
+            group(&imps[..3]),
+            group(&imps[3..6]),
+            curried(&imps[6..], "P7")
+        );
+        let r = check_pl2(&format!(
+            "{{\n  c := {grouped} from premise-1;\n  P7 from c\n}}"
+        ));
+        assert_gathering_refused(&r, "grouped");
+        // Disjunctive: (~ h1) | ((~ h2) | ... | goal).
+        let disj = imps
+            .iter()
+            .rev()
+            .fold("P7".to_string(), |acc, h| format!("((~ {h}) | {acc})"));
+        let r = check_pl2(&format!(
+            "{{\n  c := {disj} from premise-1;\n  P7 from c\n}}"
+        ));
+        assert_gathering_refused(&r, "disjunctive");
+        // Negated conjunction: ~ (h1 & ... & h7 & ~ goal).
+        let neg = format!("(~ ({} & (~ P7)))", group(&imps));
+        let r = check_pl2(&format!(
+            "{{\n  c := {neg} from premise-1;\n  P7 from c\n}}"
+        ));
+        assert_gathering_refused(&r, "negated conjunction");
+        // Premises rewritten into equivalent forms still count.
+        let rewritten: Vec<String> = (0..7).map(|i| format!("((~ P{i}) | P{})", i + 1)).collect();
+        let r = check_pl2(&format!(
+            "{{\n  c := {} from premise-1;\n  P7 from c\n}}",
+            curried(&rewritten, "P7")
+        ));
+        assert_gathering_refused(&r, "rewritten");
+    }
 
     #[test]
     fn a_correct_proof_with_names_assume_and_reductio_checks() {

@@ -15,8 +15,9 @@ use crate::tasks::{Score, TaskError};
 use serde::{Deserialize, Serialize};
 
 /// The generator version in manifests (2: one id scheme for every family,
-/// per-cell deduplication, the shared generation loop).
-pub const VERSION: &str = "pl-2";
+/// per-cell deduplication, the shared generation loop; 3: the NDL_f prompts
+/// state the tautology and hypothesis-gathering rules the checker enforces).
+pub const VERSION: &str = "pl-3";
 
 /// Consecutive fruitless PL2 candidates after which a (task, family, size)
 /// cell stops: families with few distinct problems at a size (pyramids, De
@@ -201,7 +202,7 @@ fn describe2(task: Pl2Task) -> &'static str {
             "Is the NDL_f proof correct? Answer JSON `{\"correct\", \"errorDetails\"}`; the gold error is the strict NDL_f checker's first error (a logic error's description has a counterexample)."
         }
         Pl2Task::ProofWriting => {
-            "Write an NDL_f proof of the goal, or for a non-theorem answer `\"proof\": null` with a counterexample assignment. Scored by the lenient NDL_f checker (at most 5 justifiers per step) or by evaluating the counterexample."
+            "Write an NDL_f proof of the goal, or for a non-theorem answer `\"proof\": null` with a counterexample assignment. Scored by the lenient NDL_f checker (at most 5 justifiers and 5 premises per step, premises assumed as hypotheses of a claim included; no tautology may be claimed, which closes the shortcut of claiming the curried premises-imply-goal formula) or by evaluating the counterexample."
         }
     }
 }

@@ -53,7 +53,9 @@ NDL_f proofs. A proof is one deduction. A deduction is
 - a block `{ D1; D2; ...; Dn }` whose result is the result of Dn; each result is available to the later deductions of the block, and nothing derived inside a block is available after it closes,
 - `assume p { ... }`: the block may use p; if it yields q the result is `(p ==> q)`.
 A result can be named with `I := D` and the name used later in the same block (also inside nested blocks); `assume I := p { ... }` names the hypothesis. Premises are named `premise-1`, `premise-2`, ... A justifier \"holds\" when it is a premise, an open assumption, or an earlier result in an enclosing open block. `#` starts a comment. \
-A step cannot gather more than 5 premises, not even by first conjoining them into one formula. \
+A step cannot gather more than 5 premises, not even by first conjoining them into one formula or by \
+assuming them as hypotheses of its claim, as in `(p1 ==> (p2 ==> ...))` (premises count up to \
+equivalence); a claim that is true under every assignment (a tautology) is not a valid step. \
 Typical moves: `false from q, (~ q)`, and proof by contradiction: `assume (~ p) { ...; false from ... }; p from ((~ p) ==> false)`.";
 
 /// What differs between the languages in the checking and writing prompts.
@@ -78,7 +80,7 @@ const NDL_TEXTS: Texts = Texts {
 const NDLF_TEXTS: Texts = Texts {
     description: NDLF_DESCRIPTION,
     syntax_errors: "unreadable text, or a name that is not defined at that point",
-    type_errors: "more than 5 justifiers, or more than 5 premises gathered in one step",
+    type_errors: "more than 5 justifiers, more than 5 premises gathered in one step, or a tautology claimed",
     logic_errors: "a justifier that does not hold, a claim that does not follow from its justifiers, or a result that is not the goal",
     checking_note: "When a claim does not follow, give in the description a counterexample: truth values that make the justifiers true and the claim false.",
     writing_note: ".",
