@@ -17,8 +17,9 @@ ECPU=${2:-30}
 export TPTP=${TPTP:-../shared/tptp}
 DIR=${3:-$TPTP/Problems}
 command -v eprover >/dev/null || { echo "eprover not found (apt-get install -y eprover)" >&2; exit 2; }
-cargo build --release -q
-BIN=target/release/saturate
+# SATURATE=path uses that binary instead of building one.
+if [ -z "${SATURATE:-}" ]; then cargo build --release -q; fi
+BIN=${SATURATE:-target/release/saturate}
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 

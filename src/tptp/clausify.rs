@@ -283,6 +283,9 @@ fn push_quant(bank: &TermBank, v: u32, f: Formula, universal: bool) -> Formula {
     }
 }
 
+/// A TSTP source and the derivation lines it cites.
+type Cited = (String, Vec<String>);
+
 /// Clausification state for one problem: symbol naming and counters.
 struct Clausifier {
     sk_prefix: String,
@@ -634,7 +637,8 @@ impl Clausifier {
         role: Role,
     ) -> Vec<(Vec<Literal>, Vec<String>, Clausified)> {
         self.fresh_names.clear();
-        let mut raw: Vec<(Vec<Literal>, (String, Vec<String>))> = Vec::new();
+        // Each clause with its source and the lines that source cites.
+        let mut raw: Vec<(Vec<Literal>, Cited)> = Vec::new();
         match simplify(f) {
             Formula::True => {}
             Formula::False => {
