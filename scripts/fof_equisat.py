@@ -8,15 +8,17 @@ the input clauses `saturate derive --max-processed 0` prints and ask E:
                         has it): clauses + conjecture F. A Theorem shows that
                         every model of the clauses is a model of F, so a
                         satisfiable clause set means satisfiable formulas.
-  formulas => clauses   for each clause C without definition symbols: the
-                        original file + conjecture ![X..]: ?[Y..]: C', where
-                        C' is C with each Skolem term replaced by its own
+  formulas => clauses   for each clause C: the original file + conjecture
+                        ![X..]: ?[Y..]: C', where C' is C with each literal
+                        of a definition symbol def<N>(t..) replaced by the
+                        definition's body (from its `definition` line, its
+                        parameters bound to t.., its bound variables renamed
+                        apart) and then each Skolem term by its own
                         existential variable. A Theorem shows that the
                         formulas force a witness for C (what the Skolem
-                        function picks), so a model of the formulas expands
-                        to one of each such clause. Clauses with definition
-                        symbols (def<N>) are counted, not checked: their
-                        predicate is fresh and only the clause set fixes it.
+                        function picks, the definition read as its body), so
+                        a model of the formulas expands to one of each
+                        clause.
 
 E answers within --cpu-limit (default 10 s) or the check counts as
 undecided. Prints one row per file and totals; exits 1 if E ever finds a
@@ -110,6 +112,45 @@ def generalise(clause):
     return f
 
 
+DEF_ATOM = re.compile(r"(~?)(def_*\d+)(\(([^()]*)\))?")
+
+
+def definitions(derivation):
+    """Definition symbol -> (parameter names, body text) from the fof lines."""
+    out = {}
+    for _, role, f in annotated(derivation, "fof"):
+        if role != "definition":
+            continue
+        m = re.match(r"\s*!\s*\[([^\]]*)\]\s*:\s*\(\((def_*\d+)(?:\(([^()]*)\))?\s*<=>\s*(.*)\)\)\s*$", f, re.S)
+        if not m:
+            m0 = re.match(r"\s*\((def_*\d+)\s*<=>\s*(.*)\)\s*$", f, re.S)
+            if m0:
+                out[m0.group(1)] = ([], m0.group(2))
+            continue
+        params = [v.strip() for v in (m.group(3) or "").split(",") if v.strip()]
+        out[m.group(2)] = (params, m.group(4))
+    return out
+
+
+def expand(clause, defs):
+    """The clause with each definition literal replaced by its body."""
+
+    def sub(m):
+        neg, name, args = m.group(1), m.group(2), m.group(4)
+        params, body = defs[name]
+        args = [a.strip() for a in (args or "").split(",") if a.strip()]
+        mapping = dict(zip(params, args))
+
+        def var(v):
+            x = v.group(0)
+            return "@" + mapping[x] if x in mapping else "Z" + x[1:]
+
+        text = re.sub(r"\bX\d+\b", var, body).replace("@", "")
+        return f"{neg}({text})"
+
+    return DEF_ATOM.sub(sub, clause)
+
+
 def main():
     files = sorted(
         os.path.join(ROOT, "Axioms", n)
@@ -127,6 +168,7 @@ def main():
             check=True,
         ).stdout
         clauses = [f for (_, _, f) in annotated(out, "cnf")]
+        defs = definitions(out)
         formulas = [(n, f) for (n, r, f) in annotated(open(path).read(), "fof")]
         cnf_axioms = "".join(f"cnf(c{i}, axiom, {c}).\n" for i, c in enumerate(clauses))
         undecided = csa = 0
@@ -141,11 +183,11 @@ def main():
             else:
                 undecided += 1
         rel = os.path.relpath(path, ROOT)
-        back = defs = 0
+        back = ndefs = 0
         for c in clauses:
             if re.search(r"\bdef_*\d+\b", c):
-                defs += 1
-                continue
+                ndefs += 1
+                c = expand(c, defs)
             s = eprover(f"include('{rel}').\nfof(goal, conjecture, {generalise(c)}).\n")
             if s == "Theorem":
                 back += 1
@@ -154,7 +196,7 @@ def main():
                 print(f"  {os.path.basename(path)}: formulas do not imply {c}", file=sys.stderr)
             else:
                 undecided += 1
-        row = [len(formulas), fwd, len(clauses), back, defs, undecided, csa]
+        row = [len(formulas), fwd, len(clauses), back, ndefs, undecided, csa]
         tot = [a + b for a, b in zip(tot, row)]
         bad += csa
         print(f"{os.path.basename(path):<14} " + " ".join(f"{v:>{w}}" for v, w in zip(row, [8, 9, 8, 9, 4, 9, 4])))
