@@ -13,8 +13,9 @@ tot_s=0
 tot_e=0
 for f in "$root"/Axioms/*+*.ax "$root"/Problems/*/*+*.p; do
   [ -f "$f" ] || continue
-  # Input clauses of a derivation with no given clause processed cite file(...).
-  s=$("$bin" derive -q --max-processed 0 --tptp "$root" "$f" | grep -c "file(" || true)
+  # With no given clause processed, every cnf line of the derivation is an
+  # input clause (the fof lines before them are the clausification steps).
+  s=$("$bin" derive -q --max-processed 0 --tptp "$root" "$f" | grep -c '^cnf(' || true)
   e=$(timeout 60 eprover --cnf --no-preprocessing --tptp-in -s "$f" 2>/dev/null | grep -c '^cnf(' || true)
   tot_s=$((tot_s + s))
   tot_e=$((tot_e + e))

@@ -17,8 +17,9 @@ ECPU=${2:-30}
 export TPTP=${TPTP:-../shared/tptp}
 DIR=${3:-$TPTP/Problems}
 command -v eprover >/dev/null || { echo "eprover not found (apt-get install -y eprover)" >&2; exit 2; }
-cargo build --release -q
-BIN=target/release/saturate
+# SATURATE=path uses that binary instead of building one.
+if [ -z "${SATURATE:-}" ]; then cargo build --release -q; fi
+BIN=${SATURATE:-target/release/saturate}
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 
@@ -49,8 +50,8 @@ while IFS= read -r f; do
   printf '%-18s %-14s %-14s %-14s %9.3f %9.3f\n' "$name" "$exp" "$ours" "$e" \
     "$(echo "$t1 - $t0" | bc)" "$(echo "$t2 - $t1" | bc)"
   solved_ours=0; solved_e=0
-  case "$ours" in Unsatisfiable|Satisfiable) solved_ours=1 ;; esac
-  case "$e" in Unsatisfiable|Satisfiable) solved_e=1 ;; esac
+  case "$ours" in Unsatisfiable|Satisfiable|Theorem|CounterSatisfiable) solved_ours=1 ;; esac
+  case "$e" in Unsatisfiable|Satisfiable|Theorem|CounterSatisfiable) solved_e=1 ;; esac
   if [ $solved_ours = 1 ] && [ "$ours" != "$exp" ]; then bad_ours=$((bad_ours + 1)); fi
   case "$ours" in ERROR*) bad_ours=$((bad_ours + 1)) ;; esac
   if [ $solved_e = 1 ] && [ "$e" != "$exp" ]; then bad_e=$((bad_e + 1)); fi

@@ -150,3 +150,42 @@ pub struct Table {
     /// `size^arity` values.
     pub values: Vec<u32>,
 }
+
+/// The clausification of a problem's FOF formulas as the checker
+/// re-checks it ([`crate::checker::check_clausification`]): the derivation
+/// lines (TPTP formula texts) and, per clause, the lines it was made from.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Clausification {
+    /// The lines, premises first.
+    pub lines: Vec<FormulaStep>,
+    /// The clauses made from them.
+    pub clauses: Vec<ClausifiedClause>,
+}
+
+/// One line of a clausification derivation.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FormulaStep {
+    /// Its name, unique in the derivation.
+    pub name: String,
+    /// The formula, TPTP FOF text.
+    pub formula: String,
+    /// How it was obtained: `input`, `definition`, `assume_negation`,
+    /// `fof_nnf`, `shift_quantors`, `skolemize` or `variable_rename`.
+    pub rule: String,
+    /// The lines it was obtained from, by name.
+    pub parents: Vec<String>,
+}
+
+/// One clause made from a clausification derivation.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ClausifiedClause {
+    /// The clause as the problem states it (TPTP CNF text).
+    pub clause: String,
+    /// The same clause in the variables of its parent lines (before the
+    /// variables were renumbered), so that it follows from them
+    /// propositionally.
+    pub raw: String,
+    /// The lines it was made from: a quantifier-free formula under
+    /// universal quantifiers and the definitions introduced for it.
+    pub parents: Vec<String>,
+}

@@ -222,11 +222,16 @@ enum Command {
         /// byte-identical across reruns like every other output.
         #[arg(long)]
         no_timing: bool,
+        /// Soft time limit in seconds, on top of the work limits: the
+        /// saturation stops (SZS `Timeout`) at the first given clause after
+        /// it. The one limit that is not reproducible; for harnesses only.
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=MAX_CPU_LIMIT))]
+        cpu_limit: Option<u64>,
         #[command(flatten)]
         common: Common,
     },
     /// Decide a TPTP CNF problem with the built-in prover and print an SZS
-    /// status line (exit 0 when decided, 3 on GaveUp).
+    /// status line (exit 0 when decided, 3 when out of resources).
     Prove {
         /// The TPTP CNF problem file.
         file: PathBuf,
@@ -237,6 +242,12 @@ enum Command {
         /// the finite model (TPTP finite interpretation).
         #[arg(long)]
         proof: bool,
+        /// Soft time limit in seconds, on top of the work limits: the
+        /// saturation stops at the first given clause after it (SZS
+        /// `Timeout` unless a model is found). The one limit that is not
+        /// reproducible; for harnesses only.
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=MAX_CPU_LIMIT))]
+        cpu_limit: Option<u64>,
         #[command(flatten)]
         common: Common,
     },
@@ -415,21 +426,24 @@ fn main() {
             out,
             stats_json,
             no_timing,
+            cpu_limit,
             common,
         }) => derive(
             &file,
             out.as_deref(),
             stats_json.as_deref(),
             !no_timing,
+            deadline(cpu_limit),
             &common,
         ),
         Some(Command::Prove {
             file,
             max_model_size,
             proof,
+            cpu_limit,
             common,
-        }) => match prove(&file, max_model_size, proof, &common) {
-            Ok(saturate::tptp::SzsStatus::GaveUp) => std::process::exit(EXIT_GAVE_UP),
+        }) => match prove(&file, max_model_size, proof, deadline(cpu_limit), &common) {
+            Ok(s) if !s.is_success() => std::process::exit(EXIT_GAVE_UP),
             r => r.map(|_| ()),
         },
         Some(Command::Pl(args)) => run_pl(&args),
@@ -486,28 +500,40 @@ fn inappropriate(name: &str, e: RunError) -> RunError {
     e
 }
 
-/// Exit code of `prove` when the prover gives up (0 = decided).
+/// Exit code of `prove` when undecided (`ResourceOut`, `Timeout`; 0 =
+/// decided).
 const EXIT_GAVE_UP: i32 = 3;
+
+/// Largest `--cpu-limit`, in seconds (a million: eleven days).
+const MAX_CPU_LIMIT: u64 = 1_000_000;
+
+/// The deadline of a `--cpu-limit` of `seconds` from now.
+fn deadline(seconds: Option<u64>) -> Option<std::time::Instant> {
+    seconds.map(|s| std::time::Instant::now() + std::time::Duration::from_secs(s))
+}
 
 /// `saturate prove`: decides the file in the library, prints the SZS status
 /// line (and the certificate with `--proof`), and returns the status; the
-/// caller turns `GaveUp` into exit code 3.
+/// caller turns an undecided status (`ResourceOut`, `Timeout`) into exit
+/// code 3.
 fn prove(
     file: &Path,
     max_model_size: Option<u32>,
     proof: bool,
+    deadline: Option<std::time::Instant>,
     common: &Common,
 ) -> Result<saturate::tptp::SzsStatus, RunError> {
     let mut cfg = load_config(common)?;
     if let Some(n) = max_model_size {
         cfg.prover.max_model_size = n;
     }
-    let report = saturate::prover::file::prove_file(
+    let report = saturate::prover::file::prove_file_with(
         file,
         common.tptp.as_deref(),
         &common.include_policy(),
         cfg.prover.clone(),
         cfg.saturation.clone(),
+        deadline,
     )
     .map_err(|e| inappropriate(&szs_name(file), RunError::Input(e.to_string())))?;
     let (name, status) = (&report.name, report.status);
@@ -516,13 +542,25 @@ fn prove(
         .checked
         .as_ref()
         .map_err(|e| RunError::Runtime(format!("certificate does not check: {e}")))?;
+    let clausification = match &report.clausification {
+        Some(Err(e)) => {
+            return Err(RunError::Runtime(format!(
+                "clausification does not check: {e}"
+            )));
+        }
+        Some(Ok(c)) => format!(
+            "; clausification: {} clauses certified, trusted {:?}",
+            c.clauses, c.trusted
+        ),
+        None => String::new(),
+    };
     if proof && let Some(text) = report.certificate_text() {
         print!("{text}");
     }
     if !common.quiet {
         let s = &report.outcome.stats;
         tracing::info!(
-            "{name}: {} in {:.3}s; {} processed, {} generated; model sizes tried up to {}, {} ground clauses, {} SAT conflicts; certificate: {checked:?}",
+            "{name}: {} in {:.3}s; {} processed, {} generated; model sizes tried up to {}, {} ground clauses, {} SAT conflicts; certificate: {checked:?}{clausification}",
             status.name(),
             report.elapsed.as_secs_f64(),
             s.processed,
@@ -550,6 +588,7 @@ fn derive(
     out: Option<&Path>,
     stats_json: Option<&Path>,
     timing: bool,
+    deadline: Option<std::time::Instant>,
     common: &Common,
 ) -> Result<(), RunError> {
     let cfg = load_config(common)?;
@@ -563,9 +602,10 @@ fn derive(
         path: Some(file.to_path_buf()),
         text: None,
     };
-    let (bank, inputs) =
-        pipeline::load_source_with(&src, common.tptp.as_deref(), &common.include_policy())
-            .map_err(|e| inappropriate(&szs_name(file), e))?;
+    let name = szs_name(file);
+    let loaded = pipeline::load_source_full(&src, common.tptp.as_deref(), &common.include_policy())
+        .map_err(|e| inappropriate(&name, e))?;
+    let (bank, inputs, fof_lines) = (loaded.bank, loaded.inputs, loaded.fof_lines);
     let outputs: Vec<&Path> = out.iter().chain(stats_json.iter()).copied().collect();
     pipeline::check_outputs(
         &outputs,
@@ -573,18 +613,55 @@ fn derive(
     )?;
     let total = cfg.saturation.limits.max_processed.unwrap_or(0);
     let progress = Progress::new(&src.name, total, !common.quiet);
-    let (sat, report) = pipeline::saturate(&src.display, bank, inputs, &cfg.saturation, &progress);
+    let (sat, report) = pipeline::saturate_until(
+        &src.display,
+        bank,
+        inputs,
+        &cfg.saturation,
+        &progress,
+        deadline,
+    );
     progress.finish(report.status.name());
+    let szs = derive_status(report.status, sat.timed_out, loaded.has_conjecture);
+    // The SZS status goes to stdout; the derivation is the SZS output block
+    // there, or the plain TSTP file of --out.
+    let stdout = std::io::stdout();
+    let mut lock = std::io::BufWriter::new(stdout.lock());
+    let to_stdout = |e: std::io::Error| RunError::Runtime(format!("stdout: {e}"));
+    std::io::Write::write_fmt(
+        &mut lock,
+        format_args!("% SZS status {} for {name}\n", szs.name()),
+    )
+    .map_err(to_stdout)?;
     match out {
-        Some(path) => write_atomic(path, |w| {
-            pipeline::write_derivation(w, &sat, DagFormat::from_path(path))
-        })?,
+        Some(path) => {
+            std::io::Write::flush(&mut lock).map_err(to_stdout)?;
+            write_atomic(path, |w| {
+                pipeline::write_derivation_from(w, &sat, DagFormat::from_path(path), &fof_lines)
+            })?
+        }
         None => {
-            let stdout = std::io::stdout();
-            let mut lock = std::io::BufWriter::new(stdout.lock());
-            pipeline::write_derivation(&mut lock, &sat, DagFormat::Tstp)
-                .and_then(|_| std::io::Write::flush(&mut lock))
-                .map_err(|e| RunError::Runtime(format!("stdout: {e}")))?;
+            // Saturation: a saturated set; otherwise the clauses kept so far.
+            let form = match (report.status, fof_lines.is_empty()) {
+                (saturate::saturation::Status::Saturated, _) => "Saturation",
+                (_, true) => "ListOfCNF",
+                (_, false) => "ListOfFormulae",
+            };
+            std::io::Write::write_fmt(
+                &mut lock,
+                format_args!("% SZS output start {form} for {name}\n"),
+            )
+            .and_then(|_| {
+                pipeline::write_derivation_from(&mut lock, &sat, DagFormat::Tstp, &fof_lines)
+            })
+            .and_then(|_| {
+                std::io::Write::write_fmt(
+                    &mut lock,
+                    format_args!("% SZS output end {form} for {name}\n"),
+                )
+            })
+            .and_then(|_| std::io::Write::flush(&mut lock))
+            .map_err(to_stdout)?;
         }
     }
     if let Some(path) = stats_json {
@@ -608,6 +685,28 @@ fn derive(
         report.max_depth
     );
     Ok(())
+}
+
+/// The SZS status of a `derive` run: a saturated set is satisfiable (the
+/// default strategy is complete), the empty clause makes it unsatisfiable;
+/// with a FOF conjecture negated into the inputs these are CounterSatisfiable
+/// and Theorem. A run stopped by a work limit is `ResourceOut`, by
+/// `--cpu-limit` `Timeout`.
+fn derive_status(
+    status: saturate::saturation::Status,
+    timed_out: bool,
+    conjecture: bool,
+) -> saturate::tptp::SzsStatus {
+    use saturate::saturation::Status;
+    use saturate::tptp::SzsStatus as S;
+    match (status, conjecture) {
+        (Status::Saturated, false) => S::Satisfiable,
+        (Status::Saturated, true) => S::CounterSatisfiable,
+        (Status::Unsatisfiable, false) => S::Unsatisfiable,
+        (Status::Unsatisfiable, true) => S::Theorem,
+        (Status::ResourceOut, _) if timed_out => S::Timeout,
+        (Status::ResourceOut, _) => S::ResourceOut,
+    }
 }
 
 fn run_domain(args: &RunArgs) -> Result<(), RunError> {

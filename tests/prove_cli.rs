@@ -1,7 +1,7 @@
 //! `saturate prove` end to end: the verdict on every problem of the shared
 //! TPTP sample agrees with its `% Status` line (the binary also re-checks
 //! every certificate and fails on a contradiction), proofs and models are
-//! printed in TSTP, GaveUp has its own exit code, bad input exits 2.
+//! printed in TSTP, ResourceOut has its own exit code, bad input exits 2.
 
 mod common;
 
@@ -69,7 +69,7 @@ fn verdicts_agree_with_status_lines_on_the_whole_sample() {
                     wrong.push(format!("{}: {status}", f.display()));
                 }
             }
-            (Some(3), "GaveUp") => {}
+            (Some(3), "ResourceOut") => {}
             (code, s) => wrong.push(format!(
                 "{}: exit {code:?}, status {s}: {}",
                 f.display(),
@@ -141,7 +141,8 @@ fn gave_up_has_its_own_exit_code() {
         .output()
         .unwrap();
     assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
-    assert!(stdout(&o).starts_with("% SZS status GaveUp for SET013-2"));
+    // Out of work units is ResourceOut (SZS), not GaveUp.
+    assert!(stdout(&o).starts_with("% SZS status ResourceOut for SET013-2"));
 }
 
 #[test]

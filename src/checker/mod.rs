@@ -10,11 +10,17 @@
 //! without the ordering restrictions the search applies, which is all a
 //! certificate needs.
 //!
+//! The clausification of FOF formulas is checked apart
+//! ([`check_clausification`]): `clausify` steps exactly (propositionally),
+//! Skolemisation and definitions only structurally (they are merely
+//! equisatisfiable; `clausify.rs` says what is trusted and why).
+//!
 //! Files, bottom up: [`problem`] (interface types), `terms` (trees,
 //! unification, matching, normalisation, subsumption), `rules` (inference
 //! rules, distinct values), `parse` (certificate clause texts), `replay`
 //! (refutations), `model` (finite models).
 
+mod clausify;
 mod model;
 mod parse;
 pub mod problem;
@@ -24,6 +30,7 @@ mod terms;
 #[cfg(test)]
 mod tests;
 
+pub use clausify::{ClausificationChecked, check_clausification};
 pub use model::model_satisfies;
 pub use parse::MAX_TERM_DEPTH;
 pub use problem::{CheckError, CheckProblem, Checked};

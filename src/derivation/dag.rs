@@ -136,6 +136,7 @@ mod tests {
                 name: "a".into(),
                 role: "axiom".into(),
                 file: "f".into(),
+                source: None,
             })
         };
         let a = s.push(empty(), Rule::Input, smallvec![], vec![], info());

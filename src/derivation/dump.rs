@@ -213,6 +213,7 @@ mod tests {
             name: "in\"put".into(),
             role: "axiom".into(),
             file: "t.p".into(),
+            source: None,
         };
         let c0 = store.push(
             Clause {

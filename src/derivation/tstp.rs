@@ -1,21 +1,27 @@
 //! TSTP export of a derivation: one `cnf` line per clause, inputs with a
-//! `file(...)` source, derived clauses with (nested) `inference(...)`
+//! `file(...)` source (or, for clauses from FOF formulas, the `clausify`
+//! inference over the formula's derivation lines, which the caller prints
+//! first as `fof` lines), derived clauses with (nested) `inference(...)`
 //! records naming the rule and premises, as E and Vampire print them and as
 //! GDV and IDV read them. File paths in `file(...)` are single-quoted
 //! within the TPTP BNF, with bytes outside printable ASCII (and `%`)
 //! percent-encoded, so any path reads back (`crate::tptp::unquote`).
 
 use crate::logic::TermBank;
-use crate::saturation::{ClauseId, ClauseStore, Record, Rule};
+use crate::saturation::{ClauseId, ClauseStore, InputInfo, Record, Rule};
 use crate::tptp::{Role, cnf_line};
 use std::io::{self, Write};
 
-/// The TSTP source term of a record: `file(...)` for inputs, otherwise the
+/// The TSTP source term of a record: `file(...)` for inputs read as `cnf`,
+/// the recorded `clausify` inference for inputs from FOF, otherwise the
 /// generating `inference(...)` wrapped in one `inference(...)` per run of
 /// simplification steps of the same kind.
 pub fn inference_term(r: &Record) -> String {
     if r.rule == Rule::Input {
         return match &r.input {
+            Some(InputInfo {
+                source: Some(src), ..
+            }) => src.clone(),
             Some(i) => format!(
                 "file({}, {})",
                 crate::tptp::path_to_tptp(&i.file),
@@ -65,8 +71,14 @@ pub fn write_tstp(
 ) -> io::Result<()> {
     for id in ids {
         let r = store.get(id);
+        // A clause from a FOF formula is inferred (E's convention: `plain`,
+        // or `negated_conjecture` when it comes from the conjecture).
         let role = match (&r.input, r.rule) {
-            (Some(i), Rule::Input) => Role::from_name(&i.role).unwrap_or(Role::Plain),
+            (Some(i), Rule::Input) => match Role::from_name(&i.role).unwrap_or(Role::Plain) {
+                Role::NegatedConjecture => Role::NegatedConjecture,
+                _ if i.source.is_some() => Role::Plain,
+                role => role,
+            },
             _ => Role::Plain,
         };
         let line = cnf_line(

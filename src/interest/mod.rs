@@ -392,6 +392,7 @@ pub(crate) mod tests {
                         name: c.name.clone(),
                         role: "axiom".into(),
                         file: "t.p".into(),
+                        source: None,
                     },
                 )
             })

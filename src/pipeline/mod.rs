@@ -85,6 +85,30 @@ pub fn load_source_with(
     tptp: Option<&Path>,
     policy: &crate::tptp::IncludePolicy,
 ) -> Result<(TermBank, Inputs), RunError> {
+    load_source_full(src, tptp, policy).map(|l| (l.bank, l.inputs))
+}
+
+/// An axiom source as loaded for `derive`: the inputs and what a TSTP
+/// derivation needs besides them.
+pub struct Loaded {
+    /// The term bank.
+    pub bank: TermBank,
+    /// The input clauses with their provenance.
+    pub inputs: Inputs,
+    /// The FOF derivation lines (formulas as read, definitions and
+    /// clausification steps) the inputs from FOF formulas cite.
+    pub fof_lines: Vec<crate::tptp::FofLine>,
+    /// True when the source had FOF conjectures (negated into the inputs):
+    /// the SZS answer is then Theorem / CounterSatisfiable.
+    pub has_conjecture: bool,
+}
+
+/// [`load_source_with`], keeping the FOF derivation lines.
+pub fn load_source_full(
+    src: &AxiomSource,
+    tptp: Option<&Path>,
+    policy: &crate::tptp::IncludePolicy,
+) -> Result<Loaded, RunError> {
     let mut bank = TermBank::new();
     let problem = match (&src.path, src.text) {
         (Some(p), _) => crate::tptp::parse_file_with(&mut bank, p, tptp, policy)?,
@@ -106,7 +130,12 @@ pub fn load_source_with(
             crate::tptp::excerpt(&c.name, 80)
         )));
     }
-    Ok((bank, inputs_of(&problem)))
+    Ok(Loaded {
+        inputs: inputs_of(&problem),
+        bank,
+        has_conjecture: !problem.fof_conjectures.is_empty(),
+        fof_lines: problem.fof_lines,
+    })
 }
 
 /// The input clauses of a parsed problem with their provenance.
@@ -121,6 +150,7 @@ pub fn inputs_of(problem: &Problem) -> Inputs {
                     name: c.name.clone(),
                     role: c.role.as_str().to_string(),
                     file: c.source.file.display().to_string(),
+                    source: c.clausified.as_ref().map(|o| o.source.clone()),
                 },
             )
         })
@@ -184,8 +214,22 @@ pub fn saturate(
     params: &Params,
     progress: &Progress,
 ) -> (Saturator, SaturationReport) {
+    saturate_until(source, bank, inputs, params, progress, None)
+}
+
+/// [`saturate`] with a soft wall-clock `deadline` (`derive --cpu-limit`,
+/// see [`Saturator::deadline`]): the one limit that is not reproducible.
+pub fn saturate_until(
+    source: &str,
+    bank: TermBank,
+    inputs: Inputs,
+    params: &Params,
+    progress: &Progress,
+    deadline: Option<std::time::Instant>,
+) -> (Saturator, SaturationReport) {
     let start = std::time::Instant::now();
     let mut sat = Saturator::from_inputs(bank, inputs, params.clone());
+    sat.deadline = deadline;
     let status = sat.run(&mut |s| progress.tick(s.processed));
     let seconds = start.elapsed().as_secs_f64();
     let dag: DagStats = Derivation::new(&sat.store).stats();
@@ -231,8 +275,25 @@ pub fn write_derivation(
     sat: &Saturator,
     format: DagFormat,
 ) -> std::io::Result<()> {
+    write_derivation_from(w, sat, format, &[])
+}
+
+/// [`write_derivation`] for inputs clausified from FOF formulas: TSTP
+/// starts with the `fof` lines their sources cite (the dump records the
+/// clauses only).
+pub fn write_derivation_from(
+    w: &mut impl Write,
+    sat: &Saturator,
+    format: DagFormat,
+    fof_lines: &[crate::tptp::FofLine],
+) -> std::io::Result<()> {
     match format {
-        DagFormat::Tstp => write_tstp(w, &sat.bank, &sat.store, sat.store.ids()),
+        DagFormat::Tstp => {
+            for l in fof_lines {
+                writeln!(w, "{}", l.to_tptp())?;
+            }
+            write_tstp(w, &sat.bank, &sat.store, sat.store.ids())
+        }
         DagFormat::Dump => write_dump(w, &sat.bank, &sat.store),
     }
 }

@@ -6,10 +6,12 @@
 //! independent [`crate::checker`]. The caller prints and picks exit codes.
 
 use super::{Evidence, InputClause, Outcome, Prover, ProverLimits, Verdict, output};
-use crate::checker::{self, CheckError, CheckProblem, Checked};
+use crate::certificate::{Clausification, ClausifiedClause, FormulaStep};
+use crate::checker::{self, CheckError, CheckProblem, Checked, ClausificationChecked};
 use crate::logic::{Literal, TermBank};
 use crate::saturation::Params;
-use crate::tptp::{self, IncludePolicy, Role, SzsStatus, TptpError};
+use crate::tptp::{self, FofLine, IncludePolicy, Role, SzsStatus, TptpError};
+use std::collections::HashMap;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -30,7 +32,8 @@ pub struct ProveReport {
     /// The problem's name (file stem, control characters shown as `?`), as
     /// printed on `% SZS` lines.
     pub name: String,
-    /// The verdict as an SZS status (`GaveUp` when undecided).
+    /// The verdict as an SZS status: `ResourceOut` when undecided at the
+    /// work limits, `Timeout` when the `--cpu-limit` deadline stopped it.
     pub status: SzsStatus,
     /// The verdict, its certificate and the work spent.
     pub outcome: Outcome,
@@ -40,6 +43,18 @@ pub struct ProveReport {
     pub expected: Option<SzsStatus>,
     /// Wall time of the proof attempt.
     pub elapsed: Duration,
+    /// The TSTP source of each input clause, by the name the prover knows
+    /// it under: `file(...)` for a clause read as `cnf`, the `clausify`
+    /// inference for one from a FOF formula, `negate_conjecture` over the
+    /// conjecture's `file(...)` for a negated CNF conjecture literal.
+    pub leaf_sources: HashMap<String, String>,
+    /// The FOF derivation lines the clauses from FOF formulas cite (all of
+    /// the problem's; [`ProveReport::certificate_text`] prints the ones a
+    /// refutation needs).
+    pub fof_lines: Vec<FofLine>,
+    /// What the independent checker established about the clausification
+    /// of the FOF formulas; `None` for a problem without any.
+    pub clausification: Option<Result<ClausificationChecked, CheckError>>,
 }
 
 impl ProveReport {
@@ -55,7 +70,7 @@ impl ProveReport {
                 | SzsStatus::Theorem
                 | SzsStatus::CounterSatisfiable
         );
-        (self.status != SzsStatus::GaveUp && expected != self.status && decided).then_some(expected)
+        (self.status.is_success() && expected != self.status && decided).then_some(expected)
     }
 
     /// The certificate as an SZS output block (`CNFRefutation` as a TSTP
@@ -65,7 +80,24 @@ impl ProveReport {
         let name = &self.name;
         let (kind, body) = match &self.outcome.verdict {
             Verdict::Theorem { refutation } => {
-                ("CNFRefutation", output::refutation_tstp(refutation))
+                let sources: Vec<&str> = refutation
+                    .steps
+                    .iter()
+                    .filter_map(|s| s.name.as_ref())
+                    .filter_map(|n| self.leaf_sources.get(n).map(String::as_str))
+                    .collect();
+                let mut body = String::new();
+                for l in tptp::fof_lines_for(&self.fof_lines, sources) {
+                    body.push_str(&l.to_tptp());
+                    body.push('\n');
+                }
+                body.push_str(&output::refutation_tstp_with(refutation, |s| {
+                    s.name
+                        .as_ref()
+                        .and_then(|n| self.leaf_sources.get(n))
+                        .cloned()
+                }));
+                ("CNFRefutation", body)
             }
             Verdict::CounterSatisfiable {
                 evidence: Evidence::Model { model },
@@ -97,6 +129,21 @@ pub fn prove_file(
     limits: ProverLimits,
     params: Params,
 ) -> Result<ProveReport, ProveError> {
+    prove_file_with(file, tptp_root, policy, limits, params, None)
+}
+
+/// [`prove_file`] with a soft wall-clock `deadline` (`--cpu-limit`): the
+/// saturation stops at the first given clause after it and the answer is
+/// `Timeout` unless a model is found. Not reproducible; never used for
+/// datasets.
+pub fn prove_file_with(
+    file: &Path,
+    tptp_root: Option<&Path>,
+    policy: &IncludePolicy,
+    limits: ProverLimits,
+    params: Params,
+    deadline: Option<Instant>,
+) -> Result<ProveReport, ProveError> {
     let mut bank = TermBank::new();
     let problem = tptp::parse_file_with(&mut bank, file, tptp_root, policy)?;
     // Printed on `% SZS` lines: control characters (a newline in a file
@@ -124,19 +171,56 @@ pub fn prove_file(
             tptp::excerpt(&second.name, 80)
         )));
     }
+    let file_source = |c: &tptp::ParsedClause| {
+        format!(
+            "file({}, {})",
+            tptp::path_to_tptp(&c.source.file.display().to_string()),
+            tptp::name_to_tptp(&c.name)
+        )
+    };
+    // The name each input is known under in a refutation, and its source.
+    let mut leaf_sources = HashMap::new();
     let inputs: Vec<InputClause> = problem
         .clauses
         .iter()
         .filter(|c| c.role != Role::Conjecture)
-        .map(|c| InputClause {
-            lits: c.lits.clone(),
-            name: c.name.clone(),
-            role: c.role.as_str().to_string(),
+        .enumerate()
+        .map(|(i, c)| {
+            // `prove` names premises by position, `refute` keeps the
+            // input's name; a clause from FOF gets its own key, since one
+            // formula gives several clauses with different sources.
+            let (name, source) = match &c.clausified {
+                Some(o) => (format!("{}/{}", c.name, i + 1), o.source.clone()),
+                None => (c.name.clone(), file_source(c)),
+            };
+            let key = if conjecture.is_some() {
+                format!("premise_{}", i + 1)
+            } else {
+                name.clone()
+            };
+            leaf_sources.insert(key, source);
+            InputClause {
+                lits: c.lits.clone(),
+                name,
+                role: c.role.as_str().to_string(),
+            }
         })
         .collect();
+    if let Some(c) = conjecture {
+        for k in 0..c.lits.len() {
+            leaf_sources.insert(
+                format!("negated_conjecture_{}", k + 1),
+                format!(
+                    "inference(negate_conjecture,[status(cth)],[{}])",
+                    file_source(c)
+                ),
+            );
+        }
+    }
     let start = Instant::now();
     let mut prover = Prover::new(limits);
     prover.params = params;
+    prover.deadline = deadline;
     let outcome = match conjecture {
         Some(c) => {
             let premises: Vec<&[Literal]> = inputs.iter().map(|c| c.lits.as_slice()).collect();
@@ -152,7 +236,11 @@ pub fn prove_file(
         (Verdict::Theorem { .. }, true) => SzsStatus::Theorem,
         (Verdict::CounterSatisfiable { .. }, false) => SzsStatus::Satisfiable,
         (Verdict::CounterSatisfiable { .. }, true) => SzsStatus::CounterSatisfiable,
-        (Verdict::Unknown, _) => SzsStatus::GaveUp,
+        // Undecided only when the saturation stopped at a work limit (or
+        // dropped clauses over a size limit) and no model was found within
+        // the model limits: out of resources, not a give-up.
+        (Verdict::Unknown, _) if outcome.stats.timed_out => SzsStatus::Timeout,
+        (Verdict::Unknown, _) => SzsStatus::ResourceOut,
     };
     // The certificate was already checked inside the prover (config
     // `prover.check`); say what the check established.
@@ -164,6 +252,8 @@ pub fn prove_file(
         conjecture: conjecture.map(|c| tptp::clause_to_tptp(&bank, &c.lits)),
     };
     let checked = checker::check(&problem_text, &outcome.verdict);
+    let clausification = (!problem.fof_lines.is_empty())
+        .then(|| checker::check_clausification(&clausification_of(&bank, &problem)));
     Ok(ProveReport {
         name,
         status,
@@ -171,7 +261,38 @@ pub fn prove_file(
         expected: problem.szs_status(),
         elapsed: start.elapsed(),
         outcome,
+        leaf_sources,
+        fof_lines: problem.fof_lines,
+        clausification,
     })
+}
+
+/// The clausification of a problem's FOF formulas as the checker reads it.
+pub fn clausification_of(bank: &TermBank, problem: &tptp::Problem) -> Clausification {
+    Clausification {
+        lines: problem
+            .fof_lines
+            .iter()
+            .map(|l| FormulaStep {
+                name: l.name.clone(),
+                formula: l.formula.clone(),
+                rule: l.rule().to_string(),
+                parents: l.parents.clone(),
+            })
+            .collect(),
+        clauses: problem
+            .clauses
+            .iter()
+            .filter_map(|c| {
+                let o = c.clausified.as_ref()?;
+                Some(ClausifiedClause {
+                    clause: tptp::clause_to_tptp(bank, &c.lits),
+                    raw: o.raw.clone(),
+                    parents: o.parents.clone(),
+                })
+            })
+            .collect(),
+    }
 }
 
 #[cfg(test)]
@@ -227,5 +348,91 @@ mod tests {
         let e = decide("cnf(a, axiom, p(a).\n").unwrap_err();
         assert!(matches!(e, ProveError::Tptp(_)));
         assert!(e.to_string().contains("p1.p:1:"), "{e}");
+    }
+
+    #[test]
+    fn refutation_leaves_cite_the_file_or_the_clausification() {
+        // CNF: the leaf cites `file(...)`, the negated conjecture its
+        // negation of the conjecture's `file(...)`.
+        let r = decide("cnf(a, axiom, p(X)).\ncnf(b, conjecture, p(c)).\n").unwrap();
+        let text = r.certificate_text().unwrap();
+        assert!(!text.contains("introduced(input"), "{text}");
+        assert!(text.contains("p1.p', a))."), "{text}");
+        assert!(
+            text.contains("inference(negate_conjecture,[status(cth)],[file("),
+            "{text}"
+        );
+        // FOF: the formula lines come first, the clauses cite them.
+        let r = decide(
+            "fof(ax, axiom, ! [X] : (p(X) => q(X))).\nfof(h, axiom, p(a)).\nfof(g, conjecture, ? [Y] : q(Y)).\n",
+        )
+        .unwrap();
+        assert_eq!(r.status, SzsStatus::Theorem);
+        let text = r.certificate_text().unwrap();
+        assert!(
+            text.contains("fof(f1, axiom, ! [X0] : ((p(X0) => q(X0))), file("),
+            "{text}"
+        );
+        assert!(
+            text.contains(", conjecture, ? [X0] : (q(X0)), file("),
+            "{text}"
+        );
+        assert!(
+            text.contains("inference(assume_negation,[status(cth)]"),
+            "{text}"
+        );
+        assert!(
+            text.contains("inference(clausify,[status(thm)],[f"),
+            "{text}"
+        );
+        assert!(!text.contains("introduced(input"), "{text}");
+        let fof_end = text.rfind("fof(").unwrap();
+        assert!(fof_end < text.find("cnf(").unwrap(), "{text}");
+        let c = r.clausification.unwrap().unwrap();
+        assert_eq!(c.clauses, 3);
+    }
+
+    #[test]
+    fn undecided_is_resource_out() {
+        // A run that cannot finish within one given clause.
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("p2.p");
+        std::fs::write(
+            &path,
+            "cnf(a, axiom, f(f(X))=f(X) | p(X)).\ncnf(b, axiom, ~p(f(X)) | p(X)).\ncnf(c, conjecture, p(f(f(a)))).\n",
+        )
+        .unwrap();
+        let limits = ProverLimits {
+            max_processed: 1,
+            quick_processed: 1,
+            max_model_size: 0,
+            quick_model_size: 0,
+            ..ProverLimits::default()
+        };
+        let r = prove_file(
+            &path,
+            None,
+            &IncludePolicy::default(),
+            limits,
+            Params::default(),
+        )
+        .unwrap();
+        assert_eq!(r.status, SzsStatus::ResourceOut);
+        // A deadline already past stops it as a timeout.
+        let limits = ProverLimits {
+            max_model_size: 0,
+            quick_model_size: 0,
+            ..ProverLimits::default()
+        };
+        let r = prove_file_with(
+            &path,
+            None,
+            &IncludePolicy::default(),
+            limits,
+            Params::default(),
+            Some(Instant::now()),
+        )
+        .unwrap();
+        assert_eq!(r.status, SzsStatus::Timeout);
     }
 }

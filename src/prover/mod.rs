@@ -117,6 +117,11 @@ pub struct ProofStats {
     pub ground_clauses: u64,
     /// True when the verdict came from the cache.
     pub cached: bool,
+    /// True when the saturation stopped at [`Prover::deadline`] (never
+    /// serialised when false, so certificates without a deadline are
+    /// unchanged).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub timed_out: bool,
 }
 
 /// A verdict and the work it took.
@@ -186,6 +191,9 @@ pub struct Prover {
     pub params: Params,
     /// Session counters.
     pub stats: SessionStats,
+    /// A soft wall-clock limit on each saturation (`--cpu-limit`; see
+    /// [`Saturator::deadline`]). `None` for every dataset run.
+    pub deadline: Option<std::time::Instant>,
     cache: HashMap<String, Outcome>,
     cache_capacity: usize,
     defects: Vec<Defect>,
@@ -198,6 +206,7 @@ impl Prover {
             limits,
             params: Params::default(),
             stats: SessionStats::default(),
+            deadline: None,
             cache: HashMap::new(),
             cache_capacity: 1 << 20,
             defects: Vec::new(),
@@ -368,11 +377,13 @@ impl Prover {
                         name: c.name.clone(),
                         role: c.role.clone(),
                         file: String::new(),
+                        source: None,
                     },
                 )
             })
             .collect();
         let mut sat = Saturator::from_inputs(bank, sat_inputs, params);
+        sat.deadline = self.deadline;
         let mut stats = ProofStats::default();
         let mut status = sat.run(&mut |_| {});
         let clauses: Vec<&[Literal]> = inputs.iter().map(|c| c.lits.as_slice()).collect();
@@ -441,6 +452,7 @@ fn finish(sat: &Saturator, mut stats: ProofStats, verdict: Verdict) -> Outcome {
     let s: &Stats = &sat.stats;
     stats.processed = s.processed;
     stats.generated = s.generated;
+    stats.timed_out = sat.timed_out;
     Outcome { verdict, stats }
 }
 

@@ -11,11 +11,14 @@ fn step_name(id: u32) -> String {
     format!("c{id}")
 }
 
-/// The source annotation of a step: `file(...)`-less input marker for
-/// inputs, otherwise the rule applied to its parents, wrapped once per
-/// simplification.
-fn annotation(s: &ProofStep) -> String {
+/// The source annotation of a step: for inputs, `leaf`'s source when it
+/// has one, else an `introduced(input,...)` marker; otherwise the rule
+/// applied to its parents, wrapped once per simplification.
+fn annotation(s: &ProofStep, leaf: &impl Fn(&ProofStep) -> Option<String>) -> String {
     if s.rule == "input" {
+        if let Some(src) = leaf(s) {
+            return src;
+        }
         return match &s.name {
             Some(n) => format!("introduced(input,[name({})])", name_to_tptp(n)),
             None => "introduced(input)".to_string(),
@@ -44,17 +47,32 @@ fn annotation(s: &ProofStep) -> String {
     inner
 }
 
-/// The refutation as TSTP `cnf` lines, one per step.
+/// The refutation as TSTP `cnf` lines, one per step, inputs marked
+/// `introduced(input,[name(..)])` (for certificates without files).
 pub fn refutation_tstp(r: &Refutation) -> String {
+    refutation_tstp_with(r, |_| None)
+}
+
+/// The refutation as TSTP `cnf` lines, one per step, each input citing the
+/// source `leaf` gives it (`file('F.p', name)`, or the inference that made
+/// it from a FOF formula, the step's role then `plain` unless it is
+/// `negated_conjecture`).
+pub fn refutation_tstp_with(r: &Refutation, leaf: impl Fn(&ProofStep) -> Option<String>) -> String {
     let mut out = String::new();
     for s in &r.steps {
-        let role = s.role.as_deref().unwrap_or("plain");
+        let inferred =
+            s.rule == "input" && leaf(s).is_some_and(|src| src.starts_with("inference("));
+        let role = match s.role.as_deref().unwrap_or("plain") {
+            "negated_conjecture" => "negated_conjecture",
+            _ if inferred => "plain",
+            role => role,
+        };
         let _ = writeln!(
             out,
             "cnf({}, {role}, ({}), {}).",
             step_name(s.id),
             s.clause,
-            annotation(s)
+            annotation(s, &leaf)
         );
     }
     out

@@ -123,6 +123,12 @@ pub struct Saturator {
     pub params: Params,
     /// Counters.
     pub stats: Stats,
+    /// A soft wall-clock limit (`--cpu-limit`): the run ends `ResourceOut`
+    /// at the first given-clause selection after it. The one limit that is
+    /// not reproducible; `None` (the default) for every dataset run.
+    pub deadline: Option<std::time::Instant>,
+    /// Set when the run ended because of [`Saturator::deadline`].
+    pub timed_out: bool,
     passive: Passive,
     /// Clauses still in the passive set (queued and never selected): when
     /// none is left, the entries still queued are all further copies.
@@ -204,6 +210,8 @@ impl Saturator {
             empty: None,
             goal: Vec::new(),
             incomplete: false,
+            deadline: None,
+            timed_out: false,
             nf_cache: NfCache::default(),
             scratch: bumpalo::Bump::new(),
         }
@@ -359,6 +367,13 @@ impl Saturator {
             });
         }
         if self.limit_reached() {
+            return Some(Status::ResourceOut);
+        }
+        if self
+            .deadline
+            .is_some_and(|d| std::time::Instant::now() >= d)
+        {
+            self.timed_out = true;
             return Some(Status::ResourceOut);
         }
         let mut given = self.passive.pop().expect("a live clause is queued");

@@ -192,6 +192,10 @@ pub struct InputInfo {
     pub role: String,
     /// The file it was read from.
     pub file: String,
+    /// For a clause from a FOF formula: its TSTP source (the `clausify`
+    /// inference over the formula's derivation lines), printed instead of
+    /// `file(...)`. `None` for a clause read as `cnf`.
+    pub source: Option<String>,
 }
 
 impl Record {

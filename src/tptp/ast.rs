@@ -140,6 +140,68 @@ pub struct ParsedClause {
     /// The annotations (`<source>` and optional `<useful_info>`) as written,
     /// e.g. `file('x.ax',name)` or `inference(r,[status(thm)],[c1,c2])`.
     pub annotations: Option<String>,
+    /// For a clause produced by clausifying a FOF formula: where it came
+    /// from. `None` for a clause read as `cnf`.
+    pub clausified: Option<Clausified>,
+}
+
+/// How a clause was made from FOF formulas.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Clausified {
+    /// Its TSTP source, an `inference(clausify,[status(thm)],[...])`
+    /// record citing lines of [`Problem::fof_lines`].
+    pub source: String,
+    /// The lines it cites.
+    pub parents: Vec<String>,
+    /// The clause in the variables of those lines (repeated literals
+    /// merged, variables not yet renumbered): it follows from their
+    /// matrices propositionally, which the checker confirms.
+    pub raw: String,
+}
+
+/// One line of the clausification derivation: a FOF formula as read (a
+/// leaf citing `file(...)`), an introduced definition, or the formula after
+/// one clausification step (an `inference(...)` record over earlier lines).
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct FofLine {
+    /// The line's name, `f<N>` with a prefix no formula of the problem
+    /// starts (followed by a digit) with, unique within the problem.
+    pub name: String,
+    /// The role: the input's for a leaf, `negated_conjecture` for the
+    /// negated conjecture and what follows from it, `definition` for
+    /// introduced definitions, `plain` otherwise.
+    pub role: Role,
+    /// The formula as TPTP text (closed).
+    pub formula: String,
+    /// The TSTP source: `file(...)`, `introduced(definition,...)` or
+    /// `inference(rule,[status(..)...],[parents])`.
+    pub source: String,
+    /// The names of the lines this one is inferred from (empty for leaves
+    /// and definitions).
+    pub parents: Vec<String>,
+}
+
+impl FofLine {
+    /// The rule that made the line: `input` for a `file(...)` leaf,
+    /// `definition` for an introduced definition, else the inference's.
+    pub fn rule(&self) -> &str {
+        if self.source.starts_with("file(") {
+            "input"
+        } else if self.source.starts_with("introduced(") {
+            "definition"
+        } else {
+            let rest = self.source.strip_prefix("inference(").unwrap_or("");
+            rest.split(',').next().unwrap_or("")
+        }
+    }
+
+    /// The annotated formula: `fof(name, role, formula, source).`
+    pub fn to_tptp(&self) -> String {
+        format!(
+            "fof({}, {}, {}, {}).",
+            self.name, self.role, self.formula, self.source
+        )
+    }
 }
 
 /// A parsed problem: the clauses of the file and of everything it includes.
@@ -162,6 +224,47 @@ pub struct Problem {
     pub fof_conjectures: Vec<String>,
     /// What clausifying the FOF formulas introduced.
     pub clausify: ClausifyStats,
+    /// The clausification derivation of the FOF formulas, premises first:
+    /// the lines that [`ParsedClause::clausified`] sources cite, and theirs.
+    pub fof_lines: Vec<FofLine>,
+}
+
+/// The lines of `lines` (a problem's [`Problem::fof_lines`]) that the
+/// sources `cited` (TSTP source texts) name, with their ancestors, in
+/// derivation order.
+pub fn fof_lines_for<'a, 'b>(
+    lines: &'a [FofLine],
+    cited: impl IntoIterator<Item = &'b str>,
+) -> Vec<&'a FofLine> {
+    let mut need: std::collections::HashSet<&str> = std::collections::HashSet::new();
+    for src in cited {
+        for l in lines {
+            if cites(src, &l.name) {
+                need.insert(&l.name);
+            }
+        }
+    }
+    for l in lines.iter().rev() {
+        if need.contains(l.name.as_str()) {
+            for p in &l.parents {
+                need.insert(p);
+            }
+        }
+    }
+    lines
+        .iter()
+        .filter(|l| need.contains(l.name.as_str()))
+        .collect()
+}
+
+/// Whether the TSTP source text `src` names `name` as a parent (a whole
+/// word between `[`, `,` and `]`).
+fn cites(src: &str, name: &str) -> bool {
+    src.match_indices(name).any(|(i, _)| {
+        let before = src[..i].chars().next_back();
+        let after = src[i + name.len()..].chars().next();
+        matches!(before, Some('[' | ',')) && matches!(after, Some(']' | ','))
+    })
 }
 
 impl Problem {

@@ -32,7 +32,10 @@
 //! formulas. Clauses with complementary literals are dropped; repeated
 //! literals are merged.
 
-use super::ast::{ClausifyStats, Entry, FofInput, Formula, ParsedClause, Problem, Role};
+use super::ast::{
+    Clausified, ClausifyStats, Entry, FofInput, FofLine, Formula, ParsedClause, Problem, Role,
+};
+use super::printer::{formula_to_tptp, name_to_tptp, path_to_tptp};
 use crate::logic::{Head, Literal, SymbolKind, TermBank, TermId, rename};
 
 /// A prefix `stem`, `stem_`, `stem__`, ... such that no symbol of `bank`
@@ -280,16 +283,24 @@ fn push_quant(bank: &TermBank, v: u32, f: Formula, universal: bool) -> Formula {
     }
 }
 
+/// A TSTP source and the derivation lines it cites.
+type Cited = (String, Vec<String>);
+
 /// Clausification state for one problem: symbol naming and counters.
 struct Clausifier {
     sk_prefix: String,
     def_prefix: String,
     stats: ClausifyStats,
-    /// `<=>` operand definitions still to clausify: atom, free variables
-    /// and the named formula.
-    pending: Vec<(Literal, Vec<u32>, Formula)>,
+    /// `<=>` operand definitions still to clausify: atom, free variables,
+    /// the named formula and the name of its definition line.
+    pending: Vec<(Literal, Vec<u32>, Formula, String)>,
     /// Clauses of distribution definitions.
     def_clauses: Vec<Vec<Literal>>,
+    /// Names of the distribution definition lines introduced since the
+    /// last clause-producing step.
+    def_lines: Vec<String>,
+    /// The derivation so far (see [`FofLine`]).
+    lines: Vec<FofLine>,
     /// Original names of the fresh variables (`fresh_names[i]` for fresh
     /// variable `i`).
     fresh_names: Vec<String>,
@@ -303,8 +314,70 @@ impl Clausifier {
             stats: ClausifyStats::default(),
             pending: Vec::new(),
             def_clauses: Vec::new(),
+            def_lines: Vec::new(),
+            lines: Vec::new(),
             fresh_names: Vec::new(),
         }
+    }
+
+    /// Adds a derivation line and returns its name.
+    fn line(
+        &mut self,
+        bank: &TermBank,
+        role: Role,
+        formula: &Formula,
+        source: String,
+        parents: Vec<String>,
+    ) -> String {
+        let name = format!("f{}", self.lines.len() + 1);
+        self.lines.push(FofLine {
+            name: name.clone(),
+            role,
+            formula: formula_to_tptp(bank, formula),
+            source,
+            parents,
+        });
+        name
+    }
+
+    /// Adds the step `rule` from `parents` giving `formula`, unless it is a
+    /// single-premise step that changed nothing visible (the formula prints
+    /// as its premise does): then the premise stands for it.
+    fn step(
+        &mut self,
+        bank: &TermBank,
+        role: Role,
+        formula: &Formula,
+        source: String,
+        parents: Vec<String>,
+    ) -> String {
+        if let [p] = parents.as_slice()
+            && let Some(l) = self.lines.iter().rev().find(|l| &l.name == p)
+            && l.formula == formula_to_tptp(bank, formula)
+        {
+            return p.clone();
+        }
+        self.line(bank, role, formula, source, parents)
+    }
+
+    /// Adds the introduced definition `∀vars (d <=> body)` as a line.
+    fn definition_line(
+        &mut self,
+        bank: &TermBank,
+        d: Literal,
+        vars: Vec<u32>,
+        body: Formula,
+    ) -> String {
+        let symbol = match bank.head(d.lhs) {
+            Head::Sym(s) => bank.sig.get(s).name.clone(),
+            Head::Var(_) => String::new(),
+        };
+        let f = Formula::Forall(
+            vars,
+            Box::new(Formula::Iff(Box::new(Formula::Lit(d)), Box::new(body))),
+        );
+        let source = format!("introduced(definition,[new_symbols(definition,[{symbol}])])");
+        self.line(bank, Role::Definition, &f, source, Vec::new())
     }
 
     /// A fresh definition atom over the variables `vars`.
@@ -326,7 +399,8 @@ impl Clausifier {
         }
         let fv = free_vars(bank, &g);
         let d = self.def_atom(bank, &fv);
-        self.pending.push((d, fv, g));
+        let name = self.definition_line(bank, d, fv.clone(), g.clone());
+        self.pending.push((d, fv, g, name));
         Formula::Lit(d)
     }
 
@@ -532,6 +606,14 @@ impl Clausifier {
         vars.sort_unstable();
         vars.dedup();
         let d = self.def_atom(bank, &vars);
+        let body = Formula::And(
+            clauses
+                .iter()
+                .map(|c| Formula::Or(c.iter().map(|&l| Formula::Lit(l)).collect()))
+                .collect(),
+        );
+        let name = self.definition_line(bank, d, vars, body);
+        self.def_lines.push(name);
         for mut c in clauses {
             c.insert(0, d.negate());
             self.def_clauses.push(c);
@@ -540,29 +622,64 @@ impl Clausifier {
     }
 
     /// All clauses of the closed formula `f` whose variable names are
-    /// `names`, definitions last.
+    /// `names`, definitions last, each with its TSTP source. `from` is the
+    /// derivation line holding `f`; the steps are added as lines (`role`
+    /// for the formula's own chain): `fof_nnf` (truth constants, `<=>`
+    /// operands named by definitions, NNF), `shift_quantors` (miniscoping),
+    /// `skolemize` (or `variable_rename` when nothing was Skolemised), then
+    /// `clausify` for the clauses (distribution, with its definitions).
     fn clausify(
         &mut self,
         bank: &mut TermBank,
         f: Formula,
         names: &[String],
-    ) -> Vec<(Vec<Literal>, Vec<String>)> {
+        from: &str,
+        role: Role,
+    ) -> Vec<(Vec<Literal>, Vec<String>, Clausified)> {
         self.fresh_names.clear();
-        let mut raw = Vec::new();
+        // Each clause with its source and the lines that source cites.
+        let mut raw: Vec<(Vec<Literal>, Cited)> = Vec::new();
         match simplify(f) {
             Formula::True => {}
-            Formula::False => raw.push(vec![]),
+            Formula::False => {
+                let parents = vec![from.to_string()];
+                raw.push((vec![], (inference("clausify", "thm", &parents), parents)));
+            }
             f => {
                 let f = self.prename(bank, f);
+                let mut parents = vec![from.to_string()];
+                parents.extend(self.pending.iter().map(|p| p.3.clone()));
                 let n = self.nnf(f, true);
-                let mut todo = vec![n];
-                while let Some(n) = todo.pop() {
+                let mut todo = vec![(n, parents, role)];
+                while let Some((n, parents, role)) = todo.pop() {
+                    let src = inference("fof_nnf", "thm", &parents);
+                    let n_name = self.step(bank, role, &n, src, parents);
                     let m = miniscope(bank, n);
+                    let src = inference("shift_quantors", "thm", std::slice::from_ref(&n_name));
+                    let m_name = self.step(bank, role, &m, src, vec![n_name]);
+                    let first_skolem = self.stats.skolems + 1;
                     let s = self.skolemize(bank, m, names, &mut Vec::new());
-                    raw.extend(self.cnf(bank, s));
-                    raw.append(&mut self.def_clauses);
+                    let src = if self.stats.skolems < first_skolem {
+                        inference("variable_rename", "thm", std::slice::from_ref(&m_name))
+                    } else {
+                        let sks: Vec<String> = (first_skolem..=self.stats.skolems)
+                            .map(|k| format!("{}{k}", self.sk_prefix))
+                            .collect();
+                        format!(
+                            "inference(skolemize,[status(esa),new_symbols(skolem,[{}])],[{m_name}])",
+                            sks.join(",")
+                        )
+                    };
+                    let closed = Formula::Forall(free_vars(bank, &s), Box::new(s.clone()));
+                    let s_name = self.step(bank, role, &closed, src, vec![m_name]);
+                    let clauses = self.cnf(bank, s);
+                    let mut cited = vec![s_name];
+                    cited.append(&mut self.def_lines);
+                    let src = (inference("clausify", "thm", &cited), cited);
+                    raw.extend(clauses.into_iter().map(|c| (c, src.clone())));
+                    raw.extend(self.def_clauses.drain(..).map(|c| (c, src.clone())));
                     // Definitions of `<=>` operands: ∀x̄ (d(x̄) <=> G).
-                    for (d, fv, g) in std::mem::take(&mut self.pending) {
+                    for (d, fv, g, name) in std::mem::take(&mut self.pending) {
                         let g2 = g.clone();
                         let pos = self.nnf(g, true);
                         let neg = self.nnf(g2, false);
@@ -570,13 +687,25 @@ impl Clausifier {
                             Formula::Or(vec![Formula::Lit(d.negate()), pos]),
                             Formula::Or(vec![Formula::Lit(d), neg]),
                         ]);
-                        todo.insert(0, Formula::Forall(fv, Box::new(body)));
+                        todo.insert(
+                            0,
+                            (Formula::Forall(fv, Box::new(body)), vec![name], Role::Plain),
+                        );
                     }
                 }
             }
         }
         raw.into_iter()
-            .filter_map(|c| self.finish(bank, c))
+            .filter_map(|(c, (source, parents))| {
+                self.finish(bank, c).map(|(lits, names, raw)| {
+                    let origin = Clausified {
+                        source,
+                        parents,
+                        raw,
+                    };
+                    (lits, names, origin)
+                })
+            })
             .collect()
     }
 
@@ -586,7 +715,7 @@ impl Clausifier {
         &mut self,
         bank: &mut TermBank,
         lits: Vec<Literal>,
-    ) -> Option<(Vec<Literal>, Vec<String>)> {
+    ) -> Option<(Vec<Literal>, Vec<String>, String)> {
         let mut out: Vec<Literal> = Vec::with_capacity(lits.len());
         for l in lits {
             if out.contains(&l.negate()) || (l.pos && l.lhs == l.rhs) {
@@ -597,6 +726,7 @@ impl Clausifier {
                 out.push(l);
             }
         }
+        let raw = super::printer::clause_to_tptp(bank, &out);
         let mut order = Vec::new();
         for l in &out {
             term_vars(bank, l.lhs, &mut order);
@@ -630,7 +760,7 @@ impl Clausifier {
             .map(|l| Literal::eq(rename(bank, l.lhs, &map), rename(bank, l.rhs, &map), l.pos))
             .collect();
         self.stats.clauses += 1;
-        Some((lits, names))
+        Some((lits, names, raw))
     }
 }
 
@@ -639,8 +769,8 @@ impl Clausifier {
 /// the symbols already in `bank`.
 pub fn clausify_formula(bank: &mut TermBank, f: &Formula) -> (Vec<Vec<Literal>>, ClausifyStats) {
     let mut c = Clausifier::new(bank);
-    let clauses = c.clausify(bank, f.clone(), &[]);
-    (clauses.into_iter().map(|(l, _)| l).collect(), c.stats)
+    let clauses = c.clausify(bank, f.clone(), &[], "f0", Role::Axiom);
+    (clauses.into_iter().map(|(l, _, _)| l).collect(), c.stats)
 }
 
 /// Renumbers the variables of `f` by adding `offset` (to put several
@@ -711,6 +841,17 @@ pub(crate) fn clausify_entries(bank: &mut TermBank, entries: Vec<Entry>, p: &mut
         Some((body.negated(), var_names))
     };
     let mut joined = joined;
+    let leaf = |f: &FofInput| {
+        format!(
+            "file({}, {})",
+            path_to_tptp(&f.source.file.display().to_string()),
+            name_to_tptp(&f.name)
+        )
+    };
+    let conjecture_leaves: Vec<(Formula, String)> = conjectures
+        .iter()
+        .map(|f| (f.formula.clone(), leaf(f)))
+        .collect();
     for e in entries {
         match e {
             Entry::Clause { clause, tautology } => {
@@ -721,19 +862,31 @@ pub(crate) fn clausify_entries(bank: &mut TermBank, entries: Vec<Entry>, p: &mut
                 }
             }
             Entry::Fof(f) => {
-                let (formula, names, role) = if f.role == Role::Conjecture {
-                    match joined.take() {
-                        Some((g, n)) => (g, n, Role::NegatedConjecture),
-                        None => continue,
-                    }
+                let (formula, names, role, from) = if f.role == Role::Conjecture {
+                    let Some((g, n)) = joined.take() else {
+                        continue;
+                    };
+                    let leaves: Vec<String> = conjecture_leaves
+                        .iter()
+                        .map(|(h, src)| c.line(bank, Role::Conjecture, h, src.clone(), vec![]))
+                        .collect();
+                    let src = inference("assume_negation", "cth", &leaves);
+                    let from = c.line(bank, Role::NegatedConjecture, &g, src, leaves);
+                    (g, n, Role::NegatedConjecture, from)
                 } else {
-                    (f.formula, f.var_names, f.role)
+                    let from = c.line(bank, f.role, &f.formula, leaf(&f), vec![]);
+                    (f.formula, f.var_names, f.role, from)
+                };
+                let chain = if role == Role::NegatedConjecture {
+                    Role::NegatedConjecture
+                } else {
+                    Role::Plain
                 };
                 let annotations = Some(format!(
                     "inference(clausify,[status(esa)],[{}])",
-                    super::printer::name_to_tptp(&f.name)
+                    name_to_tptp(&f.name)
                 ));
-                for (lits, var_names) in c.clausify(bank, formula, &names) {
+                for (lits, var_names, src) in c.clausify(bank, formula, &names, &from, chain) {
                     p.clauses.push(ParsedClause {
                         name: f.name.clone(),
                         role,
@@ -741,12 +894,22 @@ pub(crate) fn clausify_entries(bank: &mut TermBank, entries: Vec<Entry>, p: &mut
                         source: f.source.clone(),
                         var_names,
                         annotations: annotations.clone(),
+                        clausified: Some(src),
                     });
                 }
             }
         }
     }
     p.clausify = c.stats;
+    p.fof_lines = c.lines;
+}
+
+/// An inference record `inference(rule,[status(status)],[parents])`.
+fn inference(rule: &str, status: &str, parents: &[String]) -> String {
+    format!(
+        "inference({rule},[status({status})],[{}])",
+        parents.join(",")
+    )
 }
 
 #[cfg(test)]
@@ -816,5 +979,61 @@ mod tests {
         }
         let (cs, _) = clauses(&format!("fof(a, axiom, {f})."));
         assert!(cs.len() < 60, "{} clauses", cs.len());
+    }
+
+    #[test]
+    fn each_clause_cites_its_derivation_from_the_formula_as_read() {
+        let (_, p) = clauses("fof(ax, axiom, ! [X] : (p(X) => ? [Y] : r(X,Y))).");
+        let lines: Vec<String> = p.fof_lines.iter().map(|l| l.to_tptp()).collect();
+        assert_eq!(
+            lines,
+            [
+                "fof(f1, axiom, ! [X0] : ((p(X0) => ? [X1] : (r(X0,X1)))), file('t.p', ax)).",
+                "fof(f2, plain, ! [X0] : ((~p(X0) | ? [X1] : (r(X0,X1)))), inference(fof_nnf,[status(thm)],[f1])).",
+                "fof(f3, plain, ! [X0] : ((~p(X0) | r(X0,sk1(X0)))), inference(skolemize,[status(esa),new_symbols(skolem,[sk1])],[f2])).",
+            ]
+        );
+        let o = p.clauses[0].clausified.as_ref().unwrap();
+        assert_eq!(o.source, "inference(clausify,[status(thm)],[f3])");
+        assert_eq!(o.raw, "~p(X0) | r(X0,sk1(X0))");
+        assert_eq!(p.fof_lines[2].rule(), "skolemize");
+        assert_eq!(p.fof_lines[0].rule(), "input");
+        // CNF clauses have no FOF origin.
+        let (_, p) = clauses("cnf(c, axiom, p(X)).");
+        assert!(p.clauses[0].clausified.is_none() && p.fof_lines.is_empty());
+    }
+
+    #[test]
+    fn conjectures_and_definitions_are_lines_of_their_own() {
+        let (_, p) = clauses(
+            "fof(a, axiom, (a1 & a2 & a3) | (b1 & b2 & b3)).\nfof(c1, conjecture, q).\nfof(c2, conjecture, r).",
+        );
+        let rules: Vec<&str> = p.fof_lines.iter().map(|l| l.rule()).collect();
+        assert_eq!(
+            rules,
+            [
+                "input",
+                "definition",
+                "input",
+                "input",
+                "assume_negation",
+                "fof_nnf"
+            ]
+        );
+        assert_eq!(p.fof_lines[1].role, Role::Definition);
+        assert!(
+            p.fof_lines[1]
+                .source
+                .starts_with("introduced(definition,[new_symbols(definition,[def1])])"),
+            "{:?}",
+            p.fof_lines[1]
+        );
+        assert_eq!(p.fof_lines[4].parents, ["f3", "f4"]);
+        assert_eq!(p.fof_lines[4].role, Role::NegatedConjecture);
+        // Every clause of the named disjunction cites the definition.
+        for c in &p.clauses[..6] {
+            let o = c.clausified.as_ref().unwrap();
+            assert_eq!(o.parents, ["f1", "f2"], "{o:?}");
+        }
     }
 }

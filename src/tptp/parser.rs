@@ -316,6 +316,7 @@ impl<'s, 'x> FileParser<'s, 'x> {
             },
             var_names: std::mem::take(&mut self.vars),
             annotations,
+            clausified: None,
         };
         self.entries.push(Entry::Clause { clause, tautology });
         Ok(())

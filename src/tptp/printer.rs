@@ -8,7 +8,7 @@
 //! `lhs` before `rhs`), which `normalize_clause` guarantees; otherwise the
 //! result is the same clause up to variable renaming.
 
-use super::ast::Role;
+use super::ast::{Formula, Role};
 use super::lexer::{is_dollar_word, is_lower_word, is_number, is_quoted_token};
 use crate::logic::{Head, Literal, TermBank, TermId};
 use std::borrow::Cow;
@@ -195,6 +195,90 @@ pub fn cnf_line(
         Some(a) => format!("cnf({name}, {role}, ({body}), {a})."),
         None => format!("cnf({name}, {role}, ({body}))."),
     }
+}
+
+/// Appends the TPTP text of a FOF formula to `out`: binary connectives and
+/// quantifier bodies are parenthesised, so the text reads back as the same
+/// tree whatever the BNF's precedences; variables print as `X<i>`, a
+/// negated atom as `~p`, a negated equation as `s != t`, an empty `And` as
+/// `$true` and an empty `Or` as `$false`.
+pub fn write_formula(bank: &TermBank, f: &Formula, out: &mut String) {
+    let join = |fs: &[Formula], op: &str, empty: &str, out: &mut String| match fs {
+        [] => out.push_str(empty),
+        [g] => write_formula(bank, g, out),
+        _ => {
+            out.push('(');
+            for (i, g) in fs.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(op);
+                }
+                write_formula(bank, g, out);
+            }
+            out.push(')');
+        }
+    };
+    match f {
+        Formula::True => out.push_str("$true"),
+        Formula::False => out.push_str("$false"),
+        Formula::Lit(l) => write_literal(bank, l, out),
+        Formula::Not(g) => {
+            out.push_str("~ (");
+            write_formula(bank, g, out);
+            out.push(')');
+        }
+        Formula::And(fs) => join(fs, " & ", "$true", out),
+        Formula::Or(fs) => join(fs, " | ", "$false", out),
+        Formula::Imp(a, b) | Formula::Iff(a, b) => {
+            out.push('(');
+            write_formula(bank, a, out);
+            out.push_str(if matches!(f, Formula::Imp(..)) {
+                " => "
+            } else {
+                " <=> "
+            });
+            write_formula(bank, b, out);
+            out.push(')');
+        }
+        Formula::Forall(vs, g) | Formula::Exists(vs, g) => {
+            if vs.is_empty() {
+                return write_formula(bank, g, out);
+            }
+            let universal = matches!(f, Formula::Forall(..));
+            out.push_str(if universal { "! [" } else { "? [" });
+            // Directly nested quantifiers of the same kind print as one.
+            let mut body: &Formula = g;
+            let mut vars: Vec<u32> = vs.clone();
+            loop {
+                match body {
+                    Formula::Forall(ws, h) if universal => {
+                        vars.extend(ws);
+                        body = h;
+                    }
+                    Formula::Exists(ws, h) if !universal => {
+                        vars.extend(ws);
+                        body = h;
+                    }
+                    _ => break,
+                }
+            }
+            for (i, v) in vars.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                let _ = write!(out, "X{v}");
+            }
+            out.push_str("] : (");
+            write_formula(bank, body, out);
+            out.push(')');
+        }
+    }
+}
+
+/// The TPTP text of a FOF formula (see [`write_formula`]).
+pub fn formula_to_tptp(bank: &TermBank, f: &Formula) -> String {
+    let mut s = String::new();
+    write_formula(bank, f, &mut s);
+    s
 }
 
 #[cfg(test)]

@@ -22,6 +22,7 @@ fn run_with(text: &str, params: Params) -> Saturator {
                 name: c.name.clone(),
                 role: "axiom".into(),
                 file: "test.p".into(),
+                source: None,
             };
             (c.lits.clone(), info)
         })
