@@ -256,6 +256,11 @@ enum Command {
         /// Where per-instance scores go (default: ANSWERS.scores.jsonl).
         #[arg(long, value_name = "FILE")]
         out: Option<PathBuf>,
+        /// Print the summary as one JSON object on standard output (format
+        /// compliance, mean over answered rows and over all rows, per task
+        /// and level and overall) instead of the table.
+        #[arg(long)]
+        json: bool,
         #[command(flatten)]
         common: Common,
     },
@@ -441,8 +446,9 @@ fn main() {
             dataset,
             answers,
             out,
+            json,
             common,
-        }) => score(&dataset, &answers, out, &common),
+        }) => score(&dataset, &answers, out, json, &common),
         Some(Command::Verify { dir, quiet }) => verify(&dir, quiet),
         None => run_domain(&cli.run),
     };
@@ -683,6 +689,7 @@ fn score(
     dataset: &Path,
     answers: &Path,
     out: Option<PathBuf>,
+    json: bool,
     common: &Common,
 ) -> Result<(), RunError> {
     let cfg = load_config(common)?;
@@ -692,8 +699,13 @@ fn score(
         PathBuf::from(p)
     });
     let summary = pipeline::score::score_answers(dataset, answers, &out, cfg.prover)?;
-    print!("{}", summary.render());
-    println!("per-instance scores written to {}", out.display());
+    if json {
+        println!("{}", summary.to_json());
+        eprintln!("per-instance scores written to {}", out.display());
+    } else {
+        print!("{}", summary.render());
+        println!("per-instance scores written to {}", out.display());
+    }
     Ok(())
 }
 

@@ -4,21 +4,35 @@
 //! row's `task` (found through the [`Registry`]): TPTP-family certificates
 //! with the independent checker, PL1/PL2/EQ gold answers with their
 //! checkers.
+//!
+//! Scoring takes the answer proper out of each reply with the shared
+//! extractor ([`crate::tasks::answer`]) and reports, per task and level and
+//! overall, the format-compliance rate (well-formed answers over answers),
+//! the mean over the answered rows and the mean over all rows (an
+//! unanswered row counts 0).
 
 use super::{RunError, write_atomic};
 pub use crate::dataset::{Row, read_dataset};
 use crate::prover::{Prover, ProverLimits};
 use crate::tasks::Score;
+use crate::tasks::answer::extract;
 use crate::tasks::family::{Registry, ScoreContext};
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::path::Path;
 
 /// Scores one answer with the scorer of the row's task (found through
-/// `registry` by the row's `task`).
+/// `registry` by the row's `task`). This is the one place where a model's
+/// reply becomes an answer: the shared extractor
+/// ([`crate::tasks::answer::extract`]) takes the answer proper out of tags,
+/// `Answer:` lines, `\boxed{}`, fences, prose and emphasis, by the shape the
+/// family declares for the row's config, before the family's scorer runs.
 pub fn score_row(row: &Row, answer: &str, registry: &Registry, ctx: &mut ScoreContext) -> Score {
     match registry.family_of(&row.task) {
-        Some(f) => f.score(&row.to_record(), answer, ctx),
+        Some(f) => {
+            let answer = extract(answer, f.answer_shape(&row.task));
+            f.score(&row.to_record(), &answer, ctx)
+        }
         None => Score::malformed(format!("no scorer for task `{}`", row.task)),
     }
 }
@@ -37,14 +51,63 @@ struct Scored<'a> {
 /// Aggregates per (task, level).
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct Group {
+    /// Dataset rows of the group, answered or not.
+    pub rows: usize,
     /// Answers scored.
     pub answered: usize,
+    /// Answers the scorer could read (format compliant): an answer was
+    /// extracted and it is well formed.
+    pub well_formed: usize,
     /// Sum of scores.
     pub total: f64,
     /// Answers scoring 1.
     pub perfect: usize,
     /// Malformed answers.
     pub malformed: usize,
+}
+
+/// `a / b`, or 0 when `b` is 0.
+fn ratio(a: f64, b: usize) -> f64 {
+    if b == 0 { 0.0 } else { a / b as f64 }
+}
+
+impl Group {
+    /// Mean score over the answered rows.
+    pub fn mean_answered(&self) -> f64 {
+        ratio(self.total, self.answered)
+    }
+
+    /// Mean score over every row of the group (unanswered rows count 0).
+    pub fn mean_all(&self) -> f64 {
+        ratio(self.total, self.rows)
+    }
+
+    /// Share of the answers that were well formed.
+    pub fn format_compliance(&self) -> f64 {
+        ratio(self.well_formed as f64, self.answered)
+    }
+
+    fn add(&mut self, other: &Group) {
+        self.rows += other.rows;
+        self.answered += other.answered;
+        self.well_formed += other.well_formed;
+        self.total += other.total;
+        self.perfect += other.perfect;
+        self.malformed += other.malformed;
+    }
+
+    fn json(&self) -> serde_json::Value {
+        serde_json::json!({
+            "rows": self.rows,
+            "answered": self.answered,
+            "well_formed": self.well_formed,
+            "format_compliance": self.format_compliance(),
+            "mean_score_answered": self.mean_answered(),
+            "mean_score_all_rows": self.mean_all(),
+            "perfect": self.perfect,
+            "malformed": self.malformed,
+        })
+    }
 }
 
 /// What `score` found.
@@ -63,24 +126,36 @@ pub struct ScoreSummary {
 }
 
 impl ScoreSummary {
+    /// Every group added up.
+    pub fn overall(&self) -> Group {
+        let mut all = Group::default();
+        for g in self.groups.values() {
+            all.add(g);
+        }
+        all
+    }
+
     /// The table printed at the end.
     pub fn render(&self) -> String {
         let mut s = String::from(
-            "task                      level  answered  mean score  perfect  malformed\n",
+            "task                      level   rows  answered  compliant  mean (answered)  mean (all rows)  perfect  malformed\n",
         );
-        for (k, g) in &self.groups {
-            s.push_str(&format!(
-                "{k:<32} {:>8}  {:>10.3}  {:>7}  {:>9}\n",
+        let line = |k: &str, g: &Group| {
+            format!(
+                "{k:<32} {:>6}  {:>8}  {:>9.3}  {:>15.3}  {:>15.3}  {:>7}  {:>9}\n",
+                g.rows,
                 g.answered,
-                if g.answered > 0 {
-                    g.total / g.answered as f64
-                } else {
-                    0.0
-                },
+                g.format_compliance(),
+                g.mean_answered(),
+                g.mean_all(),
                 g.perfect,
                 g.malformed
-            ));
+            )
+        };
+        for (k, g) in &self.groups {
+            s.push_str(&line(k, g));
         }
+        s.push_str(&line("all", &self.overall()));
         s.push_str(&format!(
             "{} unanswered rows, {} unknown ids, {} bad lines, {} duplicate ids\n",
             self.unanswered,
@@ -95,6 +170,30 @@ impl ScoreSummary {
             s.push_str(&format!("  unknown id {id}\n"));
         }
         s
+    }
+
+    /// The summary as JSON (`saturate score --json`): the overall figures,
+    /// one entry per task and level, and the answer file's problems.
+    pub fn to_json(&self) -> serde_json::Value {
+        let groups: serde_json::Map<String, serde_json::Value> = self
+            .groups
+            .iter()
+            .map(|(k, g)| {
+                let mut v = g.json();
+                let (task, level) = k.split_once(' ').unwrap_or((k, "-"));
+                v["task"] = task.trim().into();
+                v["level"] = level.trim().into();
+                (format!("{} {}", task.trim(), level.trim()), v)
+            })
+            .collect();
+        serde_json::json!({
+            "overall": self.overall().json(),
+            "groups": groups,
+            "unanswered": self.unanswered,
+            "unknown_ids": self.unknown_ids,
+            "bad_lines": self.bad_lines,
+            "duplicate_ids": self.duplicate_ids,
+        })
     }
 }
 
@@ -184,22 +283,18 @@ pub fn score_answers_with(
     };
     let mut lines = String::new();
     for row in &rows {
+        let key = format!("{:<26} {}", row.task, row.level.as_deref().unwrap_or("-"));
+        let g = summary.groups.entry(key).or_default();
+        g.rows += 1;
         let Some(answer) = given.get(&row.id) else {
             summary.unanswered += 1;
             continue;
         };
         let s = score_row(row, answer, registry, &mut ctx);
-        let g = summary
-            .groups
-            .entry(format!(
-                "{:<26} {}",
-                row.task,
-                row.level.as_deref().unwrap_or("-")
-            ))
-            .or_default();
         g.answered += 1;
         g.total += s.value;
         g.perfect += usize::from(s.value >= 1.0);
+        g.well_formed += usize::from(s.well_formed);
         g.malformed += usize::from(!s.well_formed);
         lines.push_str(
             &serde_json::to_string(&Scored {

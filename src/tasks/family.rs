@@ -23,6 +23,7 @@
 //! and whatever ran before on that worker.
 
 use super::Score;
+use super::answer::AnswerShape;
 use super::fault::RejectEntry;
 use crate::dataset::Record;
 use serde_json::Value;
@@ -195,6 +196,15 @@ pub trait TaskFamily: Sync {
     /// Re-checks a stored row (its label and certificate, from the row's
     /// own text); `Ok` carries a one-line account of what was checked.
     fn verify(&self, row: &Record) -> Result<String, String>;
+
+    /// What an answer to `config` looks like: the shared extractor
+    /// ([`super::answer::extract`]) takes the answer proper out of a model's
+    /// reply by it before [`TaskFamily::score`] sees the reply (default:
+    /// free text, only explicit wrappers such as tags and fences removed).
+    fn answer_shape(&self, config: &str) -> AnswerShape {
+        let _ = config;
+        AnswerShape::Text
+    }
 }
 
 /// One run of a family: its cells and how to build an instance.

@@ -6,6 +6,7 @@
 use super::{GenParams, Task};
 use crate::dataset::Record;
 use crate::tasks::Score;
+use crate::tasks::answer::AnswerShape;
 use crate::tasks::family::{
     Attempt, Built, Cell, ConfigInfo, Fill, Generator, RejectReason, ScoreContext, TaskFamily,
     Worker,
@@ -104,6 +105,10 @@ impl TaskFamily for EqFamily {
 
     fn verify(&self, row: &Record) -> Result<String, String> {
         super::verify_record(task_of(&row.task)?, &row.metadata, &row.answer)
+    }
+
+    fn answer_shape(&self, _: &str) -> AnswerShape {
+        AnswerShape::Json
     }
 }
 

@@ -8,6 +8,7 @@ use super::pl2::{self, Pl2Options, Pl2Task};
 use super::{Skip, Task};
 use crate::dataset::Record;
 use crate::tasks::Score;
+use crate::tasks::answer::AnswerShape;
 use crate::tasks::family::{
     Attempt, Built, Cell, ConfigInfo, Fill, Generator, RejectReason, ScoreContext, TaskFamily,
     Worker, metadata_json,
@@ -257,6 +258,14 @@ impl TaskFamily for Pl1Family {
     fn verify(&self, row: &Record) -> Result<String, String> {
         super::instance::verify_record(task1(&row.task)?, &metadata_json(row)?, &row.answer)
     }
+
+    fn answer_shape(&self, config: &str) -> AnswerShape {
+        match task1(config) {
+            // Plain text, one `GAP-k:` section per gap.
+            Ok(Task::GapFilling) => AnswerShape::Sections("GAP-1:"),
+            _ => AnswerShape::Json,
+        }
+    }
 }
 
 impl TaskFamily for Pl2Family {
@@ -282,6 +291,10 @@ impl TaskFamily for Pl2Family {
 
     fn verify(&self, row: &Record) -> Result<String, String> {
         pl2::verify_record(task2(&row.task)?, &metadata_json(row)?, &row.answer)
+    }
+
+    fn answer_shape(&self, _: &str) -> AnswerShape {
+        AnswerShape::Json
     }
 }
 

@@ -14,6 +14,7 @@ use crate::dataset::Record;
 use crate::prover::{Prover, Verdict};
 use crate::saturation::Params;
 use crate::tasks::Score;
+use crate::tasks::answer::AnswerShape;
 use crate::tasks::family::{
     Attempt, Built, Cell, ConfigInfo, Fill, Generator, RejectReason, ScoreContext, TaskFamily,
     Worker, certificate_json, metadata_json,
@@ -104,6 +105,14 @@ impl TaskFamily for TptpFamily {
             }
             Family::Selection => select::verify(&meta, &cert, &row.answer),
             Family::Reconstruction => recon::verify(&meta, &cert, &row.answer),
+        }
+    }
+
+    fn answer_shape(&self, config: &str) -> AnswerShape {
+        match Family::from_config(config) {
+            Some(Family::Entailment) => AnswerShape::Word,
+            Some(Family::Selection) => AnswerShape::List,
+            Some(Family::Reconstruction) | None => AnswerShape::Lines,
         }
     }
 }
