@@ -266,7 +266,9 @@ enum Command {
     },
     /// Re-check every row of a dataset from its stored text: TPTP
     /// certificates with the independent checker, PL1/PL2/EQ gold answers
-    /// with their checkers; exits 1 if any fails.
+    /// with their checkers, every prompt rendered again from the row's
+    /// metadata, every shard's row count and row fingerprint against the
+    /// manifest; exits 1 if any fails.
     Verify {
         /// The dataset folder (the one holding manifest.json).
         dir: PathBuf,
@@ -719,18 +721,22 @@ fn verify(dir: &Path, quiet: bool) -> Result<(), RunError> {
             println!("{task}: {n} rows without a re-checkable certificate (checked at generation)");
         }
     }
+    for (file, e) in &s.shard_failures {
+        eprintln!("FAIL shard {file}: {e}");
+    }
     for (id, file, e) in &s.failures {
         eprintln!("FAIL {id} ({file}): {e}");
     }
     let total: usize = s.checked.values().sum();
-    if s.failures.is_empty() {
-        println!("verify: all {total} certificates check");
+    if s.failures.is_empty() && s.shard_failures.is_empty() {
+        println!("verify: all {total} certificates check; prompts and shards match");
         Ok(())
     } else {
         Err(RunError::Runtime(format!(
-            "verify: {} of {} certificates do not check",
+            "verify: {} of {} rows do not check (certificate or prompt), {} shards do not match the manifest",
             s.failures.len(),
-            total + s.failures.len()
+            total + s.failures.len(),
+            s.shard_failures.len()
         )))
     }
 }

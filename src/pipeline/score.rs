@@ -3,7 +3,8 @@
 //! answers or re-check every row, each with the family that writes the
 //! row's `task` (found through the [`Registry`]): TPTP-family certificates
 //! with the independent checker, PL1/PL2/EQ gold answers with their
-//! checkers.
+//! checkers, every prompt rendered again from its row's metadata, every
+//! shard's row count and row fingerprint against the manifest.
 //!
 //! Scoring takes the answer proper out of each reply with the shared
 //! extractor ([`crate::tasks::answer`]) and reports, per task and level and
@@ -12,11 +13,11 @@
 //! unanswered row counts 0).
 
 use super::{RunError, write_atomic};
-pub use crate::dataset::{Row, read_dataset};
+pub use crate::dataset::{Row, read_dataset, read_dataset_checked};
 use crate::prover::{Prover, ProverLimits};
 use crate::tasks::Score;
 use crate::tasks::answer::extract;
-use crate::tasks::family::{Registry, ScoreContext};
+use crate::tasks::family::{Registry, ScoreContext, prompt_difference};
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -313,12 +314,23 @@ pub fn score_answers_with(
     Ok(summary)
 }
 
-/// Re-checks one row through its family's verifier; `Ok(None)` when no
-/// registered family writes the row's task.
+/// Re-checks one row through its family's verifier, then renders its prompt
+/// again from the metadata and compares it with the stored prompt (what
+/// the model sees must be what the certificate speaks of); `Ok(None)` when
+/// no registered family writes the row's task.
 pub fn verify_row(row: &Row, registry: &Registry) -> Result<Option<String>, String> {
-    match registry.family_of(&row.task) {
-        Some(f) => f.verify(&row.to_record()).map(Some),
-        None => Ok(None),
+    let Some(f) = registry.family_of(&row.task) else {
+        return Ok(None);
+    };
+    let record = row.to_record();
+    let checked = f.verify(&record)?;
+    match f.render_prompt(&record) {
+        None => Ok(Some(checked)),
+        Some(Err(e)) => Err(format!("cannot render the prompt from the metadata: {e}")),
+        Some(Ok(rendered)) => match prompt_difference(&row.prompt, &rendered) {
+            Some(d) => Err(d),
+            None => Ok(Some(format!("{checked}; prompt re-rendered"))),
+        },
     }
 }
 
@@ -331,6 +343,9 @@ pub struct VerifySummary {
     pub skipped: BTreeMap<String, usize>,
     /// Failures: (id, file, reason).
     pub failures: Vec<(String, String, String)>,
+    /// Shards whose rows do not match the manifest (row count or row
+    /// fingerprint): (file, reason).
+    pub shard_failures: Vec<(String, String)>,
 }
 
 /// Re-checks every row of a dataset with the built-in families.
@@ -338,11 +353,19 @@ pub fn verify_dataset(dir: &Path) -> Result<VerifySummary, RunError> {
     verify_dataset_with(dir, &Registry::builtin())
 }
 
-/// Re-checks every row of a dataset with the families of `registry`.
+/// Re-checks every row of a dataset with the families of `registry`, and
+/// every shard's row count and row fingerprint against the manifest.
 pub fn verify_dataset_with(dir: &Path, registry: &Registry) -> Result<VerifySummary, RunError> {
-    let rows = read_dataset(dir)?;
-    let mut s = VerifySummary::default();
-    for row in &rows {
+    let read = read_dataset_checked(dir)?;
+    let mut s = VerifySummary {
+        shard_failures: read
+            .mismatches
+            .iter()
+            .map(|m| (m.file.display().to_string(), m.reason.clone()))
+            .collect(),
+        ..VerifySummary::default()
+    };
+    for row in &read.rows {
         match verify_row(row, registry) {
             Ok(Some(_)) => *s.checked.entry(row.task.clone()).or_default() += 1,
             Ok(None) => *s.skipped.entry(row.task.clone()).or_default() += 1,

@@ -205,6 +205,40 @@ pub trait TaskFamily: Sync {
         let _ = config;
         AnswerShape::Text
     }
+
+    /// The prompt of a stored row rendered again from its metadata alone,
+    /// with the generator's own renderer: `verify` compares it with the
+    /// stored prompt, so what the model is shown is checked as well as the
+    /// label. `None` when the family cannot re-render (default); `Err` when
+    /// the metadata lacks what the prompt needs.
+    fn render_prompt(&self, row: &Record) -> Option<Result<String, String>> {
+        let _ = row;
+        None
+    }
+}
+
+/// Where two prompts first differ, for `verify`'s message: `None` when
+/// they are equal.
+pub fn prompt_difference(stored: &str, rendered: &str) -> Option<String> {
+    if stored == rendered {
+        return None;
+    }
+    let (a, b): (Vec<&str>, Vec<&str>) = (stored.lines().collect(), rendered.lines().collect());
+    let excerpt = |l: Option<&&str>| match l {
+        Some(l) => format!("{:?}", crate::tptp::excerpt(l, 80)),
+        None => "(end of prompt)".to_string(),
+    };
+    let at = (0..a.len().max(b.len()))
+        .find(|&i| a.get(i) != b.get(i))
+        .unwrap_or(a.len().min(b.len()));
+    Some(format!(
+        "the stored prompt differs from the one rendered from the metadata at line {} ({} lines stored, {} rendered): stored {}, rendered {}",
+        at + 1,
+        a.len(),
+        b.len(),
+        excerpt(a.get(at)),
+        excerpt(b.get(at))
+    ))
 }
 
 /// One run of a family: its cells and how to build an instance.
@@ -301,6 +335,20 @@ pub fn certificate_json(row: &Record) -> Result<Value, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn prompt_differences_name_the_line() {
+        assert_eq!(prompt_difference("a\nb\n", "a\nb\n"), None);
+        let d = prompt_difference("a\nc\n", "a\nb\nc\n").unwrap();
+        assert!(
+            d.contains("line 2") && d.contains("\"c\"") && d.contains("\"b\""),
+            "{d}"
+        );
+        let d = prompt_difference("a\n", "a\nb\n").unwrap();
+        assert!(d.contains("(end of prompt)"), "{d}");
+        // A difference in line endings alone is still a difference.
+        assert!(prompt_difference("a\n", "a").is_some());
+    }
 
     #[test]
     fn one_id_scheme() {

@@ -115,6 +115,29 @@ impl TaskFamily for TptpFamily {
             Some(Family::Reconstruction) | None => AnswerShape::Lines,
         }
     }
+
+    fn render_prompt(&self, row: &Record) -> Option<Result<String, String>> {
+        Some(render_prompt(row))
+    }
+}
+
+/// A TPTP row's prompt from its metadata: the domain, the background
+/// axioms, the theorem, and the premises, pool or proof clauses.
+fn render_prompt(row: &Record) -> Result<String, String> {
+    let f = Family::from_config(&row.task).ok_or_else(|| format!("no TPTP task {}", row.task))?;
+    let meta = metadata_json(row)?;
+    let domain = str_field(&meta, "domain")?;
+    let context = str_list(&meta, "context_axioms")?;
+    let theorem = str_field(&meta, "theorem")?;
+    Ok(match f {
+        Family::Entailment => {
+            entail::render(&domain, &context, &str_list(&meta, "premises")?, &theorem)
+        }
+        Family::Selection => select::render(&domain, &context, &theorem, &str_list(&meta, "pool")?),
+        Family::Reconstruction => {
+            recon::render(&domain, &context, &theorem, &str_list(&meta, "clauses")?)
+        }
+    })
 }
 
 /// One `--domain` run's task generation.
