@@ -139,7 +139,7 @@ impl ScoreSummary {
     /// The table printed at the end.
     pub fn render(&self) -> String {
         let mut s = String::from(
-            "task                      level   rows  answered  compliant  mean (answered)  mean (all rows)  perfect  malformed\n",
+            "task                      level    rows  answered  compliant  mean (answered)  mean (all rows)  perfect  malformed\n",
         );
         let line = |k: &str, g: &Group| {
             format!(
@@ -375,4 +375,46 @@ pub fn verify_dataset_with(dir: &Path, registry: &Registry) -> Result<VerifySumm
         }
     }
     Ok(s)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn means_count_unanswered_rows_as_zero() {
+        let mut s = ScoreSummary::default();
+        s.groups.insert(
+            "t                          1".into(),
+            Group {
+                rows: 4,
+                answered: 2,
+                well_formed: 1,
+                total: 1.0,
+                perfect: 1,
+                malformed: 1,
+            },
+        );
+        s.groups.insert(
+            "t                          2".into(),
+            Group {
+                rows: 2,
+                ..Group::default()
+            },
+        );
+        let all = s.overall();
+        assert_eq!((all.rows, all.answered, all.well_formed), (6, 2, 1));
+        assert_eq!(all.mean_answered(), 0.5);
+        assert!((all.mean_all() - 1.0 / 6.0).abs() < 1e-12);
+        assert_eq!(all.format_compliance(), 0.5);
+        // A group nobody answered: no division by zero.
+        let none = &s.groups["t                          2"];
+        assert_eq!((none.mean_answered(), none.format_compliance()), (0.0, 0.0));
+        let j = s.to_json();
+        assert_eq!(j["groups"]["t 1"]["mean_score_all_rows"], 0.25);
+        assert_eq!(j["groups"]["t 1"]["level"], "1");
+        assert_eq!(j["overall"]["rows"], 6);
+        let table = s.render();
+        assert!(table.lines().any(|l| l.starts_with("all ")), "{table}");
+    }
 }
