@@ -267,12 +267,19 @@ enum Command {
         /// Where per-instance scores go (default: ANSWERS.scores.jsonl).
         #[arg(long, value_name = "FILE")]
         out: Option<PathBuf>,
+        /// Print the summary as one JSON object on standard output (format
+        /// compliance, mean over answered rows and over all rows, per task
+        /// and level and overall) instead of the table.
+        #[arg(long)]
+        json: bool,
         #[command(flatten)]
         common: Common,
     },
     /// Re-check every row of a dataset from its stored text: TPTP
     /// certificates with the independent checker, PL1/PL2/EQ gold answers
-    /// with their checkers; exits 1 if any fails.
+    /// with their checkers, every prompt rendered again from the row's
+    /// metadata, every shard's row count and row fingerprint against the
+    /// manifest; exits 1 if any fails.
     Verify {
         /// The dataset folder (the one holding manifest.json).
         dir: PathBuf,
@@ -455,8 +462,9 @@ fn main() {
             dataset,
             answers,
             out,
+            json,
             common,
-        }) => score(&dataset, &answers, out, &common),
+        }) => score(&dataset, &answers, out, json, &common),
         Some(Command::Verify { dir, quiet }) => verify(&dir, quiet),
         None => run_domain(&cli.run),
     };
@@ -782,6 +790,7 @@ fn score(
     dataset: &Path,
     answers: &Path,
     out: Option<PathBuf>,
+    json: bool,
     common: &Common,
 ) -> Result<(), RunError> {
     let cfg = load_config(common)?;
@@ -791,8 +800,13 @@ fn score(
         PathBuf::from(p)
     });
     let summary = pipeline::score::score_answers(dataset, answers, &out, cfg.prover)?;
-    print!("{}", summary.render());
-    println!("per-instance scores written to {}", out.display());
+    if json {
+        println!("{}", summary.to_json());
+        eprintln!("per-instance scores written to {}", out.display());
+    } else {
+        print!("{}", summary.render());
+        println!("per-instance scores written to {}", out.display());
+    }
     Ok(())
 }
 
@@ -806,18 +820,22 @@ fn verify(dir: &Path, quiet: bool) -> Result<(), RunError> {
             println!("{task}: {n} rows without a re-checkable certificate (checked at generation)");
         }
     }
+    for (file, e) in &s.shard_failures {
+        eprintln!("FAIL shard {file}: {e}");
+    }
     for (id, file, e) in &s.failures {
         eprintln!("FAIL {id} ({file}): {e}");
     }
     let total: usize = s.checked.values().sum();
-    if s.failures.is_empty() {
-        println!("verify: all {total} certificates check");
+    if s.failures.is_empty() && s.shard_failures.is_empty() {
+        println!("verify: all {total} certificates check; prompts and shards match");
         Ok(())
     } else {
         Err(RunError::Runtime(format!(
-            "verify: {} of {} certificates do not check",
+            "verify: {} of {} rows do not check (certificate or prompt), {} shards do not match the manifest",
             s.failures.len(),
-            total + s.failures.len()
+            total + s.failures.len(),
+            s.shard_failures.len()
         )))
     }
 }

@@ -23,8 +23,10 @@ mod manifest;
 mod reader;
 mod writer;
 
-pub use manifest::{COLUMNS, ConfigCounts, Manifest, ShardInfo, SplitCounts};
-pub use reader::{ReadError, Row, read_dataset};
+pub use manifest::{
+    COLUMNS, ConfigCounts, Manifest, RowFingerprint, ShardInfo, SplitCounts, fingerprint_records,
+};
+pub use reader::{DatasetRead, ReadError, Row, ShardMismatch, read_dataset, read_dataset_checked};
 pub use writer::{DatasetWriter, remove_stale_temporaries};
 
 use sha2::{Digest, Sha256};

@@ -1,12 +1,19 @@
 //! Reading a dataset back (for `score` and `verify`), trusting nothing: the
 //! folder must match its `manifest.json` exactly (every listed shard present
-//! with its SHA-256 and row count, no unlisted shard, the nine string
-//! columns of saturate's schema, each row's `task` equal to the config that
-//! lists its shard, ids present and unique), only regular files are opened
-//! (no FIFOs, devices or symbolic links, so nothing hangs and no link loop
-//! is followed), and sizes are bounded before anything is allocated.
+//! with its row count and the fingerprint of its decoded rows, or its
+//! SHA-256 when the manifest predates fingerprints; no unlisted shard; the
+//! nine string columns of saturate's schema; each row's `task` equal to the
+//! config that lists its shard; ids present and unique), only regular files
+//! are opened (no FIFOs, devices or symbolic links, so nothing hangs and no
+//! link loop is followed), and sizes are bounded before anything is
+//! allocated. Any codec the Parquet format names as Snappy, LZ4, gzip or
+//! zstd is read, so a shard re-saved by another tool still loads.
+//!
+//! [`read_dataset_checked`] reports shards whose rows do not match the
+//! manifest (count, fingerprint) as [`ShardMismatch`]es beside the rows, for
+//! `verify` to list as failures; [`read_dataset`] refuses them.
 
-use super::manifest::{COLUMNS, Manifest};
+use super::manifest::{COLUMNS, Manifest, RowFingerprint, ShardInfo};
 use arrow_array::{Array, RecordBatch, StringArray};
 use arrow_schema::DataType;
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
@@ -63,6 +70,25 @@ impl Row {
     }
 }
 
+/// A shard whose rows do not match its manifest entry (row count, row
+/// fingerprint, or file SHA-256 for manifests without fingerprints).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ShardMismatch {
+    /// The shard.
+    pub file: PathBuf,
+    /// What differs.
+    pub reason: String,
+}
+
+/// A dataset as read back by [`read_dataset_checked`].
+#[derive(Clone, Debug, Default)]
+pub struct DatasetRead {
+    /// Every row read (those of mismatched shards included).
+    pub rows: Vec<Row>,
+    /// Shards whose rows do not match the manifest.
+    pub mismatches: Vec<ShardMismatch>,
+}
+
 /// Largest `manifest.json` read.
 const MAX_MANIFEST_BYTES: u64 = 64 << 20;
 /// Largest uncompressed column chunk of a shard: a bigger one (a huge string
@@ -77,6 +103,19 @@ const MAX_DEPTH: usize = 8;
 /// checking the folder against its manifest; any mismatch is an input
 /// error naming the file.
 pub fn read_dataset(dir: &Path) -> Result<Vec<Row>, ReadError> {
+    let read = read_dataset_checked(dir)?;
+    match read.mismatches.first() {
+        Some(m) => Err(ReadError(format!("{}: {}", m.file.display(), m.reason))),
+        None => Ok(read.rows),
+    }
+}
+
+/// Reads every row of a dataset folder like [`read_dataset`], but returns
+/// shards whose rows differ from the manifest (row count, fingerprint) as
+/// mismatches beside the rows instead of refusing the dataset; anything
+/// else that does not match (missing or unlisted shards, schema, ids) is
+/// still an error.
+pub fn read_dataset_checked(dir: &Path) -> Result<DatasetRead, ReadError> {
     let input = |m: String| ReadError(format!("{}: {m}", dir.display()));
     if !dir.is_dir() {
         return Err(input("not a folder; give the dataset folder".into()));
@@ -84,7 +123,7 @@ pub fn read_dataset(dir: &Path) -> Result<Vec<Row>, ReadError> {
     let manifest_path = dir.join("manifest.json");
     let manifest = read_manifest(&manifest_path)?;
     // Every listed shard, by its path relative to `dir`.
-    let mut listed: BTreeMap<String, (String, u64, String)> = BTreeMap::new();
+    let mut listed: BTreeMap<String, (String, ShardInfo)> = BTreeMap::new();
     let mut total = 0u64;
     for (config, counts) in &manifest.configs {
         let mut config_rows = 0u64;
@@ -106,14 +145,7 @@ pub fn read_dataset(dir: &Path) -> Result<Vec<Row>, ReadError> {
                     ));
                 }
                 if listed
-                    .insert(
-                        shard.file.clone(),
-                        (
-                            config.clone(),
-                            shard.rows,
-                            shard.sha256.to_ascii_lowercase(),
-                        ),
-                    )
+                    .insert(shard.file.clone(), (config.clone(), shard.clone()))
                     .is_some()
                 {
                     return Err(bad_manifest(
@@ -164,9 +196,9 @@ pub fn read_dataset(dir: &Path) -> Result<Vec<Row>, ReadError> {
             manifest_path.display()
         )));
     }
-    let mut rows = Vec::new();
+    let mut read = DatasetRead::default();
     let mut ids = BTreeSet::new();
-    for (rel, (config, n, sha)) in &listed {
+    for (rel, (config, info)) in &listed {
         let f = dir.join(rel);
         if !present.contains(rel) {
             return Err(ReadError(format!(
@@ -175,16 +207,34 @@ pub fn read_dataset(dir: &Path) -> Result<Vec<Row>, ReadError> {
                 manifest_path.display()
             )));
         }
-        let start = rows.len();
-        read_shard(&f, sha, config, &mut rows)?;
-        let got = (rows.len() - start) as u64;
-        if got != *n {
-            return Err(ReadError(format!(
-                "{}: {got} rows, the manifest lists {n}",
-                f.display()
-            )));
+        let start = read.rows.len();
+        let content = read_shard(&f, config, &mut read.rows)?;
+        let got = (read.rows.len() - start) as u64;
+        let mut reasons = Vec::new();
+        if got != info.rows {
+            reasons.push(format!("{got} rows, the manifest lists {}", info.rows));
         }
-        for r in &rows[start..] {
+        match &info.fingerprint {
+            Some(fp) if !fp.eq_ignore_ascii_case(&content.fingerprint) => reasons.push(format!(
+                "its rows differ from the manifest (row fingerprint {}, the manifest's {:?}): a row was changed, added or removed",
+                content.fingerprint,
+                excerpt(fp)
+            )),
+            Some(_) => {}
+            None if !info.sha256.eq_ignore_ascii_case(&content.sha256) => reasons.push(format!(
+                "SHA-256 {} differs from the manifest's {:?} (the shard was changed or replaced; the manifest has no row fingerprint to compare content with)",
+                content.sha256,
+                excerpt(&info.sha256)
+            )),
+            None => {}
+        }
+        if !reasons.is_empty() {
+            read.mismatches.push(ShardMismatch {
+                file: f.clone(),
+                reason: reasons.join("; "),
+            });
+        }
+        for r in &read.rows[start..] {
             if !ids.insert(r.id.clone()) {
                 return Err(ReadError(format!(
                     "{}: id {:?} appears more than once in the dataset",
@@ -194,7 +244,7 @@ pub fn read_dataset(dir: &Path) -> Result<Vec<Row>, ReadError> {
             }
         }
     }
-    Ok(rows)
+    Ok(read)
 }
 
 fn bad_manifest(path: &Path, m: String) -> ReadError {
@@ -304,24 +354,26 @@ fn find_shards(
     Ok(())
 }
 
-/// Reads one shard after checking its SHA-256, its schema and its column
-/// sizes; appends its rows.
-fn read_shard(f: &Path, sha: &str, config: &str, rows: &mut Vec<Row>) -> Result<(), ReadError> {
+/// What a shard's content hashes to: the file's SHA-256 and the
+/// fingerprint of its decoded rows.
+struct ShardContent {
+    sha256: String,
+    fingerprint: String,
+}
+
+/// Reads one shard after checking its schema and its column sizes; appends
+/// its rows and returns its hashes (compared with the manifest by the
+/// caller).
+fn read_shard(f: &Path, config: &str, rows: &mut Vec<Row>) -> Result<ShardContent, ReadError> {
     let bad = |m: String| ReadError(format!("{}: {m}", f.display()));
     let (mut file, _) = open_regular(f)?;
     let mut hasher = Sha256::new();
     std::io::copy(&mut file, &mut hasher).map_err(|e| bad(e.to_string()))?;
-    let digest: String = hasher
+    let sha256: String = hasher
         .finalize()
         .iter()
         .map(|b| format!("{b:02x}"))
         .collect();
-    if digest != sha {
-        return Err(bad(format!(
-            "SHA-256 {digest} differs from the manifest's {:?} (the shard was changed or replaced)",
-            excerpt(sha)
-        )));
-    }
     let (file, _) = open_regular(f)?;
     let builder = ParquetRecordBatchReaderBuilder::try_new(file)
         .map_err(|e| bad(format!("unreadable Parquet: {e}")))?;
@@ -355,11 +407,15 @@ fn read_shard(f: &Path, sha: &str, config: &str, rows: &mut Vec<Row>) -> Result<
         .with_batch_size(BATCH_ROWS)
         .build()
         .map_err(|e| bad(format!("unreadable Parquet: {e}")))?;
+    let mut fingerprint = RowFingerprint::new();
     for batch in reader {
         let batch = batch.map_err(|e| bad(format!("unreadable Parquet: {e}")))?;
-        push_rows(&batch, f, config, rows).map_err(bad)?;
+        push_rows(&batch, f, config, rows, &mut fingerprint).map_err(bad)?;
     }
-    Ok(())
+    Ok(ShardContent {
+        sha256,
+        fingerprint: fingerprint.finish(),
+    })
 }
 
 fn push_rows(
@@ -367,6 +423,7 @@ fn push_rows(
     f: &Path,
     config: &str,
     rows: &mut Vec<Row>,
+    fingerprint: &mut RowFingerprint,
 ) -> Result<(), String> {
     let col = |name: &str| -> Result<&StringArray, String> {
         batch
@@ -378,7 +435,16 @@ fn push_rows(
     let (domain, source, prompt) = (col("domain")?, col("source")?, col("prompt")?);
     let (answer, metadata, cert) = (col("answer")?, col("metadata")?, col("certificate")?);
     let get = |a: &StringArray, i: usize| (!a.is_null(i)).then(|| a.value(i).to_string());
+    fn raw(a: &StringArray, i: usize) -> Option<&str> {
+        (!a.is_null(i)).then(|| a.value(i))
+    }
     for i in 0..batch.num_rows() {
+        fingerprint.add(
+            [
+                id, task, domain, source, level, prompt, answer, metadata, cert,
+            ]
+            .map(|a| raw(a, i)),
+        );
         let Some(row_id) = get(id, i).filter(|s| !s.is_empty()) else {
             return Err(format!("row {}: null or empty id", rows.len() + 1));
         };

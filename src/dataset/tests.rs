@@ -384,3 +384,172 @@ fn extra_files_are_listed_and_the_card_says_complete() {
     // Its own output, extra files included, is replaceable.
     write(&out, 2, 10);
 }
+
+/// A dataset of one config whose rows name it, as `read_dataset` wants.
+fn write_alpha(dir: &Path, n: usize) -> Manifest {
+    let mut w = DatasetWriter::create(dir, spec(100)).unwrap();
+    for i in 0..n {
+        let mut r = record(i);
+        r.task = "alpha".into();
+        w.push("alpha", r).unwrap();
+    }
+    w.finish().unwrap()
+}
+
+/// Rewrites a shard with `codec` (rows unchanged, bytes different).
+fn reencode(path: &Path, codec: parquet::basic::Compression) {
+    let file = std::fs::File::open(path).unwrap();
+    let reader = ParquetRecordBatchReaderBuilder::try_new(file)
+        .unwrap()
+        .build()
+        .unwrap();
+    let batches: Vec<_> = reader.map(|b| b.unwrap()).collect();
+    let props = parquet::file::properties::WriterProperties::builder()
+        .set_compression(codec)
+        .set_max_row_group_row_count(Some(2))
+        .build();
+    let mut out = Vec::new();
+    let mut w =
+        parquet::arrow::ArrowWriter::try_new(&mut out, writer::schema(), Some(props)).unwrap();
+    for b in &batches {
+        w.write(b).unwrap();
+    }
+    w.close().unwrap();
+    std::fs::write(path, out).unwrap();
+}
+
+fn shard_paths(dir: &Path, m: &Manifest) -> Vec<std::path::PathBuf> {
+    m.configs
+        .values()
+        .flat_map(|c| c.splits.values())
+        .flat_map(|s| s.shards.iter().map(|x| dir.join(&x.file)))
+        .collect()
+}
+
+#[test]
+fn shards_reencoded_with_any_codec_still_read_and_match() {
+    use parquet::basic::{Compression, GzipLevel};
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("ds");
+    let m = write_alpha(&out, 7);
+    let records = |rows: Vec<Row>| rows.iter().map(Row::to_record).collect::<Vec<_>>();
+    let before = records(read_dataset(&out).unwrap());
+    for codec in [
+        Compression::SNAPPY,
+        Compression::LZ4,
+        Compression::LZ4_RAW,
+        Compression::GZIP(GzipLevel::default()),
+        Compression::UNCOMPRESSED,
+    ] {
+        for p in shard_paths(&out, &m) {
+            reencode(&p, codec);
+            let sha = super::writer::hex(&Sha256::digest(std::fs::read(&p).unwrap()));
+            let listed = m.configs["alpha"]
+                .splits
+                .values()
+                .flat_map(|s| &s.shards)
+                .any(|s| s.sha256 == sha);
+            assert!(!listed, "{codec:?}: the bytes did not change");
+        }
+        let read = read_dataset_checked(&out).unwrap();
+        assert!(
+            read.mismatches.is_empty(),
+            "{codec:?}: {:?}",
+            read.mismatches
+        );
+        assert_eq!(records(read.rows), before, "{codec:?}");
+    }
+}
+
+#[test]
+fn changed_or_missing_rows_are_mismatches_naming_the_shard() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("ds");
+    let m = write_alpha(&out, 20);
+    let shard = out.join(&m.configs["alpha"].splits["train"].shards[0].file);
+    let mut rows: Vec<Record> = read_dataset(&out)
+        .unwrap()
+        .into_iter()
+        .filter(|r| r.file == shard)
+        .map(|r| r.to_record())
+        .collect();
+    assert!(rows.len() >= 2, "{}", rows.len());
+    // Same row count, one prompt changed: only the fingerprint tells.
+    let original = rows[0].prompt.clone();
+    rows[0].prompt.push_str(" (edited)");
+    std::fs::write(&shard, writer::encode_shard(&rows).unwrap()).unwrap();
+    let read = read_dataset_checked(&out).unwrap();
+    assert_eq!(read.mismatches.len(), 1, "{:?}", read.mismatches);
+    assert_eq!(read.mismatches[0].file, shard);
+    assert!(
+        read.mismatches[0].reason.contains("differ"),
+        "{:?}",
+        read.mismatches
+    );
+    let e = read_dataset(&out).unwrap_err().0;
+    assert!(e.contains("train-00000-of-00001.parquet"), "{e}");
+    // A row dropped: the count and the fingerprint both differ.
+    rows.pop();
+    rows[0].prompt = original;
+    std::fs::write(&shard, writer::encode_shard(&rows).unwrap()).unwrap();
+    let read = read_dataset_checked(&out).unwrap();
+    let why = &read.mismatches[0].reason;
+    assert!(
+        why.contains("rows, the manifest lists") && why.contains("fingerprint"),
+        "{why}"
+    );
+}
+
+#[test]
+fn manifests_without_fingerprints_fall_back_to_the_file_hash() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("ds");
+    let m = write_alpha(&out, 3);
+    let path = out.join("manifest.json");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let mut v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    for split in v["configs"]["alpha"]["splits"]
+        .as_object_mut()
+        .unwrap()
+        .values_mut()
+    {
+        for s in split["shards"].as_array_mut().unwrap() {
+            s.as_object_mut().unwrap().remove("fingerprint");
+        }
+    }
+    std::fs::write(&path, serde_json::to_string_pretty(&v).unwrap()).unwrap();
+    assert!(read_dataset(&out).is_ok());
+    let shard = shard_paths(&out, &m).remove(0);
+    reencode(&shard, parquet::basic::Compression::SNAPPY);
+    let e = read_dataset(&out).unwrap_err().0;
+    assert!(
+        e.contains("SHA-256") && e.contains("no row fingerprint"),
+        "{e}"
+    );
+}
+
+#[test]
+fn the_fingerprint_covers_nulls_and_boundaries() {
+    let a = record(1);
+    let mut b = a.clone();
+    b.domain = Some(String::new());
+    let mut c = a.clone();
+    c.domain = None;
+    // "ab" + "c" and "a" + "bc" differ.
+    let mut d = a.clone();
+    d.id = "test-1x".into();
+    d.task = "unit".into();
+    let mut e = a.clone();
+    e.id = "test-1".into();
+    e.task = "xunit".into();
+    let fps: Vec<String> = [&a, &b, &c, &d, &e]
+        .iter()
+        .map(|r| fingerprint_records(std::slice::from_ref(*r)))
+        .collect();
+    for i in 0..fps.len() {
+        for j in i + 1..fps.len() {
+            assert_ne!(fps[i], fps[j], "{i} {j}");
+        }
+    }
+    assert_eq!(fps[0], fingerprint_records(&[a]));
+}

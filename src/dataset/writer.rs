@@ -24,6 +24,7 @@ struct PendingShard {
     tmp: PathBuf,
     rows: u64,
     sha256: String,
+    fingerprint: String,
 }
 
 #[derive(Default)]
@@ -336,6 +337,7 @@ impl DatasetWriter {
             tmp,
             rows: stream.buffer.len() as u64,
             sha256: hex(&Sha256::digest(&bytes)),
+            fingerprint: super::manifest::fingerprint_records(&stream.buffer),
         });
         stream.buffer.clear();
         Ok(())
@@ -374,6 +376,7 @@ impl DatasetWriter {
                     file: format!("{config}/{file}"),
                     rows: s.rows,
                     sha256: s.sha256.clone(),
+                    fingerprint: Some(s.fingerprint.clone()),
                 });
             }
             let rows: u64 = shards.iter().map(|s| s.rows).sum();

@@ -3,22 +3,37 @@
 //! answers or re-check every row, each with the family that writes the
 //! row's `task` (found through the [`Registry`]): TPTP-family certificates
 //! with the independent checker, PL1/PL2/EQ gold answers with their
-//! checkers.
+//! checkers, every prompt rendered again from its row's metadata, every
+//! shard's row count and row fingerprint against the manifest.
+//!
+//! Scoring takes the answer proper out of each reply with the shared
+//! extractor ([`crate::tasks::answer`]) and reports, per task and level and
+//! overall, the format-compliance rate (well-formed answers over answers),
+//! the mean over the answered rows and the mean over all rows (an
+//! unanswered row counts 0).
 
 use super::{RunError, write_atomic};
-pub use crate::dataset::{Row, read_dataset};
+pub use crate::dataset::{Row, read_dataset, read_dataset_checked};
 use crate::prover::{Prover, ProverLimits};
-use crate::tasks::family::{Registry, ScoreContext};
+use crate::tasks::answer::extract;
+use crate::tasks::family::{Registry, ScoreContext, prompt_difference};
 use crate::tasks::{Score, TaskError};
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::path::Path;
 
 /// Scores one answer with the scorer of the row's task (found through
-/// `registry` by the row's `task`).
+/// `registry` by the row's `task`). This is the one place where a model's
+/// reply becomes an answer: the shared extractor
+/// ([`crate::tasks::answer::extract`]) takes the answer proper out of tags,
+/// `Answer:` lines, `\boxed{}`, fences, prose and emphasis, by the shape the
+/// family declares for the row's config, before the family's scorer runs.
 pub fn score_row(row: &Row, answer: &str, registry: &Registry, ctx: &mut ScoreContext) -> Score {
     match registry.family_of(&row.task) {
-        Some(f) => f.score(&row.to_record(), answer, ctx),
+        Some(f) => {
+            let answer = extract(answer, f.answer_shape(&row.task));
+            f.score(&row.to_record(), &answer, ctx)
+        }
         None => Score::malformed(format!("no scorer for task `{}`", row.task)),
     }
 }
@@ -37,14 +52,63 @@ struct Scored<'a> {
 /// Aggregates per (task, level).
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct Group {
+    /// Dataset rows of the group, answered or not.
+    pub rows: usize,
     /// Answers scored.
     pub answered: usize,
+    /// Answers the scorer could read (format compliant): an answer was
+    /// extracted and it is well formed.
+    pub well_formed: usize,
     /// Sum of scores.
     pub total: f64,
     /// Answers scoring 1.
     pub perfect: usize,
     /// Malformed answers.
     pub malformed: usize,
+}
+
+/// `a / b`, or 0 when `b` is 0.
+fn ratio(a: f64, b: usize) -> f64 {
+    if b == 0 { 0.0 } else { a / b as f64 }
+}
+
+impl Group {
+    /// Mean score over the answered rows.
+    pub fn mean_answered(&self) -> f64 {
+        ratio(self.total, self.answered)
+    }
+
+    /// Mean score over every row of the group (unanswered rows count 0).
+    pub fn mean_all(&self) -> f64 {
+        ratio(self.total, self.rows)
+    }
+
+    /// Share of the answers that were well formed.
+    pub fn format_compliance(&self) -> f64 {
+        ratio(self.well_formed as f64, self.answered)
+    }
+
+    fn add(&mut self, other: &Group) {
+        self.rows += other.rows;
+        self.answered += other.answered;
+        self.well_formed += other.well_formed;
+        self.total += other.total;
+        self.perfect += other.perfect;
+        self.malformed += other.malformed;
+    }
+
+    fn json(&self) -> serde_json::Value {
+        serde_json::json!({
+            "rows": self.rows,
+            "answered": self.answered,
+            "well_formed": self.well_formed,
+            "format_compliance": self.format_compliance(),
+            "mean_score_answered": self.mean_answered(),
+            "mean_score_all_rows": self.mean_all(),
+            "perfect": self.perfect,
+            "malformed": self.malformed,
+        })
+    }
 }
 
 /// What `score` found.
@@ -63,24 +127,36 @@ pub struct ScoreSummary {
 }
 
 impl ScoreSummary {
+    /// Every group added up.
+    pub fn overall(&self) -> Group {
+        let mut all = Group::default();
+        for g in self.groups.values() {
+            all.add(g);
+        }
+        all
+    }
+
     /// The table printed at the end.
     pub fn render(&self) -> String {
         let mut s = String::from(
-            "task                      level  answered  mean score  perfect  malformed\n",
+            "task                      level    rows  answered  compliant  mean (answered)  mean (all rows)  perfect  malformed\n",
         );
-        for (k, g) in &self.groups {
-            s.push_str(&format!(
-                "{k:<32} {:>8}  {:>10.3}  {:>7}  {:>9}\n",
+        let line = |k: &str, g: &Group| {
+            format!(
+                "{k:<32} {:>6}  {:>8}  {:>9.3}  {:>15.3}  {:>15.3}  {:>7}  {:>9}\n",
+                g.rows,
                 g.answered,
-                if g.answered > 0 {
-                    g.total / g.answered as f64
-                } else {
-                    0.0
-                },
+                g.format_compliance(),
+                g.mean_answered(),
+                g.mean_all(),
                 g.perfect,
                 g.malformed
-            ));
+            )
+        };
+        for (k, g) in &self.groups {
+            s.push_str(&line(k, g));
         }
+        s.push_str(&line("all", &self.overall()));
         s.push_str(&format!(
             "{} unanswered rows, {} unknown ids, {} bad lines, {} duplicate ids\n",
             self.unanswered,
@@ -95,6 +171,30 @@ impl ScoreSummary {
             s.push_str(&format!("  unknown id {id}\n"));
         }
         s
+    }
+
+    /// The summary as JSON (`saturate score --json`): the overall figures,
+    /// one entry per task and level, and the answer file's problems.
+    pub fn to_json(&self) -> serde_json::Value {
+        let groups: serde_json::Map<String, serde_json::Value> = self
+            .groups
+            .iter()
+            .map(|(k, g)| {
+                let mut v = g.json();
+                let (task, level) = k.split_once(' ').unwrap_or((k, "-"));
+                v["task"] = task.trim().into();
+                v["level"] = level.trim().into();
+                (format!("{} {}", task.trim(), level.trim()), v)
+            })
+            .collect();
+        serde_json::json!({
+            "overall": self.overall().json(),
+            "groups": groups,
+            "unanswered": self.unanswered,
+            "unknown_ids": self.unknown_ids,
+            "bad_lines": self.bad_lines,
+            "duplicate_ids": self.duplicate_ids,
+        })
     }
 }
 
@@ -184,22 +284,18 @@ pub fn score_answers_with(
     };
     let mut lines = String::new();
     for row in &rows {
+        let key = format!("{:<26} {}", row.task, row.level.as_deref().unwrap_or("-"));
+        let g = summary.groups.entry(key).or_default();
+        g.rows += 1;
         let Some(answer) = given.get(&row.id) else {
             summary.unanswered += 1;
             continue;
         };
         let s = score_row(row, answer, registry, &mut ctx);
-        let g = summary
-            .groups
-            .entry(format!(
-                "{:<26} {}",
-                row.task,
-                row.level.as_deref().unwrap_or("-")
-            ))
-            .or_default();
         g.answered += 1;
         g.total += s.value;
         g.perfect += usize::from(s.value >= 1.0);
+        g.well_formed += usize::from(s.well_formed);
         g.malformed += usize::from(!s.well_formed);
         lines.push_str(
             &serde_json::to_string(&Scored {
@@ -218,12 +314,25 @@ pub fn score_answers_with(
     Ok(summary)
 }
 
-/// Re-checks one row through its family's verifier; `Ok(None)` when no
-/// registered family writes the row's task.
+/// Re-checks one row through its family's verifier, then renders its prompt
+/// again from the metadata and compares it with the stored prompt (what
+/// the model sees must be what the certificate speaks of); `Ok(None)` when
+/// no registered family writes the row's task.
 pub fn verify_row(row: &Row, registry: &Registry) -> Result<Option<String>, TaskError> {
-    match registry.family_of(&row.task) {
-        Some(f) => f.verify(&row.to_record()).map(Some),
-        None => Ok(None),
+    let Some(f) = registry.family_of(&row.task) else {
+        return Ok(None);
+    };
+    let record = row.to_record();
+    let checked = f.verify(&record)?;
+    match f.render_prompt(&record) {
+        None => Ok(Some(checked)),
+        Some(Err(e)) => Err(TaskError::Record(format!(
+            "cannot render the prompt from the metadata: {e}"
+        ))),
+        Some(Ok(rendered)) => match prompt_difference(&row.prompt, &rendered) {
+            Some(d) => Err(TaskError::Rejected(d)),
+            None => Ok(Some(format!("{checked}; prompt re-rendered"))),
+        },
     }
 }
 
@@ -236,6 +345,9 @@ pub struct VerifySummary {
     pub skipped: BTreeMap<String, usize>,
     /// Failures: (id, file, reason).
     pub failures: Vec<(String, String, String)>,
+    /// Shards whose rows do not match the manifest (row count or row
+    /// fingerprint): (file, reason).
+    pub shard_failures: Vec<(String, String)>,
 }
 
 /// Re-checks every row of a dataset with the built-in families.
@@ -243,11 +355,19 @@ pub fn verify_dataset(dir: &Path) -> Result<VerifySummary, RunError> {
     verify_dataset_with(dir, &Registry::builtin())
 }
 
-/// Re-checks every row of a dataset with the families of `registry`.
+/// Re-checks every row of a dataset with the families of `registry`, and
+/// every shard's row count and row fingerprint against the manifest.
 pub fn verify_dataset_with(dir: &Path, registry: &Registry) -> Result<VerifySummary, RunError> {
-    let rows = read_dataset(dir)?;
-    let mut s = VerifySummary::default();
-    for row in &rows {
+    let read = read_dataset_checked(dir)?;
+    let mut s = VerifySummary {
+        shard_failures: read
+            .mismatches
+            .iter()
+            .map(|m| (m.file.display().to_string(), m.reason.clone()))
+            .collect(),
+        ..VerifySummary::default()
+    };
+    for row in &read.rows {
         match verify_row(row, registry) {
             Ok(Some(_)) => *s.checked.entry(row.task.clone()).or_default() += 1,
             Ok(None) => *s.skipped.entry(row.task.clone()).or_default() += 1,
@@ -259,4 +379,46 @@ pub fn verify_dataset_with(dir: &Path, registry: &Registry) -> Result<VerifySumm
         }
     }
     Ok(s)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn means_count_unanswered_rows_as_zero() {
+        let mut s = ScoreSummary::default();
+        s.groups.insert(
+            "t                          1".into(),
+            Group {
+                rows: 4,
+                answered: 2,
+                well_formed: 1,
+                total: 1.0,
+                perfect: 1,
+                malformed: 1,
+            },
+        );
+        s.groups.insert(
+            "t                          2".into(),
+            Group {
+                rows: 2,
+                ..Group::default()
+            },
+        );
+        let all = s.overall();
+        assert_eq!((all.rows, all.answered, all.well_formed), (6, 2, 1));
+        assert_eq!(all.mean_answered(), 0.5);
+        assert!((all.mean_all() - 1.0 / 6.0).abs() < 1e-12);
+        assert_eq!(all.format_compliance(), 0.5);
+        // A group nobody answered: no division by zero.
+        let none = &s.groups["t                          2"];
+        assert_eq!((none.mean_answered(), none.format_compliance()), (0.0, 0.0));
+        let j = s.to_json();
+        assert_eq!(j["groups"]["t 1"]["mean_score_all_rows"], 0.25);
+        assert_eq!(j["groups"]["t 1"]["level"], "1");
+        assert_eq!(j["overall"]["rows"], 6);
+        let table = s.render();
+        assert!(table.lines().any(|l| l.starts_with("all ")), "{table}");
+    }
 }

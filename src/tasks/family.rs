@@ -22,6 +22,7 @@
 //! [`super::instance_rng`] over those coordinates), whatever worker runs it
 //! and whatever ran before on that worker.
 
+use super::answer::AnswerShape;
 use super::fault::RejectEntry;
 use super::{Score, TaskError};
 use crate::dataset::Record;
@@ -195,6 +196,49 @@ pub trait TaskFamily: Sync {
     /// Re-checks a stored row (its label and certificate, from the row's
     /// own text); `Ok` carries a one-line account of what was checked.
     fn verify(&self, row: &Record) -> Result<String, TaskError>;
+
+    /// What an answer to `config` looks like: the shared extractor
+    /// ([`super::answer::extract`]) takes the answer proper out of a model's
+    /// reply by it before [`TaskFamily::score`] sees the reply (default:
+    /// free text, only explicit wrappers such as tags and fences removed).
+    fn answer_shape(&self, config: &str) -> AnswerShape {
+        let _ = config;
+        AnswerShape::Text
+    }
+
+    /// The prompt of a stored row rendered again from its metadata alone,
+    /// with the generator's own renderer: `verify` compares it with the
+    /// stored prompt, so what the model is shown is checked as well as the
+    /// label. `None` when the family cannot re-render (default); `Err` when
+    /// the metadata lacks what the prompt needs.
+    fn render_prompt(&self, row: &Record) -> Option<Result<String, String>> {
+        let _ = row;
+        None
+    }
+}
+
+/// Where two prompts first differ, for `verify`'s message: `None` when
+/// they are equal.
+pub fn prompt_difference(stored: &str, rendered: &str) -> Option<String> {
+    if stored == rendered {
+        return None;
+    }
+    let (a, b): (Vec<&str>, Vec<&str>) = (stored.lines().collect(), rendered.lines().collect());
+    let excerpt = |l: Option<&&str>| match l {
+        Some(l) => format!("{:?}", crate::tptp::excerpt(l, 80)),
+        None => "(end of prompt)".to_string(),
+    };
+    let at = (0..a.len().max(b.len()))
+        .find(|&i| a.get(i) != b.get(i))
+        .unwrap_or(a.len().min(b.len()));
+    Some(format!(
+        "the stored prompt differs from the one rendered from the metadata at line {} ({} lines stored, {} rendered): stored {}, rendered {}",
+        at + 1,
+        a.len(),
+        b.len(),
+        excerpt(a.get(at)),
+        excerpt(b.get(at))
+    ))
 }
 
 /// One run of a family: its cells and how to build an instance.
@@ -292,6 +336,20 @@ pub fn certificate_json(row: &Record) -> Result<Value, TaskError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn prompt_differences_name_the_line() {
+        assert_eq!(prompt_difference("a\nb\n", "a\nb\n"), None);
+        let d = prompt_difference("a\nc\n", "a\nb\nc\n").unwrap();
+        assert!(
+            d.contains("line 2") && d.contains("\"c\"") && d.contains("\"b\""),
+            "{d}"
+        );
+        let d = prompt_difference("a\n", "a\nb\n").unwrap();
+        assert!(d.contains("(end of prompt)"), "{d}");
+        // A difference in line endings alone is still a difference.
+        assert!(prompt_difference("a\n", "a").is_some());
+    }
 
     #[test]
     fn one_id_scheme() {

@@ -3,6 +3,7 @@
 //! This module holds what every family shares: per-instance seeding and the
 //! score type.
 
+pub mod answer;
 pub mod eq;
 pub mod error;
 pub mod family;

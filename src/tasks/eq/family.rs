@@ -5,6 +5,7 @@
 
 use super::{GenParams, Task};
 use crate::dataset::Record;
+use crate::tasks::answer::AnswerShape;
 use crate::tasks::family::{
     Attempt, Cell, ConfigInfo, Fill, Generator, RejectReason, ScoreContext, TaskFamily, Worker,
 };
@@ -105,6 +106,34 @@ impl TaskFamily for EqFamily {
         let task = task_of(&row.task).map_err(TaskError::Record)?;
         super::verify_record(task, &row.metadata, &row.answer).map_err(TaskError::Rejected)
     }
+
+    fn answer_shape(&self, _: &str) -> AnswerShape {
+        AnswerShape::Json
+    }
+
+    fn render_prompt(&self, row: &Record) -> Option<Result<String, String>> {
+        Some(render_prompt(row))
+    }
+}
+
+/// The `instance` field of an EQ row's metadata (what the prompt shows).
+#[derive(Deserialize)]
+struct Shown<I> {
+    instance: I,
+}
+
+/// An EQ row's prompt from the instance stored in its metadata.
+fn render_prompt(row: &Record) -> Result<String, String> {
+    fn instance<I: serde::de::DeserializeOwned>(row: &Record) -> Result<I, String> {
+        serde_json::from_str::<Shown<I>>(&row.metadata)
+            .map(|s| s.instance)
+            .map_err(|e| format!("metadata: {e}"))
+    }
+    Ok(match task_of(&row.task)? {
+        Task::ProofChecking => super::pc::prompt(&instance::<super::pc::PcInstance>(row)?.proof),
+        Task::EquationRecovery => super::er::prompt(&instance::<super::er::ErInstance>(row)?.proof),
+        Task::GapFilling => super::gf::prompt(&instance::<super::gf::GfInstance>(row)?),
+    })
 }
 
 /// One `saturate eq` run.

@@ -7,6 +7,8 @@ use super::families::Family;
 use super::pl2::{self, Pl2Options, Pl2Task};
 use super::{Skip, Task};
 use crate::dataset::Record;
+use crate::prop::ProofSystem;
+use crate::tasks::answer::AnswerShape;
 use crate::tasks::family::{
     Attempt, Cell, ConfigInfo, Fill, Generator, RejectReason, ScoreContext, TaskFamily, Worker,
     metadata_json,
@@ -259,6 +261,78 @@ impl TaskFamily for Pl1Family {
         super::instance::verify_record(task1(&row.task)?, &metadata_json(row)?, &row.answer)
             .map_err(TaskError::Rejected)
     }
+
+    fn answer_shape(&self, config: &str) -> AnswerShape {
+        match task1(config) {
+            // Plain text, one `GAP-k:` section per gap.
+            Ok(Task::GapFilling) => AnswerShape::Sections("GAP-1:"),
+            _ => AnswerShape::Json,
+        }
+    }
+
+    fn render_prompt(&self, row: &Record) -> Option<Result<String, String>> {
+        Some(render_pl1(row))
+    }
+}
+
+/// The shown proof a PL prompt displays, from the metadata.
+fn shown_proof(meta: &serde_json::Value) -> Result<&str, String> {
+    meta["shown_proof"]
+        .as_str()
+        .ok_or_else(|| "metadata has no string `shown_proof`".to_string())
+}
+
+/// A PL1 row's prompt from its metadata: premises, goal, the shown
+/// (corrupted, masked or gapped) proof and the gap labels.
+fn render_pl1(row: &Record) -> Result<String, String> {
+    let task = task1(&row.task).map_err(|e| e.to_string())?;
+    let meta = metadata_json(row).map_err(|e| e.to_string())?;
+    let ndl = &ProofSystem::Ndl;
+    let p = super::instance::problem_of(&meta).ok_or("metadata lacks the problem")?;
+    let (premises, goal) = (&p.premises, &p.goal);
+    Ok(match task {
+        Task::ProofChecking => {
+            super::prompt::proof_checking(ndl, premises, goal, shown_proof(&meta)?)
+        }
+        Task::ProofWriting => super::prompt::proof_writing(ndl, premises, goal, false),
+        Task::ProofMasking => super::prompt::proof_masking(premises, goal, shown_proof(&meta)?),
+        Task::GapFilling => {
+            let labels: Vec<String> = meta["gap_labels"]
+                .as_array()
+                .ok_or("metadata has no list `gap_labels`")?
+                .iter()
+                .map(|v| v.as_str().map(String::from))
+                .collect::<Option<_>>()
+                .ok_or("metadata `gap_labels` holds a non-string")?;
+            super::prompt::gap_filling(premises, goal, shown_proof(&meta)?, &labels)
+        }
+    })
+}
+
+/// A PL2 row's prompt from its metadata: premises, goal and, for proof
+/// checking, the shown proof.
+fn render_pl2(row: &Record) -> Result<String, String> {
+    let task = task2(&row.task).map_err(|e| e.to_string())?;
+    let meta = metadata_json(row).map_err(|e| e.to_string())?;
+    // The NDL_f prompt texts do not depend on the step limits' values.
+    let ndlf = &ProofSystem::NdlF(pl2::pl2_ndlf_options());
+    let formula = |v: &serde_json::Value| -> Result<crate::prop::Formula, String> {
+        let text = v.as_str().ok_or("metadata holds a non-string formula")?;
+        crate::prop::Formula::parse(text).map_err(|e| format!("metadata formula {text:?}: {e}"))
+    };
+    let premises = meta["premises"]
+        .as_array()
+        .ok_or("metadata has no list `premises`")?
+        .iter()
+        .map(formula)
+        .collect::<Result<Vec<_>, _>>()?;
+    let goal = formula(&meta["goal"])?;
+    Ok(match task {
+        Pl2Task::ProofWriting => super::prompt::proof_writing(ndlf, &premises, &goal, true),
+        Pl2Task::ProofChecking => {
+            super::prompt::proof_checking(ndlf, &premises, &goal, shown_proof(&meta)?)
+        }
+    })
 }
 
 impl TaskFamily for Pl2Family {
@@ -285,6 +359,14 @@ impl TaskFamily for Pl2Family {
     fn verify(&self, row: &Record) -> Result<String, TaskError> {
         pl2::verify_record(task2(&row.task)?, &metadata_json(row)?, &row.answer)
             .map_err(TaskError::Rejected)
+    }
+
+    fn answer_shape(&self, _: &str) -> AnswerShape {
+        AnswerShape::Json
+    }
+
+    fn render_prompt(&self, row: &Record) -> Option<Result<String, String>> {
+        Some(render_pl2(row))
     }
 }
 

@@ -13,6 +13,7 @@ use crate::checker::{CheckProblem, Checked, check};
 use crate::dataset::Record;
 use crate::prover::{Prover, Verdict};
 use crate::saturation::Params;
+use crate::tasks::answer::AnswerShape;
 use crate::tasks::family::{
     Attempt, Built, Cell, ConfigInfo, Fill, Generator, RejectReason, ScoreContext, TaskFamily,
     Worker, certificate_json, metadata_json,
@@ -113,6 +114,37 @@ impl TaskFamily for TptpFamily {
             }
         }
     }
+
+    fn answer_shape(&self, config: &str) -> AnswerShape {
+        match Family::from_config(config) {
+            Some(Family::Entailment) => AnswerShape::Word,
+            Some(Family::Selection) => AnswerShape::List,
+            Some(Family::Reconstruction) | None => AnswerShape::Lines,
+        }
+    }
+
+    fn render_prompt(&self, row: &Record) -> Option<Result<String, String>> {
+        Some(render_prompt(row))
+    }
+}
+
+/// A TPTP row's prompt from its metadata: the domain, the background
+/// axioms, the theorem, and the premises, pool or proof clauses.
+fn render_prompt(row: &Record) -> Result<String, String> {
+    let f = Family::from_config(&row.task).ok_or_else(|| format!("no TPTP task {}", row.task))?;
+    let meta = metadata_json(row).map_err(|e| e.to_string())?;
+    let domain = str_field(&meta, "domain")?;
+    let context = str_list(&meta, "context_axioms")?;
+    let theorem = str_field(&meta, "theorem")?;
+    Ok(match f {
+        Family::Entailment => {
+            entail::render(&domain, &context, &str_list(&meta, "premises")?, &theorem)
+        }
+        Family::Selection => select::render(&domain, &context, &theorem, &str_list(&meta, "pool")?),
+        Family::Reconstruction => {
+            recon::render(&domain, &context, &theorem, &str_list(&meta, "clauses")?)
+        }
+    })
 }
 
 /// One `--domain` run's task generation.
