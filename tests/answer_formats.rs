@@ -10,7 +10,7 @@
 
 mod common;
 
-use common::{crate_root, run, saturate, stderr};
+use common::{run, stderr};
 use saturate::pipeline::score::{Row, read_dataset, score_row};
 use saturate::prover::{Prover, ProverLimits};
 use saturate::tasks::family::{Registry, ScoreContext};
@@ -25,44 +25,11 @@ fn ctx() -> ScoreContext {
 
 /// The three small datasets: TPTP (SET, smoke limits), PL1 + PL2, EQ.
 fn datasets(dir: &Path) -> Vec<PathBuf> {
-    let set = dir.join("set");
-    let o = saturate()
-        .args(["--domain", "SET", "-q", "--config"])
-        .arg(crate_root().join("configs/smoke.toml"))
-        .arg("--out")
-        .arg(&set)
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", stderr(&o));
-    let pl = dir.join("pl");
-    let o = run(&[
-        "pl",
-        "--families",
-        "pl1,pl2",
-        "--count",
-        "1",
-        "--levels",
-        "1",
-        "--sizes",
-        "1",
-        "-q",
-        "--out",
-        pl.to_str().unwrap(),
-    ]);
-    assert!(o.status.success(), "{}", stderr(&o));
-    let eq = dir.join("eq");
-    let o = run(&[
-        "eq",
-        "--count",
-        "4",
-        "--levels",
-        "1",
-        "-q",
-        "--out",
-        eq.to_str().unwrap(),
-    ]);
-    assert!(o.status.success(), "{}", stderr(&o));
-    vec![set.join("SET/dataset"), pl, eq]
+    vec![
+        common::smoke_set_dataset(dir),
+        common::small_pl_dataset(dir),
+        common::small_eq_dataset(dir, 4),
+    ]
 }
 
 fn json_of(s: &str) -> Value {

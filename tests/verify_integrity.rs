@@ -10,7 +10,7 @@
 mod common;
 
 use arrow_array::{ArrayRef, RecordBatch, StringArray};
-use common::{crate_root, run, saturate, stderr, stdout};
+use common::{run, saturate, stderr, stdout};
 use parquet::basic::{Compression, GzipLevel, ZstdLevel};
 use saturate::dataset::{COLUMNS, Record, fingerprint_records};
 use saturate::pipeline::score::read_dataset;
@@ -18,56 +18,6 @@ use sha2::Digest;
 use std::path::{Path, PathBuf};
 use std::process::Output;
 use std::sync::Arc;
-
-fn pl_dataset(dir: &Path) -> PathBuf {
-    std::fs::create_dir_all(dir).unwrap();
-    let d = dir.join("pl");
-    let o = run(&[
-        "pl",
-        "--families",
-        "pl1,pl2",
-        "--count",
-        "1",
-        "--levels",
-        "1",
-        "--sizes",
-        "1",
-        "-q",
-        "--out",
-        d.to_str().unwrap(),
-    ]);
-    assert!(o.status.success(), "{}", stderr(&o));
-    d
-}
-
-fn eq_dataset(dir: &Path) -> PathBuf {
-    let d = dir.join("eq");
-    let o = run(&[
-        "eq",
-        "--count",
-        "8",
-        "--levels",
-        "1",
-        "-q",
-        "--out",
-        d.to_str().unwrap(),
-    ]);
-    assert!(o.status.success(), "{}", stderr(&o));
-    d
-}
-
-fn set_dataset(dir: &Path) -> PathBuf {
-    let out = dir.join("set");
-    let o = saturate()
-        .args(["--domain", "SET", "-q", "--config"])
-        .arg(crate_root().join("configs/smoke.toml"))
-        .arg("--out")
-        .arg(&out)
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", stderr(&o));
-    out.join("SET/dataset")
-}
 
 fn verify(ds: &Path) -> Output {
     saturate().arg("verify").arg(ds).output().unwrap()
@@ -191,7 +141,7 @@ fn copy_dir(from: &Path, to: &Path) {
 fn a_deleted_prompt_line_fails_with_the_row_named() {
     let tmp = tempfile::tempdir().unwrap();
     // The issue's case: a premise deleted from a True entailment row.
-    let ds = set_dataset(tmp.path());
+    let ds = common::smoke_set_dataset(tmp.path());
     assert_passes(&ds);
     let (rel, mut rows) = shard_rows(&ds, |rs| {
         rs.iter()
@@ -211,7 +161,7 @@ fn a_deleted_prompt_line_fails_with_the_row_named() {
     assert_fails(&ds, &[&format!("FAIL {}", rows[i].id), "prompt differs"]);
 
     // And in PL1: a premise line of the problem block.
-    let ds = pl_dataset(tmp.path());
+    let ds = common::small_pl_dataset(tmp.path());
     let (rel, mut rows) = shard_rows(&ds, |rs| rs[0].task == "pl1_proof_writing");
     let line = rows[0]
         .prompt
@@ -229,7 +179,7 @@ fn a_deleted_prompt_line_fails_with_the_row_named() {
 fn a_changed_goal_fails_with_the_row_named() {
     let tmp = tempfile::tempdir().unwrap();
     for task in ["pl1_proof_checking", "pl2_proof_writing"] {
-        let ds = pl_dataset(&tmp.path().join(task));
+        let ds = common::small_pl_dataset(&tmp.path().join(task));
         assert_passes(&ds);
         let (rel, mut rows) = shard_rows(&ds, |rs| rs[0].task == task);
         let goal = rows[0]
@@ -251,7 +201,7 @@ fn a_changed_goal_fails_with_the_row_named() {
     }
 
     // An EQ proof line changed in the prompt alone.
-    let ds = eq_dataset(tmp.path());
+    let ds = common::small_eq_dataset(tmp.path(), 8);
     let (rel, mut rows) = shard_rows(&ds, |rs| rs[0].task == "eq_pc");
     // The proof's first line (the instructions' illustration has one too).
     let start = rows[0]
@@ -269,7 +219,7 @@ fn a_changed_goal_fails_with_the_row_named() {
 #[test]
 fn truncated_and_altered_shards_fail_with_the_shard_named() {
     let tmp = tempfile::tempdir().unwrap();
-    let clean = eq_dataset(tmp.path());
+    let clean = common::small_eq_dataset(tmp.path(), 8);
     assert_passes(&clean);
     let (rel, rows) = shard_rows(&clean, |rs| rs.len() >= 3);
     let shard_name = Path::new(&rel).file_name().unwrap().to_str().unwrap();
@@ -335,7 +285,7 @@ fn assert_gold_scores(ds: &Path, tmp: &Path) {
 #[test]
 fn shards_reencoded_with_the_same_rows_pass() {
     let tmp = tempfile::tempdir().unwrap();
-    let ds = eq_dataset(tmp.path());
+    let ds = common::small_eq_dataset(tmp.path(), 8);
     let all = read_dataset(&ds).unwrap();
     let mut files: Vec<PathBuf> = all.iter().map(|r| r.file.clone()).collect();
     files.dedup();
@@ -372,7 +322,7 @@ fn a_shard_resaved_by_pyarrow_passes() {
         return;
     }
     let tmp = tempfile::tempdir().unwrap();
-    let ds = pl_dataset(tmp.path());
+    let ds = common::small_pl_dataset(tmp.path());
     // pyarrow's defaults: Snappy, its own row groups and statistics.
     let script = "import sys, glob, pyarrow.parquet as pq\n\
         for f in glob.glob(sys.argv[1] + '/*/*.parquet'):\n    \

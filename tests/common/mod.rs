@@ -134,3 +134,58 @@ pub fn assert_snapshot(file: &str, text: &str) {
         path.display()
     );
 }
+
+/// A small PL1 + PL2 dataset (one row per cell, level and size 1) in
+/// `dir/pl`.
+pub fn small_pl_dataset(dir: &Path) -> PathBuf {
+    std::fs::create_dir_all(dir).unwrap();
+    let d = dir.join("pl");
+    let o = run(&[
+        "pl",
+        "--families",
+        "pl1,pl2",
+        "--count",
+        "1",
+        "--levels",
+        "1",
+        "--sizes",
+        "1",
+        "-q",
+        "--out",
+        d.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    d
+}
+
+/// A small EQ dataset (`count` rows per cell, level 1) in `dir/eq`.
+pub fn small_eq_dataset(dir: &Path, count: usize) -> PathBuf {
+    let d = dir.join("eq");
+    let n = count.to_string();
+    let o = run(&[
+        "eq",
+        "--count",
+        &n,
+        "--levels",
+        "1",
+        "-q",
+        "--out",
+        d.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    d
+}
+
+/// The SET dataset at the smoke configuration's limits, under `dir/set`.
+pub fn smoke_set_dataset(dir: &Path) -> PathBuf {
+    let out = dir.join("set");
+    let o = saturate()
+        .args(["--domain", "SET", "-q", "--config"])
+        .arg(crate_root().join("configs/smoke.toml"))
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    out.join("SET/dataset")
+}
