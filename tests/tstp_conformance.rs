@@ -11,24 +11,10 @@ use common::{run, saturate, stderr, stdout};
 use std::path::PathBuf;
 use std::process::Command;
 
-fn fof_root() -> Option<PathBuf> {
-    let root = common::crate_root().join("../shared/tptp-fof");
-    if root.join("Axioms").is_dir() {
-        return Some(root);
-    }
-    assert!(
-        std::env::var_os("CI").is_none(),
-        "{} is missing under CI",
-        root.display()
-    );
-    eprintln!("note: {} is absent; skipping", root.display());
-    None
-}
-
 /// The outputs to check: (what, text), from a CNF and a FOF file each.
 fn outputs() -> Option<Vec<(String, String)>> {
     let cnf = common::tptp_root()?;
-    let fof = fof_root()?;
+    let fof = common::fof_root()?;
     let mut out = Vec::new();
     let mut go = |what: &str, args: Vec<String>, codes: &[i32]| {
         let o = run(&args.iter().map(String::as_str).collect::<Vec<_>>());
@@ -134,7 +120,7 @@ fn szs_lines_blocks_and_leaves() {
 
 #[test]
 fn a_time_limit_is_a_timeout_and_bounds_are_checked() {
-    let Some(root) = fof_root() else {
+    let Some(root) = common::fof_root() else {
         return;
     };
     let file = root.join("Axioms/SET006+1.ax");

@@ -13,7 +13,17 @@ pub fn crate_root() -> PathBuf {
 /// The shared TPTP sample, or `None` (with a note) when it is absent outside
 /// CI; under CI its absence is a failure.
 pub fn tptp_root() -> Option<PathBuf> {
-    let root = crate_root().join("../shared/tptp");
+    shared_root("tptp")
+}
+
+/// The shared FOF TPTP sample, as [`tptp_root`].
+pub fn fof_root() -> Option<PathBuf> {
+    shared_root("tptp-fof")
+}
+
+/// The TPTP root `../shared/<name>` beside the checkout, as [`tptp_root`].
+pub fn shared_root(name: &str) -> Option<PathBuf> {
+    let root = crate_root().join("../shared").join(name);
     if root.join("Axioms").is_dir() {
         return Some(root);
     }
