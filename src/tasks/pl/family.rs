@@ -15,6 +15,8 @@ use crate::tasks::family::{
 };
 use crate::tasks::{Score, TaskError};
 use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use std::marker::PhantomData;
 
 /// The generator version in manifests (2: one id scheme for every family,
 /// per-cell deduplication, the shared generation loop; 3: the NDL_f prompts
@@ -153,14 +155,33 @@ fn sorted<T: Ord + Clone>(v: &[T]) -> Vec<T> {
     v
 }
 
-/// The PL1 family (static face).
-pub struct Pl1Family;
+/// What a PL task list (PL1's [`Task`], PL2's [`Pl2Task`]) gives the one
+/// [`TaskFamily`] implementation the two families share.
+pub trait PlTasks: Copy + Send + Sync + 'static {
+    /// The family's name (`pl1`, `pl2`).
+    const FAMILY: &'static str;
+    /// Every task, in output order.
+    fn all() -> Vec<Self>;
+    /// The dataset config (and `task` column) name.
+    fn config(self) -> &'static str;
+    /// The config's card paragraph.
+    fn describe(self) -> &'static str;
+    /// What an answer looks like (for the shared extractor).
+    fn answer_shape(self) -> AnswerShape;
+    /// Scores `answer` against a row's metadata and gold answer.
+    fn score_record(self, metadata: &Value, gold: &str, answer: &str) -> Score;
+    /// Re-checks a row's gold answer from its metadata.
+    fn verify_record(self, metadata: &Value, gold: &str) -> Result<String, String>;
+    /// The row's prompt rendered again from its metadata.
+    fn render_prompt(self, metadata: &Value) -> Result<String, String>;
+}
+
+/// A PL family (static face) over its task list.
+pub struct PlFamily<T>(PhantomData<fn() -> T>);
 /// The registered PL1 family.
-pub static PL1: Pl1Family = Pl1Family;
-/// The PL2 family (static face).
-pub struct Pl2Family;
+pub static PL1: PlFamily<Task> = PlFamily(PhantomData);
 /// The registered PL2 family.
-pub static PL2: Pl2Family = Pl2Family;
+pub static PL2: PlFamily<Pl2Task> = PlFamily(PhantomData);
 
 const DESCRIPTION_PL1: &str = "Propositional natural-deduction tasks in the style of ProofGrid's PL1 \
 (seed 000): random problems (premises that jointly and necessarily entail a goal, premises \
@@ -181,192 +202,179 @@ writing in NDL_f (theorems and decoys) and proof checking (about half the proofs
 from re-running the NDL_f checker). `metadata` holds `family`, its size `params`, the premises and \
 goal as formula strings, the clause count and the refutation length.";
 
-fn describe1(task: Task) -> &'static str {
-    match task {
-        Task::ProofChecking => {
-            "Is the NDL proof correct? Answer JSON `{\"correct\", \"errorDetails\"}`; the gold error is the strict checker's first error (line, type, description)."
-        }
-        Task::ProofWriting => {
-            "Write an NDL proof of the goal. Answer JSON `{\"description\", \"proof\"}`; scored by the lenient checker; the gold answer is one reference proof."
-        }
-        Task::ProofMasking => {
-            "Fill MASKk tokens so the proof checks, or answer `{\"masks\": {}}` if impossible. Any assignment the checker accepts scores."
-        }
-        Task::GapFilling => {
-            "Fill `GAP-k` placeholders (one or more block elements each) so the proof checks. Any filling the checker accepts scores."
-        }
-    }
-}
-
-fn describe2(task: Pl2Task) -> &'static str {
-    match task {
-        Pl2Task::ProofChecking => {
-            "Is the NDL_f proof correct? Answer JSON `{\"correct\", \"errorDetails\"}`; the gold error is the strict NDL_f checker's first error (a logic error's description has a counterexample)."
-        }
-        Pl2Task::ProofWriting => {
-            "Write an NDL_f proof of the goal, or for a non-theorem answer `\"proof\": null` with a counterexample assignment. Scored by the lenient NDL_f checker (at most 5 justifiers and 5 premises per step, premises assumed as hypotheses of a claim included; no tautology may be claimed, which closes the shortcut of claiming the curried premises-imply-goal formula) or by evaluating the counterexample."
-        }
-    }
-}
-
-fn task1(config: &str) -> Result<Task, TaskError> {
-    Task::ALL
+/// The task of list `T` whose config is `config`.
+fn task_of<T: PlTasks>(config: &str) -> Result<T, TaskError> {
+    T::all()
         .into_iter()
         .find(|t| t.config() == config)
-        .ok_or_else(|| TaskError::Record(format!("no PL1 task {config}")))
+        .ok_or_else(|| TaskError::Record(format!("no {} task {config}", T::FAMILY)))
 }
 
-fn task2(config: &str) -> Result<Pl2Task, TaskError> {
-    Pl2Task::ALL
-        .into_iter()
-        .find(|t| t.config() == config)
-        .ok_or_else(|| TaskError::Record(format!("no PL2 task {config}")))
-}
-
-/// Scores a row with `score` once its task and metadata read; a row that
-/// does not read scores 0 as malformed.
-fn score_with<T>(
-    task: Result<T, TaskError>,
-    row: &Record,
-    score: impl FnOnce(T, &serde_json::Value) -> Score,
-) -> Score {
-    match task.and_then(|t| Ok((t, metadata_json(row)?))) {
-        Ok((t, meta)) => score(t, &meta),
-        Err(e) => Score::malformed(format!("record: {e}")),
-    }
-}
-
-impl TaskFamily for Pl1Family {
+impl<T: PlTasks> TaskFamily for PlFamily<T> {
     fn name(&self) -> &'static str {
-        "pl1"
+        T::FAMILY
     }
 
     fn configs(&self) -> Vec<ConfigInfo> {
-        Task::ALL
+        T::all()
             .into_iter()
             .map(|t| ConfigInfo {
                 name: t.config(),
-                description: describe1(t),
+                description: t.describe(),
             })
             .collect()
     }
 
+    /// A row that does not read scores 0 as malformed.
     fn score(&self, row: &Record, answer: &str, _: &mut ScoreContext) -> Score {
-        score_with(task1(&row.task), row, |t, meta| {
-            super::instance::score_record(t, meta, &row.answer, answer)
-        })
+        match task_of::<T>(&row.task).and_then(|t| Ok((t, metadata_json(row)?))) {
+            Ok((t, meta)) => t.score_record(&meta, &row.answer, answer),
+            Err(e) => Score::malformed(format!("record: {e}")),
+        }
     }
 
     fn verify(&self, row: &Record) -> Result<String, TaskError> {
-        super::instance::verify_record(task1(&row.task)?, &metadata_json(row)?, &row.answer)
+        task_of::<T>(&row.task)?
+            .verify_record(&metadata_json(row)?, &row.answer)
             .map_err(TaskError::Rejected)
     }
 
     fn answer_shape(&self, config: &str) -> AnswerShape {
-        match task1(config) {
-            // Plain text, one `GAP-k:` section per gap.
-            Ok(Task::GapFilling) => AnswerShape::Sections("GAP-1:"),
-            _ => AnswerShape::Json,
-        }
+        task_of::<T>(config).map_or(AnswerShape::Json, |t| t.answer_shape())
     }
 
     fn render_prompt(&self, row: &Record) -> Option<Result<String, String>> {
-        Some(render_pl1(row))
+        let read = task_of::<T>(&row.task).and_then(|t| Ok((t, metadata_json(row)?)));
+        Some(match read {
+            Ok((t, meta)) => t.render_prompt(&meta),
+            Err(e) => Err(e.to_string()),
+        })
     }
 }
 
 /// The shown proof a PL prompt displays, from the metadata.
-fn shown_proof(meta: &serde_json::Value) -> Result<&str, String> {
+fn shown_proof(meta: &Value) -> Result<&str, String> {
     meta["shown_proof"]
         .as_str()
         .ok_or_else(|| "metadata has no string `shown_proof`".to_string())
 }
 
-/// A PL1 row's prompt from its metadata: premises, goal, the shown
-/// (corrupted, masked or gapped) proof and the gap labels.
-fn render_pl1(row: &Record) -> Result<String, String> {
-    let task = task1(&row.task).map_err(|e| e.to_string())?;
-    let meta = metadata_json(row).map_err(|e| e.to_string())?;
-    let ndl = &ProofSystem::Ndl;
-    let p = super::instance::problem_of(&meta).ok_or("metadata lacks the problem")?;
-    let (premises, goal) = (&p.premises, &p.goal);
-    Ok(match task {
-        Task::ProofChecking => {
-            super::prompt::proof_checking(ndl, premises, goal, shown_proof(&meta)?)
-        }
-        Task::ProofWriting => super::prompt::proof_writing(ndl, premises, goal, false),
-        Task::ProofMasking => super::prompt::proof_masking(premises, goal, shown_proof(&meta)?),
-        Task::GapFilling => {
-            let labels: Vec<String> = meta["gap_labels"]
-                .as_array()
-                .ok_or("metadata has no list `gap_labels`")?
-                .iter()
-                .map(|v| v.as_str().map(String::from))
-                .collect::<Option<_>>()
-                .ok_or("metadata `gap_labels` holds a non-string")?;
-            super::prompt::gap_filling(premises, goal, shown_proof(&meta)?, &labels)
-        }
-    })
-}
+impl PlTasks for Task {
+    const FAMILY: &'static str = "pl1";
 
-/// A PL2 row's prompt from its metadata: premises, goal and, for proof
-/// checking, the shown proof.
-fn render_pl2(row: &Record) -> Result<String, String> {
-    let task = task2(&row.task).map_err(|e| e.to_string())?;
-    let meta = metadata_json(row).map_err(|e| e.to_string())?;
-    // The NDL_f prompt texts do not depend on the step limits' values.
-    let ndlf = &ProofSystem::NdlF(pl2::pl2_ndlf_options());
-    let formula = |v: &serde_json::Value| -> Result<crate::prop::Formula, String> {
-        let text = v.as_str().ok_or("metadata holds a non-string formula")?;
-        crate::prop::Formula::parse(text).map_err(|e| format!("metadata formula {text:?}: {e}"))
-    };
-    let premises = meta["premises"]
-        .as_array()
-        .ok_or("metadata has no list `premises`")?
-        .iter()
-        .map(formula)
-        .collect::<Result<Vec<_>, _>>()?;
-    let goal = formula(&meta["goal"])?;
-    Ok(match task {
-        Pl2Task::ProofWriting => super::prompt::proof_writing(ndlf, &premises, &goal, true),
-        Pl2Task::ProofChecking => {
-            super::prompt::proof_checking(ndlf, &premises, &goal, shown_proof(&meta)?)
-        }
-    })
-}
-
-impl TaskFamily for Pl2Family {
-    fn name(&self) -> &'static str {
-        "pl2"
+    fn all() -> Vec<Task> {
+        Task::ALL.to_vec()
     }
 
-    fn configs(&self) -> Vec<ConfigInfo> {
-        Pl2Task::ALL
-            .into_iter()
-            .map(|t| ConfigInfo {
-                name: t.config(),
-                description: describe2(t),
-            })
-            .collect()
+    fn config(self) -> &'static str {
+        Task::config(&self)
     }
 
-    fn score(&self, row: &Record, answer: &str, _: &mut ScoreContext) -> Score {
-        score_with(task2(&row.task), row, |t, meta| {
-            pl2::score_record(t, meta, &row.answer, answer)
+    fn describe(self) -> &'static str {
+        match self {
+            Task::ProofChecking => {
+                "Is the NDL proof correct? Answer JSON `{\"correct\", \"errorDetails\"}`; the gold error is the strict checker's first error (line, type, description)."
+            }
+            Task::ProofWriting => {
+                "Write an NDL proof of the goal. Answer JSON `{\"description\", \"proof\"}`; scored by the lenient checker; the gold answer is one reference proof."
+            }
+            Task::ProofMasking => {
+                "Fill MASKk tokens so the proof checks, or answer `{\"masks\": {}}` if impossible. Any assignment the checker accepts scores."
+            }
+            Task::GapFilling => {
+                "Fill `GAP-k` placeholders (one or more block elements each) so the proof checks. Any filling the checker accepts scores."
+            }
+        }
+    }
+
+    fn answer_shape(self) -> AnswerShape {
+        match self {
+            // Plain text, one `GAP-k:` section per gap.
+            Task::GapFilling => AnswerShape::Sections("GAP-1:"),
+            _ => AnswerShape::Json,
+        }
+    }
+
+    fn score_record(self, metadata: &Value, gold: &str, answer: &str) -> Score {
+        super::instance::score_record(self, metadata, gold, answer)
+    }
+
+    fn verify_record(self, metadata: &Value, gold: &str) -> Result<String, String> {
+        super::instance::verify_record(self, metadata, gold)
+    }
+
+    /// Premises, goal, the shown (corrupted, masked or gapped) proof and
+    /// the gap labels, from the metadata.
+    fn render_prompt(self, meta: &Value) -> Result<String, String> {
+        let ndl = &ProofSystem::Ndl;
+        let p = super::instance::problem_of(meta).ok_or("metadata lacks the problem")?;
+        let (premises, goal) = (&p.premises, &p.goal);
+        Ok(match self {
+            Task::ProofChecking => {
+                super::prompt::proof_checking(ndl, premises, goal, shown_proof(meta)?)
+            }
+            Task::ProofWriting => super::prompt::proof_writing(ndl, premises, goal, false),
+            Task::ProofMasking => super::prompt::proof_masking(premises, goal, shown_proof(meta)?),
+            Task::GapFilling => {
+                let labels: Vec<String> = meta["gap_labels"]
+                    .as_array()
+                    .ok_or("metadata has no list `gap_labels`")?
+                    .iter()
+                    .map(|v| v.as_str().map(String::from))
+                    .collect::<Option<_>>()
+                    .ok_or("metadata `gap_labels` holds a non-string")?;
+                super::prompt::gap_filling(premises, goal, shown_proof(meta)?, &labels)
+            }
         })
     }
+}
 
-    fn verify(&self, row: &Record) -> Result<String, TaskError> {
-        pl2::verify_record(task2(&row.task)?, &metadata_json(row)?, &row.answer)
-            .map_err(TaskError::Rejected)
+impl PlTasks for Pl2Task {
+    const FAMILY: &'static str = "pl2";
+
+    fn all() -> Vec<Pl2Task> {
+        Pl2Task::ALL.to_vec()
     }
 
-    fn answer_shape(&self, _: &str) -> AnswerShape {
+    fn config(self) -> &'static str {
+        Pl2Task::config(&self)
+    }
+
+    fn describe(self) -> &'static str {
+        match self {
+            Pl2Task::ProofChecking => {
+                "Is the NDL_f proof correct? Answer JSON `{\"correct\", \"errorDetails\"}`; the gold error is the strict NDL_f checker's first error (a logic error's description has a counterexample)."
+            }
+            Pl2Task::ProofWriting => {
+                "Write an NDL_f proof of the goal, or for a non-theorem answer `\"proof\": null` with a counterexample assignment. Scored by the lenient NDL_f checker (at most 5 justifiers and 5 premises per step, premises assumed as hypotheses of a claim included; no tautology may be claimed, which closes the shortcut of claiming the curried premises-imply-goal formula) or by evaluating the counterexample."
+            }
+        }
+    }
+
+    fn answer_shape(self) -> AnswerShape {
         AnswerShape::Json
     }
 
-    fn render_prompt(&self, row: &Record) -> Option<Result<String, String>> {
-        Some(render_pl2(row))
+    fn score_record(self, metadata: &Value, gold: &str, answer: &str) -> Score {
+        pl2::score_record(self, metadata, gold, answer)
+    }
+
+    fn verify_record(self, metadata: &Value, gold: &str) -> Result<String, String> {
+        pl2::verify_record(self, metadata, gold)
+    }
+
+    /// Premises, goal and, for proof checking, the shown proof, in the
+    /// record's NDL_f, from the metadata.
+    fn render_prompt(self, meta: &Value) -> Result<String, String> {
+        let (premises, goal, opts) =
+            pl2::record_problem(meta).ok_or("record metadata lacks the problem")?;
+        let ndlf = &ProofSystem::NdlF(opts);
+        Ok(match self {
+            Pl2Task::ProofWriting => super::prompt::proof_writing(ndlf, &premises, &goal, true),
+            Pl2Task::ProofChecking => {
+                super::prompt::proof_checking(ndlf, &premises, &goal, shown_proof(meta)?)
+            }
+        })
     }
 }
 
@@ -425,7 +433,7 @@ impl Generator for Pl1Generator {
     }
 
     fn build(&self, cell: &Cell, index: u64, _: &mut Worker) -> Attempt {
-        let task = match task1(cell.config) {
+        let task = match task_of::<Task>(cell.config) {
             Ok(t) => t,
             Err(_) => return Attempt::rejected(&Skip::NoProblem),
         };
@@ -514,7 +522,9 @@ impl Generator for Pl2Generator {
     }
 
     fn build(&self, cell: &Cell, index: u64, _: &mut Worker) -> Attempt {
-        let (Ok(task), Some(&family)) = (task2(cell.config), self.families.get(cell.tag)) else {
+        let (Ok(task), Some(&family)) =
+            (task_of::<Pl2Task>(cell.config), self.families.get(cell.tag))
+        else {
             return Attempt::rejected(&pl2::Reject::NoCorruption);
         };
         match pl2::build(self.seed, task, family, cell.level, index, &self.options) {

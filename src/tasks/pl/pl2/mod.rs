@@ -407,7 +407,7 @@ pub fn build(
 }
 
 /// The premises, goal and NDL_f limits stored in a record's metadata.
-fn record_problem(metadata: &Value) -> Option<(Vec<Formula>, Formula, NdlfOptions)> {
+pub fn record_problem(metadata: &Value) -> Option<(Vec<Formula>, Formula, NdlfOptions)> {
     let premises = metadata["premises"]
         .as_array()?
         .iter()
