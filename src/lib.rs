@@ -2,6 +2,7 @@
 //! certified, reproducible datasets of logical reasoning tasks.
 #![warn(missing_docs)]
 
+pub mod audit;
 pub mod certificate;
 pub mod checker;
 pub mod config;

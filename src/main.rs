@@ -9,6 +9,9 @@ use saturate::config::{Config, MAX_COUNT, MAX_JOBS, MAX_MODEL_SIZE, MAX_WORK};
 use saturate::pipeline::{self, DagFormat, Progress, RunError, write_atomic};
 use std::path::{Path, PathBuf};
 
+mod dataset_commands;
+use dataset_commands::{audit, parse_margin, verify};
+
 /// Saturation-driven generator of certified logical reasoning datasets.
 #[derive(Parser, Debug)]
 #[command(
@@ -126,6 +129,7 @@ impl GenArgs {
             strict: self.strict,
             require_full: self.require_full,
             progress: !quiet,
+            ..pipeline::LoopSettings::default()
         }
     }
 
@@ -286,6 +290,27 @@ enum Command {
         /// Print only failures and the final line.
         #[arg(long, short)]
         quiet: bool,
+    },
+    /// Shortcut audit: per config and level, the cross-validated accuracy
+    /// of shallow baselines (majority class, best single-feature rule,
+    /// shallow tree, logistic regression) over surface features of the
+    /// rows; exits 1 when a baseline beats the majority by more than the
+    /// margin on a cell with enough rows, or a cell's label never varies.
+    Audit {
+        /// The dataset folder (the one holding manifest.json).
+        dir: PathBuf,
+        /// Largest tolerated lead over the majority class, in points.
+        #[arg(long, value_name = "POINTS", default_value_t = 10.0, value_parser = parse_margin)]
+        margin: f64,
+        /// Cells with fewer rows are reported but never fail.
+        #[arg(long, value_name = "N", default_value_t = 50)]
+        min_rows: usize,
+        /// Print the report as JSON on stdout instead of the table.
+        #[arg(long)]
+        json: bool,
+        /// Print the report as the Markdown section the dataset card holds.
+        #[arg(long, conflicts_with = "json")]
+        markdown: bool,
     },
     /// Print the effective configuration as TOML.
     PrintConfig {
@@ -466,6 +491,13 @@ fn main() {
             common,
         }) => score(&dataset, &answers, out, json, &common),
         Some(Command::Verify { dir, quiet }) => verify(&dir, quiet),
+        Some(Command::Audit {
+            dir,
+            margin,
+            min_rows,
+            json,
+            markdown,
+        }) => audit(&dir, margin, min_rows, json, markdown),
         None => run_domain(&cli.run),
     };
     if let Err(e) = result {
@@ -808,34 +840,4 @@ fn score(
         println!("per-instance scores written to {}", out.display());
     }
     Ok(())
-}
-
-fn verify(dir: &Path, quiet: bool) -> Result<(), RunError> {
-    let s = pipeline::score::verify_dataset(dir)?;
-    if !quiet {
-        for (task, n) in &s.checked {
-            println!("{task}: {n} certificates re-checked");
-        }
-        for (task, n) in &s.skipped {
-            println!("{task}: {n} rows without a re-checkable certificate (checked at generation)");
-        }
-    }
-    for (file, e) in &s.shard_failures {
-        eprintln!("FAIL shard {file}: {e}");
-    }
-    for (id, file, e) in &s.failures {
-        eprintln!("FAIL {id} ({file}): {e}");
-    }
-    let total: usize = s.checked.values().sum();
-    if s.failures.is_empty() && s.shard_failures.is_empty() {
-        println!("verify: all {total} certificates check; prompts and shards match");
-        Ok(())
-    } else {
-        Err(RunError::Runtime(format!(
-            "verify: {} of {} rows do not check (certificate or prompt), {} shards do not match the manifest",
-            s.failures.len(),
-            total + s.failures.len(),
-            s.shard_failures.len()
-        )))
-    }
 }

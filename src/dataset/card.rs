@@ -40,6 +40,7 @@ pub(crate) fn render(
     spec: &DatasetSpec,
     manifest: &Manifest,
     descriptions: &BTreeMap<String, String>,
+    sections: &[(String, String)],
 ) -> String {
     let mut s = String::new();
     s.push_str("---\n");
@@ -114,6 +115,9 @@ pub(crate) fn render(
         for (k, d) in described {
             let _ = writeln!(s, "\n### `{k}`\n\n{}", d.trim_end());
         }
+    }
+    for (title, body) in sections {
+        let _ = writeln!(s, "\n## {title}\n\n{}", body.trim_end());
     }
     s
 }

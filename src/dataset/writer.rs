@@ -42,6 +42,7 @@ pub struct DatasetWriter {
     spec: DatasetSpec,
     streams: BTreeMap<(String, Split), Stream>,
     descriptions: BTreeMap<String, String>,
+    sections: Vec<(String, String)>,
     extra_files: Vec<String>,
     finished: bool,
 }
@@ -248,6 +249,7 @@ impl DatasetWriter {
             spec,
             streams: BTreeMap::new(),
             descriptions: BTreeMap::new(),
+            sections: Vec::new(),
             extra_files: Vec::new(),
             finished: false,
         })
@@ -288,6 +290,12 @@ impl DatasetWriter {
         std::fs::write(&path, bytes).map_err(io_err(&path))?;
         self.extra_files.push(name.to_string());
         Ok(())
+    }
+
+    /// Appends a section (`## title`, then `body` in Markdown) to the end of
+    /// the dataset card, after the config descriptions, in call order.
+    pub fn add_card_section(&mut self, title: &str, body: &str) {
+        self.sections.push((title.to_string(), body.to_string()));
     }
 
     /// Sets a prose description of one config, shown in the dataset card.
@@ -408,7 +416,7 @@ impl DatasetWriter {
         let card_path = self.staging.join("README.md");
         std::fs::write(
             &card_path,
-            card::render(&self.spec, &manifest, &self.descriptions),
+            card::render(&self.spec, &manifest, &self.descriptions, &self.sections),
         )
         .map_err(io_err(&card_path))?;
         let manifest_path = self.staging.join("manifest.json");

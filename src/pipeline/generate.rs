@@ -22,6 +22,7 @@
 //! run panic, counting `count` candidates per cell in cell order.
 
 use super::{Progress, RunError};
+use crate::audit::{AuditSettings, Collector};
 use crate::dataset::{DatasetError, DatasetSpec, DatasetWriter, Record};
 use crate::tasks::family::{Attempt, Cell, Fill, Generator, Worker};
 use crate::tasks::fault::{self, RejectEntry};
@@ -46,6 +47,8 @@ pub struct LoopSettings {
     pub require_full: bool,
     /// Show a progress bar or log lines.
     pub progress: bool,
+    /// How the shortcut audit written into the card judges cells.
+    pub audit: AuditSettings,
 }
 
 /// Checks a `--shard i/N` value.
@@ -118,12 +121,50 @@ pub struct RunSummary {
     /// The bugs, in cell and index order (for `rejects/`).
     #[serde(skip)]
     pub bugs: Vec<RejectEntry>,
+    /// Cells the shortcut audit fails (`config Llevel`; the report is in
+    /// the card and `audit.json`).
+    pub audit_failures: Vec<String>,
+    /// The audit's table for the terminal.
+    #[serde(skip)]
+    pub audit_text: String,
 }
 
 impl RunSummary {
     /// Bugs found: refused certificates plus generator panics.
     pub fn bugs_found(&self) -> u64 {
         self.certificate_failures + self.generator_panics
+    }
+
+    /// The card's yields section: requested and written rows per cell and
+    /// the shortfall, so a short cell is never silent.
+    pub fn yields_markdown(&self) -> String {
+        let mut s = String::from(
+            "Rows requested and written per cell (config, group, level); a cell comes up short when its \
+             generator cannot certify enough distinct instances within its attempts.\n\n\
+             | cell | requested | written | labels |\n|---|---:|---:|---|\n",
+        );
+        for (key, c) in &self.cells {
+            let labels: Vec<String> = c.labels.iter().map(|(k, v)| format!("{k}={v}")).collect();
+            s.push_str(&format!(
+                "| {key} | {} | {} | {} |\n",
+                c.requested,
+                c.written,
+                labels.join(" ")
+            ));
+        }
+        if self.shortfall > 0 {
+            let short = self.cells.values().filter(|c| c.shortfall > 0).count();
+            s.push_str(&format!(
+                "\nShortfall: {} of {} rows missing in {short} cell(s) (`--require-full` turns a shortfall into a failed run).\n",
+                self.shortfall, self.requested_rows
+            ));
+        } else {
+            s.push_str(&format!(
+                "\nEvery cell is full ({} rows).\n",
+                self.total_rows
+            ));
+        }
+        s
     }
 
     /// The deterministic `summary.json` bytes.
@@ -186,6 +227,7 @@ impl RunSummary {
                 self.certificate_failures, self.generator_panics
             ));
         }
+        s.push_str(&self.audit_text);
         let total = self.generation_seconds;
         s.push_str(&format!(
             "total: {} rows ({} requested, {} duplicates skipped) in {:.1}s ({:.2} certified instances/s); writing {:.2}s (writer thread, overlapped)\n",
@@ -352,6 +394,7 @@ pub fn generate(
     let mut stop: Option<RunError> = None;
     let chunk = (threads * 8).max(8) as u64;
     let mut seen: HashSet<String> = HashSet::new();
+    let mut audit = Collector::new();
     let mut seen_unit = None;
     'cells: for p in &planned {
         let cell = &p.cell;
@@ -456,6 +499,12 @@ pub fn generate(
                 }
                 cs.written += 1;
                 let record = built.into_record(cell, index);
+                if let Err(e) = audit.add_family(&record, gen_ref.family()) {
+                    stop = Some(RunError::Defect(format!(
+                        "the shortcut audit cannot read a generated row: {e}; no dataset written"
+                    )));
+                    break 'cells;
+                }
                 if tx.send((cell.config, record)).is_err() {
                     // The writer thread failed; its error is reported below.
                     break 'cells;
@@ -499,6 +548,20 @@ pub fn generate(
         )));
     }
     let t = Instant::now();
+    let report = audit.report(&settings.audit);
+    summary.audit_failures = report
+        .failures()
+        .iter()
+        .map(|c| format!("{} L{}", c.config, c.level))
+        .collect();
+    summary.audit_text = report.text();
+    writer.add_card_section("Yields", &summary.yields_markdown());
+    writer.add_card_section("Shortcut audit", &report.markdown());
+    let mut audit_json = serde_json::to_vec_pretty(&report).expect("report serialises");
+    audit_json.push(b'\n');
+    writer
+        .add_file("audit.json", &audit_json)
+        .map_err(dataset_error)?;
     if !summary.bugs.is_empty() {
         writer
             .add_file(

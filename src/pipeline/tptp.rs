@@ -285,6 +285,7 @@ pub fn run_tptp(run: &TptpRun) -> Result<TptpSummary, RunError> {
         strict: run.strict,
         require_full: run.require_full,
         progress: run.progress,
+        ..LoopSettings::default()
     };
     let summary = generate(writer, &[&generator], &settings)?;
     Ok(TptpSummary {

@@ -23,6 +23,7 @@
 //! and whatever ran before on that worker.
 
 use super::answer::AnswerShape;
+use super::audit::AuditItem;
 use super::fault::RejectEntry;
 use super::{Score, TaskError};
 use crate::dataset::Record;
@@ -212,6 +213,16 @@ pub trait TaskFamily: Sync {
     /// label. `None` when the family cannot re-render (default); `Err` when
     /// the metadata lacks what the prompt needs.
     fn render_prompt(&self, row: &Record) -> Option<Result<String, String>> {
+        let _ = row;
+        None
+    }
+
+    /// The row as labelled items with surface features for the shortcut
+    /// audit (`saturate audit`, [`super::audit`]): what a shallow baseline
+    /// would try to predict without reasoning. `None` for configs whose
+    /// answer is free text with no class to predict (proof writing, gap
+    /// filling: the default); `Err` when the row cannot be read.
+    fn audit_items(&self, row: &Record) -> Option<Result<Vec<AuditItem>, TaskError>> {
         let _ = row;
         None
     }

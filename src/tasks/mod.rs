@@ -4,6 +4,7 @@
 //! score type.
 
 pub mod answer;
+pub mod audit;
 pub mod eq;
 pub mod error;
 pub mod family;

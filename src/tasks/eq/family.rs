@@ -6,6 +6,7 @@
 use super::{GenParams, Task};
 use crate::dataset::Record;
 use crate::tasks::answer::AnswerShape;
+use crate::tasks::audit::AuditItem;
 use crate::tasks::family::{
     Attempt, Cell, ConfigInfo, Fill, Generator, RejectReason, ScoreContext, TaskFamily, Worker,
 };
@@ -113,6 +114,12 @@ impl TaskFamily for EqFamily {
 
     fn render_prompt(&self, row: &Record) -> Option<Result<String, String>> {
         Some(render_prompt(row))
+    }
+
+    fn audit_items(&self, row: &Record) -> Option<Result<Vec<AuditItem>, TaskError>> {
+        let task = task_of(&row.task).ok()?;
+        let item = super::audit::item(task, &row.prompt, &row.answer)?;
+        Some(item.map(|it| vec![it]).map_err(TaskError::Record))
     }
 }
 

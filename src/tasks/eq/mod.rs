@@ -11,6 +11,7 @@
 //! certificate → the gold answer is scored by the task's own scorer before the
 //! instance is accepted.
 
+pub mod audit;
 pub mod common;
 pub mod corrupt;
 pub mod er;

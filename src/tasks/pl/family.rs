@@ -3,12 +3,14 @@
 //! families, NDL_f; task × family × size cells), the `[tasks.pl]` settings,
 //! and their scorers and re-checks.
 
+use super::audit::Kind as AuditKind;
 use super::families::Family;
 use super::pl2::{self, Pl2Options, Pl2Task};
 use super::{Skip, Task};
 use crate::dataset::Record;
 use crate::prop::ProofSystem;
 use crate::tasks::answer::AnswerShape;
+use crate::tasks::audit::AuditItem;
 use crate::tasks::family::{
     Attempt, Cell, ConfigInfo, Fill, Generator, RejectReason, ScoreContext, TaskFamily, Worker,
     metadata_json,
@@ -174,6 +176,9 @@ pub trait PlTasks: Copy + Send + Sync + 'static {
     fn verify_record(self, metadata: &Value, gold: &str) -> Result<String, String>;
     /// The row's prompt rendered again from its metadata.
     fn render_prompt(self, metadata: &Value) -> Result<String, String>;
+    /// What the shortcut audit predicts for the task, if it has a class
+    /// (proof writing and gap filling answers are free text).
+    fn audit_kind(self) -> Option<AuditKind>;
 }
 
 /// A PL family (static face) over its task list.
@@ -243,6 +248,15 @@ impl<T: PlTasks> TaskFamily for PlFamily<T> {
         task_of::<T>(config).map_or(AnswerShape::Json, |t| t.answer_shape())
     }
 
+    fn audit_items(&self, row: &Record) -> Option<Result<Vec<AuditItem>, TaskError>> {
+        let kind = task_of::<T>(&row.task).ok()?.audit_kind()?;
+        Some(metadata_json(row).and_then(|meta| {
+            super::audit::item(kind, &meta, &row.answer)
+                .map(|it| vec![it])
+                .map_err(TaskError::Record)
+        }))
+    }
+
     fn render_prompt(&self, row: &Record) -> Option<Result<String, String>> {
         let read = task_of::<T>(&row.task).and_then(|t| Ok((t, metadata_json(row)?)));
         Some(match read {
@@ -284,6 +298,14 @@ impl PlTasks for Task {
             Task::GapFilling => {
                 "Fill `GAP-k` placeholders (one or more block elements each) so the proof checks. Any filling the checker accepts scores."
             }
+        }
+    }
+
+    fn audit_kind(self) -> Option<AuditKind> {
+        match self {
+            Task::ProofChecking => Some(AuditKind::Checking),
+            Task::ProofMasking => Some(AuditKind::Masking),
+            Task::ProofWriting | Task::GapFilling => None,
         }
     }
 
@@ -353,6 +375,13 @@ impl PlTasks for Pl2Task {
 
     fn answer_shape(self) -> AnswerShape {
         AnswerShape::Json
+    }
+
+    fn audit_kind(self) -> Option<AuditKind> {
+        Some(match self {
+            Pl2Task::ProofChecking => AuditKind::Checking,
+            Pl2Task::ProofWriting => AuditKind::Writing,
+        })
     }
 
     fn score_record(self, metadata: &Value, gold: &str, answer: &str) -> Score {

@@ -9,6 +9,7 @@
 //! (strict self-check) → [`tasks`] (corrupt / mask / gap, label recomputed
 //! by the checker) → [`prompt`] → [`instance::PlInstance`].
 
+pub mod audit;
 pub mod corrupt;
 pub mod families;
 pub mod family;

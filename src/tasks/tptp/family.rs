@@ -14,6 +14,7 @@ use crate::dataset::Record;
 use crate::prover::{Prover, Verdict};
 use crate::saturation::Params;
 use crate::tasks::answer::AnswerShape;
+use crate::tasks::audit::AuditItem;
 use crate::tasks::family::{
     Attempt, Built, Cell, ConfigInfo, Fill, Generator, RejectReason, ScoreContext, TaskFamily,
     Worker, certificate_json, metadata_json,
@@ -113,6 +114,11 @@ impl TaskFamily for TptpFamily {
                 recon::verify(&meta, &cert, &row.answer).map_err(TaskError::Rejected)
             }
         }
+    }
+
+    fn audit_items(&self, row: &Record) -> Option<Result<Vec<AuditItem>, TaskError>> {
+        let f = Family::from_config(&row.task)?;
+        Some(metadata_json(row).and_then(|m| super::audit::items(f, &m, &row.answer)))
     }
 
     fn answer_shape(&self, config: &str) -> AnswerShape {

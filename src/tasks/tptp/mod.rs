@@ -7,6 +7,7 @@
 //! configuration, the graph wrapper with its ranked theorem pool, depth-d
 //! premises, same-signature distractors and the text forms.
 
+pub mod audit;
 pub mod entail;
 pub mod family;
 pub mod recon;

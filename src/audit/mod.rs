@@ -1,0 +1,569 @@
+//! The shortcut audit (`saturate audit DIR`, and the report every
+//! generation run writes into its dataset card): can a shallow reader
+//! predict the labels without reasoning?
+//!
+//! Each family turns a row into labelled items with surface features
+//! ([`crate::tasks::audit`], [`crate::tasks::family::TaskFamily::audit_items`]).
+//! Per config and level, [`model::evaluate`] cross-validates the majority
+//! class, the best single-feature threshold rule, a shallow tree and a
+//! logistic regression over all features. A cell with enough rows fails
+//! when a baseline beats the majority by more than the margin (default 10
+//! points), or when its label never varies (the answer is then given by the
+//! task's form, not by reasoning).
+//!
+//! Determinism: items are sorted by row id inside each cell and the folds
+//! come from a hash of the row id, so the report depends on the rows alone,
+//! not on the order they were written or read in: the card written by a run
+//! and `saturate audit` on the same folder agree to the digit.
+
+pub mod model;
+
+use crate::dataset::Record;
+use crate::tasks::audit::AuditItem;
+use crate::tasks::family::{Registry, TaskFamily};
+use model::{Data, Evaluation, FOLDS};
+use serde::Serialize;
+use sha2::{Digest, Sha256};
+use std::collections::BTreeMap;
+use std::fmt::Write;
+
+/// When a cell fails the audit.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct AuditSettings {
+    /// Largest tolerated lead of a baseline over the majority class, in
+    /// accuracy points (0-100).
+    pub margin_points: f64,
+    /// Cells with fewer rows are reported but never fail.
+    pub min_rows: usize,
+}
+
+impl Default for AuditSettings {
+    fn default() -> Self {
+        AuditSettings {
+            margin_points: 10.0,
+            min_rows: 50,
+        }
+    }
+}
+
+/// The verdict on one cell.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Status {
+    /// Every baseline within the margin of the majority.
+    Pass,
+    /// A baseline beats the majority by more than the margin.
+    Shortcut,
+    /// One label only: the task's form gives the answer.
+    ConstantLabel,
+    /// Too few rows to judge (reported, never failing).
+    TooFewRows,
+}
+
+/// The audit of one (config, level) cell.
+#[derive(Clone, Debug, Serialize)]
+pub struct CellAudit {
+    /// Config (task) name.
+    pub config: String,
+    /// Level (`-` when the rows have none).
+    pub level: String,
+    /// Rows of the cell.
+    pub rows: usize,
+    /// Items (more than rows when a row gives several).
+    pub items: usize,
+    /// Items per label.
+    pub labels: BTreeMap<String, usize>,
+    /// Cross-validated accuracies (none for a constant label or too few
+    /// rows to cross-validate).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub majority: Option<f64>,
+    /// Best single-feature threshold rule.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub single_rule: Option<f64>,
+    /// The single rule fitted on all items, in words.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub single_rule_text: Option<String>,
+    /// Shallow tree over all features.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tree: Option<f64>,
+    /// Logistic regression over all features.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub logistic: Option<f64>,
+    /// The most predictive features with their own rule's accuracy.
+    pub top_features: Vec<(String, f64)>,
+    /// The verdict.
+    pub status: Status,
+}
+
+impl CellAudit {
+    /// The best baseline's lead over the majority, in points.
+    pub fn excess_points(&self) -> Option<f64> {
+        let best = self.single_rule?.max(self.tree?).max(self.logistic?);
+        Some(100.0 * (best - self.majority?))
+    }
+}
+
+/// The whole audit of a dataset.
+#[derive(Clone, Debug, Serialize)]
+pub struct AuditReport {
+    /// The margin the cells were judged with, in points.
+    pub margin_points: f64,
+    /// The fewest rows a cell needs to be judged.
+    pub min_rows: usize,
+    /// Per (config, level), in config then level order.
+    pub cells: Vec<CellAudit>,
+    /// Configs with no class to predict (free-text answers), with rows.
+    pub not_audited: BTreeMap<String, usize>,
+}
+
+impl AuditReport {
+    /// The cells that fail (shortcut or constant label).
+    pub fn failures(&self) -> Vec<&CellAudit> {
+        self.cells
+            .iter()
+            .filter(|c| matches!(c.status, Status::Shortcut | Status::ConstantLabel))
+            .collect()
+    }
+
+    /// The report as a Markdown section (for the dataset card).
+    pub fn markdown(&self) -> String {
+        let mut s = String::new();
+        let _ = writeln!(
+            s,
+            "Can a shallow reader predict the labels without reasoning? Per config and level, \
+             five-fold cross-validated accuracy (folds by row) of the majority class, the best \
+             single-feature threshold rule, a depth-3 tree and a logistic regression over a bank \
+             of surface features (sizes, verbatim membership in the background, symbol overlap, \
+             positions). A cell with at least {} rows fails when a baseline beats the majority by \
+             more than {} points or when its label never varies. Re-run with `saturate audit DIR`.\n",
+            self.min_rows, self.margin_points
+        );
+        s.push_str(
+            "| config | level | rows | items | majority | single rule | tree | logistic | lead | status | most predictive |\n\
+             |---|---|---:|---:|---:|---:|---:|---:|---:|---|---|\n",
+        );
+        let pct = |v: Option<f64>| v.map_or("-".into(), |v| format!("{:.1}", 100.0 * v));
+        for c in &self.cells {
+            let _ = writeln!(
+                s,
+                "| `{}` | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+                c.config,
+                c.level,
+                c.rows,
+                c.items,
+                pct(c.majority),
+                pct(c.single_rule),
+                pct(c.tree),
+                pct(c.logistic),
+                c.excess_points().map_or("-".into(), |v| format!("{v:+.1}")),
+                status_name(c.status),
+                top_text(c)
+            );
+        }
+        if !self.not_audited.is_empty() {
+            let names: Vec<String> = self
+                .not_audited
+                .iter()
+                .map(|(k, n)| format!("`{k}` ({n} rows)"))
+                .collect();
+            let _ = writeln!(
+                s,
+                "\nNot audited (free-text answers, no class to predict; their scorers check the \
+                 answer itself): {}.",
+                names.join(", ")
+            );
+        }
+        let failures = self.failures();
+        let _ = writeln!(
+            s,
+            "\n{}",
+            if failures.is_empty() {
+                "Every judged cell is within the margin.".to_string()
+            } else {
+                format!(
+                    "{} cell(s) fail: {}.",
+                    failures.len(),
+                    failures
+                        .iter()
+                        .map(|c| format!("`{}` level {}", c.config, c.level))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )
+            }
+        );
+        s
+    }
+
+    /// The report as a plain-text table (for the terminal).
+    pub fn text(&self) -> String {
+        let mut s = String::new();
+        let _ = writeln!(
+            s,
+            "{:<28} {:>3} {:>5} {:>6} {:>6} {:>6} {:>6} {:>6} {:>6}  {:<14} most predictive",
+            "config", "L", "rows", "items", "major", "rule", "tree", "logit", "lead", "status"
+        );
+        let pct = |v: Option<f64>| v.map_or("-".into(), |v| format!("{:.1}", 100.0 * v));
+        for c in &self.cells {
+            let _ = writeln!(
+                s,
+                "{:<28} {:>3} {:>5} {:>6} {:>6} {:>6} {:>6} {:>6} {:>6}  {:<14} {}",
+                c.config,
+                c.level,
+                c.rows,
+                c.items,
+                pct(c.majority),
+                pct(c.single_rule),
+                pct(c.tree),
+                pct(c.logistic),
+                c.excess_points().map_or("-".into(), |v| format!("{v:+.1}")),
+                status_name(c.status),
+                top_text(c)
+            );
+        }
+        for (k, n) in &self.not_audited {
+            let _ = writeln!(s, "{k:<28} not audited ({n} rows): free-text answers");
+        }
+        let failures = self.failures().len();
+        let _ = writeln!(
+            s,
+            "audit: {} cell(s) judged, {} failing (margin {} points, cells of {}+ rows)",
+            self.cells
+                .iter()
+                .filter(|c| c.status != Status::TooFewRows)
+                .count(),
+            failures,
+            self.margin_points,
+            self.min_rows
+        );
+        s
+    }
+}
+
+fn status_name(s: Status) -> &'static str {
+    match s {
+        Status::Pass => "pass",
+        Status::Shortcut => "SHORTCUT",
+        Status::ConstantLabel => "CONSTANT LABEL",
+        Status::TooFewRows => "too few rows",
+    }
+}
+
+fn top_text(c: &CellAudit) -> String {
+    if let Some(rule) = &c.single_rule_text
+        && c.status == Status::Shortcut
+    {
+        return format!("rule: {rule}");
+    }
+    c.top_features
+        .iter()
+        .map(|(n, v)| format!("{n} {:.1}", 100.0 * v))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Reads a dataset folder (checked against its manifest like `score` and
+/// `verify` read it) and audits it; an error names the folder, file or row.
+pub fn audit_dataset(
+    dir: &std::path::Path,
+    registry: &Registry,
+    settings: &AuditSettings,
+) -> Result<AuditReport, String> {
+    let rows = crate::dataset::read_dataset(dir).map_err(|e| e.to_string())?;
+    let mut c = Collector::new();
+    for row in &rows {
+        c.add(&row.to_record(), registry)
+            .map_err(|e| format!("{}: {e}", row.file.display()))?;
+    }
+    Ok(c.report(settings))
+}
+
+/// One row's items, kept for its cell.
+struct RowItems {
+    id: String,
+    items: Vec<AuditItem>,
+}
+
+/// Gathers audit items row by row (during generation or from a dataset
+/// read back), then judges every cell.
+#[derive(Default)]
+pub struct Collector {
+    cells: BTreeMap<(String, String), Vec<RowItems>>,
+    not_audited: BTreeMap<String, usize>,
+}
+
+impl Collector {
+    /// An empty collector.
+    pub fn new() -> Collector {
+        Collector::default()
+    }
+
+    /// Adds a row through its family in `registry`. An error names the row
+    /// (an unreadable row, or a config no family writes).
+    pub fn add(&mut self, row: &Record, registry: &Registry) -> Result<(), String> {
+        let family = registry
+            .family_of(&row.task)
+            .ok_or_else(|| format!("row {}: no family writes config {:?}", row.id, row.task))?;
+        self.add_family(row, family)
+    }
+
+    /// Adds a row of `family` (the generation loop knows the family).
+    pub fn add_family(&mut self, row: &Record, family: &dyn TaskFamily) -> Result<(), String> {
+        match family.audit_items(row) {
+            None => *self.not_audited.entry(row.task.clone()).or_default() += 1,
+            Some(Err(e)) => return Err(format!("row {}: {e}", row.id)),
+            Some(Ok(items)) => {
+                let level = row.level.clone().unwrap_or_else(|| "-".into());
+                self.cells
+                    .entry((row.task.clone(), level))
+                    .or_default()
+                    .push(RowItems {
+                        id: row.id.clone(),
+                        items,
+                    });
+            }
+        }
+        Ok(())
+    }
+
+    /// Judges every cell.
+    pub fn report(mut self, settings: &AuditSettings) -> AuditReport {
+        let mut cells = Vec::new();
+        for ((config, level), rows) in &mut self.cells {
+            rows.sort_by(|a, b| a.id.cmp(&b.id));
+            cells.push(judge(config, level, rows, settings));
+        }
+        AuditReport {
+            margin_points: settings.margin_points,
+            min_rows: settings.min_rows,
+            cells,
+            not_audited: self.not_audited,
+        }
+    }
+}
+
+/// The fold of a row: its id's SHA-256 modulo [`FOLDS`].
+fn fold_of(id: &str) -> usize {
+    let d = Sha256::digest(id.as_bytes());
+    (u64::from_le_bytes(d[..8].try_into().expect("8 bytes")) % FOLDS as u64) as usize
+}
+
+fn judge(config: &str, level: &str, rows: &[RowItems], settings: &AuditSettings) -> CellAudit {
+    let mut labels: BTreeMap<String, usize> = BTreeMap::new();
+    for it in rows.iter().flat_map(|r| &r.items) {
+        *labels.entry(it.label.clone()).or_default() += 1;
+    }
+    let items = labels.values().sum();
+    let mut cell = CellAudit {
+        config: config.to_string(),
+        level: level.to_string(),
+        rows: rows.len(),
+        items,
+        labels: labels.clone(),
+        majority: None,
+        single_rule: None,
+        single_rule_text: None,
+        tree: None,
+        logistic: None,
+        top_features: Vec::new(),
+        status: Status::TooFewRows,
+    };
+    let enough = rows.len() >= settings.min_rows;
+    if labels.len() < 2 {
+        if enough {
+            cell.status = Status::ConstantLabel;
+        }
+        return cell;
+    }
+    let folds: std::collections::BTreeSet<usize> = rows.iter().map(|r| fold_of(&r.id)).collect();
+    if folds.len() < 2 {
+        return cell;
+    }
+    let e = evaluate_rows(rows, &labels);
+    cell.majority = Some(e.majority);
+    cell.single_rule = Some(e.single_rule);
+    cell.single_rule_text = Some(e.single_rule_text.clone());
+    cell.tree = Some(e.tree);
+    cell.logistic = Some(e.logistic);
+    cell.top_features = e
+        .top_features
+        .iter()
+        .map(|(n, v)| (n.to_string(), *v))
+        .collect();
+    if enough {
+        cell.status = if 100.0 * e.excess() > settings.margin_points {
+            Status::Shortcut
+        } else {
+            Status::Pass
+        };
+    }
+    cell
+}
+
+/// The cell's items as numbers (features by the first item's names; an
+/// item lacking a feature counts it 0) and their evaluation.
+fn evaluate_rows(rows: &[RowItems], labels: &BTreeMap<String, usize>) -> Evaluation {
+    let classes: Vec<String> = labels.keys().cloned().collect();
+    let names: Vec<&'static str> = rows
+        .iter()
+        .flat_map(|r| &r.items)
+        .next()
+        .map(|it| it.features.iter().map(|f| f.0).collect())
+        .unwrap_or_default();
+    let mut data = Data {
+        classes,
+        names,
+        ..Data::default()
+    };
+    for r in rows {
+        let fold = fold_of(&r.id);
+        for it in &r.items {
+            let x = data
+                .names
+                .iter()
+                .map(|n| {
+                    it.features
+                        .iter()
+                        .find(|f| f.0 == *n)
+                        .map_or(0.0, |f| if f.1.is_finite() { f.1 } else { 0.0 })
+                })
+                .collect();
+            data.x.push(x);
+            data.y.push(
+                data.classes
+                    .iter()
+                    .position(|c| *c == it.label)
+                    .expect("label counted"),
+            );
+            data.fold.push(fold);
+        }
+    }
+    model::evaluate(&data)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tasks::Score;
+    use crate::tasks::TaskError;
+    use crate::tasks::family::{ConfigInfo, ScoreContext};
+
+    /// A toy family whose rows are `label:value`; `leak` rows carry the
+    /// label in the feature, others do not.
+    struct Toy;
+    static TOY: Toy = Toy;
+    impl TaskFamily for Toy {
+        fn name(&self) -> &'static str {
+            "toy"
+        }
+        fn configs(&self) -> Vec<ConfigInfo> {
+            vec![
+                ConfigInfo {
+                    name: "toy_leak",
+                    description: "",
+                },
+                ConfigInfo {
+                    name: "toy_fair",
+                    description: "",
+                },
+                ConfigInfo {
+                    name: "toy_free",
+                    description: "",
+                },
+            ]
+        }
+        fn score(&self, _: &Record, _: &str, _: &mut ScoreContext) -> Score {
+            Score::correct()
+        }
+        fn verify(&self, _: &Record) -> Result<String, TaskError> {
+            Ok(String::new())
+        }
+        fn audit_items(&self, row: &Record) -> Option<Result<Vec<AuditItem>, TaskError>> {
+            if row.task == "toy_free" {
+                return None;
+            }
+            let v: f64 = row.prompt.parse().ok()?;
+            Some(Ok(vec![
+                AuditItem::new(row.answer.clone()).with("value", v),
+            ]))
+        }
+    }
+
+    fn row(task: &str, i: usize, answer: &str, value: f64) -> Record {
+        Record {
+            id: format!("{task}-{i:05}"),
+            task: task.into(),
+            domain: None,
+            source: None,
+            level: Some("1".into()),
+            prompt: value.to_string(),
+            answer: answer.into(),
+            metadata: "{}".into(),
+            certificate: "{}".into(),
+        }
+    }
+
+    #[test]
+    fn a_leak_fails_a_fair_cell_passes_and_order_does_not_matter() {
+        let registry = Registry::new(vec![&TOY]);
+        let mut rows = Vec::new();
+        for i in 0..120 {
+            let label = if (i * 7) % 3 == 0 { "True" } else { "False" };
+            rows.push(row(
+                "toy_leak",
+                i,
+                label,
+                if label == "True" { 1.0 } else { 0.0 },
+            ));
+            // The fair value cycles independently of the label.
+            rows.push(row("toy_fair", i, label, (i % 5) as f64));
+            rows.push(row("toy_free", i, "x", 0.0));
+        }
+        let mut c = Collector::new();
+        for r in &rows {
+            c.add(r, &registry).unwrap();
+        }
+        let report = c.report(&AuditSettings::default());
+        let status: Vec<(&str, Status)> = report
+            .cells
+            .iter()
+            .map(|c| (c.config.as_str(), c.status))
+            .collect();
+        assert_eq!(
+            status,
+            [("toy_fair", Status::Pass), ("toy_leak", Status::Shortcut)]
+        );
+        assert_eq!(report.not_audited["toy_free"], 120);
+        assert_eq!(report.failures().len(), 1);
+        let md = report.markdown();
+        assert!(md.contains("| `toy_leak` | 1 | 120 | 120 |"), "{md}");
+        assert!(md.contains("rule: value <= 0.5"), "{md}");
+        // Reversed input order gives the same report.
+        let mut c = Collector::new();
+        for r in rows.iter().rev() {
+            c.add(r, &registry).unwrap();
+        }
+        assert_eq!(c.report(&AuditSettings::default()).markdown(), md);
+    }
+
+    #[test]
+    fn constant_labels_and_small_cells() {
+        let registry = Registry::new(vec![&TOY]);
+        let mut c = Collector::new();
+        for i in 0..60 {
+            c.add(&row("toy_fair", i, "premise", i as f64), &registry)
+                .unwrap();
+        }
+        for i in 0..10 {
+            let label = if i % 2 == 0 { "a" } else { "b" };
+            c.add(&row("toy_leak", i, label, (i % 2) as f64), &registry)
+                .unwrap();
+        }
+        let r = c.report(&AuditSettings::default());
+        assert_eq!(r.cells[0].status, Status::ConstantLabel);
+        assert_eq!(r.cells[1].status, Status::TooFewRows);
+        assert!(r.text().contains("CONSTANT LABEL"));
+        let mut c = Collector::new();
+        let err = c.add(&row("unknown", 0, "a", 0.0), &registry).unwrap_err();
+        assert!(err.contains("unknown-00000"), "{err}");
+    }
+}

@@ -1,0 +1,79 @@
+//! The dataset-checking commands of the binary: `saturate verify` (every
+//! label, certificate, prompt and shard re-checked) and `saturate audit`
+//! (the shortcut audit of [`saturate::audit`]); kept apart from `main.rs`,
+//! which parses arguments and runs the generators.
+
+use saturate::pipeline::{self, RunError};
+use saturate::tasks::family::Registry;
+use std::path::Path;
+
+/// A margin in accuracy points, 0-100.
+pub fn parse_margin(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(v) if (0.0..=100.0).contains(&v) => Ok(v),
+        _ => Err(format!(
+            "expected a number of points from 0 to 100, got {s:?}"
+        )),
+    }
+}
+
+pub fn audit(
+    dir: &Path,
+    margin: f64,
+    min_rows: usize,
+    json: bool,
+    markdown: bool,
+) -> Result<(), RunError> {
+    let settings = saturate::audit::AuditSettings {
+        margin_points: margin,
+        min_rows,
+    };
+    let report = saturate::audit::audit_dataset(dir, &Registry::builtin(), &settings)
+        .map_err(RunError::Input)?;
+    if json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&report).expect("report serialises")
+        );
+    } else if markdown {
+        print!("{}", report.markdown());
+    } else {
+        print!("{}", report.text());
+    }
+    match report.failures().len() {
+        0 => Ok(()),
+        n => Err(RunError::Runtime(format!(
+            "audit: {n} cell(s) can be predicted without reasoning (see the table)"
+        ))),
+    }
+}
+
+pub fn verify(dir: &Path, quiet: bool) -> Result<(), RunError> {
+    let s = pipeline::score::verify_dataset(dir)?;
+    if !quiet {
+        for (task, n) in &s.checked {
+            println!("{task}: {n} certificates re-checked");
+        }
+        for (task, n) in &s.skipped {
+            println!("{task}: {n} rows without a re-checkable certificate (checked at generation)");
+        }
+    }
+    for (file, e) in &s.shard_failures {
+        eprintln!("FAIL shard {file}: {e}");
+    }
+    for (id, file, e) in &s.failures {
+        eprintln!("FAIL {id} ({file}): {e}");
+    }
+    let total: usize = s.checked.values().sum();
+    if s.failures.is_empty() && s.shard_failures.is_empty() {
+        println!("verify: all {total} certificates check; prompts and shards match");
+        Ok(())
+    } else {
+        Err(RunError::Runtime(format!(
+            "verify: {} of {} rows do not check (certificate or prompt), {} shards do not match the manifest",
+            s.failures.len(),
+            total + s.failures.len(),
+            s.shard_failures.len()
+        )))
+    }
+}

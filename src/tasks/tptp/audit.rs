@@ -1,0 +1,250 @@
+//! Shortcut-audit items of the TPTP families ([`crate::tasks::audit`]):
+//! an entailment row is one item (True/False); a selection row gives one
+//! item per pool clause (gold/distractor); a reconstruction row one item
+//! per listed clause other than the theorem (premise/derived). Features are
+//! what a reader sees without reasoning: sizes, verbatim (up to variable
+//! names) membership in the background list, symbol overlap with the
+//! conclusion, positions.
+
+use super::{Family, str_field, str_list};
+use crate::tasks::TaskError;
+use crate::tasks::audit::{
+    AuditItem, jaccard, literals, max, mean, nesting, normalize_variables, symbols,
+    upper_identifiers,
+};
+use std::collections::BTreeSet;
+
+/// The audit items of a row of TPTP family `f`.
+pub fn items(
+    f: Family,
+    meta: &serde_json::Value,
+    answer: &str,
+) -> Result<Vec<AuditItem>, TaskError> {
+    let rec = TaskError::Record;
+    let background: BTreeSet<String> = str_list(meta, "context_axioms")
+        .map_err(rec)?
+        .iter()
+        .map(|c| normalize_variables(c))
+        .collect();
+    let theorem = str_field(meta, "theorem").map_err(TaskError::Record)?;
+    match f {
+        Family::Entailment => {
+            let premises = str_list(meta, "premises").map_err(TaskError::Record)?;
+            Ok(vec![entailment_item(
+                answer.trim(),
+                &premises,
+                &theorem,
+                &background,
+            )])
+        }
+        Family::Selection => {
+            let pool = str_list(meta, "pool").map_err(TaskError::Record)?;
+            let gold = super::select::parse_answer(answer, pool.len())
+                .map_err(|e| TaskError::Record(format!("gold answer: {e}")))?;
+            Ok(pool
+                .iter()
+                .enumerate()
+                .map(|(i, c)| {
+                    let label = if gold.contains(&(i + 1)) {
+                        "gold"
+                    } else {
+                        "distractor"
+                    };
+                    clause_item(label, c, i, &pool, &theorem, &background)
+                })
+                .collect())
+        }
+        Family::Reconstruction => {
+            let clauses = str_list(meta, "clauses").map_err(TaskError::Record)?;
+            let theorem_index = meta
+                .get("theorem_index")
+                .and_then(|v| v.as_u64())
+                .ok_or_else(|| TaskError::Record("metadata: no theorem_index".into()))?
+                as usize;
+            let derived: BTreeSet<usize> = answer
+                .lines()
+                .filter_map(|l| l.split("<-").next()?.trim().parse().ok())
+                .collect();
+            Ok(clauses
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| i + 1 != theorem_index)
+                .map(|(i, c)| {
+                    let label = if derived.contains(&(i + 1)) {
+                        "derived"
+                    } else {
+                        "premise"
+                    };
+                    clause_item(label, c, i, &clauses, &theorem, &background)
+                })
+                .collect())
+        }
+    }
+}
+
+/// The item of an entailment row.
+fn entailment_item(
+    label: &str,
+    premises: &[String],
+    conclusion: &str,
+    background: &BTreeSet<String>,
+) -> AuditItem {
+    let in_bg = premises
+        .iter()
+        .filter(|p| background.contains(&normalize_variables(p)))
+        .count() as f64;
+    let n = premises.len() as f64;
+    let concl_syms = symbols(conclusion);
+    let prem_syms: BTreeSet<&str> = premises.iter().flat_map(|p| symbols(p)).collect();
+    let concl_lits: Vec<String> = literals(conclusion)
+        .into_iter()
+        .map(normalize_variables)
+        .collect();
+    let prem_lits: BTreeSet<String> = premises
+        .iter()
+        .flat_map(|p| literals(p).into_iter().map(normalize_variables))
+        .collect();
+    let shared_lits = concl_lits.iter().filter(|l| prem_lits.contains(*l)).count() as f64;
+    AuditItem::new(label)
+        .with("premises", n)
+        .with("premises_in_background", in_bg)
+        .with("share_in_background", if n > 0.0 { in_bg / n } else { 0.0 })
+        .with(
+            "premise_chars_mean",
+            mean(premises.iter().map(|p| p.len() as f64)),
+        )
+        .with(
+            "premise_chars_max",
+            max(premises.iter().map(|p| p.len() as f64)),
+        )
+        .with(
+            "premise_literals_mean",
+            mean(premises.iter().map(|p| literals(p).len() as f64)),
+        )
+        .with(
+            "premise_chars_total",
+            premises.iter().map(|p| p.len()).sum::<usize>() as f64,
+        )
+        .with("conclusion_chars", conclusion.len() as f64)
+        .with("conclusion_literals", concl_lits.len() as f64)
+        .with(
+            "conclusion_variables",
+            upper_identifiers(conclusion).len() as f64,
+        )
+        .with("conclusion_nesting", nesting(conclusion) as f64)
+        .with("conclusion_symbols", concl_syms.len() as f64)
+        .with(
+            "conclusion_symbols_not_in_premises",
+            concl_syms.difference(&prem_syms).count() as f64,
+        )
+        .with("symbol_jaccard", jaccard(&concl_syms, &prem_syms))
+        .with("conclusion_literals_in_premises", shared_lits)
+        .with(
+            "conclusion_in_background",
+            f64::from(u8::from(
+                background.contains(&normalize_variables(conclusion)),
+            )),
+        )
+        .with("background_size", background.len() as f64)
+}
+
+/// The item of one clause of a list (a selection pool or a reconstruction
+/// listing) at position `i`.
+fn clause_item(
+    label: &str,
+    clause: &str,
+    i: usize,
+    list: &[String],
+    theorem: &str,
+    background: &BTreeSet<String>,
+) -> AuditItem {
+    let syms = symbols(clause);
+    let thm_syms = symbols(theorem);
+    let thm_lits: BTreeSet<String> = literals(theorem)
+        .into_iter()
+        .map(normalize_variables)
+        .collect();
+    let lits = literals(clause);
+    let shared_lits = lits
+        .iter()
+        .filter(|l| thm_lits.contains(&normalize_variables(l)))
+        .count();
+    let n = list.len() as f64;
+    let mean_chars = mean(list.iter().map(|c| c.len() as f64));
+    AuditItem::new(label)
+        .with(
+            "in_background",
+            f64::from(u8::from(background.contains(&normalize_variables(clause)))),
+        )
+        .with("chars", clause.len() as f64)
+        .with("chars_vs_list_mean", clause.len() as f64 - mean_chars)
+        .with(
+            "chars_vs_theorem",
+            clause.len() as f64 / theorem.len().max(1) as f64,
+        )
+        .with("literals", lits.len() as f64)
+        .with("variables", upper_identifiers(clause).len() as f64)
+        .with("nesting", nesting(clause) as f64)
+        .with("symbols", syms.len() as f64)
+        .with("symbol_jaccard_theorem", jaccard(&syms, &thm_syms))
+        .with(
+            "symbols_not_in_theorem",
+            syms.difference(&thm_syms).count() as f64,
+        )
+        .with("literals_in_theorem", shared_lits as f64)
+        .with("position", i as f64 / n.max(1.0))
+        .with("list_size", n)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn entailment_items_see_background_membership() {
+        let meta = json!({
+            "context_axioms": ["p(X) | q(X)", "r(a)"],
+            "premises": ["p(Y) | q(Y)", "s(a)"],
+            "theorem": "q(b) | p(b)",
+        });
+        let items = items(Family::Entailment, &meta, "True\n").unwrap();
+        assert_eq!(items.len(), 1);
+        assert_eq!(items[0].label, "True");
+        let f = |n: &str| items[0].features.iter().find(|(k, _)| *k == n).unwrap().1;
+        assert_eq!(f("premises_in_background"), 1.0);
+        assert_eq!(f("share_in_background"), 0.5);
+        assert_eq!(f("conclusion_symbols_not_in_premises"), 1.0); // b
+    }
+
+    #[test]
+    fn selection_items_label_the_pool() {
+        let meta = json!({
+            "context_axioms": ["p(X)"],
+            "pool": ["p(X)", "q(a)", "r(b)"],
+            "theorem": "q(a) | p(a)",
+        });
+        let items = items(Family::Selection, &meta, "[1, 2]").unwrap();
+        let labels: Vec<&str> = items.iter().map(|i| i.label.as_str()).collect();
+        assert_eq!(labels, ["gold", "gold", "distractor"]);
+        assert_eq!(items[0].features[0], ("in_background", 1.0));
+        assert_eq!(items[2].features[0], ("in_background", 0.0));
+        // Every item of a config has the same feature names in one order.
+        let names = |i: &AuditItem| i.features.iter().map(|f| f.0).collect::<Vec<_>>();
+        assert_eq!(names(&items[0]), names(&items[2]));
+    }
+
+    #[test]
+    fn reconstruction_items_skip_the_theorem() {
+        let meta = json!({
+            "context_axioms": [],
+            "clauses": ["p(a)", "q(a)", "~p(X) | r(X)", "r(a)"],
+            "theorem": "q(a)",
+            "theorem_index": 2,
+        });
+        let got = items(Family::Reconstruction, &meta, "2 <- 1, 4\n4 <- 1, 3\n").unwrap();
+        let labels: Vec<&str> = got.iter().map(|i| i.label.as_str()).collect();
+        assert_eq!(labels, ["premise", "premise", "derived"]);
+        assert!(items(Family::Reconstruction, &json!({}), "").is_err());
+    }
+}

@@ -1,0 +1,145 @@
+//! `saturate audit`, run as a user runs it: a dataset whose labels leak
+//! through a surface feature fails (exit 1, the feature named), a fair one
+//! passes, the table agrees with the section every generation run writes
+//! into its card, and bad input exits 2.
+
+mod common;
+
+use common::{run, saturate, stderr, stdout};
+use saturate::dataset::{DatasetSpec, DatasetWriter, Record};
+use std::path::Path;
+
+/// Writes a `conjecture_entailment` dataset of `n` level-1 rows. With
+/// `leak`, True rows take their premises from the background list and
+/// False rows never do; without it, rows 2m (True) and 2m+1 (False) show
+/// the very same text, so nothing on the surface tells them apart.
+fn entailment_dataset(dir: &Path, n: usize, leak: bool) {
+    let background = ["p(X) | q(X)", "~q(X) | r(X)", "s(a)", "~r(b)"];
+    let derived = ["p(Y) | r(Y)", "q(a) | s(b)", "r(c) | t(c)", "~s(X) | u(X)"];
+    let spec = DatasetSpec {
+        name: "audit test".into(),
+        description: "synthetic rows".into(),
+        seed: 0,
+        config: serde_json::json!({}),
+        max_rows_per_shard: 1000,
+    };
+    let mut w = DatasetWriter::create(dir, spec).unwrap();
+    for i in 0..n {
+        let truth = i % 2 == 0;
+        let m = i / 2;
+        let from_background = if leak { truth } else { m % 2 == 0 };
+        let k = 1 + m % 3;
+        let premises: Vec<&str> = (0..k)
+            .map(|j| {
+                let list = if from_background { &background } else { &derived };
+                list[(m + j) % 4]
+            })
+            .collect();
+        let theorem = format!("r(f{m}(a)) | p(g(X{}))", m % 5);
+        let meta = serde_json::json!({
+            "context_axioms": background,
+            "premises": premises,
+            "theorem": theorem,
+        });
+        w.push(
+            "conjecture_entailment",
+            Record {
+                id: format!("conjecture_entailment-T-L1-{i:05}"),
+                task: "conjecture_entailment".into(),
+                domain: Some("T".into()),
+                source: None,
+                level: Some("1".into()),
+                prompt: format!("premises {premises:?} conclusion {theorem}"),
+                answer: if truth { "True" } else { "False" }.into(),
+                metadata: meta.to_string(),
+                certificate: "{}".into(),
+            },
+        )
+        .unwrap();
+    }
+    w.finish().unwrap();
+}
+
+#[test]
+fn a_leaking_dataset_fails_with_the_feature_named_and_a_fair_one_passes() {
+    let tmp = tempfile::tempdir().unwrap();
+    let leaky = tmp.path().join("leaky");
+    entailment_dataset(&leaky, 120, true);
+    let o = run(&["audit", leaky.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("SHORTCUT"), "{out}");
+    assert!(out.contains("background"), "{out}");
+    assert!(stderr(&o).contains("without reasoning"), "{}", stderr(&o));
+
+    let fair = tmp.path().join("fair");
+    entailment_dataset(&fair, 120, false);
+    let o = run(&["audit", fair.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
+    assert!(stdout(&o).contains("pass"), "{}", stdout(&o));
+
+    // A margin of 100 points never fails; cells under --min-rows never do.
+    let o = run(&["audit", leaky.to_str().unwrap(), "--margin", "100"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+    let o = run(&["audit", leaky.to_str().unwrap(), "--min-rows", "500"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+    assert!(stdout(&o).contains("too few rows"), "{}", stdout(&o));
+}
+
+#[test]
+fn the_card_holds_the_audit_that_saturate_audit_prints() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = common::small_eq_dataset(tmp.path(), 60);
+    let o = run(&["audit", d.to_str().unwrap(), "--markdown"]);
+    let code = o.status.code();
+    assert!(code == Some(0) || code == Some(1), "{}", stderr(&o));
+    let card = std::fs::read_to_string(d.join("README.md")).unwrap();
+    let section = card
+        .split("## Shortcut audit\n\n")
+        .nth(1)
+        .expect("card has the audit section");
+    assert_eq!(section.trim_end(), stdout(&o).trim_end());
+    assert!(card.contains("## Yields"), "{card}");
+
+    let o = run(&["audit", d.to_str().unwrap(), "--json"]);
+    let report: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let cells = report["cells"].as_array().unwrap();
+    let configs: Vec<&str> = cells
+        .iter()
+        .map(|c| c["config"].as_str().unwrap())
+        .collect();
+    assert_eq!(configs, ["eq_gf", "eq_pc"]);
+    for c in cells {
+        assert_eq!(c["rows"], 60);
+        assert_eq!(c["level"], "1");
+        for k in ["majority", "single_rule", "tree", "logistic"] {
+            let v = c[k].as_f64().unwrap();
+            assert!((0.0..=1.0).contains(&v), "{k} {v}");
+        }
+    }
+    assert_eq!(report["not_audited"]["eq_er"], 60);
+    // The exit code says whether a cell failed, as the report does.
+    let failing = cells
+        .iter()
+        .any(|c| c["status"] == "shortcut" || c["status"] == "constant_label");
+    assert_eq!(code == Some(1), failing);
+    // `audit.json` in the dataset is the same report.
+    let stored: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(d.join("audit.json")).unwrap()).unwrap();
+    assert_eq!(stored, report);
+}
+
+#[test]
+fn bad_input_exits_2_with_a_message() {
+    let tmp = tempfile::tempdir().unwrap();
+    let missing = tmp.path().join("nothing");
+    let o = run(&["audit", missing.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("nothing"), "{}", stderr(&o));
+    let o = saturate()
+        .args(["audit", ".", "--margin", "250"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("0 to 100"), "{}", stderr(&o));
+}
