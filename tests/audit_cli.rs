@@ -31,7 +31,11 @@ fn entailment_dataset(dir: &Path, n: usize, leak: bool) {
         let k = 1 + m % 3;
         let premises: Vec<&str> = (0..k)
             .map(|j| {
-                let list = if from_background { &background } else { &derived };
+                let list = if from_background {
+                    &background
+                } else {
+                    &derived
+                };
                 list[(m + j) % 4]
             })
             .collect();

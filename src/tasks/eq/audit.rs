@@ -17,9 +17,12 @@ struct Line<'a> {
     cites: Vec<&'a str>,
 }
 
-/// The equations (`name → text`) and proof lines of an EQ prompt; a gap
-/// line (`?? ??`) is `None`.
-fn read_prompt(prompt: &str) -> Result<(Vec<(&str, &str)>, Vec<Option<Line<'_>>>), String> {
+/// An EQ prompt read back: its equations (`name → text`) and proof lines,
+/// a gap line (`?? ??`) as `None`.
+type Shown<'a> = (Vec<(&'a str, &'a str)>, Vec<Option<Line<'a>>>);
+
+/// Reads the equations and proof lines of an EQ prompt.
+fn read_prompt(prompt: &str) -> Result<Shown<'_>, String> {
     let eqs_text = after(prompt, "- Equations:").ok_or("prompt has no `- Equations:` section")?;
     let equations: Vec<(&str, &str)> = eqs_text
         .lines()
