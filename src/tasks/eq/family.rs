@@ -14,8 +14,9 @@ use crate::tasks::{Score, TaskError};
 use serde::{Deserialize, Serialize};
 
 /// The generator version in manifests: bumped when a config and seed give
-/// other bytes (2: one id scheme for every family, per-cell deduplication).
-pub const VERSION: &str = "eq-2";
+/// other bytes (2: one id scheme for every family, per-cell deduplication;
+/// 3: proof-checking corruptions show no fresh symbol).
+pub const VERSION: &str = "eq-3";
 
 /// The `[tasks.eq]` section: what `saturate eq` generates.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
