@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# The shortcut audit over the eight datasets every release must pass: the
+# TPTP families on the embedded SET, GEO, TOP, ALG and FLD axioms, PL1, PL2
+# and EQ, at COUNT rows per cell (default 200; PL2 cells are per family and
+# size, so it gets COUNT/8 per family, COUNT per size over its eight
+# families). Each dataset is also re-verified (`saturate verify`), and the
+# rows requested and written per cell are printed from its summary.
+#
+# Usage: scripts/audit_matrix.sh [OUT]            (default out/audit-matrix)
+# Env:   BIN (default target/release/saturate, built if missing),
+#        COUNT (default 200), DATASETS (default "SET GEO TOP ALG FLD PL1 PL2 EQ"),
+#        JOBS (default 0 = one per core).
+# Output: OUT/<NAME>.audit (the table), OUT/<NAME>.verify, OUT/<NAME>.yields, and
+# OUT/summary.txt with one line per dataset; exit 1 if any audit or verify fails.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+OUT=${1:-out/audit-matrix}
+BIN=${BIN:-target/release/saturate}
+COUNT=${COUNT:-200}
+JOBS=${JOBS:-0}
+DATASETS=${DATASETS:-"SET GEO TOP ALG FLD PL1 PL2 EQ"}
+[ -x "$BIN" ] || cargo build --release
+mkdir -p "$OUT"
+: > "$OUT/summary.txt"
+status=0
+for name in $DATASETS; do
+  data="$OUT/data/$name"
+  case $name in
+    PL1) "$BIN" pl --families pl1 --count "$COUNT" --jobs "$JOBS" -q --out "$data" ;;
+    PL2) "$BIN" pl --families pl2 --count $(( (COUNT + 7) / 8 )) --jobs "$JOBS" -q --out "$data" ;;
+    EQ) "$BIN" eq --count "$COUNT" --jobs "$JOBS" -q --out "$data" ;;
+    *) "$BIN" --domain "$name" --count "$COUNT" --jobs "$JOBS" -q --out "$OUT/data/tptp" \
+         && rm -rf "$data" && mv "$OUT/data/tptp/$name/dataset" "$data" ;;
+  esac
+  if [ $? -ne 0 ]; then
+    echo "$name: generation failed" | tee -a "$OUT/summary.txt"
+    status=1
+    continue
+  fi
+  "$BIN" audit "$data" > "$OUT/$name.audit" 2>&1
+  audit=$?
+  "$BIN" verify -q "$data" > "$OUT/$name.verify" 2>&1
+  verify=$?
+  python3 - "$data/summary.json" > "$OUT/$name.yields" <<'EOF'
+import json, sys
+s = json.load(open(sys.argv[1]))
+for key, c in s["cells"].items():
+    print(f'{key:<44} {c["written"]:>5}/{c["requested"]:<5}')
+print(f'total {s["total_rows"]}/{s["requested_rows"]} (shortfall {s["shortfall"]})')
+EOF
+  line="$name: audit $([ $audit -eq 0 ] && echo pass || echo FAIL), verify $([ $verify -eq 0 ] && echo pass || echo FAIL), $(tail -1 "$OUT/$name.yields")"
+  echo "$line" | tee -a "$OUT/summary.txt"
+  [ $audit -eq 0 ] && [ $verify -eq 0 ] || status=1
+done
+exit $status
