@@ -4,24 +4,26 @@
 //! `[]` when the gap cannot be filled. Correct iff the spliced proof checks;
 //! for a decoy iff the answer is `[]`.
 //!
-//! Decoys are certified, never labelled by a failed search: one head symbol
-//! of the term after the gap (and of the later lines, at the same position) is
-//! replaced by a symbol z that occurs in no equation and not in the term
-//! before the gap (same arity when one is free, else any function symbol over
-//! the old arguments), and every equation has the same variables on both
-//! sides. A rewrite in either direction then neither creates z (the
-//! contractum's symbols come from the equation or from the redex) nor removes
-//! it (a z inside a redex sits in the binding of a variable, which the other
-//! side also has), so every term reachable from the term before the gap lacks
-//! z, and none of them is, or rewrites in one step with the cited equations
-//! to or from, the term after the gap. The renamed position lies outside
-//! every later redex, so the rest of the proof still checks.
+//! Decoys are certified, never labelled by a failed search. The term after
+//! the gap (and the later lines, at the same position) is changed at a
+//! position outside every later redex by one of three constructions: another
+//! head symbol of the same arity, two arguments swapped, or a subterm
+//! replaced by a ground subterm of the line before the gap. Every symbol of
+//! the new line already occurs in the equations or in the line before the
+//! gap, as in a fillable gap (balanced equations create no symbol), so no
+//! symbol-occurrence feature tells decoys apart. The decoy is kept only with
+//! a finite countermodel ([`super::countermodel`]): every equation holds in
+//! it, the lines before and after the gap differ in it, so no chain of steps
+//! links them. The changed position lies outside every later redex, so the
+//! rest of the proof still checks.
 
 use super::common::{
     LANGUAGE, as_names, as_str, field, parse_answer, render_equations, render_line, resolve,
 };
+use super::countermodel;
 use super::generate::Proof;
 use super::record::{Loaded, ProofData};
+use crate::certificate::FiniteModel;
 use crate::equational::lang::{Pos, disjoint};
 use crate::equational::step::{check_either, check_step};
 use crate::logic::{SymbolId, TermId};
@@ -36,7 +38,7 @@ use serde::{Deserialize, Serialize};
 #[serde(rename_all = "camelCase")]
 pub struct GfInstance {
     /// The proof: lines `gap_start .. gap_start + gap_len` are hidden; the
-    /// lines after the gap are as shown (renamed in a decoy).
+    /// lines after the gap are as shown (changed in a decoy).
     pub proof: ProofData,
     /// Index of the first hidden line (≥ 1).
     pub gap_start: usize,
@@ -44,97 +46,168 @@ pub struct GfInstance {
     pub gap_len: usize,
     /// True if the gap is certifiably unfillable.
     pub decoy: bool,
+    /// A decoy's certificate: a model of the equations in which the lines
+    /// before and after the gap differ.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub countermodel: Option<FiniteModel>,
+}
+
+/// How a decoy's line after the gap was changed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Construction {
+    /// A head symbol replaced by another of the same arity.
+    Relabel,
+    /// Two arguments of a subterm swapped.
+    Swap,
+    /// A subterm replaced by a ground subterm of the line before the gap.
+    Graft,
 }
 
 /// The evidence that a decoy gap cannot be filled.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct DecoyCertificate {
-    /// The symbol of the term after the gap that no fill can produce.
-    pub fresh_symbol: String,
-    /// Every equation has the same variables on both sides.
-    pub equations_balanced: bool,
-    /// The symbol occurs in no equation.
-    pub absent_from_equations: bool,
-    /// The symbol occurs not in the term before the gap.
-    pub absent_before_gap: bool,
-    /// The symbol occurs in the term after the gap.
-    pub present_after_gap: bool,
+    /// Domain size of the countermodel (stored in the instance).
+    pub model_size: u32,
+    /// The value of the line before the gap in the countermodel.
+    pub value_before: u32,
+    /// The value of the line after the gap (different).
+    pub value_after: u32,
 }
 
-/// The decoy certificate of a gap, if one holds: a symbol of the term after
-/// the gap absent from every equation and from the term before the gap, with
-/// balanced equations.
-pub fn decoy_certificate(l: &Loaded, gap_start: usize, gap_len: usize) -> Option<DecoyCertificate> {
-    let w = &l.world;
-    let balanced = l.eqs.iter().all(|e| {
-        let (mut a, mut b) = (Vec::new(), Vec::new());
-        w.vars_of(e.lhs, &mut a);
-        w.vars_of(e.rhs, &mut b);
-        a.sort();
-        b.sort();
-        a == b
-    });
-    if !balanced {
-        return None;
+/// Checks a decoy's countermodel against the loaded instance: `Ok(None)`
+/// for a fillable gap, `Ok(Some(certificate))` for a certified decoy, `Err`
+/// when the instance says decoy but its model does not certify it.
+pub fn decoy_certificate(
+    inst: &GfInstance,
+    l: &Loaded,
+) -> Result<Option<DecoyCertificate>, String> {
+    if !inst.decoy {
+        return Ok(None);
     }
-    let before = l.terms[gap_start - 1];
-    let after = l.terms[gap_start + gap_len];
-    let mut syms = Vec::new();
-    w.symbols_in(after, &mut syms);
-    syms.sort();
-    syms.dedup();
-    let z = syms.into_iter().find(|&z| {
-        !w.contains_symbol(before, z)
-            && l.eqs
-                .iter()
-                .all(|e| !w.contains_symbol(e.lhs, z) && !w.contains_symbol(e.rhs, z))
-    })?;
-    Some(DecoyCertificate {
-        fresh_symbol: w.sym_name(z).to_string(),
-        equations_balanced: true,
-        absent_from_equations: true,
-        absent_before_gap: true,
-        present_after_gap: true,
-    })
+    let m = inst
+        .countermodel
+        .as_ref()
+        .ok_or("a decoy gap without a countermodel")?;
+    let before = l.terms[inst.gap_start - 1];
+    let after = l.terms[inst.gap_start + inst.gap_len];
+    let (value_before, value_after) = countermodel::check(&l.world, &l.eqs, before, after, m)?;
+    Ok(Some(DecoyCertificate {
+        model_size: m.size,
+        value_before,
+        value_after,
+    }))
 }
+
+/// Model searches allowed per decoy instance (each bounded by budgets).
+const MAX_SEARCHES: usize = 8;
 
 /// Cuts a gap into a correct proof (generated with balanced equations and
-/// at most two redexes per step); with `decoy`, renames a symbol after the
+/// at most two redexes per step); with `decoy`, changes the line after the
 /// gap as described in the module documentation. `None` if no gap of the
 /// wanted kind was found.
-pub fn make_gap(p: &Proof, decoy: bool, rng: &mut ChaCha8Rng) -> Option<GfInstance> {
+pub fn make_gap(
+    p: &Proof,
+    decoy: bool,
+    rng: &mut ChaCha8Rng,
+) -> Option<(GfInstance, Option<Construction>)> {
     let n = p.steps();
     if n < 2 {
         return None;
     }
-    for _ in 0..20 {
+    let mut searches = 0;
+    // A decoy needs a position outside every later redex, which long
+    // proofs often lack: more gaps are tried (an empty try is cheap).
+    let tries = if decoy { 80 } else { 20 };
+    for _ in 0..tries {
         let gap_start = rng.random_range(1..n);
         let gap_len = rng.random_range(1..=(n - gap_start).min(4));
         let mut q = p.clone();
-        if decoy && !rename_after_gap(&mut q, gap_start, gap_len, rng) {
-            continue;
-        }
+        let (countermodel, construction) = if decoy {
+            match change_after_gap(&mut q, gap_start, gap_len, rng, &mut searches) {
+                Some((m, c)) => (Some(m), Some(c)),
+                None if searches >= MAX_SEARCHES => return None,
+                None => continue,
+            }
+        } else {
+            (None, None)
+        };
         let inst = GfInstance {
             proof: ProofData::from_proof(&q),
             gap_start,
             gap_len,
             decoy,
+            countermodel,
         };
-        return Some(inst);
+        return Some((inst, construction));
     }
     None
 }
 
-fn rename_after_gap(p: &mut Proof, gap_start: usize, gap_len: usize, rng: &mut ChaCha8Rng) -> bool {
+/// The changed subterm at `u` by construction `c`, if one applies:
+/// `allowed` are the symbols a fillable gap could show, `grafts` the ground
+/// subterms of the line before the gap.
+fn changed(
+    p: &mut Proof,
+    u: TermId,
+    c: Construction,
+    allowed: &[SymbolId],
+    grafts: &[TermId],
+    rng: &mut ChaCha8Rng,
+) -> Option<TermId> {
+    let w = &mut p.world;
+    let f = w.bank.sym(u);
+    let args: Vec<TermId> = w.bank.args(u).to_vec();
+    match c {
+        Construction::Relabel => {
+            let others: Vec<SymbolId> = allowed
+                .iter()
+                .copied()
+                .filter(|&g| g != f && w.arity_of(g) == args.len())
+                .collect();
+            let g = *others.get(rng.random_range(0..others.len().max(1)))?;
+            Some(w.bank.app(g, &args))
+        }
+        Construction::Swap => {
+            let pairs: Vec<(usize, usize)> = (0..args.len())
+                .flat_map(|i| (i + 1..args.len()).map(move |k| (i, k)))
+                .filter(|&(i, k)| args[i] != args[k])
+                .collect();
+            let &(i, k) = pairs.get(rng.random_range(0..pairs.len().max(1)))?;
+            let mut swapped = args;
+            swapped.swap(i, k);
+            Some(w.bank.app(f, &swapped))
+        }
+        Construction::Graft => {
+            let size = w.bank.weight(u);
+            let near: Vec<TermId> = grafts
+                .iter()
+                .copied()
+                .filter(|&v| v != u && w.bank.weight(v) <= size + 2)
+                .collect();
+            near.get(rng.random_range(0..near.len().max(1))).copied()
+        }
+    }
+}
+
+/// Changes the line after the gap (and the later lines) into a certified
+/// decoy; the countermodel and construction, or `None`.
+fn change_after_gap(
+    p: &mut Proof,
+    gap_start: usize,
+    gap_len: usize,
+    rng: &mut ChaCha8Rng,
+    searches: &mut usize,
+) -> Option<(FiniteModel, Construction)> {
     let j = gap_start + gap_len;
     let n = p.steps();
     let before = p.terms[gap_start - 1];
-    let w = &p.world;
     // Positions outside every later redex (so later steps still check);
     // those also outside the redexes of the step into the term after the
     // gap come first, so that line looks as plausible as the others.
-    let mut stable: Vec<(bool, Pos)> = w
+    let mut stable: Vec<(bool, Pos)> = p
+        .world
         .positions(p.terms[j])
         .into_iter()
         .filter(|pos| (j + 1..=n).all(|k| p.witnesses[k].iter().all(|x| disjoint(&x.pos, pos))))
@@ -142,62 +215,66 @@ fn rename_after_gap(p: &mut Proof, gap_start: usize, gap_len: usize, rng: &mut C
         .collect();
     stable.shuffle(rng);
     stable.sort_by_key(|(touched, _)| *touched);
-    let in_eqs = |z: SymbolId| {
-        p.equations
-            .iter()
-            .any(|e| w.contains_symbol(e.lhs, z) || w.contains_symbol(e.rhs, z))
-    };
-    let fresh_of = |pos: &Pos, same_arity: bool| {
-        let u = w.subterm(p.terms[j], pos).expect("own position");
-        let f = w.bank.sym(u);
-        let fresh: Vec<SymbolId> = w
-            .all_symbols()
-            .filter(|&z| {
-                z != f
-                    && (w.arity_of(z) == w.arity_of(f)) == same_arity
-                    && (same_arity || w.arity_of(z) > 0)
-                    && !in_eqs(z)
-                    && !w.contains_symbol(before, z)
-            })
-            .collect();
-        (!fresh.is_empty()).then(|| (pos.clone(), u, fresh))
-    };
-    // A symbol of the same arity keeps the shape; otherwise any unused
-    // function symbol over the old arguments (or over the old constant).
-    let choice = stable
-        .iter()
-        .find_map(|(_, pos)| fresh_of(pos, true))
-        .or_else(|| stable.iter().find_map(|(_, pos)| fresh_of(pos, false)));
-    let Some((pos, u, fresh)) = choice else {
-        return false;
-    };
-    let z = fresh[rng.random_range(0..fresh.len())];
-    let old: Vec<TermId> = p.world.bank.args(u).to_vec();
-    let args: Vec<TermId> = (0..p.world.arity_of(z))
-        .map(|k| {
-            if old.is_empty() {
-                u
-            } else {
-                old[k % old.len()]
-            }
-        })
-        .collect();
-    let renamed = p.world.bank.app(z, &args);
-    for k in j..=n {
-        let t = p.terms[k];
-        p.terms[k] = p.world.bank.replace_at(t, &pos, renamed);
+    // The symbols a fillable gap's line after could show.
+    let mut allowed = Vec::new();
+    p.world.symbols_in(before, &mut allowed);
+    for e in &p.equations {
+        p.world.symbols_in(e.lhs, &mut allowed);
+        p.world.symbols_in(e.rhs, &mut allowed);
     }
-    // The rest of the proof still checks.
-    (j + 1..=n).all(|k| {
-        check_step(
-            &p.world,
-            &p.equations,
-            p.terms[k - 1],
-            p.terms[k],
-            &p.citations[k],
-        )
-        .is_ok()
-    })
+    allowed.sort();
+    allowed.dedup();
+    let mut grafts: Vec<TermId> = p
+        .world
+        .positions(before)
+        .iter()
+        .filter_map(|pos| p.world.subterm(before, pos))
+        .collect();
+    grafts.sort();
+    grafts.dedup();
+    let mut kinds = [
+        Construction::Relabel,
+        Construction::Swap,
+        Construction::Graft,
+    ];
+    for (_, pos) in stable {
+        if *searches >= MAX_SEARCHES {
+            return None;
+        }
+        kinds.shuffle(rng);
+        let u = p.world.subterm(p.terms[j], &pos).expect("own position");
+        let Some((c, new)) = kinds
+            .iter()
+            .find_map(|&c| changed(p, u, c, &allowed, &grafts, rng).map(|t| (c, t)))
+        else {
+            continue;
+        };
+        let mut q = p.clone();
+        for k in j..=n {
+            let t = q.terms[k];
+            q.terms[k] = q.world.bank.replace_at(t, &pos, new);
+        }
+        // The rest of the proof still checks.
+        let rest_checks = (j + 1..=n).all(|k| {
+            check_step(
+                &q.world,
+                &q.equations,
+                q.terms[k - 1],
+                q.terms[k],
+                &q.citations[k],
+            )
+            .is_ok()
+        });
+        if !rest_checks {
+            continue;
+        }
+        *searches += 1;
+        if let Some(m) = countermodel::find(&q.world, &q.equations, before, q.terms[j]) {
+            *p = q;
+            return Some((m, c));
+        }
+    }
+    None
 }
 
 #[derive(Serialize)]
@@ -220,8 +297,8 @@ pub fn gold(inst: &GfInstance, cert: Option<&DecoyCertificate>) -> String {
     let a = match cert {
         Some(c) => Answer {
             explanation: format!(
-                "The line after the gap contains {}, which occurs in no equation and not in the line before the gap. Every equation has the same variables on both sides, so rewriting in either direction never creates or removes {}: the gap cannot be filled.",
-                c.fresh_symbol, c.fresh_symbol
+                "There is an interpretation over {} elements in which every equation holds for all values of its variables, but the line before the gap has value {} and the line after the gap value {}. Each step replaces a term by one of equal value, so no chain of steps links the two lines: the gap cannot be filled.",
+                c.model_size, c.value_before, c.value_after
             ),
             missing_steps: Vec::new(),
             confidence: 5,
@@ -318,13 +395,15 @@ pub fn score(inst: &GfInstance, answer: &str) -> Score {
         };
         fill.push((t, names));
     }
-    let cert = decoy_certificate(&l, i, g);
-    if cert.is_some() {
-        return if fill.is_empty() {
-            Score::correct()
-        } else {
-            Score::wrong("the gap cannot be filled (a symbol after the gap is unreachable)")
-        };
+    match decoy_certificate(inst, &l) {
+        Err(e) => return Score::malformed(format!("decoy certificate: {e}")),
+        Ok(Some(_)) if fill.is_empty() => return Score::correct(),
+        Ok(Some(_)) => {
+            return Score::wrong(
+                "the gap cannot be filled (a finite model of the equations separates the lines around it)",
+            );
+        }
+        Ok(None) => {}
     }
     if fill.is_empty() {
         return Score::wrong("the gap can be filled");
@@ -376,9 +455,10 @@ mod tests {
             for i in 0..8 {
                 let p = proof(level, i);
                 let mut rng = instance_rng(22, &["gap"], i);
-                let inst = make_gap(&p, false, &mut rng).unwrap();
+                let (inst, c) = make_gap(&p, false, &mut rng).unwrap();
+                assert_eq!(c, None);
                 let l = inst.proof.load().unwrap();
-                assert!(decoy_certificate(&l, inst.gap_start, inst.gap_len).is_none());
+                assert_eq!(decoy_certificate(&inst, &l), Ok(None));
                 let g = gold(&inst, None);
                 assert_eq!(score(&inst, &g), Score::correct(), "{g}");
                 let empty = "{\"explanation\": \"\", \"missingSteps\": [], \"confidence\": 3}";
@@ -387,19 +467,44 @@ mod tests {
         }
     }
 
+    /// The symbols of `t` that occur neither in `before` nor in an equation.
+    fn unseen_symbols(l: &Loaded, before: TermId, t: TermId) -> Vec<String> {
+        let mut known = Vec::new();
+        l.world.symbols_in(before, &mut known);
+        for e in &l.eqs {
+            l.world.symbols_in(e.lhs, &mut known);
+            l.world.symbols_in(e.rhs, &mut known);
+        }
+        let mut syms = Vec::new();
+        l.world.symbols_in(t, &mut syms);
+        syms.into_iter()
+            .filter(|s| !known.contains(s))
+            .map(|s| l.world.sym_name(s).to_string())
+            .collect()
+    }
+
     #[test]
     fn decoys_are_certified_and_only_empty_answers_score() {
         let mut made = 0;
+        let mut kinds = std::collections::BTreeSet::new();
         for level in 1..=4 {
             for i in 0..8 {
                 let p = proof(level, i);
                 let mut rng = instance_rng(23, &["decoy"], i);
-                let Some(inst) = make_gap(&p, true, &mut rng) else {
+                let Some((inst, c)) = make_gap(&p, true, &mut rng) else {
                     continue;
                 };
                 made += 1;
+                kinds.insert(format!("{:?}", c.expect("a decoy's construction")));
                 let l = inst.proof.load().unwrap();
-                let cert = decoy_certificate(&l, inst.gap_start, inst.gap_len).expect("certified");
+                let cert = decoy_certificate(&inst, &l).unwrap().expect("certified");
+                assert_ne!(cert.value_before, cert.value_after);
+                // No symbol after the gap is new to the problem.
+                let (before, after) = (
+                    l.terms[inst.gap_start - 1],
+                    l.terms[inst.gap_start + inst.gap_len],
+                );
+                assert_eq!(unseen_symbols(&l, before, after), Vec::<String>::new());
                 // The rest of the proof still checks.
                 for k in inst.gap_start + inst.gap_len + 1..l.terms.len() {
                     assert!(
@@ -418,9 +523,18 @@ mod tests {
                 // The original removed steps no longer fill it.
                 let orig = gold(&inst, None);
                 assert_eq!(score(&inst, &orig).value, 0.0);
+                // Without its model, or with a model that fails, the
+                // instance is refused rather than scored.
+                let mut bare = inst.clone();
+                bare.countermodel = None;
+                assert!(!score(&bare, &g).well_formed);
+                let mut broken = inst.clone();
+                broken.countermodel.as_mut().unwrap().functions.clear();
+                assert!(!score(&broken, &g).well_formed);
             }
         }
         assert!(made >= 20, "only {made} decoys");
+        assert!(kinds.len() >= 2, "constructions used: {kinds:?}");
     }
 
     #[test]
@@ -438,6 +552,7 @@ mod tests {
             gap_start: 1,
             gap_len: 1,
             decoy: false,
+            countermodel: None,
         };
         // g(f1(a),b) follows from g(f(a),b) by E1: a backwards line is accepted.
         let a = r#"{"explanation": "", "missingSteps": [{"term": "g(f(a),b)", "supportingEquations": ["E1"]}], "confidence": 2}"#;

@@ -14,6 +14,7 @@
 pub mod audit;
 pub mod common;
 pub mod corrupt;
+pub mod countermodel;
 pub mod er;
 pub mod family;
 pub mod generate;
@@ -36,8 +37,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 /// Version of the generator; recorded in every record's metadata. Bump it when
-/// the output for a given seed changes.
-pub const GENERATOR_VERSION: &str = "eq-1";
+/// the output for a given seed changes (2: gap-filling decoys without fresh
+/// symbols, certified by a finite countermodel).
+pub const GENERATOR_VERSION: &str = "eq-2";
 
 /// The three EQ tasks.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -82,7 +84,7 @@ impl Task {
                 "EQ elided-equation recovery: the justifications of a rewrite proof are removed; name a minimal licensing set of equations for every step, or [] when none exists. Scored per proof (ER-G) and per step (ER-L)."
             }
             Task::GapFilling => {
-                "EQ gap filling: a run of lines of a correct proof is hidden; supply lines (at most two equations each, either direction) that make the proof valid, or [] for a decoy gap, certified unfillable by a symbol that no rewrite can produce."
+                "EQ gap filling: a run of lines of a correct proof is hidden; supply lines (at most two equations each, either direction) that make the proof valid, or [] for a decoy gap. A decoy's line after the gap is changed (another head symbol, swapped arguments, or a subterm of the line before) using only symbols a fillable gap could show, and certified unfillable by a finite model of the equations in which the lines around the gap differ."
             }
         }
     }
@@ -418,11 +420,11 @@ fn build_gf(
     rng: &mut rand_chacha::ChaCha8Rng,
 ) -> Result<Option<Built>, String> {
     let decoy = index % 4 == 3;
-    let Some(inst) = gf::make_gap(&proof, decoy, rng) else {
+    let Some((inst, construction)) = gf::make_gap(&proof, decoy, rng) else {
         return Ok(None);
     };
     let l = inst.proof.load()?;
-    let cert = gf::decoy_certificate(&l, inst.gap_start, inst.gap_len);
+    let cert = gf::decoy_certificate(&inst, &l).map_err(|e| format!("eq_gf: {e}"))?;
     if cert.is_some() != decoy {
         return Err(format!(
             "eq_gf: decoy certificate {} for a {} gap",
@@ -437,7 +439,13 @@ fn build_gf(
     });
     let certificate = json!({
         "verdict": if decoy { "unfillable" } else { "fillable" },
-        "decoy": cert,
+        "decoy": cert.as_ref().map(|c| json!({
+            "construction": construction,
+            "countermodelSize": c.model_size,
+            "valueBefore": c.value_before,
+            "valueAfter": c.value_after,
+            "checkedBy": "every equation evaluated under every assignment in the countermodel stored in the instance",
+        })),
         "fill": if decoy { Value::Null } else {
             json!({"steps": (inst.gap_start..=inst.gap_start + inst.gap_len).collect::<Vec<_>>(),
                    "checkedBy": "step checker on the removed lines"})
@@ -542,7 +550,11 @@ mod tests {
         for task in Task::ALL {
             for level in 1..=4 {
                 let mut labels = std::collections::BTreeSet::new();
-                for index in 0..8 {
+                // Certified GF decoys are rare at levels 3-4 (long proofs
+                // leave few positions outside every later redex): more
+                // indices there.
+                let indices = if task == Task::GapFilling { 48 } else { 8 };
+                for index in 0..indices {
                     let Some(b) = build(task, level, 9, index).unwrap() else {
                         continue;
                     };

@@ -22,8 +22,10 @@ use std::marker::PhantomData;
 
 /// The generator version in manifests (2: one id scheme for every family,
 /// per-cell deduplication, the shared generation loop; 3: the NDL_f prompts
-/// state the tautology and hypothesis-gathering rules the checker enforces).
-pub const VERSION: &str = "pl-3";
+/// state the tautology and hypothesis-gathering rules the checker enforces;
+/// 4: PL1 problems without degenerate sub-formulas, `l + 1` to `l + 2`
+/// premises at level `l`).
+pub const VERSION: &str = "pl-4";
 
 /// Consecutive fruitless PL2 candidates after which a (task, family, size)
 /// cell stops: families with few distinct problems at a size (pyramids, De
@@ -190,7 +192,10 @@ pub static PL2: PlFamily<Pl2Task> = PlFamily(PhantomData);
 
 const DESCRIPTION_PL1: &str = "Propositional natural-deduction tasks in the style of ProofGrid's PL1 \
 (seed 000): random problems (premises that jointly and necessarily entail a goal, premises \
-satisfiable, goal not a tautology), reference proofs in NDL written by saturate's prover and \
+satisfiable, goal not a tautology; no sub-formula with equal or complementary operands such as \
+`(A | A)` or `(A & (~ A))` and no valid or unsatisfiable sub-formula; level l has l+1 to l+2 \
+premises over l+2 atoms, premise depth 2 at level 1 and 3 above, goal depth 2 at levels 1-2 and \
+3 above), reference proofs in NDL written by saturate's prover and \
 re-verified by its strict checker, and four tasks built from them: proof checking (about half \
 the proofs corrupted; labels from re-running the checker), proof writing, proof masking (30-90% \
 of the maskable items masked; some unsolvable decoys) and gap filling. Each record's `metadata` \
