@@ -1,23 +1,25 @@
 //! Conjecture entailment (`tptp_tasks.md` §1): do the premises entail the
 //! theorem? Premises are the depth-d premises of a ranked theorem, kept
-//! (target True) or perturbed k times by adding, removing or replacing
-//! clauses with same-signature graph clauses (target False). The prover
+//! (target True) or perturbed by up to k replacements (target False; at
+//! least one premise is kept when there are two or more). The prover
 //! decides the label; True needs a refutation, False a finite countermodel
 //! (both re-checked by the independent checker); anything else is redrawn.
+//!
+//! No shallow feature may tell the labels apart (issue 16): a replacement
+//! is of the same kind as the premise it replaces (a background axiom by
+//! another background axiom of the theorem, any other premise by a
+//! same-signature graph clause that is not a background axiom) and the
+//! closest in symbol overlap with the theorem and in length, so premise
+//! count, background share, overlap and sizes have the same distribution
+//! for both labels; the premises are listed in a random order.
 
 use super::{Built, Graph, Reject, Scored, TasksConfig, bulleted, context_block, prover_stats};
 use crate::prover::{Prover, Verdict};
 use crate::saturation::ClauseId;
 use crate::tasks::Score;
 use rand::Rng;
-
-/// One perturbation applied to the premise set.
-#[derive(Clone, Debug, PartialEq, Eq)]
-enum Op {
-    Add(ClauseId),
-    Remove(ClauseId),
-    Replace(ClauseId, ClauseId),
-}
+use rand::seq::SliceRandom;
+use std::collections::HashSet;
 
 /// One generation attempt for a slot whose target label is `want_true`.
 pub fn generate(
@@ -34,32 +36,35 @@ pub fn generate(
     if premises.len() > cfg.max_premises {
         return Err(Reject::TooManyPremises);
     }
-    let mut ops = Vec::new();
+    let mut ops: Vec<(ClauseId, ClauseId)> = Vec::new();
     if !want_true {
-        let pool = g.distractors(t.id, &premises, k as usize * 2, rng);
-        let mut pool = pool.into_iter();
-        for _ in 0..k {
-            let choice = rng.random_range(0..3u32);
-            if choice == 1 && premises.len() > 1 {
-                let i = rng.random_range(0..premises.len());
-                ops.push(Op::Remove(premises.remove(i)));
-            } else if let Some(c) = pool.next() {
-                if choice == 0 || premises.is_empty() {
-                    premises.push(c);
-                    ops.push(Op::Add(c));
-                } else {
-                    let i = rng.random_range(0..premises.len());
-                    let old = std::mem::replace(&mut premises[i], c);
-                    ops.push(Op::Replace(old, c));
-                }
-            } else if premises.len() > 1 {
-                let i = rng.random_range(0..premises.len());
-                ops.push(Op::Remove(premises.remove(i)));
+        let n = premises.len();
+        let r = (k as usize).min(n.saturating_sub(1)).max(1);
+        let background: HashSet<ClauseId> = g.context_axioms(t.id).into_iter().collect();
+        let mut spare_background = g.spare_background(t.id, &premises);
+        let mut spare_plain = g.plain_distractors(t.id, &premises, 2 * r + 4, rng);
+        let mut slots: Vec<usize> = (0..n).collect();
+        slots.shuffle(rng);
+        for i in slots {
+            if ops.len() == r {
+                break;
+            }
+            let old = premises[i];
+            let cands = if background.contains(&old) {
+                &mut spare_background
+            } else {
+                &mut spare_plain
+            };
+            if let Some(c) = g.take_matched(t.id, old, cands, rng) {
+                premises[i] = c;
+                ops.push((old, c));
             }
         }
-        premises.sort_unstable();
-        premises.dedup();
+        if ops.is_empty() {
+            return Err(Reject::NoDistractors);
+        }
     }
+    premises.shuffle(rng);
     let tcanon = g.canon(t.id);
     if premises.is_empty() || premises.iter().any(|&p| g.canon(p) == tcanon) {
         return Err(Reject::Degenerate);
@@ -113,11 +118,7 @@ pub fn generate(
     m.insert(
         "perturbations".into(),
         ops.iter()
-            .map(|o| match o {
-                Op::Add(c) => format!("add {c}"),
-                Op::Remove(c) => format!("remove {c}"),
-                Op::Replace(a, b) => format!("replace {a} by {b}"),
-            })
+            .map(|(a, b)| format!("replace {a} by {b}"))
             .collect::<Vec<_>>()
             .into(),
     );

@@ -287,7 +287,12 @@ impl Generator for TptpGenerator {
             // slots of a cell never draw the same theorem of the same file.
             let draw = index * cfg.max_attempts as u64 + attempt;
             let caught = fault::catch(|| {
-                let t = g.theorem(self.seed, &[family.name(), &level], draw)?;
+                // Entailment and selection need premises at distance d.
+                let reach = match family {
+                    Family::Reconstruction => 0,
+                    f => cfg.params(f, cell.level).0,
+                };
+                let t = g.theorem(self.seed, &[family.name(), &level], draw, reach)?;
                 Some(match family {
                     Family::Entailment => {
                         entail::generate(g, t, prover, cfg, cell.level, want_true, &mut rng)

@@ -24,7 +24,7 @@ use std::collections::HashSet;
 
 /// Version of the TPTP task generators; recorded in the manifest and in
 /// every record's `source` so a change of generation is visible.
-pub const GENERATOR_VERSION: &str = "tptp-tasks-1";
+pub const GENERATOR_VERSION: &str = "tptp-tasks-2";
 
 /// One of the three families.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -79,15 +79,15 @@ impl Family {
                 "Minimal premise selection: a numbered pool of a minimum premise set plus k same-signature distractors; answer the sorted indices of a smallest subset that proves the theorem. The certificate proves each minimum answer and covers every smaller subset with a countermodel."
             }
             Family::Reconstruction => {
-                "Proof graph reconstruction: the shuffled clauses of a binary-inference proof of depth d; answer one `CHILD <- PARENT_1, PARENT_2` line per derived clause. Every gold step carries a checked refutation of `PARENT_1, PARENT_2 |- CHILD`."
+                "Proof graph reconstruction: the shuffled clauses of a binary-inference proof of depth at least d with k to 2k-1 clauses; answer one `CHILD <- PARENT_1, PARENT_2` line per derived clause. Every gold step carries a checked refutation of `PARENT_1, PARENT_2 |- CHILD`."
             }
         }
     }
 }
 
 /// Per-level parameters of one family: level `l` uses `depth[l-1]` and
-/// `k[l-1]` (perturbations for entailment, distractors for selection, unused
-/// for reconstruction).
+/// `k[l-1]` (perturbations for entailment, distractors for selection, the
+/// smallest node count for reconstruction).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct LevelMap {
@@ -135,7 +135,7 @@ pub struct TasksConfig {
     pub entailment: LevelMap,
     /// Selection: depth d and distractors k per level.
     pub selection: LevelMap,
-    /// Reconstruction: depth d per level (k unused).
+    /// Reconstruction: smallest depth d and node count k per level.
     pub reconstruction: LevelMap,
     /// Rows per Parquet shard.
     pub max_rows_per_shard: usize,
@@ -152,9 +152,9 @@ fn generation_limits() -> ProverLimits {
         quick_processed: 40,
         max_processed: 200,
         quick_model_size: 4,
-        max_model_size: 4,
+        max_model_size: 6,
         quick_ground_clauses: 20_000,
-        max_ground_clauses: 100_000,
+        max_ground_clauses: 400_000,
         quick_sat_conflicts: 2_000,
         sat_conflicts: 10_000,
         max_clause_weight: 60,
@@ -181,7 +181,7 @@ impl Default for TasksConfig {
             },
             reconstruction: LevelMap {
                 depth: [1, 2, 3, 4],
-                k: [0; 4],
+                k: [5, 8, 12, 16],
             },
             max_rows_per_shard: 10_000,
             prover: generation_limits(),
@@ -296,6 +296,9 @@ pub struct Graph {
     pub active: Vec<ClauseId>,
     /// Symbols of each active clause (same order).
     active_syms: Vec<Vec<SymbolId>>,
+    /// The greatest premise distance of each pool theorem (same order):
+    /// P_d(T) exists exactly for d up to it.
+    reach: Vec<u32>,
     /// A finite model of the whole axiom file, when one was found: every
     /// clause of the graph is then true in it, so no premise set drawn from
     /// the graph is inconsistent.
@@ -331,7 +334,7 @@ impl Graph {
             .iter()
             .map(|&c| symbols(&bank, &store.clause(c).lits))
             .collect();
-        Graph {
+        let mut g = Graph {
             bank,
             store,
             domain: domain.to_string(),
@@ -339,8 +342,15 @@ impl Graph {
             pool,
             active,
             active_syms,
+            reach: Vec::new(),
             consistent,
-        }
+        };
+        g.reach = g
+            .pool
+            .iter()
+            .map(|s| g.distances(s.id).iter().map(|p| p.1).max().unwrap_or(0))
+            .collect();
+        g
     }
 
     /// The term bank.
@@ -452,20 +462,113 @@ impl Graph {
         out
     }
 
-    /// The theorem of draw number `draw` of a (family, level) cell: a fixed
-    /// seeded permutation of the pool, so distinct draws below the pool size
-    /// get distinct theorems (and instances of one cell never repeat a
-    /// theorem of the same file, whichever shard they run in).
-    pub fn theorem(&self, seed: u64, cell: &[&str], draw: u64) -> Option<&Scored> {
-        if self.pool.is_empty() {
+    /// The background axioms of `t` (its context axioms, shown in every
+    /// prompt) that are not in `exclude` and not variants of `t` or of a
+    /// clause of `exclude`: replacements and distractors that a reader
+    /// cannot tell from genuine premises by background membership.
+    pub fn spare_background(&self, t: ClauseId, exclude: &[ClauseId]) -> Vec<ClauseId> {
+        let mut banned: HashSet<String> = exclude.iter().map(|&c| self.canon(c)).collect();
+        banned.insert(self.canon(t));
+        self.context_axioms(t)
+            .into_iter()
+            .filter(|c| !exclude.contains(c))
+            .filter(|&c| banned.insert(self.canon(c)))
+            .collect()
+    }
+
+    /// The axioms (input clauses) of the file that are not among `t`'s
+    /// ancestors, in file order, without variants of `t`, of a clause of
+    /// `exclude` or of each other: background axioms a prompt may show
+    /// besides `t`'s own.
+    pub fn other_axioms(&self, t: ClauseId, exclude: &[ClauseId]) -> Vec<ClauseId> {
+        let ancestors: HashSet<ClauseId> = crate::derivation::Derivation::new(&self.store)
+            .ancestors(t)
+            .into_iter()
+            .collect();
+        let mut banned: HashSet<String> = exclude.iter().map(|&c| self.canon(c)).collect();
+        banned.insert(self.canon(t));
+        self.store
+            .ids()
+            .filter(|&c| self.store.get(c).rule == Rule::Input && !self.store.clause(c).is_empty())
+            .filter(|c| !ancestors.contains(c) && !exclude.contains(c))
+            .filter(|&c| banned.insert(self.canon(c)))
+            .collect()
+    }
+
+    /// Up to `want` distractors of `t` (see [`Graph::distractors`]) whose
+    /// text is not among `t`'s background axioms.
+    pub fn plain_distractors(
+        &self,
+        t: ClauseId,
+        exclude: &[ClauseId],
+        want: usize,
+        rng: &mut impl Rng,
+    ) -> Vec<ClauseId> {
+        let background: HashSet<String> = self
+            .context_axioms(t)
+            .into_iter()
+            .map(|c| self.text(c))
+            .collect();
+        self.distractors(t, exclude, want, rng)
+            .into_iter()
+            .filter(|&c| !background.contains(&self.text(c)))
+            .collect()
+    }
+
+    /// Removes from `cands` and returns the candidate most like `like` in
+    /// its symbol overlap with `t` and its printed length (at random
+    /// between the two closest, so instances vary): a replacement or
+    /// distractor that symbol overlap and size do not give away.
+    pub fn take_matched(
+        &self,
+        t: ClauseId,
+        like: ClauseId,
+        cands: &mut Vec<ClauseId>,
+        rng: &mut impl Rng,
+    ) -> Option<ClauseId> {
+        if cands.is_empty() {
             return None;
         }
-        let mut order: Vec<usize> = (0..self.pool.len()).collect();
+        let tsyms = symbols(self.bank(), self.lits(t));
+        let profile = |c: ClauseId| {
+            let s = symbols(self.bank(), self.lits(c));
+            let both = s.iter().filter(|x| tsyms.contains(x)).count();
+            let either = (s.len() + tsyms.len() - both).max(1);
+            (both as f64 / either as f64, self.text(c).len() as f64)
+        };
+        let (ov, len) = profile(like);
+        let mut scored: Vec<(u64, usize)> = cands
+            .iter()
+            .enumerate()
+            .map(|(i, &c)| {
+                let (o, l) = profile(c);
+                let dist = (o - ov).abs() + (l - len).abs() / len.max(1.0);
+                ((dist * 1e6) as u64, i)
+            })
+            .collect();
+        scored.sort_unstable();
+        let pick = scored[rng.random_range(0..scored.len().min(2))].1;
+        Some(cands.remove(pick))
+    }
+
+    /// The theorem of draw number `draw` of a (family, level) cell among
+    /// the pool theorems with premises at distance `reach` (0: all): a
+    /// fixed seeded permutation of those, so distinct draws below their
+    /// number get distinct theorems (and instances of one cell never repeat
+    /// a theorem of the same file, whichever shard they run in), and no
+    /// attempt is spent on a theorem too shallow for the level.
+    pub fn theorem(&self, seed: u64, cell: &[&str], draw: u64, reach: u32) -> Option<&Scored> {
+        let mut order: Vec<usize> = (0..self.pool.len())
+            .filter(|&i| self.reach[i] >= reach)
+            .collect();
+        if order.is_empty() {
+            return None;
+        }
         let mut coords = vec![self.domain.as_str(), self.name.as_str()];
         coords.extend_from_slice(cell);
         let mut rng = crate::tasks::instance_rng(seed, &coords, u64::MAX);
         rand::seq::SliceRandom::shuffle(order.as_mut_slice(), &mut rng);
-        Some(&self.pool[order[(draw % self.pool.len() as u64) as usize]])
+        Some(&self.pool[order[(draw % order.len() as u64) as usize]])
     }
 
     /// The deduplication key of an instance: its clauses' canonical forms,

@@ -1,7 +1,17 @@
 //! Proof graph reconstruction (`tptp_tasks.md` §3): the clauses of a
-//! binary-inference proof of a ranked theorem, of depth exactly d, are
-//! shuffled and numbered; the answer gives each derived clause's two
-//! parents as `CHILD <- PARENT_1, PARENT_2`.
+//! binary-inference proof of a ranked theorem are shuffled and numbered;
+//! the answer gives each derived clause's two parents as
+//! `CHILD <- PARENT_1, PARENT_2`.
+//!
+//! Size: a level asks for depth at least d and at least n nodes (`k` of the
+//! level map, never below 5, so no level is a three-clause graph that
+//! "the theorem comes from the other two" solves). The graph is the binary
+//! proof of the smallest longest-path depth D in d..=d+6 whose node count
+//! reaches n, kept only while it has at most 2n - 1 nodes: the defaults
+//! (n = 5, 8, 12, 16) give 5-9, 8-15, 12-23 and 16-31 nodes, at least the
+//! reference implementation's 2^d..2^(d+1)-1 nodes at depth d = level
+//! (seed 001 §3, `reference_pipeline.md`, whose graphs also reach past d).
+//! A clause reached along two paths is one node: the graph is a DAG.
 //!
 //! The proof graph is cut from the derivation DAG. A step with exactly two
 //! distinct premises (resolution, superposition, or a clause rewritten once
@@ -22,7 +32,7 @@ use crate::tasks::Score;
 use rand::Rng;
 use rand::seq::SliceRandom;
 use serde::{Deserialize, Serialize};
-use std::collections::{BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 /// One certified step of the gold proof graph (1-based clause numbers).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -77,32 +87,67 @@ fn height(g: &Graph, x: ClauseId, cap: u32, memo: &mut HashMap<ClauseId, u32>) -
     h
 }
 
-/// The proof graph: nodes and (child, parent, parent) steps.
-type Cut = (Vec<ClauseId>, Vec<(ClauseId, [ClauseId; 2])>);
+/// The (child, parent, parent) steps of a proof graph.
+type Steps = Vec<(ClauseId, [ClauseId; 2])>;
 
+/// The proof graph: nodes and steps.
+type Cut = (Vec<ClauseId>, Steps);
+
+/// The binary proof graph of `root` with longest path `d` (every binary
+/// step within reach expanded); a clause reached along several paths is one
+/// node (the graph is a DAG), expanded with the largest budget it gets.
 fn cut(g: &Graph, root: ClauseId, d: u32) -> Option<Cut> {
     let mut memo = HashMap::new();
     if height(g, root, d, &mut memo) < d {
         return None;
     }
-    let mut nodes = Vec::new();
-    let mut steps = Vec::new();
+    let mut budget: BTreeMap<ClauseId, u32> = BTreeMap::new();
     let mut stack = vec![(root, d)];
     while let Some((x, r)) = stack.pop() {
-        nodes.push(x);
+        if budget.get(&x).is_some_and(|&b| b >= r) {
+            continue;
+        }
+        budget.insert(x, r);
         if r == 0 {
             continue;
         }
-        let Some([a, b]) = binary_premises(g, x) else {
-            continue;
-        };
-        steps.push((x, [a, b]));
-        for p in [a, b] {
-            let budget = (r - 1).min(height(g, p, r - 1, &mut memo));
-            stack.push((p, budget));
+        if let Some([a, b]) = binary_premises(g, x) {
+            for p in [a, b] {
+                stack.push((p, (r - 1).min(height(g, p, r - 1, &mut memo))));
+            }
         }
     }
-    Some((nodes, steps))
+    let steps = budget
+        .iter()
+        .filter(|&(_, &r)| r > 0)
+        .filter_map(|(&x, _)| binary_premises(g, x).map(|ps| (x, ps)))
+        .collect();
+    Some((budget.into_keys().collect(), steps))
+}
+
+/// How far past the level's depth d the longest path may reach.
+pub const MAX_EXTRA_DEPTH: u32 = 6;
+
+/// The smallest node count a level asks for: the level's `k`, at least 5.
+pub fn min_nodes(k: u32) -> usize {
+    (k as usize).max(5)
+}
+
+/// The binary proof of `root` at the smallest depth D in `d..=d+MAX_EXTRA_DEPTH` with at
+/// least `min_nodes(n)` and at most twice that less one nodes, with D.
+fn sized_cut(g: &Graph, root: ClauseId, d: u32, n: u32) -> Option<(u32, Vec<ClauseId>, Steps)> {
+    let lo = min_nodes(n);
+    let hi = 2 * lo - 1;
+    for depth in d..=d + MAX_EXTRA_DEPTH {
+        let (nodes, steps) = cut(g, root, depth)?;
+        if nodes.len() > hi {
+            return None;
+        }
+        if nodes.len() >= lo {
+            return Some((depth, nodes, steps));
+        }
+    }
+    None
 }
 
 /// One generation attempt.
@@ -114,8 +159,8 @@ pub fn generate(
     level: u8,
     rng: &mut impl Rng,
 ) -> Result<Built, Reject> {
-    let (d, _) = cfg.params(super::Family::Reconstruction, level);
-    let (nodes, steps) = cut(g, t.id, d).ok_or(Reject::NoProofGraph)?;
+    let (d, n) = cfg.params(super::Family::Reconstruction, level);
+    let (depth, nodes, steps) = sized_cut(g, t.id, d, n).ok_or(Reject::NoProofGraph)?;
     // No clause twice, not even as a variant.
     let canon: HashSet<String> = nodes.iter().map(|&c| g.canon(c)).collect();
     if canon.len() != nodes.len() {
@@ -153,9 +198,10 @@ pub fn generate(
     let answer = format_steps(cert_steps.iter().map(|s| (s.child, s.parents)));
     let texts: Vec<String> = order.iter().map(|&c| g.text(c)).collect();
     let theorem = g.text(t.id);
-    let mut meta = g.base_metadata(t, d, 0);
+    let mut meta = g.base_metadata(t, d, n);
     let obj = meta.as_object_mut().expect("object");
     obj.insert("clauses".into(), texts.clone().into());
+    obj.insert("longest_path".into(), depth.into());
     obj.insert("theorem_index".into(), number[&t.id].into());
     obj.insert("nodes".into(), nodes.len().into());
     obj.insert("derived".into(), cert_steps.len().into());
@@ -400,16 +446,25 @@ mod tests {
     }
 
     #[test]
-    fn gold_verifies_and_scores_one_and_depth_is_exact() {
+    fn gold_verifies_and_scores_one_and_size_is_in_range() {
+        let cfg = TasksConfig::default();
         for level in [1, 3] {
             let b = instance(level);
             verify(&b.metadata, &b.certificate, &b.answer).unwrap();
-            let nodes = b.metadata["nodes"].as_u64().unwrap();
-            let d = level as u64;
+            let nodes = b.metadata["nodes"].as_u64().unwrap() as usize;
+            let (d, n) = cfg.params(super::super::Family::Reconstruction, level);
+            let lo = min_nodes(n);
             assert!(
-                nodes > 2 * d && nodes < 1 << (d + 1),
-                "{nodes} nodes at depth {d}"
+                lo >= 5 && nodes >= lo && nodes < 2 * lo,
+                "{nodes} nodes at level {level}"
             );
+            let longest = b.metadata["longest_path"].as_u64().unwrap() as u32;
+            assert!(
+                (d..=d + MAX_EXTRA_DEPTH).contains(&longest),
+                "longest path {longest}"
+            );
+            // A binary tree of longest path D has at most 2^(D+1)-1 nodes.
+            assert!(nodes < 1 << (longest + 1));
             let mut prover = Prover::new(ProverLimits::default());
             let s = score(&b.metadata, &b.certificate, &b.answer, &mut prover).unwrap();
             assert_eq!(s.value, 1.0, "{}", s.detail);

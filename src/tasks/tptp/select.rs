@@ -3,6 +3,13 @@
 //! same-signature distractors; the answer is the sorted indices of a
 //! smallest subset that proves the theorem.
 //!
+//! Distractors look like the premises (issue 16): background axioms of the
+//! theorem make up the same share of the distractors as of M (rounded at
+//! random, so the expectation matches), and each distractor is the closest
+//! candidate of its kind to a premise of M of that kind in symbol overlap
+//! with the theorem and in length. Picking the pool clauses listed as
+//! background therefore no longer recovers the answer.
+//!
 //! Exactness: the minimum is found by searching subsets in order of size.
 //! A subset that does not prove the theorem gets a finite countermodel; the
 //! model is then evaluated on every pool clause, and every subset of the
@@ -18,11 +25,12 @@ use super::{
 };
 use crate::checker::{self, CheckProblem};
 use crate::prover::{Evidence, FiniteModel, Prover, Refutation, Verdict};
-use crate::saturation::ClauseId;
+use crate::saturation::{ClauseId, Rule};
 use crate::tasks::Score;
 use rand::Rng;
 use rand::seq::SliceRandom;
 use serde::{Deserialize, Serialize};
+use std::collections::HashSet;
 
 /// A countermodel and the pool clauses (1-based) it satisfies.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -146,6 +154,60 @@ fn minimum(
     Err(Reject::Unknown)
 }
 
+/// `k` distractors for premise set `m` of theorem `t` (none in `premises`):
+/// background axioms in the share they have in `m`, the rest graph clauses
+/// that are not background axioms, each matched to a premise of `m` of its
+/// kind (fewer when the graph has too few candidates). Background
+/// distractors come from `t`'s background axioms and, when those run short,
+/// from the file's other axioms, which are returned second: the prompt
+/// lists them as background too.
+fn matched_distractors(
+    g: &Graph,
+    t: ClauseId,
+    premises: &[ClauseId],
+    m: &[ClauseId],
+    k: usize,
+    rng: &mut impl Rng,
+) -> (Vec<ClauseId>, Vec<ClauseId>) {
+    let background: HashSet<ClauseId> = g.context_axioms(t).into_iter().collect();
+    let (m_background, m_plain): (Vec<ClauseId>, Vec<ClauseId>) =
+        m.iter().partition(|c| background.contains(c));
+    let share = m_background.len() as f64 / m.len().max(1) as f64;
+    let want_background = ((k as f64 * share + rng.random::<f64>()).floor() as usize).min(k);
+    let mut spare_background = g.spare_background(t, m);
+    if spare_background.len() < want_background {
+        spare_background.extend(g.other_axioms(t, m));
+    }
+    let mut spare_plain = g.plain_distractors(t, premises, 3 * k + 4, rng);
+    spare_plain.retain(|c| !spare_background.contains(c));
+    let mut out = Vec::with_capacity(k);
+    for j in 0..k {
+        let (likes, cands, other) = if j < want_background {
+            (&m_background, &mut spare_background, &mut spare_plain)
+        } else {
+            (&m_plain, &mut spare_plain, &mut spare_background)
+        };
+        let like = match likes.is_empty() {
+            false => likes[rng.random_range(0..likes.len())],
+            true => m[rng.random_range(0..m.len())],
+        };
+        // A kind that runs out is made up from the other one.
+        if let Some(c) = g
+            .take_matched(t, like, cands, rng)
+            .or_else(|| g.take_matched(t, like, other, rng))
+        {
+            out.push(c);
+        }
+    }
+    out.sort_unstable();
+    let extra = out
+        .iter()
+        .copied()
+        .filter(|c| !background.contains(c) && g.store.get(*c).rule == Rule::Input)
+        .collect();
+    (out, extra)
+}
+
 /// One generation attempt.
 pub fn generate(
     g: &Graph,
@@ -189,7 +251,7 @@ pub fn generate(
             m = rest;
         }
     }
-    let distractors = g.distractors(t.id, &premises, k as usize, rng);
+    let (distractors, extra) = matched_distractors(g, t.id, &premises, &m, k as usize, rng);
     if distractors.len() < k as usize {
         return Err(Reject::NoDistractors);
     }
@@ -238,6 +300,13 @@ pub fn generate(
     let answer = format_answer(&gold);
     let mut meta = g.base_metadata(t, d, k);
     let obj = meta.as_object_mut().expect("object");
+    if !extra.is_empty() {
+        let mut shown = g.context_axioms(t.id);
+        shown.extend(&extra);
+        shown.sort_unstable();
+        let texts: Vec<String> = shown.iter().map(|&c| g.text(c)).collect();
+        obj.insert("context_axioms".into(), texts.into());
+    }
     obj.insert(
         "premises".into(),
         premises
