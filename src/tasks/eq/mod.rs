@@ -75,10 +75,10 @@ impl Task {
     pub fn description(self) -> &'static str {
         match self {
             Task::ProofChecking => {
-                "EQ proof checking: decide whether an equational rewrite proof is correct; explain every redex of every step, or describe the first wrong step. Half of the proofs are corrupted (contractum or citation corruption)."
+                "EQ proof checking: decide whether an equational rewrite proof is correct; explain every redex of every step, or describe the first wrong step. Half of the proofs are corrupted (contractum or citation corruption). Scored strictly (verdict and every detail right); the lenient metric (verdict only) is a sub-metric."
             }
             Task::EquationRecovery => {
-                "EQ elided-equation recovery: the justifications of a rewrite proof are removed; name a minimal licensing set of equations for every step, or [] when none exists. Scored per proof (ER-G) and per step (ER-L)."
+                "EQ elided-equation recovery: the justifications of a rewrite proof are removed; name a minimal licensing set of equations for every step, or [] when none exists. Scored per proof (ER-G, full accuracy: every step right, the main score and sub-metric full) and per step (ER-L, the share of steps right: sub-metric per_step)."
             }
             Task::GapFilling => {
                 "EQ gap filling: a run of lines of a correct proof is hidden; supply lines (at most two equations each, either direction) that make the proof valid, or [] for a decoy gap, certified unfillable by a symbol that no rewrite can produce."
@@ -481,11 +481,11 @@ pub fn score(task: Task, metadata: &str, answer: &str) -> Score {
     match task {
         Task::ProofChecking => match serde_json::from_str::<WithInstance<pc::PcInstance>>(metadata)
         {
-            Ok(m) => pc::score(&m.instance, answer),
+            Ok(m) => pc::score_row(&m.instance, answer),
             Err(e) => bad(e),
         },
         Task::EquationRecovery => match score_er(metadata, answer) {
-            Ok(s) => s.score,
+            Ok(s) => s.into_score(),
             Err(e) => Score::malformed(e),
         },
         Task::GapFilling => match serde_json::from_str::<WithInstance<gf::GfInstance>>(metadata) {
