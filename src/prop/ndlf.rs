@@ -610,7 +610,7 @@ mod tests {
         assert_eq!(carried_premises(&ps, &f("((~ P0) | P1)")), 1);
         // Grouped premises count one by one, however they are wrapped.
         let g = "(P0 & ((P0 ==> P1) & (P1 ==> P2)))";
-        assert_eq!(carried_premises(&ps, &f(&g)), 3);
+        assert_eq!(carried_premises(&ps, &f(g)), 3);
         assert_eq!(carried_premises(&ps, &f(&format!("(~ (~ {g}))"))), 3);
     }
 
