@@ -546,7 +546,12 @@ mod tests {
                         continue;
                     };
                     labels.insert(b.label.clone());
-                    assert_eq!(score(task, &b.metadata, &b.answer), Score::correct());
+                    let s = score(task, &b.metadata, &b.answer);
+                    assert_eq!((s.value, s.well_formed), (1.0, true), "{}", s.detail);
+                    // The gold answer is right on every sub-metric too
+                    // (gap filling reports none).
+                    assert_eq!(s.metrics.is_empty(), matches!(task, Task::GapFilling));
+                    assert!(s.metrics.iter().all(|m| m.1 == 1.0), "{:?}", s.metrics);
                     let m: Value = serde_json::from_str(&b.metadata).unwrap();
                     for k in [
                         "start",
