@@ -272,8 +272,9 @@ enum Command {
         #[arg(long, value_name = "FILE")]
         out: Option<PathBuf>,
         /// Print the summary as one JSON object on standard output (format
-        /// compliance, mean over answered rows and over all rows, per task
-        /// and level and overall) instead of the table.
+        /// compliance, mean over answered rows and over all rows, the mean
+        /// of every scorer sub-metric, per task and level and overall)
+        /// instead of the table.
         #[arg(long)]
         json: bool,
         #[command(flatten)]

@@ -10,7 +10,10 @@
 //! extractor ([`crate::tasks::answer`]) and reports, per task and level and
 //! overall, the format-compliance rate (well-formed answers over answers),
 //! the mean over the answered rows and the mean over all rows (an
-//! unanswered row counts 0).
+//! unanswered row counts 0), and the mean of every named sub-metric the
+//! scorers report (`Score::metrics`: lenient and strict proof checking,
+//! ER's full and per-step accuracy, selection's sufficiency and
+//! minimality), over the answers that report it.
 
 use super::{RunError, write_atomic};
 pub use crate::dataset::{Row, read_dataset, read_dataset_checked};
@@ -47,6 +50,24 @@ struct Scored<'a> {
     score: f64,
     well_formed: bool,
     detail: &'a str,
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    metrics: BTreeMap<&'a str, f64>,
+}
+
+/// The running sum of one named sub-metric over a group's answers.
+#[derive(Clone, Copy, Debug, Default, Serialize)]
+pub struct MetricSum {
+    /// Sum of the metric's values.
+    pub total: f64,
+    /// Answers that reported the metric.
+    pub answers: usize,
+}
+
+impl MetricSum {
+    /// Mean over the answers that reported the metric (0 when none did).
+    pub fn mean(&self) -> f64 {
+        ratio(self.total, self.answers)
+    }
 }
 
 /// Aggregates per (task, level).
@@ -65,6 +86,9 @@ pub struct Group {
     pub perfect: usize,
     /// Malformed answers.
     pub malformed: usize,
+    /// Named sub-metrics of the scores (`Score::metrics`), summed per name
+    /// over the answers that report them.
+    pub metrics: BTreeMap<&'static str, MetricSum>,
 }
 
 /// `a / b`, or 0 when `b` is 0.
@@ -95,6 +119,41 @@ impl Group {
         self.total += other.total;
         self.perfect += other.perfect;
         self.malformed += other.malformed;
+        for (name, m) in &other.metrics {
+            let e = self.metrics.entry(name).or_default();
+            e.total += m.total;
+            e.answers += m.answers;
+        }
+    }
+
+    /// Counts one scored answer.
+    fn record(&mut self, s: &Score) {
+        self.answered += 1;
+        self.total += s.value;
+        self.perfect += usize::from(s.value >= 1.0);
+        self.well_formed += usize::from(s.well_formed);
+        self.malformed += usize::from(!s.well_formed);
+        for &(name, v) in &s.metrics {
+            let e = self.metrics.entry(name).or_default();
+            e.total += v;
+            e.answers += 1;
+        }
+    }
+
+    /// The sub-metric means as one table line (empty without metrics).
+    fn metrics_line(&self) -> String {
+        if self.metrics.is_empty() {
+            return String::new();
+        }
+        let parts: Vec<String> = self
+            .metrics
+            .iter()
+            .map(|(n, m)| format!("{n} {:.3} ({})", m.mean(), m.answers))
+            .collect();
+        format!(
+            "    sub-metrics (mean over answers): {}\n",
+            parts.join(", ")
+        )
     }
 
     fn json(&self) -> serde_json::Value {
@@ -107,6 +166,16 @@ impl Group {
             "mean_score_all_rows": self.mean_all(),
             "perfect": self.perfect,
             "malformed": self.malformed,
+            "metrics": self
+                .metrics
+                .iter()
+                .map(|(n, m)| {
+                    (
+                        n.to_string(),
+                        serde_json::json!({"mean": m.mean(), "answers": m.answers}),
+                    )
+                })
+                .collect::<serde_json::Map<_, _>>(),
         })
     }
 }
@@ -155,8 +224,11 @@ impl ScoreSummary {
         };
         for (k, g) in &self.groups {
             s.push_str(&line(k, g));
+            s.push_str(&g.metrics_line());
         }
-        s.push_str(&line("all", &self.overall()));
+        let all = self.overall();
+        s.push_str(&line("all", &all));
+        s.push_str(&all.metrics_line());
         s.push_str(&format!(
             "{} unanswered rows, {} unknown ids, {} bad lines, {} duplicate ids\n",
             self.unanswered,
@@ -292,11 +364,7 @@ pub fn score_answers_with(
             continue;
         };
         let s = score_row(row, answer, registry, &mut ctx);
-        g.answered += 1;
-        g.total += s.value;
-        g.perfect += usize::from(s.value >= 1.0);
-        g.well_formed += usize::from(s.well_formed);
-        g.malformed += usize::from(!s.well_formed);
+        g.record(&s);
         lines.push_str(
             &serde_json::to_string(&Scored {
                 id: &row.id,
@@ -305,6 +373,7 @@ pub fn score_answers_with(
                 score: s.value,
                 well_formed: s.well_formed,
                 detail: &s.detail,
+                metrics: s.metrics.iter().copied().collect(),
             })
             .expect("serialisable"),
         );
@@ -397,6 +466,7 @@ mod tests {
                 total: 1.0,
                 perfect: 1,
                 malformed: 1,
+                metrics: BTreeMap::new(),
             },
         );
         s.groups.insert(
@@ -420,5 +490,36 @@ mod tests {
         assert_eq!(j["overall"]["rows"], 6);
         let table = s.render();
         assert!(table.lines().any(|l| l.starts_with("all ")), "{table}");
+    }
+
+    #[test]
+    fn sub_metrics_are_averaged_per_group_over_the_answers_reporting_them() {
+        let mut g = Group::default();
+        let both = |v: f64, l, s| Score {
+            value: v,
+            ..Score::correct().with_metrics(vec![("lenient", l), ("strict", s)])
+        };
+        g.record(&both(0.0, 1.0, 0.0));
+        g.record(&both(1.0, 1.0, 1.0));
+        g.record(&Score::malformed("x").with_metrics(vec![("lenient", 0.0), ("strict", 0.0)]));
+        g.record(&Score::correct().with_metrics(vec![("error_line", 1.0)]));
+        g.rows = 5;
+        assert_eq!(g.metrics["lenient"].answers, 3);
+        assert!((g.metrics["lenient"].mean() - 2.0 / 3.0).abs() < 1e-12);
+        assert!((g.metrics["strict"].mean() - 1.0 / 3.0).abs() < 1e-12);
+        assert_eq!(g.metrics["error_line"].mean(), 1.0);
+        let mut s = ScoreSummary::default();
+        s.groups
+            .insert("pl1_proof_checking         1".into(), g.clone());
+        s.groups.insert("pl1_proof_checking         2".into(), g);
+        let j = s.to_json();
+        assert_eq!(
+            j["groups"]["pl1_proof_checking 1"]["metrics"]["strict"]["answers"],
+            3
+        );
+        assert_eq!(j["overall"]["metrics"]["lenient"]["answers"], 6);
+        let table = s.render();
+        assert!(table.contains("lenient 0.667 (3)"), "{table}");
+        assert!(table.contains("strict 0.333 (6)"), "{table}");
     }
 }

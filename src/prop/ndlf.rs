@@ -6,20 +6,35 @@
 //! ([`NdlfOptions`] implements [`StepRule`]).
 //!
 //! Check order per step (spec §2): names bound (syntax) → n ≤ 5 (type) →
-//! every justifier holds (logic) → optional premise-conjunct bound (type) →
-//! without justifier-free steps, the claim is no tautology (type) → with
-//! the premise bound, premises cited plus premises the claim carries as
-//! hypotheses stay within it (type) → `{j1..jn} ⊨ p` (logic, with a
-//! counterexample assignment). The last two close the "curried
-//! tautology" shortcut: claiming `p1 ==> (p2 ==> ... ==> goal)` (valid, so
-//! it follows from anything) and then discharging hypotheses a few at a
-//! time would pass every other check without any reasoning.
+//! every justifier holds (logic) → optional premise bound on the
+//! justifiers (type) → without justifier-free steps, the claim is no
+//! tautology (type) → with the premise bound, the claim mentions at most
+//! that many premises as sub-formulas (type), and premises cited plus
+//! premises the claim carries as hypotheses stay within it (type) →
+//! `{j1..jn} ⊨ p` (logic, with a counterexample assignment).
+//!
+//! The premise bound stops a proof from gathering all premises at once,
+//! which would let one step do the whole proof. The encodings it closes:
+//! - consolidation: a lemma that conjoins premises, cited later; a
+//!   justifier counts every premise it carries: a top-level conjunct, or a
+//!   premise whose clausal form (without auxiliary atoms) is part of the
+//!   justifier's, so grouping, nesting, double negation, `| false` and
+//!   rewritten forms of the premises all count one by one;
+//! - the curried tautology `p1 ==> (p2 ==> ... ==> goal)` (valid, so it
+//!   follows from anything), then discharged a few hypotheses at a time:
+//!   tautologies are refused, and premises the claim assumes as
+//!   hypotheses (`(p1 & ... & p6) ==> goal`, `(~ p1) | ... | goal`,
+//!   `~ (p1 & ... & ~ goal)`, `<==>` forms, equivalent rewrites) count
+//!   with the cited ones;
+//! - any other position: a claim that mentions more premise formulas than
+//!   the bound as sub-formulas is refused outright.
 
 use super::check::{ErrorKind, Mode, Report, StepRule, check_parsed_with, check_text_with};
 use super::formula::Formula;
 use super::ndl::{Deduction, Dialect, FROM_RULE, Step};
+use super::resolution::{AtomTable, Clause, clausify};
 use super::sat;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// Limits of an NDL_f step.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -29,8 +44,10 @@ pub struct NdlfOptions {
     /// Whether `p from` with no justifier (a tautology) is allowed.
     pub allow_empty: bool,
     /// Anti-consolidation bound (spec §2, [P]): the premises cited in one
-    /// step, counting every premise that is a justifier or a top-level
-    /// conjunct of one; `None` turns the check off.
+    /// step, counting every premise a justifier carries
+    /// ([`carried_premises`]), the premises the claim assumes as hypotheses,
+    /// and, separately, the premises the claim mentions as sub-formulas;
+    /// `None` turns the checks off.
     pub max_premise_conjuncts: Option<usize>,
 }
 
@@ -62,23 +79,73 @@ fn conjuncts<'f>(f: &'f Formula, out: &mut Vec<&'f Formula>) {
     }
 }
 
-/// How many premises a justifier cites: 1 if it is a premise, else the
-/// number of its top-level conjuncts that are premises.
-pub fn premise_conjuncts(premises: &[Formula], j: &Formula) -> usize {
+/// Most clauses of a justifier's clausal form looked at by
+/// [`carried_premises`]; a larger one is read syntactically.
+const CARRY_CLAUSE_CAP: usize = 4096;
+
+/// How many premises a justifier carries: 1 if it is a premise; else every
+/// premise that is a top-level conjunct of it, or whose clausal form
+/// (without auxiliary atoms, [`clausify`]) is non-empty and contained in
+/// the justifier's, so premises merged into one formula count one by one
+/// however they are grouped, negated twice or rewritten. A justifier whose
+/// clausal form exceeds [`CARRY_CLAUSE_CAP`] clauses counts, instead, the
+/// compound premises it contains as sub-formulas. An honest derived lemma
+/// (a clause, a literal) carries a premise only by restating it.
+pub fn carried_premises(premises: &[Formula], j: &Formula) -> usize {
     if premises.contains(j) {
         return 1;
     }
     let mut cs = Vec::new();
     conjuncts(j, &mut cs);
-    cs.iter().filter(|c| premises.contains(c)).count()
+    let mut atoms = AtomTable::default();
+    let own: Option<BTreeSet<Clause>> =
+        clausify(j, &mut atoms, CARRY_CLAUSE_CAP).map(|c| c.into_iter().collect());
+    premises
+        .iter()
+        .filter(|p| {
+            cs.contains(p)
+                || match &own {
+                    Some(own) => clausify(p, &mut atoms, CARRY_CLAUSE_CAP)
+                        .is_some_and(|pc| !pc.is_empty() && pc.iter().all(|c| own.contains(c))),
+                    None => !is_literal(p) && mentions(j, p),
+                }
+        })
+        .count()
+}
+
+/// Whether `p` occurs in `f` as a sub-formula (`f` itself included).
+fn mentions(f: &Formula, p: &Formula) -> bool {
+    if f == p {
+        return true;
+    }
+    match f {
+        Formula::Not(x) => mentions(x, p),
+        Formula::And(a, b) | Formula::Or(a, b) | Formula::Imp(a, b) | Formula::Iff(a, b) => {
+            mentions(a, p) || mentions(b, p)
+        }
+        _ => false,
+    }
+}
+
+/// How many compound premises occur in `claim` as sub-formulas, in any
+/// position (literal premises are left out: clauses mention atoms freely).
+pub fn mentioned_premises(premises: &[Formula], claim: &Formula) -> usize {
+    let mut seen: Vec<&Formula> = Vec::new();
+    for p in premises {
+        if !is_literal(p) && !seen.contains(&p) && mentions(claim, p) {
+            seen.push(p);
+        }
+    }
+    seen.len()
 }
 
 /// The hypotheses of a claim: the formulas it assumes rather than asserts.
 /// `(a ==> b)` assumes a's conjuncts and b's hypotheses; a disjunct `(~ x)`
 /// assumes x's conjuncts (the disjunction says x implies the rest), other
 /// compound disjuncts and conjuncts their own hypotheses; `(~ (x & y))`
-/// assumes x and y. A claim that restates the premises this way carries
-/// them into the proof without citing them.
+/// assumes x and y; `(a <==> b)` assumes what either direction of the
+/// implication does; `(~ (~ x))` what x does. A claim that restates the
+/// premises this way carries them into the proof without citing them.
 fn hypotheses<'f>(f: &'f Formula, out: &mut Vec<&'f Formula>) {
     match f {
         Formula::Imp(a, b) => {
@@ -97,7 +164,17 @@ fn hypotheses<'f>(f: &'f Formula, out: &mut Vec<&'f Formula>) {
             hypotheses(a, out);
             hypotheses(b, out);
         }
-        Formula::Not(x) if matches!(**x, Formula::And(..)) => conjuncts(x, out),
+        Formula::Iff(a, b) => {
+            conjuncts(a, out);
+            hypotheses(b, out);
+            conjuncts(b, out);
+            hypotheses(a, out);
+        }
+        Formula::Not(x) => match &**x {
+            Formula::And(..) => conjuncts(x, out),
+            Formula::Not(y) => hypotheses(y, out),
+            _ => {}
+        },
         _ => {}
     }
 }
@@ -163,16 +240,19 @@ pub(crate) fn check_from_step(
             ));
         }
     }
-    if let Some(m) = opts.max_premise_conjuncts {
-        let n: usize = args.iter().map(|a| premise_conjuncts(premises, a)).sum();
-        if n > m {
-            return Err((
-                ErrorKind::Type,
-                format!(
-                    "the justifiers consolidate {n} premises, more than {m} (premises merged into one formula still count one by one)"
-                ),
-            ));
-        }
+    let cited: usize = match opts.max_premise_conjuncts {
+        Some(_) => args.iter().map(|a| carried_premises(premises, a)).sum(),
+        None => 0,
+    };
+    if let Some(m) = opts.max_premise_conjuncts
+        && cited > m
+    {
+        return Err((
+            ErrorKind::Type,
+            format!(
+                "the justifiers consolidate {cited} premises, more than {m} (premises merged into one formula still count one by one)"
+            ),
+        ));
     }
     if !opts.allow_empty && !sat::satisfiable(&[Formula::negation(claim.clone())]) {
         return Err((
@@ -183,7 +263,15 @@ pub(crate) fn check_from_step(
         ));
     }
     if let Some(m) = opts.max_premise_conjuncts {
-        let cited: usize = args.iter().map(|a| premise_conjuncts(premises, a)).sum();
+        let mentioned = mentioned_premises(premises, claim);
+        if mentioned > m {
+            return Err((
+                ErrorKind::Type,
+                format!(
+                    "the claim mentions {mentioned} premises as sub-formulas, more than {m}: a step may not gather that many premises in any position"
+                ),
+            ));
+        }
         let gathered = hypothesis_premises(premises, args, claim);
         if cited + gathered > m {
             return Err((
@@ -342,7 +430,7 @@ mod tests {
             "{{\n  c := {rest} from premise-1;\n  P7 from c\n}}"
         ));
         assert_gathering_refused(&r, "curried, cited premise left out");
-        assert!(format!("{:?}", r.result).contains("as hypotheses"));
+        assert!(format!("{:?}", r.result).contains("mentions 7 premises"));
         // Stripping a few hypotheses at a time still carries the rest.
         let tail = curried(&implications()[2..], "P7");
         let r = check_pl2(&format!(
@@ -394,6 +482,136 @@ mod tests {
             curried(&rewritten, "P7")
         ));
         assert_gathering_refused(&r, "rewritten");
+        // Rewritten premises are not mentioned verbatim: the hypothesis
+        // count is what refuses them.
+        assert!(format!("{:?}", r.result).contains("as hypotheses"), "{r:?}");
+    }
+
+    /// `h1 & (h2 & ...)`, right-nested.
+    fn conj(hs: &[String]) -> String {
+        hs.iter()
+            .rev()
+            .cloned()
+            .reduce(|acc, h| format!("({h} & {acc})"))
+            .unwrap()
+    }
+
+    #[test]
+    fn premises_gathered_in_groups_across_steps_are_refused() {
+        let imps = implications();
+        // Each group is derived honestly from at most five premises; the
+        // last step would then use all eight premises at once.
+        let grouped = |wrap: &dyn Fn(String) -> String| {
+            format!(
+                "{{\n  g1 := {} from premise-2, premise-3, premise-4;\n  g2 := {} from premise-5, premise-6, premise-7, premise-8;\n  P7 from g1, g2, premise-1\n}}",
+                wrap(conj(&imps[..3])),
+                wrap(conj(&imps[3..]))
+            )
+        };
+        let rewritten = |hs: std::ops::Range<usize>| {
+            conj(
+                &hs.map(|i| format!("((~ P{i}) | P{})", i + 1))
+                    .collect::<Vec<_>>(),
+            )
+        };
+        let cases: Vec<(&str, String)> = vec![
+            ("plain groups", grouped(&|g| g)),
+            ("double negation", grouped(&|g| format!("(~ (~ {g}))"))),
+            ("or false", grouped(&|g| format!("({g} | false)"))),
+            ("true implies", grouped(&|g| format!("(true ==> {g})"))),
+            (
+                "rewritten groups",
+                format!(
+                    "{{\n  g1 := {} from premise-2, premise-3, premise-4;\n  g2 := {} from premise-5, premise-6, premise-7, premise-8;\n  P7 from g1, g2, premise-1\n}}",
+                    rewritten(0..3),
+                    rewritten(3..7)
+                ),
+            ),
+        ];
+        for (what, proof) in cases {
+            let r = check_pl2(&proof);
+            let e = r.result.as_ref().expect_err(what);
+            assert_eq!(
+                (e.kind, e.line),
+                (ErrorKind::Type, 4),
+                "{what}: {e:?}\n{proof}"
+            );
+            assert!(e.description.contains("consolidate 8"), "{what}: {e:?}");
+            // Without the bound the same proof checks: the refusal is the
+            // bound's doing, not a slip in the proof.
+            let named = named_premises(&chain());
+            let off = NdlfOptions {
+                max_premise_conjuncts: None,
+                ..pl2_opts()
+            };
+            assert!(
+                check_ndlf_text(&named, &f("P7"), &proof, Mode::Strict, &off).ok(),
+                "{what}"
+            );
+        }
+    }
+
+    #[test]
+    fn all_premises_in_one_claim_are_refused_in_any_position() {
+        let imps = implications();
+        let cases: Vec<(&str, String)> = vec![
+            // The conjunction of premises as one antecedent.
+            (
+                "conjoined antecedent",
+                format!("({} ==> (P6 ==> P7)) from premise-8", conj(&imps[..6])),
+            ),
+            // The disjunctive form ~p1 | ... | goal.
+            (
+                "disjunctive",
+                format!(
+                    "{} from premise-1",
+                    imps.iter()
+                        .rev()
+                        .fold("P7".to_string(), |acc, h| format!("((~ {h}) | {acc})"))
+                ),
+            ),
+            // Six premises as a disjunct that asserts nothing.
+            (
+                "idle disjunct",
+                format!("(P0 | {}) from premise-1", conj(&imps[..6])),
+            ),
+            // An equivalence that restates the curried form.
+            (
+                "equivalence",
+                format!("({g} <==> ({g} & P7)) from premise-1", g = conj(&imps)),
+            ),
+        ];
+        for (what, step) in cases {
+            let proof = format!("{{\n  c := {step};\n  P7 from c, premise-1\n}}");
+            let r = check_pl2(&proof);
+            let e = r.result.as_ref().expect_err(what);
+            assert_eq!((e.kind, e.line), (ErrorKind::Type, 2), "{what}: {e:?}");
+        }
+        // Counted premises: compound ones only, each once.
+        let ps = chain();
+        let claim = f(&format!(
+            "(P0 | ({} & {}))",
+            conj(&imps[..3]),
+            conj(&imps[..3])
+        ));
+        assert_eq!(mentioned_premises(&ps, &claim), 3);
+        assert_eq!(mentioned_premises(&ps, &f("(P0 & P1)")), 0);
+    }
+
+    #[test]
+    fn honest_lemmas_carry_only_the_premises_they_restate() {
+        let ps = chain();
+        // A derived literal or clause carries nothing, even when it entails
+        // a premise (P3 entails P2 ==> P3).
+        assert_eq!(carried_premises(&ps, &f("P3")), 0);
+        assert_eq!(carried_premises(&ps, &f("((~ P0) | P2)")), 0);
+        // A premise, or a rewrite of it, counts once.
+        assert_eq!(carried_premises(&ps, &f("(P0 ==> P1)")), 1);
+        assert_eq!(carried_premises(&ps, &f("((~ P0) | P1)")), 1);
+        // Grouped premises count one by one, however they are wrapped.
+        let g = "(P0 & ((P0 ==> P1) & (P1 ==> P2)))";
+        assert_eq!(carried_premises(&ps, &f(g)), 3);
+        assert_eq!(carried_premises(&ps, &f(&format!("(~ (~ {g}))"))), 3);
     }
 
     #[test]

@@ -51,6 +51,15 @@ pub struct Score {
     pub well_formed: bool,
     /// A one-line human-readable reason (the first error found, or "correct").
     pub detail: String,
+    /// Named sub-metrics, each in `[0, 1]`, beside the main `value` (for
+    /// example `lenient` and `strict` proof checking, or ER's `full` and
+    /// `per_step`). A scorer reports the same names for every answer of a
+    /// row, malformed answers included (with 0), so that `saturate score`
+    /// can average each name over the answers that report it; a name that
+    /// only applies to some rows (the error line of an incorrect proof) is
+    /// reported on those rows only. Empty for scorers without sub-metrics.
+    #[serde(default, skip_deserializing)]
+    pub metrics: Vec<(&'static str, f64)>,
 }
 
 impl Score {
@@ -60,6 +69,7 @@ impl Score {
             value: 1.0,
             well_formed: true,
             detail: "correct".to_string(),
+            metrics: Vec::new(),
         }
     }
 
@@ -69,6 +79,7 @@ impl Score {
             value: 0.0,
             well_formed: true,
             detail: detail.into(),
+            metrics: Vec::new(),
         }
     }
 
@@ -78,7 +89,19 @@ impl Score {
             value: 0.0,
             well_formed: false,
             detail: detail.into(),
+            metrics: Vec::new(),
         }
+    }
+
+    /// This score with the named sub-metrics `metrics` (replacing any).
+    pub fn with_metrics(mut self, metrics: Vec<(&'static str, f64)>) -> Score {
+        self.metrics = metrics;
+        self
+    }
+
+    /// The value of the sub-metric `name`, if reported.
+    pub fn metric(&self, name: &str) -> Option<f64> {
+        self.metrics.iter().find(|(n, _)| *n == name).map(|m| m.1)
     }
 }
 

@@ -42,6 +42,15 @@ impl ErScore {
             self.steps_right as f64 / self.steps as f64
         }
     }
+
+    /// The row's score: the ER-G credit as the main value (full accuracy:
+    /// every elided equation set right), with the sub-metrics `full` (the
+    /// same) and `per_step` (ER-L, the share of steps right; 0 for a
+    /// malformed answer).
+    pub fn into_score(self) -> Score {
+        let metrics = vec![("full", self.score.value), ("per_step", self.local())];
+        self.score.with_metrics(metrics)
+    }
 }
 
 #[derive(Serialize)]
@@ -129,7 +138,8 @@ are answered with {\"explanation\": \"step 1: E1 at [1], E2 at [2]; step 2: no e
     s
 }
 
-/// Scores an ER answer: `score.value` is the ER-G credit, `local()` ER-L.
+/// Scores an ER answer: `score.value` is the ER-G credit, `local()` ER-L
+/// ([`ErScore::into_score`] makes both a row's score).
 pub fn score(inst: &ErInstance, answer: &str) -> ErScore {
     let l = match inst.proof.load() {
         Ok(l) => l,
@@ -250,12 +260,26 @@ mod tests {
         assert_eq!(s.score.value, 0.0);
         assert!(s.score.well_formed);
         assert_eq!(s.steps_right, 8);
+        let row = s.into_score();
+        assert_eq!(row.value, 0.0);
+        assert_eq!(row.metric("full"), Some(0.0));
+        assert!((row.metric("per_step").unwrap() - 8.0 / 9.0).abs() < 1e-12);
+        let row = score(&inst, &g).into_score();
+        assert_eq!(
+            (row.value, row.metric("full"), row.metric("per_step")),
+            (1.0, Some(1.0), Some(1.0))
+        );
         // A superfluous equation is wrong even though every redex is there.
         let sup = g.replace("[\"E12\"]", "[\"E12\",\"E1\"]");
         assert_eq!(score(&inst, &sup).steps_right, 8);
         // Malformed.
         let s = score(&inst, "{\"stepJustifications\": 3}");
         assert!(!s.score.well_formed);
+        let row = s.into_score();
+        assert_eq!(
+            (row.metric("full"), row.metric("per_step")),
+            (Some(0.0), Some(0.0))
+        );
         let s = score(
             &inst,
             "{\"stepJustifications\": [{\"step\": 12, \"supportingEquations\": []}]}",

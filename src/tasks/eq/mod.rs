@@ -78,10 +78,10 @@ impl Task {
     pub fn description(self) -> &'static str {
         match self {
             Task::ProofChecking => {
-                "EQ proof checking: decide whether an equational rewrite proof is correct; explain every redex of every step, or describe the first wrong step. Half of the proofs are corrupted (contractum or citation corruption)."
+                "EQ proof checking: decide whether an equational rewrite proof is correct; explain every redex of every step, or describe the first wrong step. Half of the proofs are corrupted (contractum or citation corruption). Scored strictly (verdict and every detail right); the lenient metric (verdict only) is a sub-metric."
             }
             Task::EquationRecovery => {
-                "EQ elided-equation recovery: the justifications of a rewrite proof are removed; name a minimal licensing set of equations for every step, or [] when none exists. Scored per proof (ER-G) and per step (ER-L)."
+                "EQ elided-equation recovery: the justifications of a rewrite proof are removed; name a minimal licensing set of equations for every step, or [] when none exists. Scored per proof (ER-G, full accuracy: every step right, the main score and sub-metric full) and per step (ER-L, the share of steps right: sub-metric per_step)."
             }
             Task::GapFilling => {
                 "EQ gap filling: a run of lines of a correct proof is hidden; supply lines (at most two equations each, either direction) that make the proof valid, or [] for a decoy gap. A decoy's line after the gap is changed (another head symbol, swapped arguments, or a subterm of the line before) using only symbols a fillable gap could show, and certified unfillable by a finite model of the equations in which the lines around the gap differ."
@@ -490,11 +490,11 @@ pub fn score(task: Task, metadata: &str, answer: &str) -> Score {
     match task {
         Task::ProofChecking => match serde_json::from_str::<WithInstance<pc::PcInstance>>(metadata)
         {
-            Ok(m) => pc::score(&m.instance, answer),
+            Ok(m) => pc::score_row(&m.instance, answer),
             Err(e) => bad(e),
         },
         Task::EquationRecovery => match score_er(metadata, answer) {
-            Ok(s) => s.score,
+            Ok(s) => s.into_score(),
             Err(e) => Score::malformed(e),
         },
         Task::GapFilling => match serde_json::from_str::<WithInstance<gf::GfInstance>>(metadata) {
@@ -559,7 +559,12 @@ mod tests {
                         continue;
                     };
                     labels.insert(b.label.clone());
-                    assert_eq!(score(task, &b.metadata, &b.answer), Score::correct());
+                    let s = score(task, &b.metadata, &b.answer);
+                    assert_eq!((s.value, s.well_formed), (1.0, true), "{}", s.detail);
+                    // The gold answer is right on every sub-metric too
+                    // (gap filling reports none).
+                    assert_eq!(s.metrics.is_empty(), matches!(task, Task::GapFilling));
+                    assert!(s.metrics.iter().all(|m| m.1 == 1.0), "{:?}", s.metrics);
                     let m: Value = serde_json::from_str(&b.metadata).unwrap();
                     for k in [
                         "start",

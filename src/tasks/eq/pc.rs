@@ -195,6 +195,26 @@ pub fn score(inst: &PcInstance, answer: &str) -> Score {
     }
 }
 
+/// Scores a PC answer for a dataset row: [`score`] as the main value (the
+/// strict metric: verdict and every detail right), with the sub-metrics
+/// `lenient` (the verdict `correct` alone is right, ProofGrid's lenient
+/// metric) and `strict` (the main value). A malformed answer reports 0.
+pub fn score_row(inst: &PcInstance, answer: &str) -> Score {
+    let s = score(inst, answer);
+    let verdict = parse_answer(answer)
+        .ok()
+        .and_then(|m| m.get("correct").and_then(|c| c.as_bool()));
+    let lenient = match (verdict, inst.proof.load()) {
+        (Some(said), Ok(l)) => said == first_bad_step(&l).is_none(),
+        _ => false,
+    };
+    let strict = s.value;
+    s.with_metrics(vec![
+        ("lenient", f64::from(u8::from(lenient))),
+        ("strict", strict),
+    ])
+}
+
 fn score_inner(l: &mut Loaded, answer: &str) -> Result<(), Fail> {
     let m = parse_answer(answer).map_err(malformed)?;
     let correct = field(&m, "correct")
@@ -472,6 +492,23 @@ mod tests {
         assert_eq!(score(&inst, &bad).value, 0.0);
         let bad = gold_contractum(8, "E5", &[0], "x", "y");
         assert_eq!(score(&inst, &bad).value, 0.0);
+        // The right verdict with a wrong step: lenient 1, strict 0.
+        let row = score_row(&inst, &bad);
+        assert_eq!(
+            (row.value, row.metric("lenient"), row.metric("strict")),
+            (0.0, Some(1.0), Some(0.0))
+        );
+        let row = score_row(&inst, &gold);
+        assert_eq!(
+            (row.value, row.metric("lenient"), row.metric("strict")),
+            (1.0, Some(1.0), Some(1.0))
+        );
+        let row = score_row(&inst, "{\"correct\": true, \"explanation\": []}");
+        assert_eq!(
+            (row.metric("lenient"), row.metric("strict")),
+            (Some(0.0), Some(0.0))
+        );
+        assert_eq!(score_row(&inst, "correct: no").metric("lenient"), Some(0.0));
         assert_eq!(
             score(&inst, "{\"correct\": true, \"explanation\": []}").value,
             0.0

@@ -292,7 +292,7 @@ impl PlTasks for Task {
     fn describe(self) -> &'static str {
         match self {
             Task::ProofChecking => {
-                "Is the NDL proof correct? Answer JSON `{\"correct\", \"errorDetails\"}`; the gold error is the strict checker's first error (line, type, description)."
+                "Is the NDL proof correct? Answer JSON `{\"correct\", \"errorDetails\"}`; the gold error is the strict checker's first error (line, type, description). Scored strictly (ProofGrid's strict metric): 1 iff the verdict is right and, for an incorrect proof, the offending line number and the error type are both right; the lenient metric (verdict only) and, on incorrect proofs, error_line and error_kind are sub-metrics."
             }
             Task::ProofWriting => {
                 "Write an NDL proof of the goal. Answer JSON `{\"description\", \"proof\"}`; scored by the lenient checker; the gold answer is one reference proof."
@@ -370,7 +370,7 @@ impl PlTasks for Pl2Task {
     fn describe(self) -> &'static str {
         match self {
             Pl2Task::ProofChecking => {
-                "Is the NDL_f proof correct? Answer JSON `{\"correct\", \"errorDetails\"}`; the gold error is the strict NDL_f checker's first error (a logic error's description has a counterexample)."
+                "Is the NDL_f proof correct? Answer JSON `{\"correct\", \"errorDetails\"}`; the gold error is the strict NDL_f checker's first error (a logic error's description has a counterexample). Scored strictly: 1 iff the verdict is right and, for an incorrect proof, the offending line number and the error type are both right (the description is not scored); the lenient metric (verdict only) and, on incorrect proofs, error_line and error_kind are sub-metrics."
             }
             Pl2Task::ProofWriting => {
                 "Write an NDL_f proof of the goal, or for a non-theorem answer `\"proof\": null` with a counterexample assignment. Scored by the lenient NDL_f checker (at most 5 justifiers and 5 premises per step, premises assumed as hypotheses of a claim included; no tautology may be claimed, which closes the shortcut of claiming the curried premises-imply-goal formula) or by evaluating the counterexample."

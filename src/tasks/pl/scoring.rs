@@ -28,41 +28,16 @@ pub struct ScoreInput<'a> {
     pub gold: &'a str,
 }
 
-/// Scores a model answer. Checking: the verdict must match the gold one
-/// (error details are reported in the reason, not scored, as in [P]).
-/// Writing: the proof must pass the lenient checker. Masking: the values
-/// must make the proof pass the lenient checker; `{}` is right iff the gold
-/// is `{}`. Gaps: every gap filled and the whole proof passes leniently.
+/// Scores a model answer. Checking: ProofGrid's strict metric is the
+/// main value and its lenient metric a sub-metric (see
+/// [`score_checking`]). Writing: the proof must pass the lenient checker.
+/// Masking: the values must make the proof pass the lenient checker; `{}`
+/// is right iff the gold is `{}`. Gaps: every gap filled and the whole
+/// proof passes leniently.
 pub fn score(input: &ScoreInput<'_>, answer: &str) -> Score {
     let named = named_premises(input.premises);
     match input.task {
-        Task::ProofChecking => {
-            let Some(v) = json_object(answer) else {
-                return Score::malformed("answer is not a JSON object");
-            };
-            let Some(said) = v.get("correct").and_then(|c| c.as_bool()) else {
-                return Score::malformed("missing boolean field \"correct\"");
-            };
-            let gold = json_object(input.gold).expect("gold is JSON");
-            let truth = gold["correct"].as_bool().expect("gold verdict");
-            if said != truth {
-                return Score::wrong(format!("verdict {said}, expected {truth}"));
-            }
-            if truth {
-                return Score::correct();
-            }
-            let want = &gold["errorDetails"];
-            let got = v.get("errorDetails").cloned().unwrap_or(Value::Null);
-            let line = got.get("offendingLineNumber") == Some(&want["offendingLineNumber"]);
-            let kind = got.get("errorType") == Some(&want["errorType"]);
-            let mut s = Score::correct();
-            s.detail = format!(
-                "correct verdict; error line {}, error type {}",
-                if line { "right" } else { "wrong" },
-                if kind { "right" } else { "wrong" }
-            );
-            s
-        }
+        Task::ProofChecking => score_checking(input.gold, answer),
         Task::ProofWriting => {
             let Some(v) = json_object(answer) else {
                 return Score::malformed("answer is not a JSON object");
@@ -126,6 +101,88 @@ pub fn score(input: &ScoreInput<'_>, answer: &str) -> Score {
                 )),
             }
         }
+    }
+}
+
+/// Scores a proof-checking answer against the gold verdict JSON with
+/// ProofGrid's two metrics (seed 000 reports the lenient one; the spec's
+/// §3.3 leaves the error details to score separately):
+///
+/// - `lenient`: 1 iff the verdict (`correct`) is right;
+/// - `strict`: 1 iff the verdict is right and, for an incorrect proof, the
+///   offending line number and the error type are both the gold ones.
+///
+/// The main value is `strict`, so answering "incorrect" to everything, or
+/// naming a wrong line or kind, no longer earns full credit. On an
+/// incorrect proof the sub-metrics `error_line` and `error_kind` say which
+/// detail was right (0 when the verdict is wrong). The gold error details
+/// are the strict checker's first error, which always states both the line
+/// and the type (PL1 and PL2 alike; a corruption operator that predicts the
+/// kind only does not change what the checker reports). A line number
+/// given as a string of digits and a type in any case are accepted.
+pub fn score_checking(gold: &str, answer: &str) -> Score {
+    let gold = json_object(gold).expect("gold is JSON");
+    let truth = gold["correct"].as_bool().expect("gold verdict");
+    let metrics = |lenient: bool, line: bool, kind: bool| {
+        let one = |b: bool| f64::from(u8::from(b));
+        let mut m = vec![
+            ("lenient", one(lenient)),
+            ("strict", one(lenient && (truth || (line && kind)))),
+        ];
+        if !truth {
+            m.push(("error_line", one(lenient && line)));
+            m.push(("error_kind", one(lenient && kind)));
+        }
+        m
+    };
+    let Some(v) = json_object(answer) else {
+        return Score::malformed("answer is not a JSON object")
+            .with_metrics(metrics(false, false, false));
+    };
+    let Some(said) = v.get("correct").and_then(|c| c.as_bool()) else {
+        return Score::malformed("missing boolean field \"correct\"")
+            .with_metrics(metrics(false, false, false));
+    };
+    if said != truth {
+        return Score::wrong(format!("verdict {said}, expected {truth}"))
+            .with_metrics(metrics(false, false, false));
+    }
+    if truth {
+        return Score::correct().with_metrics(metrics(true, true, true));
+    }
+    let want = &gold["errorDetails"];
+    let got = v.get("errorDetails").cloned().unwrap_or(Value::Null);
+    let line = line_number(got.get("offendingLineNumber"))
+        .is_some_and(|l| Some(l) == want["offendingLineNumber"].as_u64());
+    let kind = got
+        .get("errorType")
+        .and_then(|k| k.as_str())
+        .is_some_and(|k| {
+            Some(k.trim().to_ascii_lowercase().as_str()) == want["errorType"].as_str()
+        });
+    let right = |b: bool| if b { "right" } else { "wrong" };
+    let detail = format!(
+        "correct verdict; error line {}, error type {}",
+        right(line),
+        right(kind)
+    );
+    let s = if line && kind {
+        Score {
+            detail,
+            ..Score::correct()
+        }
+    } else {
+        Score::wrong(detail)
+    };
+    s.with_metrics(metrics(true, line, kind))
+}
+
+/// A line number given as a JSON number or a string of digits.
+fn line_number(v: Option<&Value>) -> Option<u64> {
+    match v? {
+        Value::Number(n) => n.as_u64(),
+        Value::String(s) => s.trim().parse().ok(),
+        _ => None,
     }
 }
 

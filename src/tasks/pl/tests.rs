@@ -211,6 +211,72 @@ fn proof_checking_is_balanced_and_labels_come_from_the_checker() {
     }
 }
 
+/// ProofGrid's strict metric is the main value: answering "incorrect" to
+/// everything earns the lenient share of incorrect proofs but nothing
+/// strictly, and a wrong line or kind costs the point.
+#[test]
+fn always_incorrect_and_wrong_error_details_lose_strict_credit() {
+    let all = instances(Task::ProofChecking, 80);
+    let always = r#"{"correct": false, "errorDetails": {"offendingLine": "", "offendingLineNumber": 1, "errorType": "syntax", "errorDescription": ""}}"#;
+    let (mut value, mut lenient, mut strict) = (0.0, 0.0, 0.0);
+    for inst in &all {
+        let s = score_record(Task::ProofChecking, &inst.metadata, &inst.answer, always);
+        value += s.value;
+        lenient += s.metric("lenient").unwrap();
+        strict += s.metric("strict").unwrap();
+        assert_eq!(s.value, s.metric("strict").unwrap());
+        assert_eq!(s.metric("error_line").is_some(), inst.label == "incorrect");
+    }
+    let n = all.len() as f64;
+    let wrong = all.iter().filter(|i| i.label == "incorrect").count() as f64;
+    assert_eq!(lenient, wrong);
+    assert!(
+        strict / n < 0.15,
+        "always incorrect: strict {strict} of {n}"
+    );
+    assert!(
+        value < lenient - 0.25 * n,
+        "strict {value} vs lenient {lenient}"
+    );
+    for inst in all.iter().filter(|i| i.label == "incorrect") {
+        let gold: Value = serde_json::from_str(&inst.answer).unwrap();
+        let line = gold["errorDetails"]["offendingLineNumber"]
+            .as_u64()
+            .unwrap();
+        let kind = gold["errorDetails"]["errorType"].as_str().unwrap();
+        let answer = |line: u64, kind: &str| {
+            json!({"correct": false, "errorDetails": {"offendingLine": "", "offendingLineNumber": line, "errorType": kind, "errorDescription": ""}}).to_string()
+        };
+        let score = |a: &str| score_record(Task::ProofChecking, &inst.metadata, &inst.answer, a);
+        // The right verdict, line and kind: 1 on both metrics.
+        let s = score(&answer(line, kind));
+        assert_eq!(
+            (s.value, s.metric("strict"), s.metric("lenient")),
+            (1.0, Some(1.0), Some(1.0))
+        );
+        // The right verdict and kind on the wrong line: strict 0, lenient 1.
+        let s = score(&answer(line + 1, kind));
+        assert_eq!(
+            (s.value, s.metric("strict"), s.metric("lenient")),
+            (0.0, Some(0.0), Some(1.0))
+        );
+        assert_eq!(
+            (s.metric("error_line"), s.metric("error_kind")),
+            (Some(0.0), Some(1.0))
+        );
+        // The right line with the wrong kind: strict 0.
+        let other = if kind == "logic" { "type" } else { "logic" };
+        let s = score(&answer(line, other));
+        assert_eq!(
+            (s.value, s.metric("error_line"), s.metric("error_kind")),
+            (0.0, Some(1.0), Some(0.0))
+        );
+        // A line number as a string and a kind in capitals still read.
+        let s = score(&json!({"correct": false, "errorDetails": {"offendingLineNumber": line.to_string(), "errorType": kind.to_uppercase()}}).to_string());
+        assert_eq!(s.value, 1.0, "{}", s.detail);
+    }
+}
+
 #[test]
 fn corrupted_and_malformed_answers_score_zero() {
     for task in Task::ALL {

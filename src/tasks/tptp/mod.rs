@@ -76,10 +76,10 @@ impl Family {
                 "Conjecture entailment: premises drawn from the derivation of a ranked theorem at depth d, kept or perturbed k times; answer `True` or `False`. True labels carry a checked refutation, False labels a checked finite countermodel."
             }
             Family::Selection => {
-                "Minimal premise selection: a numbered pool of a minimum premise set plus k same-signature distractors; answer the sorted indices of a smallest subset that proves the theorem. The certificate proves each minimum answer and covers every smaller subset with a countermodel."
+                "Minimal premise selection: a numbered pool of a minimum premise set plus k same-signature distractors; answer the sorted indices of a smallest subset that proves the theorem. The certificate proves each minimum answer and covers every smaller subset with a countermodel. Scoring: a minimum answer scores 1; an insufficient answer scores 0 (certified by a countermodel or decided by the prover; an answer the prover leaves undecided also scores 0); a sufficient but larger answer scores min_size / answer_size, so listing the whole pool earns min / pool size. Sub-metrics: sufficient, minimal."
             }
             Family::Reconstruction => {
-                "Proof graph reconstruction: the shuffled clauses of a binary-inference proof of depth at least d with k to 2k-1 clauses; answer one `CHILD <- PARENT_1, PARENT_2` line per derived clause. Every gold step carries a checked refutation of `PARENT_1, PARENT_2 |- CHILD`."
+                "Proof graph reconstruction: the shuffled clauses of a binary-inference proof of depth at least d with k to 2k-1 clauses; answer one `CHILD <- PARENT_1, PARENT_2` line per derived clause. Every gold step carries a checked refutation of `PARENT_1, PARENT_2 |- CHILD`. Scoring: 0 for an unreadable or invalid graph, else the share of sound steps (gold, or confirmed by the prover); sub-metrics edge_precision, edge_recall."
             }
         }
     }

@@ -327,8 +327,10 @@ fn structure(
 }
 
 /// Scores an answer: 0 when the structure is invalid; otherwise the share
-/// of steps that are sound (a gold step, or one the prover confirms); the
-/// detail reports edge precision and recall against the gold graph.
+/// of steps that are sound (a gold step, or one the prover confirms). Edge
+/// precision and recall against the gold graph are the sub-metrics
+/// `edge_precision` and `edge_recall` (0 for an unreadable or invalid
+/// graph).
 pub fn score(
     meta: &serde_json::Value,
     cert: &serde_json::Value,
@@ -338,14 +340,15 @@ pub fn score(
     let clauses = str_list(meta, "clauses")?;
     let cert: Certificate =
         serde_json::from_value(cert.clone()).map_err(|e| format!("certificate: {e}"))?;
+    let none = |s: Score| Ok(s.with_metrics(vec![("edge_precision", 0.0), ("edge_recall", 0.0)]));
     let steps = match parse_steps(answer) {
         Ok(s) if !s.is_empty() => s,
-        Ok(_) => return Ok(Score::malformed("no steps")),
-        Err(e) => return Ok(Score::malformed(e)),
+        Ok(_) => return none(Score::malformed("no steps")),
+        Err(e) => return none(Score::malformed(e)),
     };
     let derived: BTreeSet<usize> = cert.steps.iter().map(|s| s.child).collect();
     if let Err(e) = structure(&steps, clauses.len(), &derived) {
-        return Ok(Score::wrong(format!("invalid structure: {e}")));
+        return none(Score::wrong(format!("invalid structure: {e}")));
     }
     let gold: HashSet<(usize, usize)> = cert
         .steps
@@ -382,6 +385,7 @@ pub fn score(
             "{sound}/{} steps sound; edge precision {precision:.3}, recall {recall:.3}",
             steps.len()
         ),
+        metrics: vec![("edge_precision", precision), ("edge_recall", recall)],
     })
 }
 

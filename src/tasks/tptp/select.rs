@@ -388,10 +388,22 @@ pub fn parse_answer(answer: &str, n: usize) -> Result<Vec<usize>, String> {
     Ok(out)
 }
 
-/// Scores an answer: 1 for any certified minimum answer; otherwise the
-/// Jaccard overlap with the nearest minimum answer. A sufficient but
-/// non-minimal answer (confirmed by the prover) keeps its Jaccard credit
-/// and is reported as such in the detail.
+/// Scores an answer by sufficiency and size, so that neither listing the
+/// whole pool nor guessing near a minimum answer earns much:
+///
+/// - a certified minimum answer scores 1;
+/// - an insufficient answer scores 0: one inside the clauses a certified
+///   countermodel satisfies (every subset of the minimum size or smaller
+///   that is not a minimum answer is), or one the prover refutes;
+/// - a sufficient answer larger than the minimum (a superset of a
+///   certified answer, or one the prover proves) scores
+///   `min_size / answer_size`, so the whole pool scores `min / |pool|`;
+/// - an answer whose sufficiency the prover leaves undecided within its
+///   limits scores 0, as it cannot be credited as sufficient.
+///
+/// Sub-metrics: `sufficient` (1 iff the answer is known to prove the
+/// theorem) and `minimal` (1 iff it is a minimum answer); both 0 for a
+/// malformed answer.
 pub fn score(
     meta: &serde_json::Value,
     cert: &serde_json::Value,
@@ -401,38 +413,57 @@ pub fn score(
     let pool = str_list(meta, "pool")?;
     let cert: Certificate =
         serde_json::from_value(cert.clone()).map_err(|e| format!("certificate: {e}"))?;
+    let metrics = |sufficient: bool, minimal: bool| {
+        vec![
+            ("sufficient", f64::from(u8::from(sufficient))),
+            ("minimal", f64::from(u8::from(minimal))),
+        ]
+    };
     let got = match parse_answer(answer, pool.len()) {
         Ok(g) => g,
-        Err(e) => return Ok(Score::malformed(e)),
+        Err(e) => return Ok(Score::malformed(e).with_metrics(metrics(false, false))),
     };
     if cert.answers.iter().any(|a| a.premises == got) {
-        return Ok(Score::correct());
+        return Ok(Score::correct().with_metrics(metrics(true, true)));
     }
-    let jaccard = |a: &[usize]| {
-        let both = a.iter().filter(|x| got.contains(x)).count();
-        both as f64 / (a.len() + got.len() - both) as f64
+    let within = |small: &[usize], big: &[usize]| small.iter().all(|x| big.contains(x));
+    let sufficient = if cert.answers.iter().any(|a| within(&a.premises, &got)) {
+        Some(true)
+    } else if got.len() <= cert.size
+        || cert
+            .countermodels
+            .iter()
+            .any(|c| within(&got, &c.satisfies))
+    {
+        Some(false)
+    } else {
+        let theorem = str_field(meta, "theorem")?;
+        let mut texts: Vec<String> = got.iter().map(|&i| pool[i - 1].clone()).collect();
+        texts.push(theorem);
+        let (bank, clauses) = super::parse_clauses(&texts)?;
+        let (t, ps) = clauses.split_last().expect("theorem");
+        let refs: Vec<&[crate::logic::Literal]> = ps.iter().map(|c| c.as_slice()).collect();
+        prover.prove(&bank, &refs, t).verdict.label()
     };
-    let best = cert
-        .answers
-        .iter()
-        .map(|a| jaccard(&a.premises))
-        .fold(0.0, f64::max);
-    let theorem = str_field(meta, "theorem")?;
-    let mut texts: Vec<String> = got.iter().map(|&i| pool[i - 1].clone()).collect();
-    texts.push(theorem);
-    let (bank, clauses) = super::parse_clauses(&texts)?;
-    let (t, ps) = clauses.split_last().expect("theorem");
-    let refs: Vec<&[crate::logic::Literal]> = ps.iter().map(|c| c.as_slice()).collect();
-    let sufficient = prover.prove(&bank, &refs, t).verdict.label();
-    let detail = match sufficient {
-        Some(true) => "sufficient but not minimal",
-        Some(false) => "not sufficient",
-        None => "sufficiency undecided",
-    };
-    Ok(Score {
-        value: best,
-        well_formed: true,
-        detail: format!("{detail}; Jaccard {best:.3} with the nearest minimum answer"),
+    let size = format!("{} premises, minimum {}", got.len(), cert.size);
+    Ok(match sufficient {
+        Some(true) => {
+            let value = cert.size as f64 / got.len() as f64;
+            Score {
+                value,
+                ..Score::wrong(format!(
+                    "sufficient but not minimal ({size}): credit {value:.3}"
+                ))
+            }
+            .with_metrics(metrics(true, false))
+        }
+        Some(false) => {
+            Score::wrong(format!("not sufficient ({size})")).with_metrics(metrics(false, false))
+        }
+        None => Score::wrong(format!(
+            "sufficiency undecided by the prover ({size}): no credit"
+        ))
+        .with_metrics(metrics(false, false)),
     })
 }
 
@@ -542,26 +573,56 @@ mod tests {
                 &cfg,
                 2,
                 &mut rng,
-            ) {
+            ) && b.answer.contains(',')
+            {
+                // A minimum of two or more: leaving one out is an answer.
                 built = Some(b);
                 break;
             }
         }
-        let b = built.expect("a selection instance");
+        let b = built.expect("a selection instance with a minimum of two or more");
         verify(&b.metadata, &b.certificate, &b.answer).unwrap();
         let s = score(&b.metadata, &b.certificate, &b.answer, &mut prover).unwrap();
         assert_eq!(s.value, 1.0);
+        assert_eq!(
+            (s.metric("sufficient"), s.metric("minimal")),
+            (Some(1.0), Some(1.0))
+        );
         let n = b.metadata["pool"].as_array().unwrap().len();
+        let gold = parse_answer(&b.answer, n).unwrap();
+        let mut score_of = |ix: &[usize]| {
+            score(&b.metadata, &b.certificate, &format_answer(ix), &mut prover).unwrap()
+        };
+        // The whole pool is sufficient but earns only min / |pool|.
         let all: Vec<usize> = (1..=n).collect();
-        let s = score(
-            &b.metadata,
-            &b.certificate,
-            &format_answer(&all),
-            &mut prover,
-        )
-        .unwrap();
-        assert!(s.value < 1.0 && s.value > 0.0);
+        let s = score_of(&all);
+        assert_eq!(s.value, gold.len() as f64 / n as f64, "{}", s.detail);
         assert!(s.detail.starts_with("sufficient"), "{}", s.detail);
+        assert_eq!(
+            (s.metric("sufficient"), s.metric("minimal")),
+            (Some(1.0), Some(0.0))
+        );
+        // The gold plus one extra premise: min / (min + 1).
+        let extra = (1..=n).find(|i| !gold.contains(i)).unwrap();
+        let mut plus = gold.clone();
+        plus.push(extra);
+        plus.sort_unstable();
+        let s = score_of(&plus);
+        assert_eq!(s.value, gold.len() as f64 / (gold.len() + 1) as f64);
+        // The gold missing one premise proves nothing: 0.
+        if gold.len() > 1 {
+            let s = score_of(&gold[1..]);
+            assert_eq!(s.value, 0.0, "{}", s.detail);
+            assert!(s.well_formed && s.detail.starts_with("not sufficient"));
+            assert_eq!(s.metric("sufficient"), Some(0.0));
+        }
+        // Distractors only: insufficient (certified or refuted), 0.
+        let distractors: Vec<usize> = (1..=n)
+            .filter(|i| !cert_premises(&b.certificate).contains(i))
+            .collect();
+        if !distractors.is_empty() {
+            assert_eq!(score_of(&distractors).value, 0.0);
+        }
         assert!(
             !score(&b.metadata, &b.certificate, "[0]", &mut prover)
                 .unwrap()
@@ -572,10 +633,29 @@ mod tests {
                 .unwrap()
                 .well_formed
         );
+        // The pool of a level-4 row (eight distractors; level 2 has four):
+        // padded with further copies of a distractor, the whole pool is
+        // still sufficient and scores min / |pool| < 0.3.
+        let mut wide = b.metadata.clone();
+        let filler = wide["pool"][distractors.first().copied().unwrap_or(n) - 1].clone();
+        while wide["pool"].as_array().unwrap().len() < gold.len() + 8 {
+            wide["pool"].as_array_mut().unwrap().push(filler.clone());
+        }
+        let m = wide["pool"].as_array().unwrap().len();
+        let all: Vec<usize> = (1..=m).collect();
+        let s = score(&wide, &b.certificate, &format_answer(&all), &mut prover).unwrap();
+        assert_eq!(s.value, gold.len() as f64 / m as f64);
+        assert!(s.value < 0.3, "whole pool of {m} scores {}", s.value);
         // A certificate missing its countermodels no longer verifies.
         let mut broken = b.certificate.clone();
         broken["countermodels"] = serde_json::json!([]);
         assert!(verify(&b.metadata, &broken, &b.answer).is_err());
+    }
+
+    /// Every premise of some certified minimum answer.
+    fn cert_premises(cert: &serde_json::Value) -> Vec<usize> {
+        let c: Certificate = serde_json::from_value(cert.clone()).unwrap();
+        c.answers.iter().flat_map(|a| a.premises.clone()).collect()
     }
 
     #[test]

@@ -492,7 +492,9 @@ pub fn verify_record(task: Pl2Task, metadata: &Value, gold: &str) -> Result<Stri
 }
 
 /// Scores a model answer against a record's metadata and gold answer.
-/// Checking: PL1's scorer in NDL_f (the verdict must match). Writing: a
+/// Checking: PL1's scorer in NDL_f (strict: the verdict and, for an
+/// incorrect proof, the error line and type; lenient, the verdict alone, as
+/// a sub-metric). Writing: a
 /// theorem needs a proof the lenient NDL_f checker accepts under the
 /// record's limits (PL1's proof-writing scorer in NDL_f); a non-theorem
 /// needs `"proof": null` and a counterexample that assigns every atom and

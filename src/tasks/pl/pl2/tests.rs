@@ -247,3 +247,42 @@ fn instances_are_deterministic() {
         }
     }
 }
+
+/// PL2 checking is scored strictly too: the gold error details name a line
+/// and a kind for every incorrect proof, and "always incorrect" earns no
+/// more than the lenient share.
+#[test]
+fn pl2_checking_scores_error_details_strictly() {
+    let all = instances(Pl2Task::ProofChecking, 6);
+    let always =
+        r#"{"correct": false, "errorDetails": {"offendingLineNumber": 1, "errorType": "syntax"}}"#;
+    let (mut value, mut lenient) = (0.0, 0.0);
+    let mut incorrect = 0;
+    for inst in &all {
+        let s = score_record(Pl2Task::ProofChecking, &inst.metadata, &inst.answer, always);
+        value += s.value;
+        lenient += s.metric("lenient").unwrap();
+        let gold: Value = serde_json::from_str(&inst.answer).unwrap();
+        if gold["correct"] == false {
+            incorrect += 1;
+            let d = &gold["errorDetails"];
+            assert!(
+                d["offendingLineNumber"].is_u64() && d["errorType"].is_string(),
+                "{gold}"
+            );
+            let mut wrong_line = gold.clone();
+            wrong_line["errorDetails"]["offendingLineNumber"] =
+                json!(d["offendingLineNumber"].as_u64().unwrap() + 1);
+            let s = score_record(
+                Pl2Task::ProofChecking,
+                &inst.metadata,
+                &inst.answer,
+                &wrong_line.to_string(),
+            );
+            assert_eq!((s.value, s.metric("lenient")), (0.0, Some(1.0)));
+        }
+    }
+    assert!(incorrect > 0);
+    assert_eq!(lenient, incorrect as f64);
+    assert!(value < lenient, "strict {value} vs lenient {lenient}");
+}
