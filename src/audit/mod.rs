@@ -142,23 +142,9 @@ impl AuditReport {
             "| config | level | rows | items | majority | single rule | tree | logistic | lead | status | most predictive |\n\
              |---|---|---:|---:|---:|---:|---:|---:|---:|---|---|\n",
         );
-        let pct = |v: Option<f64>| v.map_or("-".into(), |v| format!("{:.1}", 100.0 * v));
         for c in &self.cells {
-            let _ = writeln!(
-                s,
-                "| `{}` | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
-                c.config,
-                c.level,
-                c.rows,
-                c.items,
-                pct(c.majority),
-                pct(c.single_rule),
-                pct(c.tree),
-                pct(c.logistic),
-                c.excess_points().map_or("-".into(), |v| format!("{v:+.1}")),
-                status_name(c.status),
-                top_text(c)
-            );
+            let [config, rest @ ..] = columns(c);
+            let _ = writeln!(s, "| `{config}` | {} |", rest.join(" | "));
         }
         if !self.not_audited.is_empty() {
             let names: Vec<String> = self
@@ -202,22 +188,23 @@ impl AuditReport {
             "{:<28} {:>3} {:>5} {:>6} {:>6} {:>6} {:>6} {:>6} {:>6}  {:<14} most predictive",
             "config", "L", "rows", "items", "major", "rule", "tree", "logit", "lead", "status"
         );
-        let pct = |v: Option<f64>| v.map_or("-".into(), |v| format!("{:.1}", 100.0 * v));
         for c in &self.cells {
+            let [
+                config,
+                level,
+                rows,
+                items,
+                major,
+                rule,
+                tree,
+                logit,
+                lead,
+                status,
+                top,
+            ] = columns(c);
             let _ = writeln!(
                 s,
-                "{:<28} {:>3} {:>5} {:>6} {:>6} {:>6} {:>6} {:>6} {:>6}  {:<14} {}",
-                c.config,
-                c.level,
-                c.rows,
-                c.items,
-                pct(c.majority),
-                pct(c.single_rule),
-                pct(c.tree),
-                pct(c.logistic),
-                c.excess_points().map_or("-".into(), |v| format!("{v:+.1}")),
-                status_name(c.status),
-                top_text(c)
+                "{config:<28} {level:>3} {rows:>5} {items:>6} {major:>6} {rule:>6} {tree:>6} {logit:>6} {lead:>6}  {status:<14} {top}"
             );
         }
         for (k, n) in &self.not_audited {
@@ -237,6 +224,26 @@ impl AuditReport {
         );
         s
     }
+}
+
+/// One cell's row of the report, as the eleven column texts both tables
+/// print: config, level, rows, items, the four accuracies (percent), the
+/// lead (points), the status and the most predictive features.
+fn columns(c: &CellAudit) -> [String; 11] {
+    let pct = |v: Option<f64>| v.map_or("-".into(), |v| format!("{:.1}", 100.0 * v));
+    [
+        c.config.clone(),
+        c.level.clone(),
+        c.rows.to_string(),
+        c.items.to_string(),
+        pct(c.majority),
+        pct(c.single_rule),
+        pct(c.tree),
+        pct(c.logistic),
+        c.excess_points().map_or("-".into(), |v| format!("{v:+.1}")),
+        status_name(c.status).to_string(),
+        top_text(c),
+    ]
 }
 
 fn status_name(s: Status) -> &'static str {

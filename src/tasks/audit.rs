@@ -110,15 +110,18 @@ pub fn literals(clause: &str) -> Vec<&str> {
 
 /// The deepest parenthesis nesting of a text.
 pub fn nesting(text: &str) -> usize {
+    nesting_of(text, '(', ')')
+}
+
+/// The deepest nesting of a text in the brackets `open` … `close`.
+pub fn nesting_of(text: &str, open: char, close: char) -> usize {
     let (mut depth, mut max) = (0usize, 0usize);
     for c in text.chars() {
-        match c {
-            '(' => {
-                depth += 1;
-                max = max.max(depth);
-            }
-            ')' => depth = depth.saturating_sub(1),
-            _ => {}
+        if c == open {
+            depth += 1;
+            max = max.max(depth);
+        } else if c == close {
+            depth = depth.saturating_sub(1);
         }
     }
     max

@@ -5,7 +5,7 @@
 //! the goal and the shown proof (sizes, nesting, rule and justifier
 //! counts, repeated lines, whether the last line states the goal).
 
-use crate::tasks::audit::{AuditItem, max, mean, nesting, upper_identifiers};
+use crate::tasks::audit::{AuditItem, max, mean, nesting, nesting_of, upper_identifiers};
 use serde_json::Value;
 use std::collections::BTreeSet;
 
@@ -127,18 +127,7 @@ fn proof_features(it: &mut AuditItem, proof: &str, goal: &str) {
             let c = c.rsplit(":=").next().unwrap_or(c).trim();
             c == goal.trim()
         });
-    let mut depth = 0usize;
-    let mut max_depth = 0usize;
-    for c in proof.chars() {
-        match c {
-            '{' => {
-                depth += 1;
-                max_depth = max_depth.max(depth);
-            }
-            '}' => depth = depth.saturating_sub(1),
-            _ => {}
-        }
-    }
+    let max_depth = nesting_of(proof, '{', '}');
     it.push("proof_lines", lines.len() as f64);
     it.push("proof_chars", proof.len() as f64);
     it.push("proof_steps", steps.len() as f64);
