@@ -74,95 +74,98 @@ pub fn item(task: Task, prompt: &str, gold: &str) -> Option<Result<AuditItem, St
     if task == Task::EquationRecovery {
         return None;
     }
-    Some((|| {
-        let gold: Value = serde_json::from_str(gold).map_err(|e| format!("gold answer: {e}"))?;
-        let mut it = AuditItem::new(label(&gold)?);
-        let (equations, lines) = read_prompt(prompt)?;
-        let eq_syms: BTreeSet<&str> = equations.iter().flat_map(|(_, e)| symbols(e)).collect();
-        let text_of = |name: &str| {
-            equations
-                .iter()
-                .find(|(n, _)| *n == name)
-                .map_or("", |(_, e)| *e)
-        };
-        let terms: Vec<&str> = lines.iter().flatten().map(|l| l.term).collect();
-        let sizes: Vec<f64> = terms.iter().map(|t| t.len() as f64).collect();
-        let jumps = sizes.windows(2).map(|w| (w[1] - w[0]).abs());
-        it.push("equations", equations.len() as f64);
-        it.push("proof_lines", lines.len() as f64);
-        it.push("term_chars_mean", mean(sizes.iter().copied()));
-        it.push("term_chars_max", max(sizes.iter().copied()));
-        it.push("term_chars_jump_max", max(jumps));
-        let cited: Vec<f64> = lines
+    Some(
+        serde_json::from_str::<Value>(gold)
+            .map_err(|e| format!("gold answer: {e}"))
+            .and_then(|g| features(AuditItem::new(label(&g)?), prompt)),
+    )
+}
+
+/// The surface features of an EQ prompt, added to `it`.
+fn features(mut it: AuditItem, prompt: &str) -> Result<AuditItem, String> {
+    let (equations, lines) = read_prompt(prompt)?;
+    let eq_syms: BTreeSet<&str> = equations.iter().flat_map(|(_, e)| symbols(e)).collect();
+    let text_of = |name: &str| {
+        equations
             .iter()
-            .flatten()
-            .skip(1)
-            .map(|l| l.cites.len() as f64)
-            .collect();
-        it.push("cites_mean", mean(cited.iter().copied()));
-        it.push("cites_max", max(cited.iter().copied()));
-        // Per step: symbols of the new term that neither the term before
-        // nor the cited equations show.
-        let mut fresh_steps = 0usize;
-        let mut uncited_redex_steps = 0usize;
-        for w in lines.windows(2) {
-            let (Some(a), Some(b)) = (&w[0], &w[1]) else {
-                continue;
-            };
-            let before = symbols(a.term);
-            let cited: BTreeSet<&str> = b.cites.iter().flat_map(|c| symbols(text_of(c))).collect();
-            if symbols(b.term)
-                .iter()
-                .any(|s| !before.contains(s) && !cited.contains(s))
-            {
-                fresh_steps += 1;
-            }
-            if !b.cites.is_empty()
-                && cited.is_disjoint(&before)
-                && cited.is_disjoint(&symbols(b.term))
-            {
-                uncited_redex_steps += 1;
-            }
+            .find(|(n, _)| *n == name)
+            .map_or("", |(_, e)| *e)
+    };
+    let terms: Vec<&str> = lines.iter().flatten().map(|l| l.term).collect();
+    let sizes: Vec<f64> = terms.iter().map(|t| t.len() as f64).collect();
+    let jumps = sizes.windows(2).map(|w| (w[1] - w[0]).abs());
+    it.push("equations", equations.len() as f64);
+    it.push("proof_lines", lines.len() as f64);
+    it.push("term_chars_mean", mean(sizes.iter().copied()));
+    it.push("term_chars_max", max(sizes.iter().copied()));
+    it.push("term_chars_jump_max", max(jumps));
+    let cited: Vec<f64> = lines
+        .iter()
+        .flatten()
+        .skip(1)
+        .map(|l| l.cites.len() as f64)
+        .collect();
+    it.push("cites_mean", mean(cited.iter().copied()));
+    it.push("cites_max", max(cited.iter().copied()));
+    // Per step: symbols of the new term that neither the term before
+    // nor the cited equations show.
+    let mut fresh_steps = 0usize;
+    let mut unrelated_citation_steps = 0usize;
+    for w in lines.windows(2) {
+        let (Some(a), Some(b)) = (&w[0], &w[1]) else {
+            continue;
+        };
+        let before = symbols(a.term);
+        let cited: BTreeSet<&str> = b.cites.iter().flat_map(|c| symbols(text_of(c))).collect();
+        if symbols(b.term)
+            .iter()
+            .any(|s| !before.contains(s) && !cited.contains(s))
+        {
+            fresh_steps += 1;
         }
-        it.push("steps_with_fresh_symbols", fresh_steps as f64);
-        it.push(
-            "steps_citing_unrelated_equations",
-            uncited_redex_steps as f64,
-        );
-        // Around the gap (gap filling): what the lines on both sides show.
-        let gap = lines.iter().position(Option::is_none);
-        let (before, after_gap) = match gap {
-            Some(g) => (
-                g.checked_sub(1).and_then(|i| lines[i].as_ref()),
-                lines.get(g + 1).and_then(Option::as_ref),
-            ),
-            None => (None, None),
-        };
-        let b_syms = before.map(|l| symbols(l.term)).unwrap_or_default();
-        let a_syms = after_gap.map(|l| symbols(l.term)).unwrap_or_default();
-        let nowhere: usize = a_syms
-            .iter()
-            .filter(|s| !b_syms.contains(*s) && !eq_syms.contains(*s))
-            .count();
-        it.push(
-            "gap_position",
-            gap.map_or(0.0, |g| g as f64 / lines.len() as f64),
-        );
-        it.push(
-            "gap_chars_jump",
-            match (before, after_gap) {
-                (Some(b), Some(a)) => a.term.len() as f64 - b.term.len() as f64,
-                _ => 0.0,
-            },
-        );
-        it.push("gap_symbol_jaccard", jaccard(&b_syms, &a_syms));
-        it.push("gap_after_symbols_nowhere_else", nowhere as f64);
-        it.push(
-            "gap_after_symbols_not_before",
-            a_syms.difference(&b_syms).count() as f64,
-        );
-        Ok(it)
-    })())
+        if !b.cites.is_empty() && cited.is_disjoint(&before) && cited.is_disjoint(&symbols(b.term))
+        {
+            unrelated_citation_steps += 1;
+        }
+    }
+    it.push("steps_with_fresh_symbols", fresh_steps as f64);
+    it.push(
+        "steps_citing_unrelated_equations",
+        unrelated_citation_steps as f64,
+    );
+    // Around the gap (gap filling): what the lines on both sides show.
+    let gap = lines.iter().position(Option::is_none);
+    let (before, after_gap) = match gap {
+        Some(g) => (
+            g.checked_sub(1).and_then(|i| lines[i].as_ref()),
+            lines.get(g + 1).and_then(Option::as_ref),
+        ),
+        None => (None, None),
+    };
+    let b_syms = before.map(|l| symbols(l.term)).unwrap_or_default();
+    let a_syms = after_gap.map(|l| symbols(l.term)).unwrap_or_default();
+    let nowhere: usize = a_syms
+        .iter()
+        .filter(|s| !b_syms.contains(*s) && !eq_syms.contains(*s))
+        .count();
+    it.push(
+        "gap_position",
+        gap.map_or(0.0, |g| g as f64 / lines.len() as f64),
+    );
+    it.push(
+        "gap_chars_jump",
+        match (before, after_gap) {
+            (Some(b), Some(a)) => a.term.len() as f64 - b.term.len() as f64,
+            _ => 0.0,
+        },
+    );
+    it.push("gap_symbol_jaccard", jaccard(&b_syms, &a_syms));
+    it.push("gap_after_symbols_nowhere_else", nowhere as f64);
+    it.push(
+        "gap_after_symbols_not_before",
+        a_syms.difference(&b_syms).count() as f64,
+    );
+    Ok(it)
 }
 
 #[cfg(test)]

@@ -82,6 +82,17 @@ fn symbols_of(p: &Proof, t: TermId) -> BTreeSet<crate::logic::SymbolId> {
     v.into_iter().collect()
 }
 
+/// The symbols a reader sees when checking a step: those of the line
+/// before and of the cited equations' two sides.
+fn visible_symbols(p: &Proof, before: TermId, cited: &[usize]) -> BTreeSet<crate::logic::SymbolId> {
+    let mut seen = symbols_of(p, before);
+    for &e in cited {
+        seen.extend(symbols_of(p, p.equations[e].lhs));
+        seen.extend(symbols_of(p, p.equations[e].rhs));
+    }
+    seen
+}
+
 /// Whether line `step` of `p` (with `terms` and `citations` in place of the
 /// proof's own) shows a symbol that neither the line before nor the step's
 /// cited equations show.
@@ -91,11 +102,7 @@ pub fn shows_fresh_symbol(
     citations: &[Vec<usize>],
     step: usize,
 ) -> bool {
-    let mut seen = symbols_of(p, terms[step - 1]);
-    for &e in &citations[step] {
-        seen.extend(symbols_of(p, p.equations[e].lhs));
-        seen.extend(symbols_of(p, p.equations[e].rhs));
-    }
+    let seen = visible_symbols(p, terms[step - 1], &citations[step]);
     symbols_of(p, terms[step]).iter().any(|s| !seen.contains(s))
 }
 
@@ -128,11 +135,7 @@ pub fn corrupt_contractum(p: &mut Proof, rng: &mut ChaCha8Rng) -> Option<Corrupt
         let old = p.world.subterm(correct, q).expect("own");
         // Only constants the reader already sees at this step: in the line
         // before or in the cited equations.
-        let mut visible = symbols_of(p, p.terms[step - 1]);
-        for &e in &p.citations[step] {
-            visible.extend(symbols_of(p, p.equations[e].lhs));
-            visible.extend(symbols_of(p, p.equations[e].rhs));
-        }
+        let visible = visible_symbols(p, p.terms[step - 1], &p.citations[step]);
         let consts: Vec<_> = p
             .world
             .symbols(0)

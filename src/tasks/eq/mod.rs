@@ -431,7 +431,8 @@ fn build_gf(
     // fillable" scored 94.5% at level 4).
     let mut proof = proof;
     let mut found = gf::make_gap(&proof, decoy, rng);
-    for _ in 1..if decoy { DECOY_PROOFS } else { 1 } {
+    let draws = if decoy { DECOY_PROOFS } else { 1 };
+    for _ in 1..draws {
         if found.is_some() {
             break;
         }

@@ -100,7 +100,7 @@ fn proof_features(it: &mut AuditItem, proof: &str, goal: &str) {
     let steps: Vec<&str> = lines
         .iter()
         .copied()
-        .filter(|l| l.contains(" BY ") || l.contains(" from") || l.ends_with(" from"))
+        .filter(|l| l.contains(" BY ") || l.contains(" from"))
         .collect();
     let justifiers = |l: &str| -> f64 {
         let args = l

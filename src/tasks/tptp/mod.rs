@@ -414,6 +414,22 @@ impl Graph {
         crate::derivation::Derivation::new(&self.store).leaves(t)
     }
 
+    /// The ids of `t`'s ancestors in the derivation (membership only).
+    fn ancestor_set(&self, t: ClauseId) -> HashSet<ClauseId> {
+        crate::derivation::Derivation::new(&self.store)
+            .ancestors(t)
+            .into_iter()
+            .collect()
+    }
+
+    /// The variant keys (canonical texts) of `t` and of every clause of
+    /// `exclude`: a candidate whose key is among them is not drawn.
+    fn variant_keys(&self, t: ClauseId, exclude: &[ClauseId]) -> HashSet<String> {
+        let mut keys: HashSet<String> = exclude.iter().map(|&c| self.canon(c)).collect();
+        keys.insert(self.canon(t));
+        keys
+    }
+
     /// Up to `want` distractors for theorem `t`, drawn at random from the
     /// active clauses sharing the most symbols with `t` (Jaccard overlap of
     /// symbol sets, ties by id), excluding `t`'s ancestors, anything in
@@ -426,12 +442,8 @@ impl Graph {
         rng: &mut impl Rng,
     ) -> Vec<ClauseId> {
         let tsyms = symbols(self.bank(), self.lits(t));
-        let ancestors: HashSet<ClauseId> = crate::derivation::Derivation::new(&self.store)
-            .ancestors(t)
-            .into_iter()
-            .collect();
-        let mut banned: HashSet<String> = exclude.iter().map(|&c| self.canon(c)).collect();
-        banned.insert(self.canon(t));
+        let ancestors = self.ancestor_set(t);
+        let mut banned = self.variant_keys(t, exclude);
         let mut scored: Vec<(u64, ClauseId)> = self
             .active
             .iter()
@@ -467,8 +479,7 @@ impl Graph {
     /// clause of `exclude`: replacements and distractors that a reader
     /// cannot tell from genuine premises by background membership.
     pub fn spare_background(&self, t: ClauseId, exclude: &[ClauseId]) -> Vec<ClauseId> {
-        let mut banned: HashSet<String> = exclude.iter().map(|&c| self.canon(c)).collect();
-        banned.insert(self.canon(t));
+        let mut banned = self.variant_keys(t, exclude);
         self.context_axioms(t)
             .into_iter()
             .filter(|c| !exclude.contains(c))
@@ -481,12 +492,8 @@ impl Graph {
     /// `exclude` or of each other: background axioms a prompt may show
     /// besides `t`'s own.
     pub fn other_axioms(&self, t: ClauseId, exclude: &[ClauseId]) -> Vec<ClauseId> {
-        let ancestors: HashSet<ClauseId> = crate::derivation::Derivation::new(&self.store)
-            .ancestors(t)
-            .into_iter()
-            .collect();
-        let mut banned: HashSet<String> = exclude.iter().map(|&c| self.canon(c)).collect();
-        banned.insert(self.canon(t));
+        let ancestors = self.ancestor_set(t);
+        let mut banned = self.variant_keys(t, exclude);
         self.store
             .ids()
             .filter(|&c| self.store.get(c).rule == Rule::Input && !self.store.clause(c).is_empty())
