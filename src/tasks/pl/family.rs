@@ -25,7 +25,7 @@ use std::marker::PhantomData;
 /// state the tautology and hypothesis-gathering rules the checker enforces;
 /// 4: PL1 problems without degenerate sub-formulas, `l + 1` to `l + 2`
 /// premises at level `l`).
-pub const VERSION: &str = "pl-4";
+pub const VERSION: &str = "pl-5";
 
 /// Consecutive fruitless PL2 candidates after which a (task, family, size)
 /// cell stops: families with few distinct problems at a size (pyramids, De
@@ -417,6 +417,7 @@ impl RejectReason for Skip {
         match self {
             Skip::NoProblem => "no_problem",
             Skip::ProofTooLarge => "proof_too_large",
+            Skip::NoCorruption => "no_corruption",
         }
     }
 }

@@ -67,6 +67,10 @@ pub enum Skip {
     NoProblem,
     /// The reference proof exceeded the size cap.
     ProofTooLarge,
+    /// Proof checking: no corruption of the proof was found (the problem
+    /// is skipped whichever label its slot drew, so that label and problem
+    /// stay independent).
+    NoCorruption,
 }
 
 /// Builds the instance at (seed, task, level, index).
@@ -90,14 +94,7 @@ pub fn build(seed: u64, task: Task, level: u8, index: u64) -> Result<PlInstance,
             20,
             tasks::pl1_corruptor(&proof, &problem.premises),
         )
-        .unwrap_or_else(|_| {
-            tasks::correct_proof_checking(
-                &ProofSystem::Ndl,
-                &problem.premises,
-                &problem.goal,
-                &proof,
-            )
-        }),
+        .map_err(|_| Skip::NoCorruption)?,
         Task::ProofWriting => tasks::build_proof_writing(&problem, &proof),
         Task::ProofMasking => masking::build_proof_masking(&problem, &proof, &mut rng),
         Task::GapFilling => masking::build_gap_filling(&problem, &proof, &mut rng),

@@ -98,13 +98,14 @@ pub struct Corrupted {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct NoCorruption;
 
-/// Builds a proof-checking instance in `system`: with probability one half
-/// the proof is corrupted by up to `tries` draws of `corruptor` (`None`: the
-/// drawn operator does not apply); the label is the strict checker's
-/// verdict on the shown text, and a corruption is kept only if the lenient
-/// checker rejects it too. `Err` when the coin asked for a corruption and
-/// none was kept (the caller retries or falls back to
-/// [`correct_proof_checking`]).
+/// Builds a proof-checking instance in `system`: a corruption of the proof
+/// is searched by up to `tries` draws of `corruptor` (`None`: the drawn
+/// operator does not apply), kept only if the strict and the lenient
+/// checker both reject it; then a fair coin shows the corrupted proof (the
+/// label is the strict checker's verdict on the shown text) or the correct
+/// one. `Err` when no corruption was kept, whatever the coin said: the
+/// caller skips the problem, so that which problems are used does not
+/// depend on the label.
 pub fn build_proof_checking(
     system: &ProofSystem,
     premises: &[Formula],
@@ -114,9 +115,12 @@ pub fn build_proof_checking(
     tries: usize,
     mut corruptor: impl FnMut(&mut ChaCha8Rng) -> Option<Corrupted>,
 ) -> Result<Built, NoCorruption> {
-    if !rng.random_bool(0.5) {
-        return Ok(correct_proof_checking(system, premises, goal, proof));
-    }
+    // The corruption is searched for whatever the label: a problem is used
+    // only when it has one, so the problems behind correct and incorrect
+    // rows come from one distribution (otherwise the problems a corruption
+    // fails on, small ones, would all be shown correct, and their size
+    // would give the label away).
+    let show_correct = !rng.random_bool(0.5);
     let named = named_premises(premises);
     for _ in 0..tries {
         let Some(c) = corruptor(rng) else {
@@ -128,6 +132,9 @@ pub fn build_proof_checking(
         let (Err(e), false) = (&strict.result, lenient.ok()) else {
             continue;
         };
+        if show_correct {
+            return Ok(correct_proof_checking(system, premises, goal, proof));
+        }
         let kind_ok = e.kind.name() == c.predicted_kind;
         let mut meta = json!({
             "proof_correct": false,
