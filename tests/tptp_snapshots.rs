@@ -63,7 +63,13 @@ fn reconstruction_prompt() {
         "mult(inv(X0),X0)=e",
         "mult(inv(inv(X0)),e)=X0",
     ]);
-    let p = recon::render("GRP", &[], "mult(inv(inv(X0)),e)=X0", &clauses);
+    let p = recon::render(
+        "GRP",
+        &[],
+        "mult(inv(inv(X0)),e)=X0",
+        &clauses,
+        &[1, 2, 3, 4],
+    );
     let answer = recon::format_steps([(5, [1, 4])].into_iter());
     check("reconstruction", &format!("{p}=== answer\n{answer}"));
 }

@@ -1,7 +1,8 @@
 //! Shortcut-audit items of the TPTP families ([`crate::tasks::audit`]):
 //! an entailment row is one item (True/False); a selection row gives one
-//! item per pool clause (gold/distractor); a reconstruction row one item
-//! per listed clause other than the theorem (premise/derived). Features are
+//! item per pool clause (gold/distractor); a reconstruction row, whose
+//! prompt names the starting premises, one item per (derived clause, other
+//! clause) pair (parent/other). Features are
 //! what a reader sees without reasoning: sizes, verbatim (up to variable
 //! names) membership in the background list, symbol overlap with the
 //! conclusion, positions.
@@ -56,30 +57,73 @@ pub fn items(
         }
         Family::Reconstruction => {
             let clauses = str_list(meta, "clauses").map_err(TaskError::Record)?;
-            let theorem_index = meta
-                .get("theorem_index")
-                .and_then(|v| v.as_u64())
-                .ok_or_else(|| TaskError::Record("metadata: no theorem_index".into()))?
-                as usize;
-            let derived: BTreeSet<usize> = answer
-                .lines()
-                .filter_map(|l| l.split("<-").next()?.trim().parse().ok())
-                .collect();
-            Ok(clauses
-                .iter()
-                .enumerate()
-                .filter(|(i, _)| i + 1 != theorem_index)
-                .map(|(i, c)| {
-                    let label = if derived.contains(&(i + 1)) {
-                        "derived"
-                    } else {
-                        "premise"
-                    };
-                    clause_item(label, c, i, &clauses, &theorem, &background)
-                })
-                .collect())
+            let leaves = super::recon::premise_indices(meta).map_err(TaskError::Record)?;
+            let steps = super::recon::parse_steps(answer)
+                .map_err(|e| TaskError::Record(format!("gold answer: {e}")))?;
+            Ok(edge_items(&clauses, &leaves, &steps))
         }
     }
+}
+
+/// The items of a reconstruction row: the prompt names the starting
+/// premises, so what is asked is which two clauses each derived clause
+/// comes from. Per derived clause, one item for each parent and for two
+/// other clauses (balanced classes), labelled `parent` or `other`, with
+/// what a reader sees of the pair: symbol and literal overlap, sizes,
+/// whether the candidate is a starting premise.
+fn edge_items(
+    clauses: &[String],
+    leaves: &[usize],
+    steps: &[(usize, [usize; 2])],
+) -> Vec<AuditItem> {
+    let n = clauses.len();
+    let lits: Vec<BTreeSet<String>> = clauses
+        .iter()
+        .map(|c| literals(c).into_iter().map(normalize_variables).collect())
+        .collect();
+    let mut out = Vec::new();
+    for &(child, parents) in steps {
+        let c = &clauses[child - 1];
+        let csyms = symbols(c);
+        // Both parents and as many other clauses, the next ones after the
+        // child in the (random) numbering, so the classes are balanced and
+        // the majority baseline is a coin.
+        let others = (1..n)
+            .map(|j| (child - 1 + j) % n + 1)
+            .filter(|p| !parents.contains(p))
+            .take(2);
+        for p in parents.into_iter().chain(others) {
+            let label = if parents.contains(&p) {
+                "parent"
+            } else {
+                "other"
+            };
+            let text = &clauses[p - 1];
+            let psyms = symbols(text);
+            let shared = lits[p - 1].intersection(&lits[child - 1]).count() as f64;
+            out.push(
+                AuditItem::new(label)
+                    .with("symbol_jaccard", jaccard(&csyms, &psyms))
+                    .with(
+                        "symbols_not_in_child",
+                        psyms.difference(&csyms).count() as f64,
+                    )
+                    .with("shared_literals", shared)
+                    .with("shared_share", shared / lits[p - 1].len().max(1) as f64)
+                    .with("chars_ratio", text.len() as f64 / c.len().max(1) as f64)
+                    .with("literals", lits[p - 1].len() as f64)
+                    .with(
+                        "literal_difference",
+                        lits[child - 1].len() as f64 - lits[p - 1].len() as f64,
+                    )
+                    .with("nesting", nesting(text) as f64)
+                    .with("variables", upper_identifiers(text).len() as f64)
+                    .with("is_premise", f64::from(u8::from(leaves.contains(&p))))
+                    .with("clauses", n as f64),
+            );
+        }
+    }
+    out
 }
 
 /// The item of an entailment row.
@@ -235,16 +279,20 @@ mod tests {
     }
 
     #[test]
-    fn reconstruction_items_skip_the_theorem() {
+    fn reconstruction_items_are_candidate_parents() {
         let meta = json!({
             "context_axioms": [],
             "clauses": ["p(a)", "q(a)", "~p(X) | r(X)", "r(a)"],
             "theorem": "q(a)",
             "theorem_index": 2,
+            "premise_indices": [1, 3],
         });
         let got = items(Family::Reconstruction, &meta, "2 <- 1, 4\n4 <- 1, 3\n").unwrap();
-        let labels: Vec<&str> = got.iter().map(|i| i.label.as_str()).collect();
-        assert_eq!(labels, ["premise", "premise", "derived"]);
+        // Two derived clauses, each with its two parents and the one clause
+        // that is neither it nor a parent (3 for child 2, 2 for child 4).
+        assert_eq!(got.len(), 6);
+        let parents = got.iter().filter(|i| i.label == "parent").count();
+        assert_eq!(parents, 4);
         assert!(items(Family::Reconstruction, &json!({}), "").is_err());
     }
 }

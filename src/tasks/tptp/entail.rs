@@ -5,15 +5,23 @@
 //! decides the label; True needs a refutation, False a finite countermodel
 //! (both re-checked by the independent checker); anything else is redrawn.
 //!
-//! No shallow feature may tell the labels apart (issue 16): a replacement
-//! is of the same kind as the premise it replaces (a background axiom by
-//! another background axiom of the theorem, any other premise by a
-//! same-signature graph clause that is not a background axiom) and the
-//! closest in symbol overlap with the theorem and in length, so premise
-//! count, background share, overlap and sizes have the same distribution
-//! for both labels; the premises are listed in a random order.
+//! No shallow feature may tell the labels apart (issue 16):
+//! - a replacement is of the same kind as the premise it replaces (a
+//!   background axiom by another background axiom of the theorem, any other
+//!   premise by an active clause sharing a symbol with the theorem that is
+//!   not a background axiom) and, among all such clauses, the closest in
+//!   symbol overlap with the theorem, length, literal count and literals
+//!   shared with the theorem, and it must carry every symbol of the theorem
+//!   that only the replaced premise carried (so "a conclusion symbol occurs
+//!   in no premise" does not mark False rows), with few symbols foreign to
+//!   the original premises and theorem;
+//! - every attempt builds and certifies both versions (kept and perturbed)
+//!   and keeps its theorem only when both succeed, so the theorems and
+//!   premise sets behind True and False rows come from one distribution;
+//! - the premises are listed in a random order.
 
 use super::{Built, Graph, Reject, Scored, TasksConfig, bulleted, context_block, prover_stats};
+use crate::logic::SymbolId;
 use crate::prover::{Prover, Verdict};
 use crate::saturation::ClauseId;
 use crate::tasks::Score;
@@ -36,53 +44,50 @@ pub fn generate(
     if premises.len() > cfg.max_premises {
         return Err(Reject::TooManyPremises);
     }
-    let mut ops: Vec<(ClauseId, ClauseId)> = Vec::new();
-    if !want_true {
-        let n = premises.len();
-        let r = (k as usize).min(n.saturating_sub(1)).max(1);
-        let background: HashSet<ClauseId> = g.context_axioms(t.id).into_iter().collect();
-        let mut spare_background = g.spare_background(t.id, &premises);
-        let mut spare_plain = g.plain_distractors(t.id, &premises, 2 * r + 4, rng);
-        let mut slots: Vec<usize> = (0..n).collect();
-        slots.shuffle(rng);
-        for i in slots {
-            if ops.len() == r {
-                break;
-            }
-            let old = premises[i];
-            let cands = if background.contains(&old) {
-                &mut spare_background
-            } else {
-                &mut spare_plain
-            };
-            if let Some(c) = g.take_matched(t.id, old, cands, rng) {
-                premises[i] = c;
-                ops.push((old, c));
-            }
-        }
-        if ops.is_empty() {
-            return Err(Reject::NoDistractors);
-        }
+    // Both versions of the instance are built and certified whatever the
+    // slot's label: the kept premises must prove the theorem and the
+    // perturbed ones must have a countermodel. A theorem is used only when
+    // both succeed, so which theorems (and premise sets) reach the dataset
+    // does not depend on the label; otherwise whatever makes one version
+    // fail (long premises and an Unknown, no matched replacement) would
+    // leave a trace a reader could use.
+    let mut perturbed = premises.clone();
+    let ops = perturb(g, t.id, &mut perturbed, k, rng);
+    if ops.is_empty() {
+        return Err(Reject::NoDistractors);
     }
     premises.shuffle(rng);
+    perturbed.shuffle(rng);
     let tcanon = g.canon(t.id);
     if premises.is_empty() || premises.iter().any(|&p| g.canon(p) == tcanon) {
         return Err(Reject::Degenerate);
     }
-    let outcome = g.prove(prover, &premises, t.id);
-    let label = match &outcome.verdict {
-        Verdict::Unknown => return Err(Reject::Unknown),
-        Verdict::Theorem { .. } => true,
-        Verdict::CounterSatisfiable { evidence } => {
-            if !matches!(evidence, crate::prover::Evidence::Model { .. }) {
-                return Err(Reject::NoModel);
+    let certify = |prover: &mut Prover, ps: &[ClauseId], want: bool| {
+        let outcome = g.prove(prover, ps, t.id);
+        match &outcome.verdict {
+            Verdict::Unknown => Err(Reject::Unknown),
+            Verdict::Theorem { .. } if want => Ok(outcome),
+            Verdict::CounterSatisfiable { evidence } if !want => {
+                if matches!(evidence, crate::prover::Evidence::Model { .. }) {
+                    Ok(outcome)
+                } else {
+                    Err(Reject::NoModel)
+                }
             }
-            false
+            _ => Err(Reject::WrongLabel),
         }
     };
-    if label != want_true {
-        return Err(Reject::WrongLabel);
-    }
+    // The slot's own version first, so a failing theorem costs less.
+    let (outcome, premises, ops) = if want_true {
+        let o = certify(prover, &premises, true)?;
+        certify(prover, &perturbed, false)?;
+        (o, premises, Vec::new())
+    } else {
+        let o = certify(prover, &perturbed, false)?;
+        certify(prover, &premises, true)?;
+        (o, perturbed, ops)
+    };
+    let label = want_true;
     // A True label from inconsistent premises would be vacuous. When the
     // axiom file has a model, every graph clause is true in it and the
     // premises are consistent; otherwise ask the prover.
@@ -136,6 +141,74 @@ pub fn generate(
         label: if label { "True" } else { "False" }.into(),
         prover_processed: outcome.stats.processed,
     })
+}
+
+/// Replaces up to `k` premises (at least one, and never all of two or
+/// more) by clauses of the same kind, each the closest in profile to the
+/// premise it replaces ([`Graph::take_matched`]): a background axiom by
+/// another background axiom of `t`, any other premise by an active clause
+/// that is not an ancestor of `t`. Returns the (old, new) pairs; empty when
+/// no premise found a replacement.
+fn perturb(
+    g: &Graph,
+    t: ClauseId,
+    premises: &mut [ClauseId],
+    k: u32,
+    rng: &mut impl Rng,
+) -> Vec<(ClauseId, ClauseId)> {
+    let n = premises.len();
+    let r = (k as usize).min(n.saturating_sub(1)).max(1);
+    let background: HashSet<ClauseId> = g.context_axioms(t).into_iter().collect();
+    let mut spare_background = g.spare_background(t, premises);
+    let mut spare_plain = g.plain_distractors(t, premises);
+    let mut slots: Vec<usize> = (0..n).collect();
+    slots.shuffle(rng);
+    let mut ops = Vec::new();
+    let tsyms = g.symbols_of(t);
+    // Symbols of the original premises and the theorem: a replacement that
+    // brings in many others would be the odd one out.
+    let known: HashSet<SymbolId> = premises
+        .iter()
+        .flat_map(|&p| g.symbols_of(p))
+        .chain(tsyms.iter().copied())
+        .collect();
+    for i in slots {
+        if ops.len() == r {
+            break;
+        }
+        let old = premises[i];
+        // The theorem's symbols that only `old` brings: the replacement must
+        // bring them too, or "a symbol of the conclusion occurs in no
+        // premise" would give the label away.
+        let others: HashSet<SymbolId> = premises
+            .iter()
+            .enumerate()
+            .filter(|&(j, _)| j != i)
+            .flat_map(|(_, &p)| g.symbols_of(p))
+            .collect();
+        let needed: Vec<SymbolId> = g
+            .symbols_of(old)
+            .into_iter()
+            .filter(|s| tsyms.contains(s) && !others.contains(s))
+            .collect();
+        let cands = if background.contains(&old) {
+            &mut spare_background
+        } else {
+            &mut spare_plain
+        };
+        let admit = |c: ClauseId| {
+            let syms = g.symbols_of(c);
+            if !needed.iter().all(|s| syms.contains(s)) {
+                return None;
+            }
+            Some(0.25 * syms.iter().filter(|s| !known.contains(s)).count() as f64)
+        };
+        if let Some(c) = g.take_matched_by(t, old, cands, rng, admit) {
+            premises[i] = c;
+            ops.push((old, c));
+        }
+    }
+    ops
 }
 
 /// The prompt of an entailment instance.

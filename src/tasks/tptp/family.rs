@@ -2,12 +2,15 @@
 //! selection, proof reconstruction) on the shared abstraction
 //! ([`crate::tasks::family`]): cells are (family, domain, level) with fixed
 //! slots; a slot tries up to `max_attempts` theorems (attempt `a` of slot
-//! `i` uses file `(i + a) mod n` of the domain and draw `i * A + a` of its
-//! seeded theorem permutation), each certified by the worker's prover. The
+//! `i` of a cell of `count` slots takes draw `a * count + i` of the cell's
+//! seeded permutation of all the domain's usable theorems, over every axiom
+//! file: [`theorem_order`]), each certified by the worker's prover. The
 //! saturation stage that builds the [`Graph`]s runs before, in
 //! `pipeline::tptp`, and hands them over with [`TptpGenerator::set_graphs`].
 
-use super::{Family, GENERATOR_VERSION, Graph, Reject, TasksConfig, entail, recon, select};
+use super::{
+    Family, GENERATOR_VERSION, Graph, Reject, TasksConfig, entail, recon, select, theorem_order,
+};
 use super::{str_field, str_list};
 use crate::checker::{CheckProblem, Checked, check};
 use crate::dataset::Record;
@@ -147,9 +150,13 @@ fn render_prompt(row: &Record) -> Result<String, String> {
             entail::render(&domain, &context, &str_list(&meta, "premises")?, &theorem)
         }
         Family::Selection => select::render(&domain, &context, &theorem, &str_list(&meta, "pool")?),
-        Family::Reconstruction => {
-            recon::render(&domain, &context, &theorem, &str_list(&meta, "clauses")?)
-        }
+        Family::Reconstruction => recon::render(
+            &domain,
+            &context,
+            &theorem,
+            &str_list(&meta, "clauses")?,
+            &recon::premise_indices(&meta)?,
+        ),
     })
 }
 
@@ -268,14 +275,32 @@ impl Generator for TptpGenerator {
         }
         let cfg = &self.tasks;
         let mut out = Attempt::default();
-        let n = graphs.len() as u64;
         let want_true = {
             let s = cfg.true_share;
             ((index + 1) as f64 * s).floor() > (index as f64 * s).floor()
         };
         let level = cell.level.to_string();
+        // Every family needs premises at distance d (a binary proof graph
+        // of depth d has a premise path of length d at least).
+        let reach = cfg.params(family, cell.level).0;
+        let order = theorem_order(
+            graphs,
+            self.seed,
+            &cell.group,
+            &[family.name(), &level],
+            reach,
+        );
+        if order.is_empty() {
+            return Attempt::rejected(&Reject::TooShallow);
+        }
         for attempt in 0..cfg.max_attempts as u64 {
-            let g = &graphs[((index + attempt) % n) as usize];
+            // Attempt a of slot i takes draw a * count + i: the first
+            // attempts of all slots draw distinct theorems (while the cell
+            // has that many), and so do the second ones, and so on.
+            let draw = attempt * cell.count + index;
+            let (gi, ti) = order[(draw % order.len() as u64) as usize];
+            let g = &graphs[gi];
+            let t = &g.pool[ti];
             let attempt_s = attempt.to_string();
             let where_ = format!("{} attempt {attempt} ({})", cell.id(index), g.name);
             let mut rng = instance_rng(
@@ -283,25 +308,12 @@ impl Generator for TptpGenerator {
                 &[&cell.group, &g.name, family.name(), &level, &attempt_s],
                 index,
             );
-            // Slot i, attempt a of a file takes the cell's draw i*A + a: distinct
-            // slots of a cell never draw the same theorem of the same file.
-            let draw = index * cfg.max_attempts as u64 + attempt;
-            let caught = fault::catch(|| {
-                // Entailment and selection need premises at distance d.
-                let reach = match family {
-                    Family::Reconstruction => 0,
-                    f => cfg.params(f, cell.level).0,
-                };
-                let t = g.theorem(self.seed, &[family.name(), &level], draw, reach)?;
-                Some(match family {
-                    Family::Entailment => {
-                        entail::generate(g, t, prover, cfg, cell.level, want_true, &mut rng)
-                    }
-                    Family::Selection => select::generate(g, t, prover, cfg, cell.level, &mut rng),
-                    Family::Reconstruction => {
-                        recon::generate(g, t, prover, cfg, cell.level, &mut rng)
-                    }
-                })
+            let caught = fault::catch(|| match family {
+                Family::Entailment => {
+                    entail::generate(g, t, prover, cfg, cell.level, want_true, &mut rng)
+                }
+                Family::Selection => select::generate(g, t, prover, cfg, cell.level, &mut rng),
+                Family::Reconstruction => recon::generate(g, t, prover, cfg, cell.level, &mut rng),
             });
             let r = match caught {
                 Err(panic) => {
@@ -311,11 +323,7 @@ impl Generator for TptpGenerator {
                     out.bugs.push(RejectEntry::from_panic(where_, panic));
                     continue;
                 }
-                Ok(None) => {
-                    out.rejects.push(Reject::TooShallow.name());
-                    continue;
-                }
-                Ok(Some(r)) => r,
+                Ok(r) => r,
             };
             let defects = prover.take_defects();
             if !defects.is_empty() {

@@ -24,7 +24,7 @@ use std::collections::HashSet;
 
 /// Version of the TPTP task generators; recorded in the manifest and in
 /// every record's `source` so a change of generation is visible.
-pub const GENERATOR_VERSION: &str = "tptp-tasks-2";
+pub const GENERATOR_VERSION: &str = "tptp-tasks-3";
 
 /// One of the three families.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -73,13 +73,13 @@ impl Family {
     pub fn description(self) -> &'static str {
         match self {
             Family::Entailment => {
-                "Conjecture entailment: premises drawn from the derivation of a ranked theorem at depth d, kept or perturbed k times; answer `True` or `False`. True labels carry a checked refutation, False labels a checked finite countermodel."
+                "Conjecture entailment: premises drawn from the derivation of a ranked theorem at depth d, kept or perturbed k times (each replacement matched to the premise it replaces in size, shape and overlap with the conclusion; a theorem is used only when both its kept and its perturbed version certify, so both labels come from the same theorems); answer `True` or `False`. True labels carry a checked refutation, False labels a checked finite countermodel."
             }
             Family::Selection => {
                 "Minimal premise selection: a numbered pool of a minimum premise set plus k same-signature distractors; answer the sorted indices of a smallest subset that proves the theorem. The certificate proves each minimum answer and covers every smaller subset with a countermodel. Scoring: a minimum answer scores 1; an insufficient answer scores 0 (certified by a countermodel or decided by the prover; an answer the prover leaves undecided also scores 0); a sufficient but larger answer scores min_size / answer_size, so listing the whole pool earns min / pool size. Sub-metrics: sufficient, minimal."
             }
             Family::Reconstruction => {
-                "Proof graph reconstruction: the shuffled clauses of a binary-inference proof of depth at least d with k to 2k-1 clauses; answer one `CHILD <- PARENT_1, PARENT_2` line per derived clause. Every gold step carries a checked refutation of `PARENT_1, PARENT_2 |- CHILD`. Scoring: 0 for an unreadable or invalid graph, else the share of sound steps (gold, or confirmed by the prover); sub-metrics edge_precision, edge_recall."
+                "Proof graph reconstruction: the shuffled clauses of a binary-inference proof of depth at least d with k to 2k-1 clauses, grown at random from the theorem, the starting premises named; answer one `CHILD <- PARENT_1, PARENT_2` line per derived clause. Every gold step carries a checked refutation of `PARENT_1, PARENT_2 |- CHILD`. Scoring: 0 for an unreadable or invalid graph, else the share of sound steps (gold, or confirmed by the prover); sub-metrics edge_precision, edge_recall."
             }
         }
     }
@@ -296,6 +296,10 @@ pub struct Graph {
     pub active: Vec<ClauseId>,
     /// Symbols of each active clause (same order).
     active_syms: Vec<Vec<SymbolId>>,
+    /// Printed length of each active clause (same order).
+    active_chars: Vec<usize>,
+    /// Position of each active clause in `active`.
+    active_index: std::collections::HashMap<ClauseId, usize>,
     /// The greatest premise distance of each pool theorem (same order):
     /// P_d(T) exists exactly for d up to it.
     reach: Vec<u32>,
@@ -303,6 +307,36 @@ pub struct Graph {
     /// clause of the graph is then true in it, so no premise set drawn from
     /// the graph is inconsistent.
     pub consistent: bool,
+}
+
+/// What a reader sees of a clause next to a theorem without reasoning:
+/// the quantities the shortcut audit measures and that a replacement or
+/// distractor must match.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Profile {
+    /// Jaccard overlap of the clause's symbols with the theorem's.
+    overlap: f64,
+    /// Printed length.
+    chars: f64,
+    /// Literal count.
+    literals: f64,
+    /// Literals equal (up to variable names) to a literal of the theorem.
+    shared_literals: f64,
+    /// Symbols that do not occur in the theorem.
+    foreign: f64,
+}
+
+impl Profile {
+    /// How far apart two profiles are: overlap difference plus relative
+    /// differences of length and literal count plus half the differences
+    /// of shared literals and of foreign symbols.
+    fn distance(&self, o: &Profile) -> f64 {
+        (self.overlap - o.overlap).abs()
+            + (self.chars - o.chars).abs() / o.chars.max(1.0)
+            + (self.literals - o.literals).abs() / o.literals.max(1.0)
+            + 0.5 * (self.shared_literals - o.shared_literals).abs()
+            + 0.5 * (self.foreign - o.foreign).abs()
+    }
 }
 
 impl Graph {
@@ -330,6 +364,11 @@ impl Graph {
             .ids()
             .filter(|&c| store.get(c).state == State::Active && !store.clause(c).is_empty())
             .collect();
+        let active_chars = active
+            .iter()
+            .map(|&c| clause_to_tptp(&bank, &store.clause(c).lits).len())
+            .collect();
+        let active_index = active.iter().enumerate().map(|(i, &c)| (c, i)).collect();
         let active_syms = active
             .iter()
             .map(|&c| symbols(&bank, &store.clause(c).lits))
@@ -342,6 +381,8 @@ impl Graph {
             pool,
             active,
             active_syms,
+            active_chars,
+            active_index,
             reach: Vec::new(),
             consistent,
         };
@@ -430,48 +471,33 @@ impl Graph {
         keys
     }
 
-    /// Up to `want` distractors for theorem `t`, drawn at random from the
-    /// active clauses sharing the most symbols with `t` (Jaccard overlap of
-    /// symbol sets, ties by id), excluding `t`'s ancestors, anything in
-    /// `exclude`, and variants of those.
-    pub fn distractors(
-        &self,
-        t: ClauseId,
-        exclude: &[ClauseId],
-        want: usize,
-        rng: &mut impl Rng,
-    ) -> Vec<ClauseId> {
+    /// Every active clause that may stand in for a premise of `t` without
+    /// being one: sharing at least one symbol with `t`, not among `t`'s
+    /// ancestors or in `exclude`, not a variant of `t`, of a clause of
+    /// `exclude` or of another candidate, and not printed like one of `t`'s
+    /// background axioms. In active-set order; [`Graph::take_matched`]
+    /// picks from them by profile.
+    pub fn plain_distractors(&self, t: ClauseId, exclude: &[ClauseId]) -> Vec<ClauseId> {
         let tsyms = symbols(self.bank(), self.lits(t));
         let ancestors = self.ancestor_set(t);
         let mut banned = self.variant_keys(t, exclude);
-        let mut scored: Vec<(u64, ClauseId)> = self
-            .active
+        let background: HashSet<String> = self
+            .context_axioms(t)
+            .into_iter()
+            .map(|c| self.text(c))
+            .collect();
+        self.active
             .iter()
             .zip(&self.active_syms)
-            .filter(|(c, _)| !ancestors.contains(c) && !exclude.contains(c))
-            .filter_map(|(&c, s)| {
-                let both = s.iter().filter(|x| tsyms.contains(x)).count();
-                if both == 0 {
-                    return None;
-                }
-                let either = s.len() + tsyms.len() - both;
-                // Overlap in thousandths, best first.
-                Some((1000 - (1000 * both / either) as u64, c))
+            .filter(|(c, s)| {
+                !ancestors.contains(c)
+                    && !exclude.contains(c)
+                    && s.iter().any(|x| tsyms.contains(x))
             })
-            .collect();
-        scored.sort_unstable();
-        // Draw from the best 4*want (at least 12) so that instances vary.
-        let top = scored.len().min((4 * want).max(12));
-        let mut cands: Vec<ClauseId> = scored[..top].iter().map(|p| p.1).collect();
-        let mut out = Vec::new();
-        while out.len() < want && !cands.is_empty() {
-            let c = cands.swap_remove(rng.random_range(0..cands.len()));
-            if banned.insert(self.canon(c)) {
-                out.push(c);
-            }
-        }
-        out.sort_unstable();
-        out
+            .map(|(&c, _)| c)
+            .filter(|&c| !background.contains(&self.text(c)))
+            .filter(|&c| banned.insert(self.canon(c)))
+            .collect()
     }
 
     /// The background axioms of `t` (its context axioms, shown in every
@@ -502,30 +528,45 @@ impl Graph {
             .collect()
     }
 
-    /// Up to `want` distractors of `t` (see [`Graph::distractors`]) whose
-    /// text is not among `t`'s background axioms.
-    pub fn plain_distractors(
-        &self,
-        t: ClauseId,
-        exclude: &[ClauseId],
-        want: usize,
-        rng: &mut impl Rng,
-    ) -> Vec<ClauseId> {
-        let background: HashSet<String> = self
-            .context_axioms(t)
-            .into_iter()
-            .map(|c| self.text(c))
-            .collect();
-        self.distractors(t, exclude, want, rng)
-            .into_iter()
-            .filter(|&c| !background.contains(&self.text(c)))
+    /// The surface profile of clause `c` against theorem `t` (its symbols
+    /// `tsyms`, its literals' canonical forms `tlits`): what a reader sees
+    /// without reasoning. See [`Profile`].
+    fn profile(&self, c: ClauseId, tsyms: &[SymbolId], tlits: &HashSet<String>) -> Profile {
+        let lits = self.lits(c);
+        let (s, chars) = match self.active_index.get(&c) {
+            Some(&i) => (self.active_syms[i].clone(), self.active_chars[i]),
+            None => (symbols(self.bank(), lits), self.text(c).len()),
+        };
+        let both = s.iter().filter(|x| tsyms.contains(x)).count();
+        let either = (s.len() + tsyms.len() - both).max(1);
+        let shared = lits
+            .iter()
+            .filter(|l| tlits.contains(&canonical_clause(self.bank(), std::slice::from_ref(*l))))
+            .count();
+        Profile {
+            overlap: both as f64 / either as f64,
+            chars: chars as f64,
+            literals: lits.len() as f64,
+            shared_literals: shared as f64,
+            foreign: (s.len() - both) as f64,
+        }
+    }
+
+    /// The canonical forms of `t`'s literals (variables renamed per literal).
+    fn literal_keys(&self, t: ClauseId) -> HashSet<String> {
+        self.lits(t)
+            .iter()
+            .map(|l| canonical_clause(self.bank(), std::slice::from_ref(l)))
             .collect()
     }
 
     /// Removes from `cands` and returns the candidate most like `like` in
-    /// its symbol overlap with `t` and its printed length (at random
-    /// between the two closest, so instances vary): a replacement or
-    /// distractor that symbol overlap and size do not give away.
+    /// its profile against `t` (symbol overlap with `t`, printed length,
+    /// literal count, literals shared with `t`; at random between the two
+    /// closest, so instances vary): a replacement or distractor that
+    /// overlap, size and shape do not give away. Candidates should be many
+    /// (every eligible clause, not a top-overlap shortlist), or the closest
+    /// one is still far.
     pub fn take_matched(
         &self,
         t: ClauseId,
@@ -533,49 +574,45 @@ impl Graph {
         cands: &mut Vec<ClauseId>,
         rng: &mut impl Rng,
     ) -> Option<ClauseId> {
-        if cands.is_empty() {
-            return None;
-        }
+        self.take_matched_by(t, like, cands, rng, |_| Some(0.0))
+    }
+
+    /// [`Graph::take_matched`] among the candidates `admit` accepts, with
+    /// the penalty it returns added to their profile distance.
+    pub fn take_matched_by(
+        &self,
+        t: ClauseId,
+        like: ClauseId,
+        cands: &mut Vec<ClauseId>,
+        rng: &mut impl Rng,
+        admit: impl Fn(ClauseId) -> Option<f64>,
+    ) -> Option<ClauseId> {
         let tsyms = symbols(self.bank(), self.lits(t));
-        let profile = |c: ClauseId| {
-            let s = symbols(self.bank(), self.lits(c));
-            let both = s.iter().filter(|x| tsyms.contains(x)).count();
-            let either = (s.len() + tsyms.len() - both).max(1);
-            (both as f64 / either as f64, self.text(c).len() as f64)
-        };
-        let (ov, len) = profile(like);
+        let tlits = self.literal_keys(t);
+        let target = self.profile(like, &tsyms, &tlits);
         let mut scored: Vec<(u64, usize)> = cands
             .iter()
             .enumerate()
-            .map(|(i, &c)| {
-                let (o, l) = profile(c);
-                let dist = (o - ov).abs() + (l - len).abs() / len.max(1.0);
-                ((dist * 1e6) as u64, i)
+            .filter_map(|(i, &c)| {
+                let penalty = admit(c)?;
+                let d = self.profile(c, &tsyms, &tlits).distance(&target) + penalty;
+                Some(((d * 1e6) as u64, i))
             })
             .collect();
+        if scored.is_empty() {
+            return None;
+        }
         scored.sort_unstable();
         let pick = scored[rng.random_range(0..scored.len().min(2))].1;
         Some(cands.remove(pick))
     }
 
-    /// The theorem of draw number `draw` of a (family, level) cell among
-    /// the pool theorems with premises at distance `reach` (0: all): a
-    /// fixed seeded permutation of those, so distinct draws below their
-    /// number get distinct theorems (and instances of one cell never repeat
-    /// a theorem of the same file, whichever shard they run in), and no
-    /// attempt is spent on a theorem too shallow for the level.
-    pub fn theorem(&self, seed: u64, cell: &[&str], draw: u64, reach: u32) -> Option<&Scored> {
-        let mut order: Vec<usize> = (0..self.pool.len())
-            .filter(|&i| self.reach[i] >= reach)
-            .collect();
-        if order.is_empty() {
-            return None;
+    /// The symbols of a clause.
+    pub fn symbols_of(&self, c: ClauseId) -> Vec<SymbolId> {
+        match self.active_index.get(&c) {
+            Some(&i) => self.active_syms[i].clone(),
+            None => symbols(self.bank(), self.lits(c)),
         }
-        let mut coords = vec![self.domain.as_str(), self.name.as_str()];
-        coords.extend_from_slice(cell);
-        let mut rng = crate::tasks::instance_rng(seed, &coords, u64::MAX);
-        rand::seq::SliceRandom::shuffle(order.as_mut_slice(), &mut rng);
-        Some(&self.pool[order[(draw % order.len() as u64) as usize]])
     }
 
     /// The deduplication key of an instance: its clauses' canonical forms,
@@ -610,6 +647,37 @@ impl Graph {
             },
         })
     }
+}
+
+/// The theorem order of a (family, level) cell of a domain: every pool
+/// theorem of every graph of the domain whose premises reach distance
+/// `reach` (0: all), as (graph index, pool index), in a fixed seeded
+/// permutation. Draw `j` of the cell takes entry `j mod len`, so the first
+/// `len` draws get distinct theorems wherever they come from, and a file
+/// contributes in proportion to its usable theorems (a file with a handful
+/// of them is not asked for as many as a rich one, which would only repeat
+/// them).
+pub fn theorem_order(
+    graphs: &[Graph],
+    seed: u64,
+    domain: &str,
+    cell: &[&str],
+    reach: u32,
+) -> Vec<(usize, usize)> {
+    let mut order: Vec<(usize, usize)> = graphs
+        .iter()
+        .enumerate()
+        .flat_map(|(gi, g)| {
+            (0..g.pool.len())
+                .filter(move |&i| g.reach[i] >= reach)
+                .map(move |i| (gi, i))
+        })
+        .collect();
+    let mut coords = vec![domain];
+    coords.extend_from_slice(cell);
+    let mut rng = crate::tasks::instance_rng(seed, &coords, u64::MAX);
+    rand::seq::SliceRandom::shuffle(order.as_mut_slice(), &mut rng);
+    order
 }
 
 /// A fresh term bank holding clauses parsed from TPTP text (metadata).
@@ -765,11 +833,12 @@ mod tests {
     #[test]
     fn distractors_share_symbols_and_avoid_ancestors() {
         let g = graph(SETS, 600);
-        let mut rng = crate::tasks::instance_rng(1, &["t"], 0);
         let t = g.pool[0].id;
         let anc = crate::derivation::Derivation::new(&g.store).ancestors(t);
-        let ds = g.distractors(t, &[], 4, &mut rng);
+        let ds = g.plain_distractors(t, &[]);
         assert!(!ds.is_empty());
+        let keys: HashSet<String> = ds.iter().map(|&c| g.canon(c)).collect();
+        assert_eq!(keys.len(), ds.len(), "no two candidates are variants");
         let ts = symbols(g.bank(), g.lits(t));
         for d in ds {
             assert!(!anc.contains(&d));

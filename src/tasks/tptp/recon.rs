@@ -5,14 +5,14 @@
 //!
 //! Size: a level asks for depth at least d and at least n nodes (`k` of the
 //! level map, never below 5, so no level is a three-clause graph that
-//! "the theorem comes from the other two" solves). The graph is the binary
-//! proof of the smallest longest-path depth D in d..=d+6 whose node count
-//! reaches n, kept only while it has at most 2n - 1 nodes: the defaults
-//! (n = 5, 8, 12, 16) give 5-9, 8-15, 12-23 and 16-31 nodes, at least the
-//! reference implementation's 2^d..2^(d+1)-1 nodes at depth d = level
-//! (seed 001 §3, `reference_pipeline.md`, whose graphs also reach past d).
-//! A clause reached along two paths is one node: the graph is a DAG.
-//!
+//! "the theorem comes from the other two" solves). The graph is grown at
+//! random from the theorem (see [`grown_cut`]) to a node count drawn from
+//! n..=2n-1, with a longest path in d..=d+6: the defaults (n = 5, 8, 12, 16)
+//! give 5-9, 8-15, 12-23 and 16-31 nodes, at least the reference
+//! implementation's 2^d..2^(d+1)-1 nodes at depth d = level (seed 001 §3,
+//! `reference_pipeline.md`, whose graphs also reach past d). A clause
+//! reached along two paths is one node: the graph is a DAG.
+
 //! The proof graph is cut from the derivation DAG. A step with exactly two
 //! distinct premises (resolution, superposition, or a clause rewritten once
 //! by a unit equation) is kept as it is; a step with a single premise
@@ -22,6 +22,15 @@
 //! made with three or more premises are only used as leaves. Every kept
 //! step is certified by the prover (`PARENT_1, PARENT_2 |- CHILD`) and the
 //! refutation is stored per step.
+//!
+//! The prompt names the starting premises and lists no background axioms
+//! (issue 16). Which clauses are starting premises is visible from their
+//! shape alone (a derived clause is usually bigger than its premises and
+//! closer to the theorem; the axioms among the clauses are always
+//! premises), so asking for it would reward a guess by size; the task is
+//! the part that needs the calculus: which two clauses each derived clause
+//! comes from. The background list would only restate which clauses are
+//! axioms, so the metadata's `context_axioms` is empty.
 
 use super::{
     Built, Graph, Reject, Scored, TasksConfig, context_block, numbered, str_field, str_list,
@@ -90,41 +99,6 @@ fn height(g: &Graph, x: ClauseId, cap: u32, memo: &mut HashMap<ClauseId, u32>) -
 /// The (child, parent, parent) steps of a proof graph.
 type Steps = Vec<(ClauseId, [ClauseId; 2])>;
 
-/// The proof graph: nodes and steps.
-type Cut = (Vec<ClauseId>, Steps);
-
-/// The binary proof graph of `root` with longest path `d` (every binary
-/// step within reach expanded); a clause reached along several paths is one
-/// node (the graph is a DAG), expanded with the largest budget it gets.
-fn cut(g: &Graph, root: ClauseId, d: u32) -> Option<Cut> {
-    let mut memo = HashMap::new();
-    if height(g, root, d, &mut memo) < d {
-        return None;
-    }
-    let mut budget: BTreeMap<ClauseId, u32> = BTreeMap::new();
-    let mut stack = vec![(root, d)];
-    while let Some((x, r)) = stack.pop() {
-        if budget.get(&x).is_some_and(|&b| b >= r) {
-            continue;
-        }
-        budget.insert(x, r);
-        if r == 0 {
-            continue;
-        }
-        if let Some([a, b]) = binary_premises(g, x) {
-            for p in [a, b] {
-                stack.push((p, (r - 1).min(height(g, p, r - 1, &mut memo))));
-            }
-        }
-    }
-    let steps = budget
-        .iter()
-        .filter(|&(_, &r)| r > 0)
-        .filter_map(|(&x, _)| binary_premises(g, x).map(|ps| (x, ps)))
-        .collect();
-    Some((budget.into_keys().collect(), steps))
-}
-
 /// How far past the level's depth d the longest path may reach.
 pub const MAX_EXTRA_DEPTH: u32 = 6;
 
@@ -133,21 +107,115 @@ pub fn min_nodes(k: u32) -> usize {
     (k as usize).max(5)
 }
 
-/// The binary proof of `root` at the smallest depth D in `d..=d+MAX_EXTRA_DEPTH` with at
-/// least `min_nodes(n)` and at most twice that less one nodes, with D.
-fn sized_cut(g: &Graph, root: ClauseId, d: u32, n: u32) -> Option<(u32, Vec<ClauseId>, Steps)> {
-    let lo = min_nodes(n);
-    let hi = 2 * lo - 1;
-    for depth in d..=d + MAX_EXTRA_DEPTH {
-        let (nodes, steps) = cut(g, root, depth)?;
-        if nodes.len() > hi {
-            return None;
+/// Longest path from `root` over `steps` (child -> parents).
+fn longest_path(root: ClauseId, steps: &BTreeMap<ClauseId, [ClauseId; 2]>) -> u32 {
+    fn go(
+        x: ClauseId,
+        s: &BTreeMap<ClauseId, [ClauseId; 2]>,
+        memo: &mut HashMap<ClauseId, u32>,
+    ) -> u32 {
+        if let Some(&h) = memo.get(&x) {
+            return h;
         }
-        if nodes.len() >= lo {
-            return Some((depth, nodes, steps));
+        let h = s
+            .get(&x)
+            .map_or(0, |ps| 1 + go(ps[0], s, memo).max(go(ps[1], s, memo)));
+        memo.insert(x, h);
+        h
+    }
+    go(root, steps, &mut HashMap::new())
+}
+
+/// A binary proof graph of `root` grown at random: first a path of `d`
+/// binary steps from the root (so the longest path is at least d), then,
+/// until a node count drawn uniformly from `min_nodes(n)..2 * min_nodes(n)`
+/// is reached, a uniformly drawn unexpanded node within depth `d +
+/// MAX_EXTRA_DEPTH` is expanded into its two premises. Graphs thus vary in
+/// shape (leaves at every depth, derived clauses as well as axioms) rather
+/// than always being the full expansion to one depth. A leaf both of whose
+/// premises are in the graph is expanded too (it would otherwise read as
+/// derived). Returns the longest path, the nodes and the steps; `None` when
+/// the theorem has no binary path of length d or the graph cannot reach
+/// the size.
+fn grown_cut(
+    g: &Graph,
+    root: ClauseId,
+    d: u32,
+    n: u32,
+    rng: &mut impl Rng,
+) -> Option<(u32, Vec<ClauseId>, Steps)> {
+    let lo = min_nodes(n);
+    let target = rng.random_range(lo..2 * lo);
+    let cap = d + MAX_EXTRA_DEPTH;
+    let mut depth: BTreeMap<ClauseId, u32> = BTreeMap::from([(root, 0)]);
+    let mut steps: BTreeMap<ClauseId, [ClauseId; 2]> = BTreeMap::new();
+    let expand = |x: ClauseId,
+                  depth: &mut BTreeMap<ClauseId, u32>,
+                  steps: &mut BTreeMap<ClauseId, [ClauseId; 2]>|
+     -> Option<[ClauseId; 2]> {
+        let ps = binary_premises(g, x)?;
+        let dx = depth[&x];
+        steps.insert(x, ps);
+        for p in ps {
+            depth.entry(p).or_insert(dx + 1);
+        }
+        Some(ps)
+    };
+    // The forced path: at each step a premise whose binary height still
+    // reaches the rest of the path.
+    let mut x = root;
+    for i in 0..d {
+        let ps = expand(x, &mut depth, &mut steps)?;
+        let need = d - i - 1;
+        let ok: Vec<ClauseId> = ps
+            .into_iter()
+            .filter(|&p| height(g, p, need, &mut HashMap::new()) >= need)
+            .collect();
+        x = *ok.get(rng.random_range(0..ok.len().max(1)))?;
+    }
+    while depth.len() < target {
+        let frontier: Vec<ClauseId> = depth
+            .iter()
+            .filter(|&(c, &dc)| {
+                dc < cap && !steps.contains_key(c) && binary_premises(g, *c).is_some()
+            })
+            .map(|(&c, _)| c)
+            .collect();
+        if frontier.is_empty() {
+            break;
+        }
+        let c = frontier[rng.random_range(0..frontier.len())];
+        expand(c, &mut depth, &mut steps);
+    }
+    // Close the graph: no leaf may have both premises listed.
+    loop {
+        let closable: Vec<ClauseId> = depth
+            .keys()
+            .copied()
+            .filter(|c| !steps.contains_key(c))
+            .filter(|&c| {
+                binary_premises(g, c).is_some_and(|ps| ps.iter().all(|p| depth.contains_key(p)))
+            })
+            .collect();
+        if closable.is_empty() {
+            break;
+        }
+        for c in closable {
+            expand(c, &mut depth, &mut steps);
         }
     }
-    None
+    if depth.len() < lo || depth.len() >= 2 * lo {
+        return None;
+    }
+    let longest = longest_path(root, &steps);
+    if longest > cap {
+        return None;
+    }
+    Some((
+        longest,
+        depth.into_keys().collect(),
+        steps.into_iter().collect(),
+    ))
 }
 
 /// One generation attempt.
@@ -160,7 +228,7 @@ pub fn generate(
     rng: &mut impl Rng,
 ) -> Result<Built, Reject> {
     let (d, n) = cfg.params(super::Family::Reconstruction, level);
-    let (depth, nodes, steps) = sized_cut(g, t.id, d, n).ok_or(Reject::NoProofGraph)?;
+    let (depth, nodes, steps) = grown_cut(g, t.id, d, n, rng).ok_or(Reject::NoProofGraph)?;
     // No clause twice, not even as a variant.
     let canon: HashSet<String> = nodes.iter().map(|&c| g.canon(c)).collect();
     if canon.len() != nodes.len() {
@@ -200,17 +268,23 @@ pub fn generate(
     let theorem = g.text(t.id);
     let mut meta = g.base_metadata(t, d, n);
     let obj = meta.as_object_mut().expect("object");
+    // No background list: it would name the starting premises (the axioms
+    // among the clauses) and leave only the rest to reason about.
+    obj.insert("context_axioms".into(), Vec::<String>::new().into());
     obj.insert("clauses".into(), texts.clone().into());
     obj.insert("longest_path".into(), depth.into());
     obj.insert("theorem_index".into(), number[&t.id].into());
     obj.insert("nodes".into(), nodes.len().into());
     obj.insert("derived".into(), cert_steps.len().into());
+    let derived: BTreeSet<usize> = cert_steps.iter().map(|s| s.child).collect();
+    let leaves: Vec<usize> = (1..=order.len()).filter(|i| !derived.contains(i)).collect();
+    obj.insert("premise_indices".into(), leaves.clone().into());
     obj.insert(
         "prover".into(),
         serde_json::json!({ "calls": steps.len(), "processed": processed }),
     );
     let context = str_list(&meta, "context_axioms").unwrap_or_default();
-    let prompt = render(&g.domain, &context, &theorem, &texts);
+    let prompt = render(&g.domain, &context, &theorem, &texts, &leaves);
     let cert = Certificate {
         verdict: "proof_graph".into(),
         steps: cert_steps,
@@ -233,8 +307,15 @@ pub fn format_steps(steps: impl Iterator<Item = (usize, [usize; 2])>) -> String 
         .collect()
 }
 
-/// The prompt of a reconstruction instance.
-pub fn render(domain: &str, context: &[String], theorem: &str, clauses: &[String]) -> String {
+/// The prompt of a reconstruction instance; `premises` are the 1-based
+/// numbers of the starting premises, which the prompt names.
+pub fn render(
+    domain: &str,
+    context: &[String],
+    theorem: &str,
+    clauses: &[String],
+    premises: &[usize],
+) -> String {
     let mut s = context_block(domain, context);
     s.push_str(&format!("\nTheorem:\n{theorem}\n"));
     s.push_str(
@@ -242,10 +323,29 @@ pub fn render(domain: &str, context: &[String], theorem: &str, clauses: &[String
     );
     s.push_str("\nClauses:\n");
     s.push_str(&numbered(clauses));
+    let names: Vec<String> = premises.iter().map(|i| i.to_string()).collect();
+    s.push_str(&format!(
+        "\nThe starting premises are clauses {}; every other clause, the theorem included, is derived.\n",
+        names.join(", ")
+    ));
     s.push_str(
         "\nTask: reconstruct the proof. For every derived clause write one line `CHILD <- PARENT_1, PARENT_2` with the clause numbers, lines sorted by CHILD. Write nothing for starting premises and nothing else.\n",
     );
     s
+}
+
+/// The starting-premise numbers of a row (`premise_indices`).
+pub fn premise_indices(meta: &serde_json::Value) -> Result<Vec<usize>, String> {
+    meta.get("premise_indices")
+        .and_then(|v| v.as_array())
+        .ok_or("metadata has no list `premise_indices`")?
+        .iter()
+        .map(|x| {
+            x.as_u64()
+                .map(|i| i as usize)
+                .ok_or_else(|| "metadata `premise_indices` holds a non-number".to_string())
+        })
+        .collect()
 }
 
 /// Parses answer lines; blank lines are ignored.
@@ -408,6 +508,12 @@ pub fn verify(
     }
     let derived: BTreeSet<usize> = cert.steps.iter().map(|s| s.child).collect();
     structure(&gold_steps, clauses.len(), &derived)?;
+    let leaves: Vec<usize> = (1..=clauses.len())
+        .filter(|i| !derived.contains(i))
+        .collect();
+    if premise_indices(meta)? != leaves {
+        return Err("the starting premises the prompt names are not the proof's leaves".into());
+    }
     let ti = meta
         .get("theorem_index")
         .and_then(|v| v.as_u64())

@@ -178,7 +178,7 @@ fn matched_distractors(
     if spare_background.len() < want_background {
         spare_background.extend(g.other_axioms(t, m));
     }
-    let mut spare_plain = g.plain_distractors(t, premises, 3 * k + 4, rng);
+    let mut spare_plain = g.plain_distractors(t, premises);
     spare_plain.retain(|c| !spare_background.contains(c));
     let mut out = Vec::with_capacity(k);
     for j in 0..k {
