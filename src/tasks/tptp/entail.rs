@@ -131,7 +131,11 @@ pub fn generate(
     m.insert("prover".into(), prover_stats(&outcome));
     let context = super::str_list(&meta, "context_axioms").unwrap_or_default();
     let prompt = render(&g.domain, &context, &premise_texts, &theorem);
-    let key = g.instance_key(&premises, t.id);
+    // One row per theorem and label: a True row is determined by its
+    // theorem, so a theorem drawn twice repeats it, while its False rows
+    // differ by their replacements; keying both on (theorem, label) makes
+    // repeats cost both labels alike and keeps the cell balanced.
+    let key = format!("{label}\n?{}", g.canon(t.id));
     Ok(Built {
         prompt,
         answer: if label { "True" } else { "False" }.into(),
@@ -165,8 +169,8 @@ fn perturb(
     slots.shuffle(rng);
     let mut ops = Vec::new();
     let tsyms = g.symbols_of(t);
-    // Symbols of the original premises and the theorem: a replacement that
-    // brings in many others would be the odd one out.
+    // Symbols of the original premises and the theorem: a replacement may
+    // use no other.
     let known: HashSet<SymbolId> = premises
         .iter()
         .flat_map(|&p| g.symbols_of(p))
@@ -196,14 +200,24 @@ fn perturb(
         } else {
             &mut spare_plain
         };
+        // Longer or shorter than the premise it replaces, by a fair coin:
+        // candidates are mostly longer, so the closest one would make the
+        // perturbed premises the long ones.
+        let longer = rng.random_bool(0.5);
+        let old_chars = g.chars(old);
         let admit = |c: ClauseId| {
+            if (g.chars(c) >= old_chars) != longer && g.chars(c) != old_chars {
+                return None;
+            }
             let syms = g.symbols_of(c);
             if !needed.iter().all(|s| syms.contains(s)) {
                 return None;
             }
-            Some(0.25 * syms.iter().filter(|s| !known.contains(s)).count() as f64)
+            // Nothing foreign to the original premises and theorem: a new
+            // symbol would lower the conclusion's overlap with the premises.
+            syms.iter().all(|s| known.contains(s)).then_some(0.0)
         };
-        if let Some(c) = g.take_matched_by(t, old, cands, rng, admit) {
+        if let Some(c) = g.take_matched_by(t, old, cands, rng, super::MAX_PROFILE_DISTANCE, admit) {
             premises[i] = c;
             ops.push((old, c));
         }

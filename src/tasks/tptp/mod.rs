@@ -309,6 +309,16 @@ pub struct Graph {
     pub consistent: bool,
 }
 
+/// The farthest an entailment replacement may be from the premise it
+/// replaces (`Profile::distance`): about a fifth longer or shorter with
+/// the same overlap, literals and foreign symbols, or one foreign symbol
+/// and a tenth in length. A premise with nothing that close is not
+/// replaced (in a small theory, a long axiom replaced by whatever shorter
+/// axiom is nearest made the perturbed rows the short ones). Selection
+/// distractors are not bounded: there the bound cost more rows than it
+/// removed tells.
+pub const MAX_PROFILE_DISTANCE: f64 = 1.0;
+
 /// What a reader sees of a clause next to a theorem without reasoning:
 /// the quantities the shortcut audit measures and that a replacement or
 /// distractor must match.
@@ -327,12 +337,13 @@ struct Profile {
 }
 
 impl Profile {
-    /// How far apart two profiles are: overlap difference plus relative
-    /// differences of length and literal count plus half the differences
-    /// of shared literals and of foreign symbols.
+    /// How far apart two profiles are: overlap difference, twice the
+    /// relative difference of length (the most visible of all), the
+    /// relative difference of literal count, and half the differences of
+    /// shared literals and of foreign symbols.
     fn distance(&self, o: &Profile) -> f64 {
         (self.overlap - o.overlap).abs()
-            + (self.chars - o.chars).abs() / o.chars.max(1.0)
+            + 2.0 * (self.chars - o.chars).abs() / o.chars.max(1.0)
             + (self.literals - o.literals).abs() / o.literals.max(1.0)
             + 0.5 * (self.shared_literals - o.shared_literals).abs()
             + 0.5 * (self.foreign - o.foreign).abs()
@@ -574,17 +585,19 @@ impl Graph {
         cands: &mut Vec<ClauseId>,
         rng: &mut impl Rng,
     ) -> Option<ClauseId> {
-        self.take_matched_by(t, like, cands, rng, |_| Some(0.0))
+        self.take_matched_by(t, like, cands, rng, f64::INFINITY, |_| Some(0.0))
     }
 
     /// [`Graph::take_matched`] among the candidates `admit` accepts, with
-    /// the penalty it returns added to their profile distance.
+    /// the penalty it returns added to their profile distance; `None` when
+    /// no candidate is within `max_distance`.
     pub fn take_matched_by(
         &self,
         t: ClauseId,
         like: ClauseId,
         cands: &mut Vec<ClauseId>,
         rng: &mut impl Rng,
+        max_distance: f64,
         admit: impl Fn(ClauseId) -> Option<f64>,
     ) -> Option<ClauseId> {
         let tsyms = symbols(self.bank(), self.lits(t));
@@ -596,7 +609,7 @@ impl Graph {
             .filter_map(|(i, &c)| {
                 let penalty = admit(c)?;
                 let d = self.profile(c, &tsyms, &tlits).distance(&target) + penalty;
-                Some(((d * 1e6) as u64, i))
+                (d <= max_distance).then_some(((d * 1e6) as u64, i))
             })
             .collect();
         if scored.is_empty() {
@@ -605,6 +618,14 @@ impl Graph {
         scored.sort_unstable();
         let pick = scored[rng.random_range(0..scored.len().min(2))].1;
         Some(cands.remove(pick))
+    }
+
+    /// The printed length of a clause.
+    pub fn chars(&self, c: ClauseId) -> usize {
+        match self.active_index.get(&c) {
+            Some(&i) => self.active_chars[i],
+            None => self.text(c).len(),
+        }
     }
 
     /// The symbols of a clause.

@@ -6,8 +6,9 @@
 //! Distractors look like the premises (issue 16): background axioms of the
 //! theorem make up the same share of the distractors as of M (rounded at
 //! random, so the expectation matches), and each distractor is the closest
-//! candidate of its kind to a premise of M of that kind in symbol overlap
-//! with the theorem and in length. Picking the pool clauses listed as
+//! candidate of its kind to a premise of M of that kind in profile (symbol
+//! overlap with the theorem, length, literals, literals shared with the
+//! theorem, foreign symbols). Picking the pool clauses listed as
 //! background therefore no longer recovers the answer.
 //!
 //! Exactness: the minimum is found by searching subsets in order of size.
@@ -187,15 +188,19 @@ fn matched_distractors(
         } else {
             (&m_plain, &mut spare_plain, &mut spare_background)
         };
-        let like = match likes.is_empty() {
-            false => likes[rng.random_range(0..likes.len())],
-            true => m[rng.random_range(0..m.len())],
+        // Premises of the kind in a random order (any premise when M has
+        // none of it); the first with a close candidate is matched, and a
+        // kind that runs out is made up from the other one.
+        let mut likes: Vec<ClauseId> = if likes.is_empty() {
+            m.to_vec()
+        } else {
+            likes.clone()
         };
-        // A kind that runs out is made up from the other one.
-        if let Some(c) = g
-            .take_matched(t, like, cands, rng)
-            .or_else(|| g.take_matched(t, like, other, rng))
-        {
+        likes.shuffle(rng);
+        if let Some(c) = likes.iter().find_map(|&like| {
+            g.take_matched(t, like, cands, rng)
+                .or_else(|| g.take_matched(t, like, other, rng))
+        }) {
             out.push(c);
         }
     }
