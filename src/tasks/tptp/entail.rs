@@ -173,7 +173,7 @@ fn perturb(
     // use no other.
     let known: HashSet<SymbolId> = premises
         .iter()
-        .flat_map(|&p| g.symbols_of(p))
+        .flat_map(|&p| g.symbols_of(p).into_owned())
         .chain(tsyms.iter().copied())
         .collect();
     for i in slots {
@@ -188,11 +188,12 @@ fn perturb(
             .iter()
             .enumerate()
             .filter(|&(j, _)| j != i)
-            .flat_map(|(_, &p)| g.symbols_of(p))
+            .flat_map(|(_, &p)| g.symbols_of(p).into_owned())
             .collect();
         let needed: Vec<SymbolId> = g
             .symbols_of(old)
-            .into_iter()
+            .iter()
+            .copied()
             .filter(|s| tsyms.contains(s) && !others.contains(s))
             .collect();
         let cands = if background.contains(&old) {
@@ -206,7 +207,8 @@ fn perturb(
         let longer = rng.random_bool(0.5);
         let old_chars = g.chars(old);
         let admit = |c: ClauseId| {
-            if (g.chars(c) >= old_chars) != longer && g.chars(c) != old_chars {
+            let chars = g.chars(c);
+            if chars != old_chars && (chars > old_chars) != longer {
                 return None;
             }
             let syms = g.symbols_of(c);

@@ -20,6 +20,7 @@ use crate::saturation::{ClauseId, ClauseStore, Rule, State};
 use crate::tptp::clause_to_tptp;
 use rand::Rng;
 use serde::{Deserialize, Serialize};
+use std::borrow::Cow;
 use std::collections::HashSet;
 
 /// Version of the TPTP task generators; recorded in the manifest and in
@@ -294,10 +295,9 @@ pub struct Graph {
     pub pool: Vec<Scored>,
     /// Clauses usable as distractors: the final active set.
     pub active: Vec<ClauseId>,
-    /// Symbols of each active clause (same order).
-    active_syms: Vec<Vec<SymbolId>>,
-    /// Printed length of each active clause (same order).
-    active_chars: Vec<usize>,
+    /// What matching reads of each active clause (same order), computed
+    /// once: every replacement and distractor draw compares all of them.
+    active_surface: Vec<Surface>,
     /// Position of each active clause in `active`.
     active_index: std::collections::HashMap<ClauseId, usize>,
     /// The greatest premise distance of each pool theorem (same order):
@@ -318,6 +318,35 @@ pub struct Graph {
 /// distractors are not bounded: there the bound cost more rows than it
 /// removed tells.
 pub const MAX_PROFILE_DISTANCE: f64 = 1.0;
+
+/// What the matching reads of one clause: its symbols, printed length and
+/// literal keys (a hash of each literal's canonical form, variables renamed
+/// per literal; only compared for equality).
+#[derive(Clone, Debug)]
+struct Surface {
+    syms: Vec<SymbolId>,
+    chars: usize,
+    lit_keys: Vec<u64>,
+}
+
+impl Surface {
+    fn of(bank: &TermBank, lits: &[Literal]) -> Surface {
+        let lit_keys = lits
+            .iter()
+            .map(|l| {
+                // The std SipHash with its fixed default keys: deterministic.
+                let mut h = std::hash::DefaultHasher::new();
+                std::hash::Hash::hash(&canonical_clause(bank, std::slice::from_ref(l)), &mut h);
+                std::hash::Hasher::finish(&h)
+            })
+            .collect();
+        Surface {
+            syms: symbols(bank, lits),
+            chars: clause_to_tptp(bank, lits).len(),
+            lit_keys,
+        }
+    }
+}
 
 /// What a reader sees of a clause next to a theorem without reasoning:
 /// the quantities the shortcut audit measures and that a replacement or
@@ -375,14 +404,10 @@ impl Graph {
             .ids()
             .filter(|&c| store.get(c).state == State::Active && !store.clause(c).is_empty())
             .collect();
-        let active_chars = active
-            .iter()
-            .map(|&c| clause_to_tptp(&bank, &store.clause(c).lits).len())
-            .collect();
         let active_index = active.iter().enumerate().map(|(i, &c)| (c, i)).collect();
-        let active_syms = active
+        let active_surface = active
             .iter()
-            .map(|&c| symbols(&bank, &store.clause(c).lits))
+            .map(|&c| Surface::of(&bank, &store.clause(c).lits))
             .collect();
         let mut g = Graph {
             bank,
@@ -391,8 +416,7 @@ impl Graph {
             name: name.to_string(),
             pool,
             active,
-            active_syms,
-            active_chars,
+            active_surface,
             active_index,
             reach: Vec::new(),
             consistent,
@@ -499,11 +523,11 @@ impl Graph {
             .collect();
         self.active
             .iter()
-            .zip(&self.active_syms)
+            .zip(&self.active_surface)
             .filter(|(c, s)| {
                 !ancestors.contains(c)
                     && !exclude.contains(c)
-                    && s.iter().any(|x| tsyms.contains(x))
+                    && s.syms.iter().any(|x| tsyms.contains(x))
             })
             .map(|(&c, _)| c)
             .filter(|&c| !background.contains(&self.text(c)))
@@ -539,36 +563,30 @@ impl Graph {
             .collect()
     }
 
-    /// The surface profile of clause `c` against theorem `t` (its symbols
-    /// `tsyms`, its literals' canonical forms `tlits`): what a reader sees
-    /// without reasoning. See [`Profile`].
-    fn profile(&self, c: ClauseId, tsyms: &[SymbolId], tlits: &HashSet<String>) -> Profile {
-        let lits = self.lits(c);
-        let (s, chars) = match self.active_index.get(&c) {
-            Some(&i) => (self.active_syms[i].clone(), self.active_chars[i]),
-            None => (symbols(self.bank(), lits), self.text(c).len()),
-        };
-        let both = s.iter().filter(|x| tsyms.contains(x)).count();
-        let either = (s.len() + tsyms.len() - both).max(1);
-        let shared = lits
-            .iter()
-            .filter(|l| tlits.contains(&canonical_clause(self.bank(), std::slice::from_ref(*l))))
-            .count();
-        Profile {
-            overlap: both as f64 / either as f64,
-            chars: chars as f64,
-            literals: lits.len() as f64,
-            shared_literals: shared as f64,
-            foreign: (s.len() - both) as f64,
+    /// The matching surface of a clause: cached for active clauses,
+    /// computed for the others (premises, axioms).
+    fn surface(&self, c: ClauseId) -> Cow<'_, Surface> {
+        match self.active_index.get(&c) {
+            Some(&i) => Cow::Borrowed(&self.active_surface[i]),
+            None => Cow::Owned(Surface::of(self.bank(), self.lits(c))),
         }
     }
 
-    /// The canonical forms of `t`'s literals (variables renamed per literal).
-    fn literal_keys(&self, t: ClauseId) -> HashSet<String> {
-        self.lits(t)
-            .iter()
-            .map(|l| canonical_clause(self.bank(), std::slice::from_ref(l)))
-            .collect()
+    /// The surface profile of clause `c` against theorem `t` (its symbols
+    /// `tsyms`, its literal keys `tlits`): what a reader sees without
+    /// reasoning. See [`Profile`].
+    fn profile(&self, c: ClauseId, tsyms: &[SymbolId], tlits: &HashSet<u64>) -> Profile {
+        let s = self.surface(c);
+        let both = s.syms.iter().filter(|x| tsyms.contains(x)).count();
+        let either = (s.syms.len() + tsyms.len() - both).max(1);
+        let shared = s.lit_keys.iter().filter(|k| tlits.contains(k)).count();
+        Profile {
+            overlap: both as f64 / either as f64,
+            chars: s.chars as f64,
+            literals: s.lit_keys.len() as f64,
+            shared_literals: shared as f64,
+            foreign: (s.syms.len() - both) as f64,
+        }
     }
 
     /// Removes from `cands` and returns the candidate most like `like` in
@@ -600,15 +618,15 @@ impl Graph {
         max_distance: f64,
         admit: impl Fn(ClauseId) -> Option<f64>,
     ) -> Option<ClauseId> {
-        let tsyms = symbols(self.bank(), self.lits(t));
-        let tlits = self.literal_keys(t);
-        let target = self.profile(like, &tsyms, &tlits);
+        let ts = self.surface(t);
+        let tlits: HashSet<u64> = ts.lit_keys.iter().copied().collect();
+        let target = self.profile(like, &ts.syms, &tlits);
         let mut scored: Vec<(u64, usize)> = cands
             .iter()
             .enumerate()
             .filter_map(|(i, &c)| {
                 let penalty = admit(c)?;
-                let d = self.profile(c, &tsyms, &tlits).distance(&target) + penalty;
+                let d = self.profile(c, &ts.syms, &tlits).distance(&target) + penalty;
                 (d <= max_distance).then_some(((d * 1e6) as u64, i))
             })
             .collect();
@@ -622,17 +640,14 @@ impl Graph {
 
     /// The printed length of a clause.
     pub fn chars(&self, c: ClauseId) -> usize {
-        match self.active_index.get(&c) {
-            Some(&i) => self.active_chars[i],
-            None => self.text(c).len(),
-        }
+        self.surface(c).chars
     }
 
-    /// The symbols of a clause.
-    pub fn symbols_of(&self, c: ClauseId) -> Vec<SymbolId> {
-        match self.active_index.get(&c) {
-            Some(&i) => self.active_syms[i].clone(),
-            None => symbols(self.bank(), self.lits(c)),
+    /// The symbols of a clause (borrowed from the cache for active ones).
+    pub fn symbols_of(&self, c: ClauseId) -> Cow<'_, [SymbolId]> {
+        match self.surface(c) {
+            Cow::Borrowed(s) => Cow::Borrowed(&s.syms),
+            Cow::Owned(s) => Cow::Owned(s.syms),
         }
     }
 
