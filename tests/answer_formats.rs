@@ -301,3 +301,67 @@ fn score_json_reports_compliance_and_both_means() {
         "{out}"
     );
 }
+
+/// Writes `answers` (id, answer) as the JSON Lines `score` reads and
+/// returns the `overall` block of `score --json` on `dataset`.
+fn score_overall(dataset: &Path, answers: &[(String, String)], file: &Path) -> Value {
+    let text: String = answers
+        .iter()
+        .map(|(id, a)| json!({"id": id, "answer": a}).to_string() + "\n")
+        .collect();
+    std::fs::write(file, text).unwrap();
+    let o = run(&[
+        "score",
+        "--json",
+        "--dataset",
+        dataset.to_str().unwrap(),
+        "--answers",
+        file.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    v["overall"].clone()
+}
+
+/// The training formats (`tasks::format`): every row's gold answer rendered
+/// in each format scores 1 through `score_row` and through `score --json`
+/// (mean 1, every answer well formed), and a wrong answer rendered the same
+/// way scores 0.
+#[test]
+fn gold_answers_rendered_in_each_answer_format_score_1_and_wrong_ones_0() {
+    use saturate::tasks::format::AnswerFormat;
+    let tmp = tempfile::tempdir().unwrap();
+    let registry = Registry::builtin();
+    let mut ctx = ctx();
+    let mut tasks_seen = std::collections::BTreeSet::new();
+    for (n, ds) in datasets(tmp.path()).iter().enumerate() {
+        let rows = read_dataset(ds).unwrap();
+        assert!(!rows.is_empty(), "{}", ds.display());
+        for f in AnswerFormat::ALL {
+            let mut right = Vec::new();
+            let mut wrong = Vec::new();
+            for row in &rows {
+                tasks_seen.insert(row.task.clone());
+                let gold = f.render(&row.answer);
+                let s = score_row(row, &gold, &registry, &mut ctx);
+                assert_eq!(s.value, 1.0, "{} {f}: {gold:?} scored {s:?}", row.id);
+                right.push((row.id.clone(), gold));
+                if let Some(w) = wrong_answer(row) {
+                    let bad = f.render(&w);
+                    let s = score_row(row, &bad, &registry, &mut ctx);
+                    assert_eq!(s.value, 0.0, "{} {f} (wrong): {bad:?} scored {s:?}", row.id);
+                    wrong.push((row.id.clone(), bad));
+                }
+            }
+            let file = tmp.path().join(format!("answers-{n}-{f}.jsonl"));
+            let all = score_overall(ds, &right, &file);
+            assert_eq!(all["answered"], json!(rows.len()), "{f}: {all}");
+            assert_eq!(all["mean_score_answered"], json!(1.0), "{f}: {all}");
+            assert_eq!(all["format_compliance"], json!(1.0), "{f}: {all}");
+            assert!(!wrong.is_empty(), "{}", ds.display());
+            let all = score_overall(ds, &wrong, &file);
+            assert_eq!(all["mean_score_answered"], json!(0.0), "{f} (wrong): {all}");
+        }
+    }
+    assert!(tasks_seen.len() >= 12, "{tasks_seen:?}");
+}

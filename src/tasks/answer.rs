@@ -18,7 +18,11 @@
 //!   (emphasis and heading marks around them allowed); one-line shapes take
 //!   the rest of that paragraph, the others everything after the marker;
 //! - fence: a code fence that ends the text (its language tag dropped);
-//! - boxed: the last `\boxed{…}`, braces balanced.
+//! - boxed: the last `\boxed{…}`, braces balanced;
+//! - JSON answer object: the last top-level JSON object whose one key is
+//!   `answer` (what [`super::format::AnswerFormat::Json`] asks for): a
+//!   string value gives that string, any other value its JSON text as
+//!   written (so `{"answer": {"correct": true}}` gives the inner object).
 //!
 //! Of those found, the outermost wins (one that starts inside another is
 //! skipped), and of several in a row the last, so `Answer: \boxed{True}`
@@ -102,6 +106,7 @@ fn peel(text: &str, shape: AnswerShape, after_marker: &mut bool) -> Option<Strin
         marker(text, shape),
         final_fence(text),
         boxed(text),
+        json_answer(text),
     ];
     let inside = |c: &Found| {
         found
@@ -323,6 +328,53 @@ fn boxed(text: &str) -> Option<Found> {
         }
     }
     None
+}
+
+/// The last top-level JSON object of the text whose only key is `answer`:
+/// a string value is unescaped, any other value is kept as the text written
+/// between the colon and the closing brace (so an inner object keeps its key
+/// order and spacing).
+fn json_answer(text: &str) -> Option<Found> {
+    let mut found = None;
+    let mut i = 0;
+    while let Some(off) = text[i..].find('{') {
+        let a = i + off;
+        let mut stream =
+            serde_json::Deserializer::from_str(&text[a..]).into_iter::<serde_json::Value>();
+        let Some(Ok(serde_json::Value::Object(map))) = stream.next() else {
+            i = a + 1;
+            continue;
+        };
+        let b = a + stream.byte_offset();
+        i = b;
+        if map.len() != 1 {
+            continue;
+        }
+        let Some(value) = map.get("answer") else {
+            continue;
+        };
+        let content = match value {
+            serde_json::Value::String(s) => s.clone(),
+            v => written_value(&text[a..b]).map_or_else(|| v.to_string(), str::to_string),
+        };
+        if let Some(content) = nonempty(&content) {
+            found = Some(Found {
+                start: a,
+                end: b,
+                content,
+            });
+        }
+    }
+    found
+}
+
+/// The value of a one-key object `{"answer": VALUE}` as written: the text
+/// after the key's colon up to the closing brace; `None` when the key is
+/// not written plainly (escapes).
+fn written_value(object: &str) -> Option<&str> {
+    let inner = object.strip_prefix('{')?.strip_suffix('}')?.trim_start();
+    let rest = inner.strip_prefix("\"answer\"")?.trim_start();
+    Some(rest.strip_prefix(':')?.trim())
 }
 
 /// The shape-specific part of a reply in prose.

@@ -9,6 +9,7 @@ pub mod eq;
 pub mod error;
 pub mod family;
 pub mod fault;
+pub mod format;
 pub mod pl;
 pub mod registry;
 pub mod tptp;
