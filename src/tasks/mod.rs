@@ -13,6 +13,7 @@ pub mod format;
 pub mod pl;
 pub mod registry;
 pub mod tptp;
+pub mod trace;
 
 pub use error::TaskError;
 use rand::SeedableRng;
