@@ -32,7 +32,7 @@ for name in $DATASETS; do
     PL2) "$BIN" pl --families pl2 --count $(( (COUNT + 3) / 4 )) --jobs "$JOBS" -q --out "$data" ;;
     EQ) "$BIN" eq --count "$COUNT" --jobs "$JOBS" -q --out "$data" ;;
     *) "$BIN" --domain "$name" --count "$COUNT" --jobs "$JOBS" -q --out "$OUT/data/tptp" \
-         && rm -rf "$data" && mv "$OUT/data/tptp/$name/dataset" "$data" ;;
+         && rm -rf "$data" && mv "$OUT/data/tptp/$name/$name-tasks" "$data" ;;
   esac
   if [ $? -ne 0 ]; then
     echo "$name: generation failed" | tee -a "$OUT/summary.txt"

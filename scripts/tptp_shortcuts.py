@@ -5,7 +5,7 @@ shallow rules that ignore the logic get on each config and level?
 Usage: scripts/tptp_shortcuts.py DATASET_DIR [DATASET_DIR ...] [--json]
 
 DATASET_DIR is a generated dataset (the folder holding one sub-folder of
-Parquet shards per config, e.g. out/SET/dataset). Rows carry id, task,
+Parquet shards per config, e.g. out/SET/SET-tasks). Rows carry id, task,
 domain, source, level, prompt, answer, metadata (JSON) and certificate
 (JSON). Reported per config and level:
 

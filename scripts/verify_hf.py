@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
 """Loads a saturate dataset with Hugging Face `datasets`, every config.
 
-Usage: python3 scripts/verify_hf.py DATASET_DIR [DATASET_DIR ...]
+Usage: python3 scripts/verify_hf.py [--cache DIR] DATASET_DIR [DATASET_DIR ...]
 
-For each directory (the one holding manifest.json) it runs
-`datasets.load_dataset(DIR, CONFIG)` for every config of the manifest,
-prints the rows per split and checks them against the manifest (see
+For each directory (the one holding manifest.json), in one process with one
+cache, it runs `datasets.load_dataset(DIR)` (the default `all` config) and
+`datasets.load_dataset(DIR, CONFIG)` for every config of the manifest, and
+checks the rows against the shard files and the card's Hub fields (see
 scripts/hf_load_check.py). When `datasets` or `pyarrow` is missing it
 creates a virtual environment under target/hf-venv, installs both there
 with pip, and re-runs itself inside it. Exits non-zero on any failure.
@@ -41,15 +42,16 @@ def main() -> None:
         if not py.exists():
             print(f"creating {VENV} and installing datasets, pyarrow", file=sys.stderr)
             subprocess.run([sys.executable, "-m", "venv", str(VENV)], check=True)
-        subprocess.run([str(py), "-m", "pip", "install", "-q", "datasets", "pyarrow"], check=True)
+        subprocess.run([str(py), "-m", "pip", "install", "-q", "datasets", "huggingface_hub", "pyarrow"],
+                       check=True)
         env = dict(os.environ, SATURATE_HF_VENV="1")
         sys.exit(subprocess.run([str(py), __file__, *sys.argv[1:]], env=env).returncode)
     sys.path.insert(0, str(HERE))
     import hf_load_check
 
-    for d in sys.argv[1:]:
-        sys.argv = [sys.argv[0], d]
-        hf_load_check.main()
+    # One process, one cache for every directory: a cache that confused two
+    # datasets would fail the check.
+    hf_load_check.main()
 
 
 if __name__ == "__main__":

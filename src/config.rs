@@ -20,6 +20,75 @@ pub struct Config {
     pub prover: ProverLimits,
     /// Task generation, one section per family.
     pub tasks: TasksSection,
+    /// How every generator command writes its dataset (`[dataset]`).
+    pub dataset: DatasetOptions,
+}
+
+/// The `[dataset]` table: presentation, splits and file format, shared by
+/// every generator command (`--domain`, `pl`, `eq`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct DatasetOptions {
+    /// Answer format of prompts and completions: `plain`, `tags`, `json`.
+    pub answer_format: String,
+    /// The system turn of the `messages` column.
+    pub system_prompt: String,
+    /// Fill the `trace` column with each certificate as a readable
+    /// derivation.
+    pub trace: bool,
+    /// Percent of rows in train, validation and test (sum 100).
+    pub split: [u32; 3],
+    /// What must not cross splits: `theorem` (the theorem or problem of a
+    /// row) or `source` (its axiom file or generator).
+    pub split_by: String,
+    /// Shard format: `parquet` or `jsonl`.
+    pub format: String,
+}
+
+impl Default for DatasetOptions {
+    fn default() -> Self {
+        DatasetOptions {
+            answer_format: "plain".into(),
+            system_prompt: crate::dataset::DEFAULT_SYSTEM_PROMPT.into(),
+            trace: false,
+            split: [80, 10, 10],
+            split_by: "theorem".into(),
+            format: "parquet".into(),
+        }
+    }
+}
+
+impl DatasetOptions {
+    /// Checks every value; the error names the key.
+    pub fn validate(&self) -> Result<(), BadValue> {
+        let bad = |key: &str, message: String| BadValue {
+            key: format!("dataset.{key}"),
+            message,
+        };
+        self.answer_format
+            .parse::<crate::tasks::format::AnswerFormat>()
+            .map_err(|m| bad("answer_format", m))?;
+        crate::dataset::OutputFormat::parse(&self.format).map_err(|m| bad("format", m))?;
+        if self.split.iter().sum::<u32>() != 100 || self.split[0] == 0 {
+            return Err(bad(
+                "split",
+                format!(
+                    "{:?}: train, validation and test percentages must sum to 100 with train > 0",
+                    self.split
+                ),
+            ));
+        }
+        if !["theorem", "source"].contains(&self.split_by.as_str()) {
+            return Err(bad(
+                "split_by",
+                format!("{:?}: expected \"theorem\" or \"source\"", self.split_by),
+            ));
+        }
+        if self.system_prompt.len() > 100_000 {
+            return Err(bad("system_prompt", "longer than 100000 bytes".to_string()));
+        }
+        Ok(())
+    }
 }
 
 /// The `[tasks]` table: one section per task family, each with its count,
@@ -268,7 +337,8 @@ impl Config {
         };
         t.validate().map_err(located)?;
         pl.validate().map_err(located)?;
-        eq.validate().map_err(located)
+        eq.validate().map_err(located)?;
+        self.dataset.validate()
     }
 
     /// Reads a configuration file.

@@ -1,6 +1,7 @@
-//! The dataset-checking commands of the binary: `saturate verify` (every
-//! label, certificate, prompt and shard re-checked) and `saturate audit`
-//! (the shortcut audit of [`saturate::audit`]); kept apart from `main.rs`,
+//! The dataset commands of the binary: `saturate verify` (every label,
+//! certificate, prompt and shard re-checked), `saturate audit` (the
+//! shortcut audit of [`saturate::audit`]) and `saturate merge` (shards of
+//! one run joined into the unsharded dataset); kept apart from `main.rs`,
 //! which parses arguments and runs the generators.
 
 use saturate::pipeline::{self, RunError};
@@ -76,4 +77,20 @@ pub fn verify(dir: &Path, quiet: bool) -> Result<(), RunError> {
             s.shard_failures.len()
         )))
     }
+}
+
+/// `saturate merge OUT DIR...`: the shards of one run joined into the
+/// unsharded dataset.
+pub fn merge(out: &Path, dirs: &[std::path::PathBuf], quiet: bool) -> Result<(), RunError> {
+    let s = pipeline::merge::merge(out, dirs, &Registry::builtin())?;
+    if !quiet {
+        print!("{}", s.run.audit_text);
+    }
+    println!(
+        "merge: {} rows of {} shards written to {}",
+        s.rows,
+        s.shards,
+        out.display()
+    );
+    Ok(())
 }

@@ -10,7 +10,7 @@ use saturate::pipeline::{self, DagFormat, Progress, RunError, write_atomic};
 use std::path::{Path, PathBuf};
 
 mod dataset_commands;
-use dataset_commands::{audit, parse_margin, verify};
+use dataset_commands::{audit, merge, parse_margin, verify};
 
 /// Saturation-driven generator of certified logical reasoning datasets.
 #[derive(Parser, Debug)]
@@ -118,6 +118,26 @@ struct GenArgs {
     /// count; without it the shortfall is reported in the summary.
     #[arg(long)]
     require_full: bool,
+    /// Answer format of prompts, `completion` and `messages`: plain (the
+    /// bare answer), tags (<answer>...</answer>) or json ({"answer": ...})
+    /// (overrides `[dataset] answer_format`).
+    #[arg(long, value_name = "FORMAT", value_parser = ["plain", "tags", "json"])]
+    answer_format: Option<String>,
+    /// Fill the `trace` column with each certificate as a readable
+    /// derivation (overrides `[dataset] trace`).
+    #[arg(long)]
+    trace: bool,
+    /// Shard format: parquet or jsonl (overrides `[dataset] format`).
+    #[arg(long, value_name = "FORMAT", value_parser = ["parquet", "jsonl"])]
+    format: Option<String>,
+    /// What never crosses splits: theorem (the row's theorem or problem) or
+    /// source (its axiom file) (overrides `[dataset] split_by`).
+    #[arg(long, value_name = "WHAT", value_parser = ["theorem", "source"])]
+    split_by: Option<String>,
+    /// Percent of rows in train, validation and test, e.g. 90,5,5
+    /// (overrides `[dataset] split`).
+    #[arg(long, value_name = "T,V,T", value_parser = parse_split)]
+    split: Option<[u32; 3]>,
 }
 
 impl GenArgs {
@@ -129,6 +149,7 @@ impl GenArgs {
             strict: self.strict,
             require_full: self.require_full,
             progress: !quiet,
+            dataset: cfg.dataset.clone(),
             ..pipeline::LoopSettings::default()
         }
     }
@@ -144,6 +165,21 @@ impl GenArgs {
         }
         if let Some(s) = self.seed {
             cfg.seed = s;
+        }
+        if let Some(f) = &self.answer_format {
+            cfg.dataset.answer_format = f.clone();
+        }
+        if self.trace {
+            cfg.dataset.trace = true;
+        }
+        if let Some(f) = &self.format {
+            cfg.dataset.format = f.clone();
+        }
+        if let Some(b) = &self.split_by {
+            cfg.dataset.split_by = b.clone();
+        }
+        if let Some(p) = self.split {
+            cfg.dataset.split = p;
         }
         let (count, levels, rows) = section(cfg);
         if let Some(n) = self.count {
@@ -189,6 +225,25 @@ fn count_arg(s: &str) -> Result<usize, String> {
         return Err(format!("{v} is not in 0-{MAX_COUNT}"));
     }
     Ok(v)
+}
+
+/// `--split`: three percentages summing to 100, train first and non-zero.
+fn parse_split(s: &str) -> Result<[u32; 3], String> {
+    let parts: Vec<&str> = s.split(',').map(str::trim).collect();
+    let [t, v, e] = parts[..] else {
+        return Err(format!(
+            "expected three percentages like 80,10,10, got {s:?}"
+        ));
+    };
+    let num = |x: &str| {
+        x.parse::<u32>()
+            .map_err(|_| format!("{x:?} is not a whole percentage in {s:?}"))
+    };
+    let p = [num(t)?, num(v)?, num(e)?];
+    if p.iter().sum::<u32>() != 100 || p[0] == 0 {
+        return Err(format!("{s:?} must sum to 100 with train > 0"));
+    }
+    Ok(p)
 }
 
 fn parse_shard(s: &str) -> Result<(u64, u64), String> {
@@ -289,6 +344,19 @@ enum Command {
         /// The dataset folder (the one holding manifest.json).
         dir: PathBuf,
         /// Print only failures and the final line.
+        #[arg(long, short)]
+        quiet: bool,
+    },
+    /// Merge the shard datasets of one run (`--shard i/N`, all N of them)
+    /// into the dataset the unsharded run writes, byte for byte; refuses
+    /// shards of different versions, seeds or configurations.
+    Merge {
+        /// The merged dataset folder to write.
+        out: PathBuf,
+        /// The shard dataset folders (each holding manifest.json).
+        #[arg(required = true, num_args = 1..)]
+        dirs: Vec<PathBuf>,
+        /// Print only the final line.
         #[arg(long, short)]
         quiet: bool,
     },
@@ -492,6 +560,7 @@ fn main() {
             common,
         }) => score(&dataset, &answers, out, json, &common),
         Some(Command::Verify { dir, quiet }) => verify(&dir, quiet),
+        Some(Command::Merge { out, dirs, quiet }) => merge(&out, &dirs, quiet),
         Some(Command::Audit {
             dir,
             margin,

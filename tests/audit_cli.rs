@@ -16,13 +16,8 @@ use std::path::Path;
 fn entailment_dataset(dir: &Path, n: usize, leak: bool) {
     let background = ["p(X) | q(X)", "~q(X) | r(X)", "s(a)", "~r(b)"];
     let derived = ["p(Y) | r(Y)", "q(a) | s(b)", "r(c) | t(c)", "~s(X) | u(X)"];
-    let spec = DatasetSpec {
-        name: "audit test".into(),
-        description: "synthetic rows".into(),
-        seed: 0,
-        config: serde_json::json!({}),
-        max_rows_per_shard: 1000,
-    };
+    let mut spec = DatasetSpec::new("audit test", 0, serde_json::json!({}));
+    spec.description = "synthetic rows".into();
     let mut w = DatasetWriter::create(dir, spec).unwrap();
     for i in 0..n {
         let truth = i % 2 == 0;
@@ -52,12 +47,15 @@ fn entailment_dataset(dir: &Path, n: usize, leak: bool) {
                 task: "conjecture_entailment".into(),
                 domain: Some("T".into()),
                 source: None,
-                level: Some("1".into()),
+                level: Some(1),
                 prompt: format!("premises {premises:?} conclusion {theorem}"),
                 answer: if truth { "True" } else { "False" }.into(),
+                completion: if truth { "True" } else { "False" }.into(),
+                trace: None,
                 metadata: meta.to_string(),
                 certificate: "{}".into(),
             },
+            &format!("row {i}"),
         )
         .unwrap();
     }
@@ -101,7 +99,10 @@ fn the_card_holds_the_audit_that_saturate_audit_prints() {
     let section = card
         .split("## Shortcut audit\n\n")
         .nth(1)
-        .expect("card has the audit section");
+        .expect("card has the audit section")
+        .split("\n## ")
+        .next()
+        .unwrap();
     assert_eq!(section.trim_end(), stdout(&o).trim_end());
     assert!(card.contains("## Yields"), "{card}");
 

@@ -334,7 +334,7 @@ fn domain_runs_are_identical_with_one_or_two_jobs() {
         outs.push(out.join("SET/saturation"));
     }
     // The dataset too: every file byte-identical.
-    let data = |o: &Path| files(&o.parent().unwrap().join("dataset"));
+    let data = |o: &Path| files(&o.parent().unwrap().join("SET-tasks"));
     let (d1, d2) = (data(&outs[0]), data(&outs[1]));
     assert!(
         d1.keys().any(|k| k.ends_with(".parquet")),

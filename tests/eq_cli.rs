@@ -176,3 +176,53 @@ fn prompt_snapshots() {
     let gf = build(Task::GapFilling, 2, 0, 3).unwrap().unwrap();
     snapshot("eq_gf_L2_3.txt", &gf.prompt);
 }
+
+/// `saturate merge` of the shards of an EQ run (JSON Lines, tagged answers)
+/// writes exactly the unsharded run's files.
+#[test]
+fn merged_shards_are_the_unsharded_run() {
+    let tmp = tempfile::tempdir().unwrap();
+    let args = |out: &Path, shard: Option<&str>| {
+        let mut a: Vec<String> = [
+            "eq",
+            "--count",
+            "3",
+            "--levels",
+            "1,2",
+            "--format",
+            "jsonl",
+            "--answer-format",
+            "tags",
+            "-q",
+            "--out",
+        ]
+        .map(String::from)
+        .to_vec();
+        a.push(out.display().to_string());
+        if let Some(s) = shard {
+            a.push("--shard".into());
+            a.push(s.into());
+        }
+        a
+    };
+    let run_args = |a: Vec<String>| {
+        let refs: Vec<&str> = a.iter().map(String::as_str).collect();
+        let o = run(&refs);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    };
+    let whole = tmp.path().join("whole");
+    run_args(args(&whole, None));
+    let mut parts = Vec::new();
+    for i in 1..=3 {
+        let d = tmp.path().join(format!("part{i}"));
+        run_args(args(&d, Some(&format!("{i}/3"))));
+        parts.push(d.display().to_string());
+    }
+    let merged = tmp.path().join("merged");
+    let mut a = vec!["merge".to_string(), merged.display().to_string()];
+    a.extend(parts.iter().rev().cloned());
+    run_args(a);
+    let (w, m) = (files(&whole), files(&merged));
+    assert!(w.keys().any(|k| k.ends_with(".jsonl")), "{:?}", w.keys());
+    assert!(w == m, "merged {:?} vs whole {:?}", m.keys(), w.keys());
+}

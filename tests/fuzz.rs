@@ -787,7 +787,7 @@ fn datasets() -> &'static [PathBuf] {
             let dirs = vec![
                 PathBuf::from(pl),
                 PathBuf::from(eq),
-                PathBuf::from(tp).join("SET/dataset"),
+                PathBuf::from(tp).join("SET/SET-tasks"),
             ];
             (tmp, dirs)
         })

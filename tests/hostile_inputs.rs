@@ -268,8 +268,6 @@ fn string_batch(columns: &[&str], rows: &[Vec<Option<&str>>]) -> arrow_array::Re
     arrow_array::RecordBatch::try_from_iter(cols).unwrap()
 }
 
-use saturate::dataset::COLUMNS;
-
 fn verify(ds: &Path) -> std::process::Output {
     saturate().arg("verify").arg(ds).output().unwrap()
 }
@@ -348,34 +346,60 @@ fn verify_refuses_foreign_shards_and_null_or_duplicate_ids() {
     );
     assert_refused(&ds, "not a saturate shard");
 
-    let row = |id: Option<&'static str>| {
-        vec![
-            id,
-            Some("pl1_gap_filling"),
-            None,
-            None,
-            Some("1"),
-            Some("p"),
-            Some("a"),
-            Some("{}"),
-            Some("{}"),
-        ]
+    // A shard of the nine-string-column schema of older versions.
+    let ds = small_dataset("verify-old-schema");
+    let nine: Vec<&str> = [
+        "id",
+        "task",
+        "domain",
+        "source",
+        "level",
+        "prompt",
+        "answer",
+        "metadata",
+        "certificate",
+    ]
+    .to_vec();
+    let old_row = vec![
+        Some("x"),
+        Some("pl1_gap_filling"),
+        None,
+        None,
+        Some("1"),
+        Some("p"),
+        Some("a"),
+        Some("{}"),
+        Some("{}"),
+    ];
+    forge_shard(&ds, string_batch(&nine, &[old_row]));
+    assert_refused(&ds, "older saturate");
+
+    let row = |id: &str| saturate::dataset::Record {
+        id: id.into(),
+        task: "pl1_gap_filling".into(),
+        level: Some(1),
+        prompt: "p".into(),
+        answer: "a".into(),
+        completion: "a".into(),
+        metadata: "{}".into(),
+        certificate: "{}".into(),
+        ..Default::default()
+    };
+    let batch = |rows: &[saturate::dataset::Record]| {
+        saturate::dataset::record_batch(rows, "system").unwrap()
     };
     let ds = small_dataset("verify-null-id");
-    forge_shard(&ds, string_batch(&COLUMNS, &[row(None)]));
+    forge_shard(&ds, batch(&[row("")]));
     assert_refused(&ds, "null or empty id");
 
     let ds = small_dataset("verify-dup-id");
-    forge_shard(
-        &ds,
-        string_batch(&COLUMNS, &[row(Some("x")), row(Some("x"))]),
-    );
+    forge_shard(&ds, batch(&[row("x"), row("x")]));
     assert_refused(&ds, "more than once");
 
     let ds = small_dataset("verify-wrong-task");
-    let mut r = row(Some("y"));
-    r[1] = Some("pl1_proof_writing");
-    forge_shard(&ds, string_batch(&COLUMNS, &[r]));
+    let mut r = row("y");
+    r.task = "pl1_proof_writing".into();
+    forge_shard(&ds, batch(&[r]));
     assert_refused(&ds, "in a shard of config");
 }
 

@@ -69,9 +69,22 @@ fn writes_a_consistent_pl2_dataset_identically_for_any_jobs() {
         for (_, split) in cfg["splits"].as_object().unwrap() {
             for shard in split["shards"].as_array().unwrap() {
                 for row in parquet_rows(&a.join(shard["file"].as_str().unwrap())) {
-                    let [id, t, domain, source, level, prompt, answer, meta, cert] = &row[..]
+                    let [
+                        id,
+                        t,
+                        domain,
+                        source,
+                        level,
+                        prompt,
+                        answer,
+                        _,
+                        _,
+                        _,
+                        meta,
+                        cert,
+                    ] = &row[..]
                     else {
-                        panic!("9 columns")
+                        panic!("12 columns")
                     };
                     let id = id.as_deref().unwrap();
                     assert_eq!(t.as_deref(), Some(task.config()));

@@ -74,8 +74,8 @@ fn writes_a_consistent_dataset_identically_for_any_jobs() {
                 assert!(file.ends_with(".parquet") && file.contains("-of-"));
                 for row in parquet_rows(&a.join(file)) {
                     seen += 1;
-                    let [id, t, _, _, level, prompt, answer, meta, cert] = &row[..] else {
-                        panic!("9 columns")
+                    let [id, t, _, _, level, prompt, answer, _, _, _, meta, cert] = &row[..] else {
+                        panic!("12 columns")
                     };
                     assert_eq!(t.as_deref(), Some(task.config()));
                     assert!(id.as_ref().unwrap().starts_with(task.config()));

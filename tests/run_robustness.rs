@@ -28,9 +28,9 @@ fn domain_run(out: &Path, jobs: &str) -> std::process::Command {
 /// the whole dataset folder and the derivation dumps
 /// (`saturation/summary.json` holds timings and is excluded).
 fn reproducible(root: &Path) -> BTreeMap<String, Vec<u8>> {
-    let mut f: BTreeMap<String, Vec<u8>> = files(&root.join("SET/dataset"))
+    let mut f: BTreeMap<String, Vec<u8>> = files(&root.join("SET/SET-tasks"))
         .into_iter()
-        .map(|(k, v)| (format!("dataset/{k}"), v))
+        .map(|(k, v)| (format!("SET-tasks/{k}"), v))
         .collect();
     for (k, v) in files(&root.join("SET/saturation")) {
         if k.ends_with(".dag.zst") {
@@ -72,10 +72,10 @@ fn sigkill_at_ten_moments_leaves_nothing_whole_and_a_rerun_is_identical() {
     let clean_time = t.elapsed();
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let want = reproducible(clean.path());
-    assert!(want.contains_key("dataset/manifest.json"));
-    assert!(want.contains_key("dataset/summary.json"));
+    assert!(want.contains_key("SET-tasks/manifest.json"));
+    assert!(want.contains_key("SET-tasks/summary.json"));
     assert_eq!(
-        manifest(&clean.path().join("SET/dataset"))["complete"],
+        manifest(&clean.path().join("SET/SET-tasks"))["complete"],
         true
     );
 
@@ -91,14 +91,14 @@ fn sigkill_at_ten_moments_leaves_nothing_whole_and_a_rerun_is_identical() {
         std::thread::sleep(delay);
         let _ = child.kill(); // SIGKILL
         let _ = child.wait();
-        let data = dir.path().join("SET/dataset");
+        let data = dir.path().join("SET/SET-tasks");
         if data.exists() {
             // Renamed into place, so complete: everything the manifest lists.
             assert_eq!(manifest(&data)["complete"], true, "kill {k} at {delay:?}");
             let got = reproducible(dir.path());
             let ds = |m: &BTreeMap<String, Vec<u8>>| -> BTreeMap<String, Vec<u8>> {
                 m.iter()
-                    .filter(|(k, _)| k.starts_with("dataset/"))
+                    .filter(|(k, _)| k.starts_with("SET-tasks/"))
                     .map(|(k, v)| (k.clone(), v.clone()))
                     .collect()
             };
@@ -108,14 +108,14 @@ fn sigkill_at_ten_moments_leaves_nothing_whole_and_a_rerun_is_identical() {
                 "kill {k}: a dataset folder that is not whole"
             );
         }
-        // Nothing else is named like the dataset: only `dataset` (complete,
-        // checked above) and staging folders `dataset.tmp-<pid>`.
+        // Nothing else is named like the dataset: only `SET-tasks`
+        // (complete, checked above) and staging folders `SET-tasks.tmp-<pid>`.
         for name in all_names(&dir.path().join("SET")) {
             assert!(
-                !name.starts_with("dataset")
-                    || name == "dataset"
-                    || name.starts_with("dataset/")
-                    || name.starts_with("dataset.tmp-"),
+                !name.starts_with("SET-tasks")
+                    || name == "SET-tasks"
+                    || name.starts_with("SET-tasks/")
+                    || name.starts_with("SET-tasks.tmp-"),
                 "kill {k}: {name}"
             );
         }
@@ -142,7 +142,7 @@ fn an_injected_worker_panic_is_a_counted_rejection_and_exit_4() {
         .unwrap();
     assert_eq!(o.status.code(), Some(4), "{}", stderr(&o));
     assert!(stderr(&o).contains("generator panic"), "{}", stderr(&o));
-    let data = dir.path().join("SET/dataset");
+    let data = dir.path().join("SET/SET-tasks");
     assert_eq!(manifest(&data)["complete"], true);
     let summary: Value =
         serde_json::from_slice(&std::fs::read(data.join("summary.json")).unwrap()).unwrap();
@@ -184,7 +184,7 @@ fn an_injected_worker_panic_is_a_counted_rejection_and_exit_4() {
     assert!(
         names
             .iter()
-            .all(|n| !n.rsplit('/').next().unwrap().starts_with("dataset")),
+            .all(|n| !n.rsplit('/').next().unwrap().starts_with("SET-tasks")),
         "{names:?}"
     );
 }
@@ -233,7 +233,7 @@ fn pl_and_eq_count_an_injected_panic_and_honour_strict() {
 #[test]
 fn a_folder_with_a_fake_manifest_is_refused_before_saturation_and_kept() {
     let dir = tempfile::tempdir().unwrap();
-    let data = dir.path().join("SET/dataset");
+    let data = dir.path().join("SET/SET-tasks");
     std::fs::create_dir_all(&data).unwrap();
     std::fs::write(data.join("manifest.json"), r#"{"generator": "saturate"}"#).unwrap();
     std::fs::write(data.join("notes.md"), "my notes").unwrap();

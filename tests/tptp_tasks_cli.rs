@@ -28,7 +28,8 @@ fn smoke_run(out: &Path, extra: &[&str]) -> PathBuf {
         .map(|e| e.unwrap().path())
         .find(|p| p.is_dir())
         .unwrap();
-    name.join("dataset")
+    let stem = name.file_name().unwrap().to_string_lossy().into_owned();
+    name.join(format!("{stem}-tasks"))
 }
 
 #[test]
@@ -49,7 +50,7 @@ fn smoke_run_writes_three_configs_that_verify_and_score() {
     let mut cells: BTreeMap<(String, String), usize> = BTreeMap::new();
     for r in &rows {
         *cells
-            .entry((r.task.clone(), r.level.clone().unwrap()))
+            .entry((r.task.clone(), r.level.unwrap().to_string()))
             .or_default() += 1;
         let m: serde_json::Value = serde_json::from_str(&r.metadata).unwrap();
         assert!(
@@ -140,44 +141,26 @@ fn smoke_run_writes_three_configs_that_verify_and_score() {
 
     // A flipped label no longer verifies.
     let bad = tmp.path().join("corrupted");
-    let spec = DatasetSpec {
-        name: "corrupted".into(),
-        description: "one label flipped".into(),
-        seed: 0,
-        config: serde_json::json!({}),
-        max_rows_per_shard: 1000,
-    };
+    let mut spec = DatasetSpec::new("corrupted", 0, serde_json::json!({}));
+    spec.description = "one label flipped".into();
     let mut w = DatasetWriter::create(&bad, spec).unwrap();
     for r in rows.iter() {
-        let mut answer = r.answer.clone();
+        let mut record: Record = r.to_record();
         if r.id == ent[0].id {
-            answer = flipped.to_string();
+            // The label and its completion flipped together: only the
+            // certificate check can tell.
+            record.answer = flipped.to_string();
+            record.completion = flipped.to_string();
         }
-
-        w.push(
-            &r.task,
-            Record {
-                id: r.id.clone(),
-                task: r.task.clone(),
-                domain: Some("SET".into()),
-                source: None,
-                level: r.level.clone(),
-                prompt: String::new(),
-                answer,
-                metadata: r.metadata.clone(),
-                certificate: r.certificate.clone(),
-            },
-        )
-        .unwrap();
+        w.push(&r.task, record, &r.id).unwrap();
     }
     w.finish().unwrap();
     let o = run(&["verify", bad.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
-    assert!(
-        stderr(&o).contains(&format!("FAIL {}", ent[0].id)),
-        "{}",
-        stderr(&o)
-    );
+    let err = stderr(&o);
+    let fails: Vec<&str> = err.lines().filter(|l| l.starts_with("FAIL ")).collect();
+    assert_eq!(fails.len(), 1, "{}", stderr(&o));
+    assert!(fails[0].contains(&ent[0].id), "{}", stderr(&o));
 }
 
 #[test]
@@ -209,6 +192,55 @@ fn shards_add_up_and_threads_do_not_change_the_bytes() {
     whole.sort();
     assert!(!whole.is_empty());
     assert_eq!(union, whole);
+    // `saturate merge` of the shards writes the unsharded run's bytes.
+    let merged = tmp.path().join("merged");
+    let shards: Vec<String> = (1..=2)
+        .map(|i| {
+            let s = tmp.path().join(format!("s{i}"));
+            let name = std::fs::read_dir(&s)
+                .unwrap()
+                .next()
+                .unwrap()
+                .unwrap()
+                .path();
+            let stem = name.file_name().unwrap().to_string_lossy().into_owned();
+            name.join(format!("{stem}-tasks")).display().to_string()
+        })
+        .collect();
+    let o = run(&[
+        "merge",
+        merged.to_str().unwrap(),
+        &shards[1],
+        &shards[0],
+        "-q",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        files(&merged) == files(&one),
+        "merged shards differ from the unsharded run"
+    );
+    // Refused: a shard twice, a missing shard, a different seed.
+    let o = run(&[
+        "merge",
+        tmp.path().join("m2").to_str().unwrap(),
+        &shards[0],
+        &shards[0],
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("both shard 1/2"), "{}", stderr(&o));
+    let o = run(&["merge", tmp.path().join("m3").to_str().unwrap(), &shards[0]]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("2/2 missing"), "{}", stderr(&o));
+    let other = smoke_run(&tmp.path().join("seed"), &["--shard", "2/2", "--seed", "3"]);
+    let o = run(&[
+        "merge",
+        tmp.path().join("m4").to_str().unwrap(),
+        &shards[0],
+        other.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("seed"), "{}", stderr(&o));
+    assert!(!tmp.path().join("m4").exists());
 }
 
 trait Key {
@@ -245,19 +277,66 @@ fn hugging_face_datasets_loads_every_config() {
     }
     let tmp = tempfile::tempdir().unwrap();
     let ds = smoke_run(tmp.path(), &[]);
-    let o = std::process::Command::new("python3")
-        .arg(crate_root().join("scripts/verify_hf.py"))
-        .arg(&ds)
-        .output()
-        .unwrap();
-    let out = stdout(&o);
-    assert!(o.status.success(), "{out}\n{}", stderr(&o));
+    // A second dataset, TOP in JSON Lines with tagged answers, loaded after
+    // the first in the same process and cache: each must return its own rows.
+    let top = tmp.path().join("top");
+    let o = run(&[
+        "--domain",
+        "TOP",
+        "-q",
+        "--count",
+        "3",
+        "--format",
+        "jsonl",
+        "--answer-format",
+        "tags",
+        "--out",
+        top.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let top = top.join("TOP/TOP-tasks");
+    let cache = tmp.path().join("hf-cache");
+    let check = |dirs: &[&Path]| {
+        let o = std::process::Command::new("python3")
+            .arg(crate_root().join("scripts/verify_hf.py"))
+            .arg("--cache")
+            .arg(&cache)
+            .args(dirs)
+            .output()
+            .unwrap();
+        let out = stdout(&o);
+        assert!(o.status.success(), "{out}\n{}", stderr(&o));
+        out
+    };
+    let out = check(&[&ds, &top]);
     for config in [
+        "all",
         "conjecture_entailment",
         "premise_selection",
         "proof_reconstruction",
     ] {
-        assert!(out.contains(config), "{out}");
+        assert!(out.contains(&format!("  {config}: ")), "{out}");
     }
+    assert_eq!(out.matches("OK:").count(), 2, "{out}");
+    assert!(out.contains("card: license"), "{out}");
+    // Regenerated in place with another seed, in a new process with the
+    // same cache: the new rows come back, not the cached ones.
+    let o = run(&[
+        "--domain",
+        "TOP",
+        "-q",
+        "--count",
+        "3",
+        "--seed",
+        "5",
+        "--format",
+        "jsonl",
+        "--answer-format",
+        "tags",
+        "--out",
+        tmp.path().join("top").to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = check(&[&top]);
     assert!(out.contains("OK:"), "{out}");
 }

@@ -9,15 +9,13 @@
 
 mod common;
 
-use arrow_array::{ArrayRef, RecordBatch, StringArray};
 use common::{run, saturate, stderr, stdout};
 use parquet::basic::{Compression, GzipLevel, ZstdLevel};
-use saturate::dataset::{COLUMNS, Record, fingerprint_records};
+use saturate::dataset::{Record, fingerprint_records};
 use saturate::pipeline::score::read_dataset;
 use sha2::Digest;
 use std::path::{Path, PathBuf};
 use std::process::Output;
-use std::sync::Arc;
 
 fn verify(ds: &Path) -> Output {
     saturate().arg("verify").arg(ds).output().unwrap()
@@ -66,25 +64,7 @@ fn shard_rows(ds: &Path, pick: impl Fn(&[Record]) -> bool) -> (String, Vec<Recor
 /// Writes records as a Parquet shard with `codec`, the way another tool
 /// would (its own writer settings, small row groups).
 fn write_shard(path: &Path, records: &[Record], codec: Compression) {
-    let col = |f: &dyn Fn(&Record) -> Option<&str>| -> ArrayRef {
-        Arc::new(records.iter().map(f).collect::<StringArray>())
-    };
-    let columns: Vec<(&str, ArrayRef)> = COLUMNS
-        .iter()
-        .copied()
-        .zip([
-            col(&|r| Some(&r.id)),
-            col(&|r| Some(&r.task)),
-            col(&|r| r.domain.as_deref()),
-            col(&|r| r.source.as_deref()),
-            col(&|r| r.level.as_deref()),
-            col(&|r| Some(&r.prompt)),
-            col(&|r| Some(&r.answer)),
-            col(&|r| Some(&r.metadata)),
-            col(&|r| Some(&r.certificate)),
-        ])
-        .collect();
-    let batch = RecordBatch::try_from_iter(columns).unwrap();
+    let batch = saturate::dataset::record_batch(records, &system_prompt(path)).unwrap();
     let props = parquet::file::properties::WriterProperties::builder()
         .set_compression(codec)
         .set_max_row_group_row_count(Some(2))
@@ -95,6 +75,17 @@ fn write_shard(path: &Path, records: &[Record], codec: Compression) {
     w.write(&batch).unwrap();
     w.close().unwrap();
     std::fs::write(path, bytes).unwrap();
+}
+
+/// The system prompt of the dataset that holds the shard at `path`.
+fn system_prompt(path: &Path) -> String {
+    let ds = path.parent().unwrap().parent().unwrap();
+    let m: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(ds.join("manifest.json")).unwrap()).unwrap();
+    m["presentation"]["system_prompt"]
+        .as_str()
+        .unwrap()
+        .to_string()
 }
 
 /// Points the manifest's entry for `rel` at the shard as it now is (hash
@@ -114,7 +105,8 @@ fn update_manifest(ds: &Path, rel: &str, records: &[Record]) {
             for sh in s["shards"].as_array_mut().unwrap() {
                 if sh["file"] == rel {
                     sh["sha256"] = sha.clone().into();
-                    sh["fingerprint"] = fingerprint_records(records).into();
+                    sh["fingerprint"] =
+                        fingerprint_records(records, &system_prompt(&ds.join(rel))).into();
                     found = true;
                 }
             }

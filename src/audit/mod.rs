@@ -319,7 +319,7 @@ impl Collector {
             None => *self.not_audited.entry(row.task.clone()).or_default() += 1,
             Some(Err(e)) => return Err(format!("row {}: {e}", row.id)),
             Some(Ok(items)) => {
-                let level = row.level.clone().unwrap_or_else(|| "-".into());
+                let level = row.level.map_or_else(|| "-".into(), |l| l.to_string());
                 self.cells
                     .entry((row.task.clone(), level))
                     .or_default()
@@ -501,7 +501,9 @@ mod tests {
             task: task.into(),
             domain: None,
             source: None,
-            level: Some("1".into()),
+            level: Some(1),
+            completion: String::new(),
+            trace: None,
             prompt: value.to_string(),
             answer: answer.into(),
             metadata: "{}".into(),

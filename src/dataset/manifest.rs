@@ -1,15 +1,17 @@
 //! What a saturate dataset is on disk, shared by the writer, the card and the
 //! reader: `manifest.json` (generator marker, engine version, seed, config,
 //! per-config, per-split row counts and shards with their SHA-256 and the
-//! fingerprint of their rows) and the nine column names of every shard.
+//! fingerprint of their rows, the presentation and split settings) and the
+//! column names of every shard.
 //!
 //! The row fingerprint is a hash of the decoded rows, not of the file: a
 //! shard re-encoded with another codec or row-group layout (pyarrow's
 //! default Snappy, say) keeps its fingerprint, while a changed, added or
-//! removed row changes it. It is SHA-256 over `saturate-rows-v1` and then,
+//! removed row changes it. It is SHA-256 over `saturate-rows-v2` and then,
 //! per row in file order and per column in schema order, a `0` byte for a
 //! null or a `1` byte, the value's length as a little-endian `u64` and its
-//! UTF-8 bytes.
+//! UTF-8 bytes; `level` counts as its decimal digits and `messages` as the
+//! compact JSON array of its `{"role", "content"}` objects.
 
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
@@ -17,8 +19,9 @@ use std::collections::BTreeMap;
 
 /// Marker in `manifest.json` that identifies a directory as ours.
 pub(crate) const GENERATOR: &str = "saturate";
-/// Column names of every shard, in schema order (all nullable UTF-8).
-pub const COLUMNS: [&str; 9] = [
+/// Column names of every shard, in schema order: `level` is an integer,
+/// `messages` a list of `{role, content}` structs, the rest UTF-8 strings.
+pub const COLUMNS: [&str; 12] = [
     "id",
     "task",
     "domain",
@@ -26,9 +29,32 @@ pub const COLUMNS: [&str; 9] = [
     "level",
     "prompt",
     "answer",
+    "completion",
+    "messages",
+    "trace",
     "metadata",
     "certificate",
 ];
+
+/// The chat turns of a row: the system prompt, the prompt as the user turn
+/// and the completion as the assistant turn.
+pub fn messages_of<'a>(system: &'a str, r: &'a super::Record) -> [(&'static str, &'a str); 3] {
+    [
+        ("system", system),
+        ("user", r.prompt.as_str()),
+        ("assistant", r.completion.as_str()),
+    ]
+}
+
+/// `messages` as the fingerprint and the JSON Lines format spell it: a
+/// compact JSON array of `{"role": .., "content": ..}` objects.
+pub fn messages_json<'a>(turns: impl IntoIterator<Item = (&'a str, &'a str)>) -> String {
+    let list: Vec<serde_json::Value> = turns
+        .into_iter()
+        .map(|(role, content)| serde_json::json!({"role": role, "content": content}))
+        .collect();
+    serde_json::Value::Array(list).to_string()
+}
 /// One finished shard as listed in the manifest.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ShardInfo {
@@ -43,6 +69,9 @@ pub struct ShardInfo {
     /// Hex fingerprint of the shard's decoded rows ([`RowFingerprint`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fingerprint: Option<String>,
+    /// The file's size as written, in bytes (the card's `num_bytes`).
+    #[serde(default)]
+    pub bytes: u64,
 }
 
 /// The content fingerprint of a shard's rows (see the module's definition),
@@ -60,13 +89,14 @@ impl RowFingerprint {
     /// A fingerprint of no rows yet.
     pub fn new() -> RowFingerprint {
         let mut h = Sha256::new();
-        h.update(b"saturate-rows-v1");
+        h.update(b"saturate-rows-v2");
         RowFingerprint(h)
     }
 
     /// Adds one row: its column values in schema order ([`COLUMNS`]),
-    /// `None` for a null.
-    pub fn add(&mut self, values: [Option<&str>; 9]) {
+    /// `None` for a null (`level` as decimal digits, `messages` as
+    /// [`messages_json`]).
+    pub fn add(&mut self, values: [Option<&str>; 12]) {
         for v in values {
             match v {
                 None => self.0.update([0u8]),
@@ -80,16 +110,21 @@ impl RowFingerprint {
     }
 
     /// Adds one record as the writer stores it (its optional columns null
-    /// when absent).
-    pub fn add_record(&mut self, r: &super::Record) {
+    /// when absent), with the dataset's system prompt.
+    pub fn add_record(&mut self, r: &super::Record, system: &str) {
+        let level = r.level.map(|l| l.to_string());
+        let messages = messages_json(messages_of(system, r));
         self.add([
             Some(&r.id),
             Some(&r.task),
             r.domain.as_deref(),
             r.source.as_deref(),
-            r.level.as_deref(),
+            level.as_deref(),
             Some(&r.prompt),
             Some(&r.answer),
+            Some(&r.completion),
+            Some(&messages),
+            r.trace.as_deref(),
             Some(&r.metadata),
             Some(&r.certificate),
         ]);
@@ -105,11 +140,12 @@ impl RowFingerprint {
     }
 }
 
-/// The fingerprint of these records, in order.
-pub fn fingerprint_records(records: &[super::Record]) -> String {
+/// The fingerprint of these records, in order, with the dataset's system
+/// prompt.
+pub fn fingerprint_records(records: &[super::Record], system: &str) -> String {
     let mut f = RowFingerprint::new();
     for r in records {
-        f.add_record(r);
+        f.add_record(r, system);
     }
     f.finish()
 }
@@ -157,4 +193,38 @@ pub struct Manifest {
     /// renamed into place only then, so a folder without it is not ours.
     #[serde(default)]
     pub complete: bool,
+    /// The shard format.
+    #[serde(default)]
+    pub format: super::OutputFormat,
+    /// The answer format, its instruction and the system prompt.
+    #[serde(default)]
+    pub presentation: super::Presentation,
+    /// Percent of rows per split (train, validation, test).
+    #[serde(default = "default_percent")]
+    pub split_percent: [u32; 3],
+    /// What a split group is (`theorem`, `source`).
+    #[serde(default)]
+    pub split_group: String,
+    /// Where the content comes from.
+    #[serde(default)]
+    pub provenance: super::Provenance,
+    /// Rows per shard the writer was given.
+    #[serde(default)]
+    pub max_rows_per_shard: usize,
+    /// The card's description (the families' text), as the run set it.
+    #[serde(default)]
+    pub description: String,
+    /// The card's paragraph per config, as the run set them.
+    #[serde(default)]
+    pub config_descriptions: BTreeMap<String, String>,
+    /// A fingerprint of the whole dataset's content: SHA-256 over every
+    /// shard's row fingerprint in config, split and shard order. The card's
+    /// `dataset_info` carries it, so a cache keyed on the card tells two
+    /// datasets apart.
+    #[serde(default)]
+    pub content_fingerprint: String,
+}
+
+fn default_percent() -> [u32; 3] {
+    [80, 10, 10]
 }

@@ -1,42 +1,55 @@
 //! Dataset output (DESIGN.md §9): the record schema every task family
-//! emits, the stable train/validation/test split, and a deterministic
-//! Parquet writer that produces a directory Hugging Face `datasets` loads as
-//! is (`<out>/<config>/<split>-NNNNN-of-NNNNN.parquet`, `README.md` with a
-//! YAML `configs:` block, `manifest.json`).
+//! emits, stratified and grouped train/validation/test splits
+//! ([`splits`]), and a deterministic Parquet (or JSON Lines) writer that
+//! produces a directory Hugging Face `datasets` loads as is
+//! (`<out>/<config>/<split>-NNNNN-of-NNNNN.parquet`, `README.md` with a
+//! YAML `configs:` block, a default `all` config and `dataset_info`,
+//! `manifest.json`).
 //!
-//! Data flow: callers [`DatasetWriter::push`] records in their final order;
-//! the writer buffers each (config, split) stream and flushes a shard every
-//! `max_rows_per_shard` rows into a staging directory beside the output; at
-//! [`DatasetWriter::finish`] shards get their final `-of-N` names, the card
-//! and manifest (`"complete": true`) are written, and the staging directory
-//! replaces the output. An existing output folder is replaced only when it
-//! is a complete saturate dataset holding nothing its manifest does not list;
+//! Data flow: callers [`DatasetWriter::push`] records with their split
+//! group (the theorem, problem or source file that must not cross splits);
+//! the writer appends each record to a spill file in a staging directory
+//! beside the output and keeps only a small index entry in memory. At
+//! [`DatasetWriter::finish`] it assigns splits over the whole index
+//! (stratified by config x level, grouped), sorts every (config, split) by
+//! id (numbers in ids compared as numbers), writes the shards, the card and
+//! the manifest (`"complete": true`), and the staging directory replaces
+//! the output. An existing output folder is replaced only when it is a
+//! complete saturate dataset holding nothing its manifest does not list;
 //! `<out>.tmp-<pid>` leftovers of dead runs are removed by the next run.
 //!
-//! Invariants: the same sequence of pushes gives byte-identical files (no
-//! timestamps, fixed Parquet `created_by`, fixed writer properties); rows of
-//! one (config, split) keep push order; a crash never leaves a directory
-//! that looks like a complete dataset.
+//! Invariants: the output depends only on the set of pushed (config,
+//! record, group) triples, not on their order (so merging the shards of a
+//! sharded run gives the unsharded run's bytes); no timestamps, fixed
+//! Parquet `created_by`, fixed writer properties; a crash never leaves a
+//! directory that looks like a complete dataset.
 
 mod card;
+mod jsonl;
 mod manifest;
 mod reader;
+pub mod splits;
 mod writer;
 
 pub use manifest::{
     COLUMNS, ConfigCounts, Manifest, RowFingerprint, ShardInfo, SplitCounts, fingerprint_records,
 };
-pub use reader::{DatasetRead, ReadError, Row, ShardMismatch, read_dataset, read_dataset_checked};
-pub use writer::{DatasetWriter, remove_stale_temporaries};
+pub use reader::{
+    DatasetRead, ReadError, Row, ShardMismatch, read_dataset, read_dataset_checked,
+    read_manifest_of,
+};
+pub use writer::{DatasetWriter, natural_cmp, record_batch, remove_stale_temporaries};
 
 use sha2::{Digest, Sha256};
 use std::path::PathBuf;
 
 /// One row of a dataset: one task instance with its rendered prompt, its
-/// gold answer and the evidence for its label.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// gold answer and the evidence for its label. The `messages` column is not
+/// stored here: the writer builds it from the dataset's system prompt, the
+/// prompt and the completion.
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Record {
-    /// Stable instance id; also decides the split (see [`split_of`]).
+    /// Stable instance id, unique in the dataset; rows are sorted by it.
     pub id: String,
     /// Task name, e.g. `pl1_proof_checking`.
     pub task: String,
@@ -44,12 +57,18 @@ pub struct Record {
     pub domain: Option<String>,
     /// Source file or generator the instance came from.
     pub source: Option<String>,
-    /// Difficulty level (`"1"`..`"4"`), if the task has levels.
-    pub level: Option<String>,
-    /// The prompt shown to the model.
+    /// Difficulty level (1 = easiest), if the task has levels.
+    pub level: Option<u32>,
+    /// The prompt shown to the model (with the answer format's instruction).
     pub prompt: String,
-    /// The gold answer.
+    /// The gold answer, as the task's scorer reads it.
     pub answer: String,
+    /// The gold answer as a model should write it, in the dataset's answer
+    /// format (the assistant turn of `messages`).
+    pub completion: String,
+    /// The certificate rendered as a readable derivation, when the run asked
+    /// for traces and the certificate holds one.
+    pub trace: Option<String>,
     /// JSON object: parameters, difficulty features, statistics.
     pub metadata: String,
     /// JSON object: the verdict and the evidence that certifies it.
@@ -59,11 +78,11 @@ pub struct Record {
 /// A dataset split.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Split {
-    /// About 80% of the ids.
+    /// Training rows (80% by default).
     Train,
-    /// About 10% of the ids.
+    /// Validation rows (10% by default).
     Validation,
-    /// About 10% of the ids.
+    /// Test rows (10% by default).
     Test,
 }
 
@@ -81,19 +100,87 @@ impl Split {
     }
 }
 
-/// The split of an instance id: the first 8 bytes of SHA-256(id) as a
-/// little-endian integer, modulo 100; below 80 is train, below 90 validation,
-/// the rest test. Depends on the id alone, so it never changes between runs
-/// or versions.
-pub fn split_of(id: &str) -> Split {
-    let digest = Sha256::digest(id.as_bytes());
-    let bucket = u64::from_le_bytes(digest[..8].try_into().expect("8 bytes")) % 100;
-    match bucket {
-        0..80 => Split::Train,
-        80..90 => Split::Validation,
-        _ => Split::Test,
+/// The 8-byte hash of a split group: the first 8 bytes of SHA-256 as a
+/// little-endian integer. Groups are visited in this order when splits are
+/// assigned, so the order depends on the group alone.
+pub fn group_hash(group: &str) -> u64 {
+    let digest = Sha256::digest(group.as_bytes());
+    u64::from_le_bytes(digest[..8].try_into().expect("8 bytes"))
+}
+
+/// How rows are laid out on disk.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum OutputFormat {
+    /// zstd-compressed Parquet shards (the default).
+    #[default]
+    Parquet,
+    /// JSON Lines shards, one row object per line.
+    Jsonl,
+}
+
+impl OutputFormat {
+    /// The shard file extension.
+    pub fn extension(&self) -> &'static str {
+        match self {
+            OutputFormat::Parquet => "parquet",
+            OutputFormat::Jsonl => "jsonl",
+        }
+    }
+
+    /// Parses `parquet` or `jsonl`.
+    pub fn parse(s: &str) -> Result<OutputFormat, String> {
+        match s {
+            "parquet" => Ok(OutputFormat::Parquet),
+            "jsonl" => Ok(OutputFormat::Jsonl),
+            _ => Err(format!(
+                "unknown output format {s:?} (expected \"parquet\" or \"jsonl\")"
+            )),
+        }
     }
 }
+
+/// Where the rows' content comes from, for the card's licence and
+/// attribution.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Provenance {
+    /// Generated from scratch or from the project's own axiom files:
+    /// released under CC BY 4.0.
+    #[default]
+    Original,
+    /// Derived from TPTP library files: the TPTP's terms apply and the
+    /// library is cited as it asks.
+    Tptp,
+}
+
+/// How the rows are presented to a model: the answer format and the system
+/// prompt of the `messages` column.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Presentation {
+    /// The answer format's name (`plain`, `tags`, `json`).
+    pub answer_format: String,
+    /// The instruction appended to every prompt for that format (empty for
+    /// `plain`).
+    pub instruction: String,
+    /// The system turn of `messages`.
+    pub system_prompt: String,
+}
+
+impl Default for Presentation {
+    fn default() -> Self {
+        Presentation {
+            answer_format: "plain".into(),
+            instruction: String::new(),
+            system_prompt: DEFAULT_SYSTEM_PROMPT.into(),
+        }
+    }
+}
+
+/// The system turn of `messages` unless the configuration sets another.
+pub const DEFAULT_SYSTEM_PROMPT: &str = "You are an expert in formal logic and automated \
+reasoning. Solve the task exactly as stated, using only the formulas it gives, and end \
+your reply with the answer in the format the task asks for.";
 
 /// What the dataset is and how it was made; copied into the card and the
 /// manifest.
@@ -109,6 +196,36 @@ pub struct DatasetSpec {
     pub config: serde_json::Value,
     /// Rows per Parquet shard (at least 1).
     pub max_rows_per_shard: usize,
+    /// Percent of rows per split (train, validation, test), summing to 100.
+    pub split_percent: [u32; 3],
+    /// What a split group is (`theorem`, `source`), for the card.
+    pub split_group: String,
+    /// The answer format and the system prompt.
+    pub presentation: Presentation,
+    /// Parquet or JSON Lines.
+    pub format: OutputFormat,
+    /// Where the content comes from (licence and attribution).
+    pub provenance: Provenance,
+}
+
+impl DatasetSpec {
+    /// A spec with the defaults: 80/10/10 splits grouped by theorem, plain
+    /// answers with the default system prompt, Parquet, original content,
+    /// 100,000 rows per shard.
+    pub fn new(name: &str, seed: u64, config: serde_json::Value) -> DatasetSpec {
+        DatasetSpec {
+            name: name.to_string(),
+            description: String::new(),
+            seed,
+            config,
+            max_rows_per_shard: 100_000,
+            split_percent: [80, 10, 10],
+            split_group: "theorem".into(),
+            presentation: Presentation::default(),
+            format: OutputFormat::Parquet,
+            provenance: Provenance::Original,
+        }
+    }
 }
 
 /// An error while writing a dataset. Every variant names the path involved.
@@ -160,11 +277,30 @@ pub enum DatasetError {
         /// The rejected name.
         name: String,
     },
+    /// Two records with the same id, or an empty id.
+    #[error("{}: duplicate or empty row id {id:?}", path.display())]
+    DuplicateId {
+        /// The output directory.
+        path: PathBuf,
+        /// The id.
+        id: String,
+    },
     /// `max_rows_per_shard` was 0.
     #[error("{}: max_rows_per_shard must be at least 1", path.display())]
     BadShardSize {
         /// The output directory.
         path: PathBuf,
+    },
+    /// The split percentages do not sum to 100 or give train nothing.
+    #[error(
+        "{}: split percentages {percent:?} must sum to 100 with train > 0",
+        path.display()
+    )]
+    BadSplit {
+        /// The output directory.
+        path: PathBuf,
+        /// The rejected percentages.
+        percent: [u32; 3],
     },
 }
 

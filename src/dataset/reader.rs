@@ -13,8 +13,8 @@
 //! manifest (count, fingerprint) as [`ShardMismatch`]es beside the rows, for
 //! `verify` to list as failures; [`read_dataset`] refuses them.
 
-use super::manifest::{COLUMNS, Manifest, RowFingerprint, ShardInfo};
-use arrow_array::{Array, RecordBatch, StringArray};
+use super::manifest::{COLUMNS, Manifest, RowFingerprint, ShardInfo, messages_json};
+use arrow_array::{Array, Int64Array, ListArray, RecordBatch, StringArray, StructArray};
 use arrow_schema::DataType;
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 use sha2::{Digest, Sha256};
@@ -36,7 +36,7 @@ pub struct Row {
     /// Task (config) name.
     pub task: String,
     /// Level, if any.
-    pub level: Option<String>,
+    pub level: Option<u32>,
     /// Domain, if any.
     pub domain: Option<String>,
     /// Source, if any.
@@ -45,6 +45,12 @@ pub struct Row {
     pub prompt: String,
     /// Gold answer.
     pub answer: String,
+    /// The gold answer in the dataset's answer format.
+    pub completion: String,
+    /// The chat turns as stored: (role, content).
+    pub messages: Vec<(String, String)>,
+    /// The readable derivation, if the run wrote traces.
+    pub trace: Option<String>,
     /// Metadata JSON text.
     pub metadata: String,
     /// Certificate JSON text.
@@ -61,13 +67,39 @@ impl Row {
             task: self.task.clone(),
             domain: self.domain.clone(),
             source: self.source.clone(),
-            level: self.level.clone(),
+            level: self.level,
             prompt: self.prompt.clone(),
             answer: self.answer.clone(),
+            completion: self.completion.clone(),
+            trace: self.trace.clone(),
             metadata: self.metadata.clone(),
             certificate: self.certificate.clone(),
         }
     }
+
+    /// A row read from `file` with the stored `messages` turns.
+    fn from_record(r: crate::dataset::Record, messages: Vec<(String, String)>, file: &Path) -> Row {
+        Row {
+            id: r.id,
+            task: r.task,
+            level: r.level,
+            domain: r.domain,
+            source: r.source,
+            prompt: r.prompt,
+            answer: r.answer,
+            completion: r.completion,
+            messages,
+            trace: r.trace,
+            metadata: r.metadata,
+            certificate: r.certificate,
+            file: file.to_path_buf(),
+        }
+    }
+}
+
+/// Reads a dataset's `manifest.json` (checked as `read_dataset` does).
+pub fn read_manifest_of(dir: &Path) -> Result<Manifest, ReadError> {
+    read_manifest(&dir.join("manifest.json"))
 }
 
 /// A shard whose rows do not match its manifest entry (row count, row
@@ -122,6 +154,7 @@ pub fn read_dataset_checked(dir: &Path) -> Result<DatasetRead, ReadError> {
     }
     let manifest_path = dir.join("manifest.json");
     let manifest = read_manifest(&manifest_path)?;
+    let ext = manifest.format.extension();
     // Every listed shard, by its path relative to `dir`.
     let mut listed: BTreeMap<String, (String, ShardInfo)> = BTreeMap::new();
     let mut total = 0u64;
@@ -134,12 +167,12 @@ pub fn read_dataset_checked(dir: &Path) -> Result<DatasetRead, ReadError> {
                 let safe = rel.components().count() >= 2
                     && rel.components().all(|c| matches!(c, Component::Normal(_)))
                     && rel.starts_with(config)
-                    && rel.extension().is_some_and(|e| e == "parquet");
+                    && rel.extension().is_some_and(|e| e == ext);
                 if !safe {
                     return Err(bad_manifest(
                         &manifest_path,
                         format!(
-                            "shard path {:?} of config `{config}` is not <config>/<name>.parquet",
+                            "shard path {:?} of config `{config}` is not <config>/<name>.{ext}",
                             excerpt(&shard.file)
                         ),
                     ));
@@ -186,7 +219,8 @@ pub fn read_dataset_checked(dir: &Path) -> Result<DatasetRead, ReadError> {
             ),
         ));
     }
-    // Every `.parquet` file present must be listed (and be a regular file).
+    // Every shard file present (`.parquet`, `.jsonl`) must be listed (and be
+    // a regular file).
     let mut present = BTreeSet::new();
     find_shards(dir, dir, 0, &mut present)?;
     if let Some(extra) = present.iter().find(|p| !listed.contains_key(*p)) {
@@ -208,7 +242,7 @@ pub fn read_dataset_checked(dir: &Path) -> Result<DatasetRead, ReadError> {
             )));
         }
         let start = read.rows.len();
-        let content = read_shard(&f, config, &mut read.rows)?;
+        let content = read_shard(&f, config, &mut read.rows, manifest.format)?;
         let got = (read.rows.len() - start) as u64;
         let mut reasons = Vec::new();
         if got != info.rows {
@@ -314,9 +348,9 @@ fn read_manifest(path: &Path) -> Result<Manifest, ReadError> {
     Ok(manifest)
 }
 
-/// Collects the `.parquet` files below `dir` (relative, `/`-separated)
-/// without following symbolic links; a `.parquet` name that is not a
-/// regular file is an error.
+/// Collects the shard files (`.parquet`, `.jsonl`) below `dir` (relative,
+/// `/`-separated) without following symbolic links; a shard name that is
+/// not a regular file is an error.
 fn find_shards(
     root: &Path,
     dir: &Path,
@@ -336,7 +370,10 @@ fn find_shards(
         let t = e.file_type().map_err(|err| bad(&p, err.to_string()))?;
         if t.is_dir() {
             find_shards(root, &p, depth + 1, out)?;
-        } else if p.extension().is_some_and(|x| x == "parquet") {
+        } else if p
+            .extension()
+            .is_some_and(|x| x == "parquet" || x == "jsonl")
+        {
             if !t.is_file() {
                 return Err(bad(
                     &p,
@@ -364,7 +401,12 @@ struct ShardContent {
 /// Reads one shard after checking its schema and its column sizes; appends
 /// its rows and returns its hashes (compared with the manifest by the
 /// caller).
-fn read_shard(f: &Path, config: &str, rows: &mut Vec<Row>) -> Result<ShardContent, ReadError> {
+fn read_shard(
+    f: &Path,
+    config: &str,
+    rows: &mut Vec<Row>,
+    format: super::OutputFormat,
+) -> Result<ShardContent, ReadError> {
     let bad = |m: String| ReadError(format!("{}: {m}", f.display()));
     let (mut file, _) = open_regular(f)?;
     let mut hasher = Sha256::new();
@@ -374,18 +416,35 @@ fn read_shard(f: &Path, config: &str, rows: &mut Vec<Row>) -> Result<ShardConten
         .iter()
         .map(|b| format!("{b:02x}"))
         .collect();
+    if format == super::OutputFormat::Jsonl {
+        return read_jsonl_shard(f, config, rows, sha256);
+    }
     let (file, _) = open_regular(f)?;
     let builder = ParquetRecordBatchReaderBuilder::try_new(file)
         .map_err(|e| bad(format!("unreadable Parquet: {e}")))?;
     let schema = builder.schema().clone();
     let names: Vec<&str> = schema.fields().iter().map(|x| x.name().as_str()).collect();
-    let strings = schema
-        .fields()
-        .iter()
-        .all(|x| x.data_type() == &DataType::Utf8);
-    if names != COLUMNS || !strings {
+    let typed = schema.fields().iter().all(|x| match x.name().as_str() {
+        "level" => x.data_type() == &DataType::Int64,
+        "messages" => matches!(x.data_type(), DataType::List(item)
+            if matches!(item.data_type(), DataType::Struct(fs)
+                if fs.len() == 2
+                    && fs.iter().all(|f| f.data_type() == &DataType::Utf8)
+                    && fs[0].name() == "role"
+                    && fs[1].name() == "content")),
+        _ => x.data_type() == &DataType::Utf8,
+    });
+    if names.len() == 9 && names.iter().all(|n| COLUMNS.contains(n)) {
+        return Err(bad(
+            "a shard of an older saturate (nine string columns, no completion, messages or \
+             trace): regenerate the dataset with this version"
+                .into(),
+        ));
+    }
+    if names != COLUMNS || !typed {
         return Err(bad(format!(
-            "not a saturate shard: columns {:?}, expected the nine string columns {COLUMNS:?}",
+            "not a saturate shard: columns {:?}, expected {COLUMNS:?} (level an integer, \
+             messages a list of {{role, content}}, the rest strings)",
             names
                 .iter()
                 .take(20)
@@ -431,48 +490,161 @@ fn push_rows(
             .and_then(|c| c.as_any().downcast_ref::<StringArray>())
             .ok_or_else(|| format!("no string column `{name}`"))
     };
-    let (id, task, level) = (col("id")?, col("task")?, col("level")?);
+    let (id, task) = (col("id")?, col("task")?);
+    let level = batch
+        .column_by_name("level")
+        .and_then(|c| c.as_any().downcast_ref::<Int64Array>())
+        .ok_or("no integer column `level`")?;
+    let messages = batch
+        .column_by_name("messages")
+        .and_then(|c| c.as_any().downcast_ref::<ListArray>())
+        .ok_or("no list column `messages`")?;
     let (domain, source, prompt) = (col("domain")?, col("source")?, col("prompt")?);
-    let (answer, metadata, cert) = (col("answer")?, col("metadata")?, col("certificate")?);
+    let (answer, completion, trace) = (col("answer")?, col("completion")?, col("trace")?);
+    let (metadata, cert) = (col("metadata")?, col("certificate")?);
     let get = |a: &StringArray, i: usize| (!a.is_null(i)).then(|| a.value(i).to_string());
-    fn raw(a: &StringArray, i: usize) -> Option<&str> {
-        (!a.is_null(i)).then(|| a.value(i))
-    }
     for i in 0..batch.num_rows() {
-        fingerprint.add(
-            [
-                id, task, domain, source, level, prompt, answer, metadata, cert,
-            ]
-            .map(|a| raw(a, i)),
-        );
-        let Some(row_id) = get(id, i).filter(|s| !s.is_empty()) else {
-            return Err(format!("row {}: null or empty id", rows.len() + 1));
+        let turns: Vec<(String, String)> = if messages.is_null(i) {
+            Vec::new()
+        } else {
+            let list = messages.value(i);
+            let turns = list
+                .as_any()
+                .downcast_ref::<StructArray>()
+                .ok_or("`messages` items are not structs")?;
+            let field = |k: usize| -> Result<&StringArray, String> {
+                turns
+                    .column(k)
+                    .as_any()
+                    .downcast_ref::<StringArray>()
+                    .ok_or_else(|| "`messages` fields are not strings".to_string())
+            };
+            let (role, content) = (field(0)?, field(1)?);
+            (0..turns.len())
+                .map(|t| {
+                    (
+                        get(role, t).unwrap_or_default(),
+                        get(content, t).unwrap_or_default(),
+                    )
+                })
+                .collect()
         };
-        let row_task = get(task, i).unwrap_or_default();
-        if row_task != config {
-            return Err(format!(
-                "row {:?}: task {:?} in a shard of config `{config}`",
-                excerpt(&row_id),
-                excerpt(&row_task)
-            ));
+        let level_value = if level.is_null(i) {
+            None
+        } else {
+            let l = level.value(i);
+            Some(
+                u32::try_from(l)
+                    .map_err(|_| format!("row {}: level {l} out of range", rows.len() + 1))?,
+            )
+        };
+        let level_text = level_value.map(|l| l.to_string());
+        let messages_text = (!messages.is_null(i))
+            .then(|| messages_json(turns.iter().map(|(r, c)| (r.as_str(), c.as_str()))));
+        fn raw(a: &StringArray, i: usize) -> Option<&str> {
+            (!a.is_null(i)).then(|| a.value(i))
         }
-        for (name, a) in [("answer", answer), ("metadata", metadata)] {
-            if a.is_null(i) {
-                return Err(format!("row {:?}: null {name}", excerpt(&row_id)));
-            }
-        }
-        rows.push(Row {
-            id: row_id,
-            task: row_task,
-            level: get(level, i),
+        fingerprint.add([
+            raw(id, i),
+            raw(task, i),
+            raw(domain, i),
+            raw(source, i),
+            level_text.as_deref(),
+            raw(prompt, i),
+            raw(answer, i),
+            raw(completion, i),
+            messages_text.as_deref(),
+            raw(trace, i),
+            raw(metadata, i),
+            raw(cert, i),
+        ]);
+        let record = crate::dataset::Record {
+            id: get(id, i).unwrap_or_default(),
+            task: get(task, i).unwrap_or_default(),
             domain: get(domain, i),
             source: get(source, i),
+            level: level_value,
             prompt: get(prompt, i).unwrap_or_default(),
             answer: get(answer, i).unwrap_or_default(),
+            completion: get(completion, i).unwrap_or_default(),
+            trace: get(trace, i),
             metadata: get(metadata, i).unwrap_or_default(),
             certificate: get(cert, i).unwrap_or_default(),
-            file: f.to_path_buf(),
-        });
+        };
+        for (name, a) in [("answer", answer), ("metadata", metadata)] {
+            if a.is_null(i) {
+                return Err(format!("row {:?}: null {name}", excerpt(&record.id)));
+            }
+        }
+        check_row(&record, config, rows.len())?;
+        rows.push(Row::from_record(record, turns, f));
     }
     Ok(())
+}
+
+/// The checks every row passes whatever its format: a non-empty id and the
+/// task of the config whose shard holds it.
+fn check_row(r: &crate::dataset::Record, config: &str, n: usize) -> Result<(), String> {
+    if r.id.is_empty() {
+        return Err(format!("row {}: null or empty id", n + 1));
+    }
+    if r.task != config {
+        return Err(format!(
+            "row {:?}: task {:?} in a shard of config `{config}`",
+            excerpt(&r.id),
+            excerpt(&r.task)
+        ));
+    }
+    Ok(())
+}
+
+/// Largest JSON Lines shard read.
+const MAX_JSONL_BYTES: u64 = 4 << 30;
+
+/// Reads a JSON Lines shard: one row object per line; errors name the
+/// line.
+fn read_jsonl_shard(
+    f: &Path,
+    config: &str,
+    rows: &mut Vec<Row>,
+    sha256: String,
+) -> Result<ShardContent, ReadError> {
+    let bad = |m: String| ReadError(format!("{}: {m}", f.display()));
+    let (file, len) = open_regular(f)?;
+    if len > MAX_JSONL_BYTES {
+        return Err(bad(format!(
+            "{len} bytes; a JSON Lines shard is at most {MAX_JSONL_BYTES}"
+        )));
+    }
+    let mut text = String::new();
+    file.take(MAX_JSONL_BYTES)
+        .read_to_string(&mut text)
+        .map_err(|e| bad(format!("not UTF-8 text: {e}")))?;
+    let mut fingerprint = RowFingerprint::new();
+    for (n, line) in text.lines().enumerate() {
+        let at = |m: String| ReadError(format!("{}:{}: {m}", f.display(), n + 1));
+        let (record, turns) = super::jsonl::decode(line).map_err(at)?;
+        let level = record.level.map(|l| l.to_string());
+        let messages = messages_json(turns.iter().map(|(r, c)| (r.as_str(), c.as_str())));
+        fingerprint.add([
+            Some(&record.id),
+            Some(&record.task),
+            record.domain.as_deref(),
+            record.source.as_deref(),
+            level.as_deref(),
+            Some(&record.prompt),
+            Some(&record.answer),
+            Some(&record.completion),
+            Some(&messages),
+            record.trace.as_deref(),
+            Some(&record.metadata),
+            Some(&record.certificate),
+        ]);
+        check_row(&record, config, rows.len()).map_err(at)?;
+        rows.push(Row::from_record(record, turns, f));
+    }
+    Ok(ShardContent {
+        sha256,
+        fingerprint: fingerprint.finish(),
+    })
 }

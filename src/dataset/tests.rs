@@ -2,7 +2,6 @@
 //! split stability, shard splitting and the refusal/replacement rules.
 
 use super::*;
-use arrow_array::{Array, StringArray};
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 use sha2::{Digest, Sha256};
 use std::path::Path;
@@ -13,73 +12,49 @@ fn record(i: usize) -> Record {
         task: "unit".to_string(),
         domain: if i % 3 == 0 { None } else { Some("SET".into()) },
         source: Some("gen".into()),
-        level: Some(format!("{}", 1 + i % 4)),
+        level: Some(1 + (i % 4) as u32),
         prompt: format!("prompt {i} with unicode ⊢ and\nnewlines"),
         answer: format!("{{\"answer\": {i}}}"),
+        completion: format!("<answer>{i}</answer>"),
+        trace: (i % 5 == 0).then(|| format!("1. step of {i}")),
         metadata: "{}".into(),
         certificate: "{\"verdict\":\"ok\"}".into(),
     }
 }
 
 fn spec(rows: usize) -> DatasetSpec {
-    DatasetSpec {
-        name: "unit test".into(),
-        description: "A dataset for tests.".into(),
-        seed: 7,
-        config: serde_json::json!({"count": 10}),
-        max_rows_per_shard: rows,
-    }
+    let mut s = DatasetSpec::new("unit test", 7, serde_json::json!({"count": 10}));
+    s.description = "A dataset for tests.".into();
+    s.max_rows_per_shard = rows;
+    s
+}
+
+/// Records of rows `i` share the group `g{i / 2}`.
+fn group(i: usize) -> String {
+    format!("g{}", i / 2)
+}
+
+fn config_of(i: usize) -> &'static str {
+    if i % 2 == 0 { "alpha" } else { "beta" }
 }
 
 fn write(dir: &Path, n: usize, rows: usize) -> Manifest {
     let mut w = DatasetWriter::create(dir, spec(rows)).unwrap();
     for i in 0..n {
-        w.push(if i % 2 == 0 { "alpha" } else { "beta" }, record(i))
-            .unwrap();
+        let mut r = record(i);
+        r.task = config_of(i).into();
+        w.push(config_of(i), r, &group(i)).unwrap();
     }
     w.finish().unwrap()
 }
 
-fn read_shard(path: &Path) -> Vec<Vec<Option<String>>> {
-    let file = std::fs::File::open(path).unwrap();
-    let reader = ParquetRecordBatchReaderBuilder::try_new(file)
+/// Every row of a shard, read back through the reader's checks.
+fn read_shard(dir: &Path, file: &str) -> Vec<Row> {
+    read_dataset(dir)
         .unwrap()
-        .build()
-        .unwrap();
-    let mut rows = Vec::new();
-    for batch in reader {
-        let batch = batch.unwrap();
-        assert_eq!(batch.num_columns(), 9);
-        for r in 0..batch.num_rows() {
-            rows.push(
-                (0..9)
-                    .map(|c| {
-                        let a = batch
-                            .column(c)
-                            .as_any()
-                            .downcast_ref::<StringArray>()
-                            .unwrap();
-                        (!a.is_null(r)).then(|| a.value(r).to_string())
-                    })
-                    .collect(),
-            );
-        }
-    }
-    rows
-}
-
-fn as_row(r: &Record) -> Vec<Option<String>> {
-    vec![
-        Some(r.id.clone()),
-        Some(r.task.clone()),
-        r.domain.clone(),
-        r.source.clone(),
-        r.level.clone(),
-        Some(r.prompt.clone()),
-        Some(r.answer.clone()),
-        Some(r.metadata.clone()),
-        Some(r.certificate.clone()),
-    ]
+        .into_iter()
+        .filter(|r| r.file == dir.join(file))
+        .collect()
 }
 
 #[test]
@@ -88,55 +63,205 @@ fn round_trip_through_parquet_reader() {
     let out = tmp.path().join("ds");
     let m = write(&out, 40, 1000);
     assert_eq!(m.total_rows, 40);
-    // Expected rows per (config, split), in push order.
-    let mut read = 0;
-    for (config, counts) in &m.configs {
-        for (split, sc) in &counts.splits {
-            let want: Vec<_> = (0..40)
-                .filter(|i| (if i % 2 == 0 { "alpha" } else { "beta" }) == config)
-                .map(record)
-                .filter(|r| split_of(&r.id).name() == split)
-                .map(|r| as_row(&r))
-                .collect();
-            let mut got = Vec::new();
+    let rows = read_dataset(&out).unwrap();
+    assert_eq!(rows.len(), 40);
+    let system = &m.presentation.system_prompt;
+    for row in &rows {
+        let i: usize = row.id.trim_start_matches("test-").parse().unwrap();
+        let mut want = record(i);
+        want.task = config_of(i).into();
+        assert_eq!(row.to_record(), want);
+        let turns: Vec<(&str, &str)> = row
+            .messages
+            .iter()
+            .map(|(r, c)| (r.as_str(), c.as_str()))
+            .collect();
+        assert_eq!(
+            turns,
+            [
+                ("system", system.as_str()),
+                ("user", want.prompt.as_str()),
+                ("assistant", want.completion.as_str())
+            ]
+        );
+    }
+    // Each shard is sorted by id, numbers compared as numbers.
+    for counts in m.configs.values() {
+        for sc in counts.splits.values() {
             for s in &sc.shards {
-                got.extend(read_shard(&out.join(&s.file)));
+                let ids: Vec<String> = read_shard(&out, &s.file)
+                    .into_iter()
+                    .map(|r| r.id)
+                    .collect();
+                let mut sorted = ids.clone();
+                sorted.sort_by(|a, b| natural_cmp(a, b));
+                assert_eq!(ids, sorted);
             }
-            assert_eq!(got, want, "{config}/{split}");
-            read += got.len();
         }
     }
-    assert_eq!(read, 40);
     let schema = super::writer::schema();
     let names: Vec<_> = schema.fields().iter().map(|f| f.name().clone()).collect();
-    assert_eq!(
-        names,
-        [
-            "id",
-            "task",
-            "domain",
-            "source",
-            "level",
-            "prompt",
-            "answer",
-            "metadata",
-            "certificate"
-        ]
-    );
+    assert_eq!(names, COLUMNS);
     let card = std::fs::read_to_string(out.join("README.md")).unwrap();
     assert!(card.starts_with("---\n"));
     assert!(card.contains("- config_name: alpha\n"));
+    assert!(card.contains("- config_name: all\n  default: true\n"));
     assert!(card.contains("    path: beta/train-*.parquet\n"));
+    assert!(card.contains(&m.content_fingerprint));
+    assert!(card.contains("license: cc-by-4.0\n"));
     let manifest: Manifest =
         serde_json::from_str(&std::fs::read_to_string(out.join("manifest.json")).unwrap()).unwrap();
     assert_eq!(manifest, m);
     assert_eq!(m.engine_version, env!("CARGO_PKG_VERSION"));
-    // No staging directory is left behind.
+    // No staging directory or spill is left behind.
     let leftovers: Vec<_> = std::fs::read_dir(tmp.path())
         .unwrap()
         .map(|e| e.unwrap().file_name())
         .collect();
     assert_eq!(leftovers, vec![std::ffi::OsString::from("ds")]);
+    assert!(tree_bytes(&out).iter().all(|(n, _)| !n.contains("spill")));
+}
+
+#[test]
+fn jsonl_output_reads_back_the_same_rows() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (a, b) = (tmp.path().join("pq"), tmp.path().join("jl"));
+    write(&a, 30, 7);
+    let mut s = spec(7);
+    s.format = OutputFormat::Jsonl;
+    let mut w = DatasetWriter::create(&b, s).unwrap();
+    for i in 0..30 {
+        let mut r = record(i);
+        r.task = config_of(i).into();
+        w.push(config_of(i), r, &group(i)).unwrap();
+    }
+    let m = w.finish().unwrap();
+    assert!(
+        m.configs["alpha"].splits["train"].shards[0]
+            .file
+            .ends_with(".jsonl")
+    );
+    let rows = |d: &Path| {
+        let mut v: Vec<Record> = read_dataset(d)
+            .unwrap()
+            .iter()
+            .map(Row::to_record)
+            .collect();
+        v.sort_by(|x, y| x.id.cmp(&y.id));
+        v
+    };
+    assert_eq!(rows(&a), rows(&b));
+    // The same rows have the same fingerprints in either format.
+    let fp = |d: &Path| -> Vec<Option<String>> {
+        let m: Manifest =
+            serde_json::from_str(&std::fs::read_to_string(d.join("manifest.json")).unwrap())
+                .unwrap();
+        m.configs
+            .values()
+            .flat_map(|c| c.splits.values())
+            .flat_map(|s| s.shards.iter().map(|x| x.fingerprint.clone()))
+            .collect()
+    };
+    assert_eq!(fp(&a), fp(&b));
+    let card = std::fs::read_to_string(b.join("README.md")).unwrap();
+    assert!(card.contains("path: \"*/train-*.jsonl\""), "{card}");
+}
+
+#[test]
+fn splits_are_grouped_stratified_and_order_independent() {
+    let tmp = tempfile::tempdir().unwrap();
+    let push_all = |dir: &Path, order: &mut dyn Iterator<Item = usize>| {
+        let mut w = DatasetWriter::create(dir, spec(50)).unwrap();
+        for i in order {
+            let mut r = record(i);
+            r.task = "alpha".into();
+            w.push("alpha", r, &group(i)).unwrap();
+        }
+        w.finish().unwrap()
+    };
+    let m = push_all(&tmp.path().join("a"), &mut (0..400));
+    push_all(&tmp.path().join("b"), &mut (0..400).rev());
+    assert_eq!(
+        tree_bytes(&tmp.path().join("a")),
+        tree_bytes(&tmp.path().join("b"))
+    );
+    let rows = read_dataset(&tmp.path().join("a")).unwrap();
+    let split_of = |r: &Row| {
+        r.file
+            .file_name()
+            .unwrap()
+            .to_string_lossy()
+            .split('-')
+            .next()
+            .unwrap()
+            .to_string()
+    };
+    let mut of_group: std::collections::HashMap<String, String> = Default::default();
+    let mut per: std::collections::BTreeMap<(u32, String), usize> = Default::default();
+    for r in &rows {
+        let i: usize = r.id.trim_start_matches("test-").parse().unwrap();
+        let s = split_of(r);
+        assert_eq!(
+            of_group.entry(group(i)).or_insert(s.clone()),
+            &s,
+            "{}",
+            r.id
+        );
+        *per.entry((r.level.unwrap(), s)).or_default() += 1;
+    }
+    for level in 1..=4 {
+        let n = |s: &str| per.get(&(level, s.to_string())).copied().unwrap_or(0);
+        assert_eq!(n("train") + n("validation") + n("test"), 100);
+        assert!((76..=84).contains(&n("train")), "{per:?}");
+        assert!((6..=14).contains(&n("validation")), "{per:?}");
+        assert!((6..=14).contains(&n("test")), "{per:?}");
+    }
+    assert_eq!(m.split_percent, [80, 10, 10]);
+}
+
+#[test]
+fn duplicate_ids_and_bad_splits_are_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mut w = DatasetWriter::create(&tmp.path().join("d"), spec(5)).unwrap();
+    w.push("alpha", record(1), "g").unwrap();
+    assert!(matches!(
+        w.push("alpha", record(1), "g"),
+        Err(DatasetError::DuplicateId { .. })
+    ));
+    assert!(matches!(
+        w.push("all", record(2), "g"),
+        Err(DatasetError::BadConfigName { .. })
+    ));
+    let mut s = spec(5);
+    s.split_percent = [0, 50, 50];
+    assert!(matches!(
+        DatasetWriter::create(&tmp.path().join("e"), s),
+        Err(DatasetError::BadSplit { .. })
+    ));
+}
+
+#[test]
+fn natural_order_compares_numbers_as_numbers() {
+    let mut ids = vec![
+        "x-L2-00010",
+        "x-L10-00001",
+        "x-L2-00009",
+        "x-9",
+        "x-10",
+        "x-010",
+    ];
+    ids.sort_by(|a, b| natural_cmp(a, b));
+    assert_eq!(
+        ids,
+        [
+            "x-9",
+            "x-010",
+            "x-10",
+            "x-L2-00009",
+            "x-L2-00010",
+            "x-L10-00001"
+        ]
+    );
 }
 
 fn tree_bytes(dir: &Path) -> Vec<(String, Vec<u8>)> {
@@ -178,34 +303,6 @@ fn two_writes_are_byte_identical() {
 }
 
 #[test]
-fn splits_are_stable_and_roughly_80_10_10() {
-    // Pinned ids: changing split_of would move rows between splits.
-    let pinned: Vec<_> = (0..8)
-        .map(|i| split_of(&format!("pin-{i}")).name())
-        .collect();
-    assert_eq!(pinned, PINNED_SPLITS);
-    let mut counts = [0usize; 3];
-    for i in 0..10_000 {
-        counts[split_of(&format!("x{i}")) as usize] += 1;
-    }
-    assert!((7700..8300).contains(&counts[0]), "{counts:?}");
-    assert!((800..1200).contains(&counts[1]), "{counts:?}");
-    assert!((800..1200).contains(&counts[2]), "{counts:?}");
-}
-
-// Cross-checked with Python: int.from_bytes(sha256(id)[:8], "little") % 100.
-const PINNED_SPLITS: [&str; 8] = [
-    "train",
-    "train",
-    "train",
-    "train",
-    "validation",
-    "train",
-    "train",
-    "train",
-];
-
-#[test]
 fn shards_split_at_max_rows() {
     let tmp = tempfile::tempdir().unwrap();
     let out = tmp.path().join("ds");
@@ -219,7 +316,8 @@ fn shards_split_at_max_rows() {
                     s.file
                         .ends_with(&format!("{split}-{i:05}-of-{n:05}.parquet"))
                 );
-                let rows = read_shard(&out.join(&s.file)).len() as u64;
+                assert_eq!(s.bytes, std::fs::metadata(out.join(&s.file)).unwrap().len());
+                let rows = read_shard(&out, &s.file).len() as u64;
                 assert_eq!(rows, s.rows);
                 assert!(s.rows <= 9 && s.rows > 0);
                 let bytes = std::fs::read(out.join(&s.file)).unwrap();
@@ -227,9 +325,9 @@ fn shards_split_at_max_rows() {
             }
         }
     }
-    // No temporary shard names survive.
+    // No spill survives.
     for (name, _) in tree_bytes(&out) {
-        assert!(!name.contains(".partial"), "{name}");
+        assert!(!name.contains("spill"), "{name}");
     }
 }
 
@@ -266,7 +364,7 @@ fn refuses_foreign_directory_and_replaces_our_own() {
     let before = tree_bytes(&ours);
     let mut w = DatasetWriter::create(&ours, spec(2)).unwrap();
     for i in 0..5 {
-        w.push("alpha", record(i)).unwrap();
+        w.push("alpha", record(i), &group(i)).unwrap();
     }
     drop(w);
     assert_eq!(tree_bytes(&ours), before);
@@ -283,7 +381,7 @@ fn rejects_bad_config_names_and_shard_size() {
     let mut w = DatasetWriter::create(&tmp.path().join("d"), spec(5)).unwrap();
     for bad in ["", "../x", "a/b", ".hidden", "with space"] {
         assert!(matches!(
-            w.push(bad, record(0)),
+            w.push(bad, record(0), "g"),
             Err(DatasetError::BadConfigName { .. })
         ));
     }
@@ -370,7 +468,7 @@ fn extra_files_are_listed_and_the_card_says_complete() {
     let tmp = tempfile::tempdir().unwrap();
     let out = tmp.path().join("d");
     let mut w = DatasetWriter::create(&out, spec(10)).unwrap();
-    w.push("alpha", record(0)).unwrap();
+    w.push("alpha", record(0), "g").unwrap();
     w.add_file("summary.json", b"{}\n").unwrap();
     w.add_file("rejects/rejects.jsonl", b"{}\n").unwrap();
     for bad in ["../x", "manifest.json", ".hidden", "summary.json", "a//b"] {
@@ -391,7 +489,7 @@ fn write_alpha(dir: &Path, n: usize) -> Manifest {
     for i in 0..n {
         let mut r = record(i);
         r.task = "alpha".into();
-        w.push("alpha", r).unwrap();
+        w.push("alpha", r, &group(i)).unwrap();
     }
     w.finish().unwrap()
 }
@@ -477,7 +575,11 @@ fn changed_or_missing_rows_are_mismatches_naming_the_shard() {
     // Same row count, one prompt changed: only the fingerprint tells.
     let original = rows[0].prompt.clone();
     rows[0].prompt.push_str(" (edited)");
-    std::fs::write(&shard, writer::encode_shard(&rows).unwrap()).unwrap();
+    std::fs::write(
+        &shard,
+        writer::encode_shard(&rows, &m.presentation.system_prompt).unwrap(),
+    )
+    .unwrap();
     let read = read_dataset_checked(&out).unwrap();
     assert_eq!(read.mismatches.len(), 1, "{:?}", read.mismatches);
     assert_eq!(read.mismatches[0].file, shard);
@@ -491,7 +593,11 @@ fn changed_or_missing_rows_are_mismatches_naming_the_shard() {
     // A row dropped: the count and the fingerprint both differ.
     rows.pop();
     rows[0].prompt = original;
-    std::fs::write(&shard, writer::encode_shard(&rows).unwrap()).unwrap();
+    std::fs::write(
+        &shard,
+        writer::encode_shard(&rows, &m.presentation.system_prompt).unwrap(),
+    )
+    .unwrap();
     let read = read_dataset_checked(&out).unwrap();
     let why = &read.mismatches[0].reason;
     assert!(
@@ -544,12 +650,14 @@ fn the_fingerprint_covers_nulls_and_boundaries() {
     e.task = "xunit".into();
     let fps: Vec<String> = [&a, &b, &c, &d, &e]
         .iter()
-        .map(|r| fingerprint_records(std::slice::from_ref(*r)))
+        .map(|r| fingerprint_records(std::slice::from_ref(*r), "sys"))
         .collect();
     for i in 0..fps.len() {
         for j in i + 1..fps.len() {
             assert_ne!(fps[i], fps[j], "{i} {j}");
         }
     }
-    assert_eq!(fps[0], fingerprint_records(&[a]));
+    assert_eq!(fps[0], fingerprint_records(std::slice::from_ref(&a), "sys"));
+    // The system prompt is part of `messages`, so of the fingerprint.
+    assert_ne!(fps[0], fingerprint_records(&[a], "other"));
 }

@@ -1,36 +1,46 @@
-//! The Parquet shard writer: buffers records per (config, split), writes
-//! zstd-compressed shards into a staging directory, and at the end names
-//! them, writes the dataset card and manifest, and swaps the staging
-//! directory in place of the output directory.
+//! The dataset writer: spills pushed records to a staging directory, then
+//! at the end assigns stratified, grouped splits ([`super::splits`]), sorts
+//! each (config, split) by id, writes zstd Parquet (or JSON Lines) shards,
+//! the dataset card and the manifest, and swaps the staging directory in
+//! place of the output directory.
 
-use super::manifest::{COLUMNS, ConfigCounts, GENERATOR, Manifest, ShardInfo, SplitCounts};
-use super::{DatasetError, DatasetSpec, Record, Split, card, split_of};
-use arrow_array::{ArrayRef, RecordBatch, StringArray};
-use arrow_schema::{DataType, Field, Schema};
+use super::manifest::{
+    COLUMNS, ConfigCounts, GENERATOR, Manifest, RowFingerprint, ShardInfo, SplitCounts, messages_of,
+};
+use super::splits::{SplitKey, assign};
+use super::{DatasetError, DatasetSpec, OutputFormat, Record, Split, card, group_hash, jsonl};
+use arrow_array::builder::{ListBuilder, StringBuilder, StructBuilder};
+use arrow_array::{ArrayRef, Int64Array, RecordBatch, StringArray};
+use arrow_schema::{DataType, Field, Fields, Schema};
 use parquet::arrow::ArrowWriter;
 use parquet::basic::{Compression, ZstdLevel};
 use parquet::file::properties::{EnabledStatistics, WriterProperties, WriterVersion};
 use sha2::{Digest, Sha256};
-use std::collections::BTreeMap;
+use std::cmp::Ordering;
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::io::{BufWriter, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 /// Row-group caps: whichever is reached first closes a row group.
 const ROW_GROUP_ROWS: usize = 4096;
 const ROW_GROUP_BYTES: usize = 64 * 1024 * 1024;
+/// Records read back from the spill and encoded at a time.
+const ENCODE_BATCH: usize = 1024;
+/// The spill file inside the staging directory (removed before the swap).
+const SPILL: &str = ".records.spill";
 
-/// A shard written under its temporary name.
-struct PendingShard {
-    tmp: PathBuf,
-    rows: u64,
-    sha256: String,
-    fingerprint: String,
-}
-
-#[derive(Default)]
-struct Stream {
-    buffer: Vec<Record>,
-    shards: Vec<PendingShard>,
+/// Where one pushed record lives in the spill, with what the split
+/// assignment and the sort need.
+struct Entry {
+    config: u32,
+    level: Option<u32>,
+    group: u64,
+    id: String,
+    /// The answer when it is a class label (the card's label balance).
+    label: Option<String>,
+    offset: u64,
+    len: u64,
 }
 
 /// Writes one dataset directory. Create it, push records, then call
@@ -40,7 +50,12 @@ pub struct DatasetWriter {
     out_dir: PathBuf,
     staging: PathBuf,
     spec: DatasetSpec,
-    streams: BTreeMap<(String, Split), Stream>,
+    spill: BufWriter<std::fs::File>,
+    spilled: u64,
+    configs: Vec<String>,
+    config_index: HashMap<String, u32>,
+    entries: Vec<Entry>,
+    ids: HashSet<String>,
     descriptions: BTreeMap<String, String>,
     sections: Vec<(String, String)>,
     extra_files: Vec<String>,
@@ -168,12 +183,33 @@ fn valid_config_name(name: &str) -> bool {
             .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
 }
 
-/// The Arrow schema of every shard: nine nullable UTF-8 columns.
+/// The struct of one chat turn in `messages`.
+fn message_fields() -> Fields {
+    Fields::from(vec![
+        Field::new("role", DataType::Utf8, true),
+        Field::new("content", DataType::Utf8, true),
+    ])
+}
+
+/// The Arrow schema of every shard: `level` Int64, `messages` a list of
+/// `{role, content}` structs, every other column UTF-8; all nullable.
 pub(crate) fn schema() -> Arc<Schema> {
     Arc::new(Schema::new(
         COLUMNS
             .iter()
-            .map(|c| Field::new(*c, DataType::Utf8, true))
+            .map(|c| match *c {
+                "level" => Field::new(*c, DataType::Int64, true),
+                "messages" => Field::new(
+                    *c,
+                    DataType::List(Arc::new(Field::new(
+                        "item",
+                        DataType::Struct(message_fields()),
+                        true,
+                    ))),
+                    true,
+                ),
+                _ => Field::new(*c, DataType::Utf8, true),
+            })
             .collect::<Vec<_>>(),
     ))
 }
@@ -192,29 +228,111 @@ fn properties() -> WriterProperties {
         .build()
 }
 
-/// Encodes records as one Parquet file in memory.
-pub(crate) fn encode_shard(records: &[Record]) -> Result<Vec<u8>, parquet::errors::ParquetError> {
+/// The records as one Arrow batch of the shard schema; `system` is the
+/// system turn of `messages`. Public so that tools and tests can write
+/// shards with other Parquet settings (codecs, row groups).
+pub fn record_batch(
+    records: &[Record],
+    system: &str,
+) -> Result<RecordBatch, arrow_schema::ArrowError> {
     let schema = schema();
     let col = |f: &dyn Fn(&Record) -> Option<&str>| -> ArrayRef {
         Arc::new(records.iter().map(f).collect::<StringArray>())
     };
+    let mut messages = ListBuilder::new(StructBuilder::from_fields(
+        message_fields(),
+        records.len() * 3,
+    ))
+    .with_field(Arc::new(Field::new(
+        "item",
+        DataType::Struct(message_fields()),
+        true,
+    )));
+    for r in records {
+        let turns = messages.values();
+        for (role, content) in messages_of(system, r) {
+            turns
+                .field_builder::<StringBuilder>(0)
+                .expect("role column")
+                .append_value(role);
+            turns
+                .field_builder::<StringBuilder>(1)
+                .expect("content column")
+                .append_value(content);
+            turns.append(true);
+        }
+        messages.append(true);
+    }
     let columns: Vec<ArrayRef> = vec![
         col(&|r| Some(r.id.as_str())),
         col(&|r| Some(r.task.as_str())),
         col(&|r| r.domain.as_deref()),
         col(&|r| r.source.as_deref()),
-        col(&|r| r.level.as_deref()),
+        Arc::new(
+            records
+                .iter()
+                .map(|r| r.level.map(i64::from))
+                .collect::<Int64Array>(),
+        ),
         col(&|r| Some(r.prompt.as_str())),
         col(&|r| Some(r.answer.as_str())),
+        col(&|r| Some(r.completion.as_str())),
+        Arc::new(messages.finish()),
+        col(&|r| r.trace.as_deref()),
         col(&|r| Some(r.metadata.as_str())),
         col(&|r| Some(r.certificate.as_str())),
     ];
-    let batch = RecordBatch::try_new(schema.clone(), columns)?;
+    RecordBatch::try_new(schema, columns)
+}
+
+/// Encodes records as one Parquet file in memory (tests).
+#[cfg(test)]
+pub(crate) fn encode_shard(
+    records: &[Record],
+    system: &str,
+) -> Result<Vec<u8>, parquet::errors::ParquetError> {
+    let batch = record_batch(records, system)?;
     let mut out = Vec::new();
-    let mut w = ArrowWriter::try_new(&mut out, schema, Some(properties()))?;
+    let mut w = ArrowWriter::try_new(&mut out, batch.schema(), Some(properties()))?;
     w.write(&batch)?;
     w.close()?;
     Ok(out)
+}
+
+/// Orders ids with their digit runs compared as numbers, so `x-L2-00010`
+/// follows `x-L2-00009` and `x-9` precedes `x-10`; equal-valued runs with
+/// different zero padding fall back to byte order, so the order is total.
+pub fn natural_cmp(a: &str, b: &str) -> Ordering {
+    let (mut x, mut y) = (a.as_bytes(), b.as_bytes());
+    loop {
+        match (x.first(), y.first()) {
+            (None, None) => return a.cmp(b),
+            (None, Some(_)) => return Ordering::Less,
+            (Some(_), None) => return Ordering::Greater,
+            (Some(p), Some(q)) if p.is_ascii_digit() && q.is_ascii_digit() => {
+                let run = |s: &[u8]| s.iter().take_while(|c| c.is_ascii_digit()).count();
+                let (n, m) = (run(x), run(y));
+                let strip = |s: &[u8]| {
+                    let z = s.iter().take_while(|&&c| c == b'0').count();
+                    s[z..].to_vec()
+                };
+                let (u, v) = (strip(&x[..n]), strip(&y[..m]));
+                let by_value = u.len().cmp(&v.len()).then_with(|| u.cmp(&v));
+                if by_value != Ordering::Equal {
+                    return by_value;
+                }
+                x = &x[n..];
+                y = &y[m..];
+            }
+            (Some(p), Some(q)) => {
+                if p != q {
+                    return p.cmp(q);
+                }
+                x = &x[1..];
+                y = &y[1..];
+            }
+        }
+    }
 }
 
 impl DatasetWriter {
@@ -227,6 +345,12 @@ impl DatasetWriter {
         if spec.max_rows_per_shard == 0 {
             return Err(DatasetError::BadShardSize {
                 path: out_dir.to_path_buf(),
+            });
+        }
+        if spec.split_percent.iter().sum::<u32>() != 100 || spec.split_percent[0] == 0 {
+            return Err(DatasetError::BadSplit {
+                path: out_dir.to_path_buf(),
+                percent: spec.split_percent,
             });
         }
         check_replaceable(out_dir)?;
@@ -243,11 +367,18 @@ impl DatasetWriter {
             std::fs::remove_dir_all(&staging).map_err(io_err(&staging))?;
         }
         std::fs::create_dir(&staging).map_err(io_err(&staging))?;
+        let spill_path = staging.join(SPILL);
+        let spill = std::fs::File::create(&spill_path).map_err(io_err(&spill_path))?;
         Ok(DatasetWriter {
             out_dir: out_dir.to_path_buf(),
             staging,
             spec,
-            streams: BTreeMap::new(),
+            spill: BufWriter::with_capacity(1 << 20, spill),
+            spilled: 0,
+            configs: Vec::new(),
+            config_index: HashMap::new(),
+            entries: Vec::new(),
+            ids: HashSet::new(),
             descriptions: BTreeMap::new(),
             sections: Vec::new(),
             extra_files: Vec::new(),
@@ -304,92 +435,133 @@ impl DatasetWriter {
             .insert(config.to_string(), description.to_string());
     }
 
-    /// Appends a record to `config` (a subset name such as
-    /// `pl1_proof_checking`), in the split its id hashes to.
-    pub fn push(&mut self, config: &str, record: Record) -> Result<(), DatasetError> {
-        if !valid_config_name(config) {
+    /// Adds a record to `config` (a subset name such as
+    /// `pl1_proof_checking`). `group` is what must not cross splits (the
+    /// theorem, the problem, the axiom file): every record of a group lands
+    /// in one split. The order of pushes does not matter.
+    pub fn push(&mut self, config: &str, record: Record, group: &str) -> Result<(), DatasetError> {
+        if !valid_config_name(config) || config == "all" {
             return Err(DatasetError::BadConfigName {
                 path: self.out_dir.clone(),
                 name: config.to_string(),
             });
         }
-        let split = split_of(&record.id);
-        let key = (config.to_string(), split);
-        let stream = self.streams.entry(key.clone()).or_default();
-        stream.buffer.push(record);
-        if stream.buffer.len() >= self.spec.max_rows_per_shard {
-            self.flush(&key)?;
+        if record.id.is_empty() || !self.ids.insert(record.id.clone()) {
+            return Err(DatasetError::DuplicateId {
+                path: self.out_dir.clone(),
+                id: record.id,
+            });
         }
-        Ok(())
-    }
-
-    /// Writes the buffered rows of one stream as a shard under a temporary name.
-    fn flush(&mut self, key: &(String, Split)) -> Result<(), DatasetError> {
-        let stream = self.streams.get_mut(key).expect("stream exists");
-        if stream.buffer.is_empty() {
-            return Ok(());
-        }
-        let dir = self.staging.join(&key.0);
-        std::fs::create_dir_all(&dir).map_err(io_err(&dir))?;
-        let tmp = dir.join(format!(
-            ".{}-{:05}.parquet.partial",
-            key.1.name(),
-            stream.shards.len()
-        ));
-        let bytes = encode_shard(&stream.buffer).map_err(|e| DatasetError::Parquet {
-            path: tmp.clone(),
-            message: e.to_string(),
-        })?;
-        std::fs::write(&tmp, &bytes).map_err(io_err(&tmp))?;
-        stream.shards.push(PendingShard {
-            tmp,
-            rows: stream.buffer.len() as u64,
-            sha256: hex(&Sha256::digest(&bytes)),
-            fingerprint: super::manifest::fingerprint_records(&stream.buffer),
+        let config = match self.config_index.get(config) {
+            Some(&i) => i,
+            None => {
+                let i = self.configs.len() as u32;
+                self.configs.push(config.to_string());
+                self.config_index.insert(config.to_string(), i);
+                i
+            }
+        };
+        let bytes = serde_json::to_vec(&record).expect("a record serialises");
+        let spill_path = self.staging.join(SPILL);
+        self.spill.write_all(&bytes).map_err(io_err(&spill_path))?;
+        self.entries.push(Entry {
+            config,
+            level: record.level,
+            group: group_hash(group),
+            label: card::label_of(&record.answer),
+            id: record.id,
+            offset: self.spilled,
+            len: bytes.len() as u64,
         });
-        stream.buffer.clear();
+        self.spilled += bytes.len() as u64;
         Ok(())
     }
 
-    /// Flushes every stream, names the shards `<split>-NNNNN-of-NNNNN.parquet`,
-    /// writes `README.md` and `manifest.json`, and moves the finished dataset
-    /// to the output directory (replacing a previous saturate dataset).
+    /// Assigns the splits, writes every shard (sorted by id), names them
+    /// `<split>-NNNNN-of-NNNNN.<ext>`, writes `README.md` and
+    /// `manifest.json`, and moves the finished dataset to the output
+    /// directory (replacing a previous saturate dataset).
     ///
     /// A dataset without rows is refused ([`DatasetError::Empty`]) and
     /// nothing is written.
     pub fn finish(mut self) -> Result<Manifest, DatasetError> {
-        if self
-            .streams
-            .values()
-            .all(|s| s.buffer.is_empty() && s.shards.is_empty())
-        {
+        if self.entries.is_empty() {
             return Err(DatasetError::Empty {
                 path: self.out_dir.clone(),
             });
         }
-        let keys: Vec<(String, Split)> = self.streams.keys().cloned().collect();
-        for key in &keys {
-            self.flush(key)?;
+        let spill_path = self.staging.join(SPILL);
+        self.spill.flush().map_err(io_err(&spill_path))?;
+        let keys: Vec<SplitKey<'_>> = self
+            .entries
+            .iter()
+            .map(|e| SplitKey {
+                config: &self.configs[e.config as usize],
+                level: e.level,
+                group: e.group,
+            })
+            .collect();
+        let splits = assign(&keys, self.spec.split_percent);
+        let mut streams: BTreeMap<(&str, Split), Vec<usize>> = BTreeMap::new();
+        let mut stats = card::CardStats::default();
+        for (i, (e, s)) in self.entries.iter().zip(&splits).enumerate() {
+            let config = &self.configs[e.config as usize];
+            streams.entry((config, *s)).or_default().push(i);
+            let split = Split::ALL.iter().position(|x| x == s).expect("a split");
+            stats
+                .levels
+                .entry(config.clone())
+                .or_default()
+                .entry(e.level)
+                .or_default()[split] += 1;
+            if let Some(label) = &e.label {
+                *stats
+                    .labels
+                    .entry(config.clone())
+                    .or_default()
+                    .entry(e.level)
+                    .or_default()
+                    .entry(label.clone())
+                    .or_default() += 1;
+            }
         }
+        let mut spill = std::fs::File::open(&spill_path).map_err(io_err(&spill_path))?;
         let mut configs: BTreeMap<String, ConfigCounts> = BTreeMap::new();
         let mut total_rows = 0;
-        for ((config, split), stream) in &self.streams {
-            let n = stream.shards.len();
+        let mut content = Sha256::new();
+        content.update(b"saturate-content-v1");
+        // One example per config for the card: the first row of its first
+        // split (train when it has one).
+        let mut examples: BTreeMap<String, Record> = BTreeMap::new();
+        for ((config, split), mut rows) in streams {
+            rows.sort_by(|&a, &b| natural_cmp(&self.entries[a].id, &self.entries[b].id));
+            if !examples.contains_key(config) {
+                if let Some(r) = self.read_back(&rows[..1], &mut spill, &spill_path)?.pop() {
+                    examples.insert(config.to_string(), r);
+                }
+            }
+            let per = self.spec.max_rows_per_shard;
+            let n = rows.len().div_ceil(per);
+            let dir = self.staging.join(config);
+            std::fs::create_dir_all(&dir).map_err(io_err(&dir))?;
             let mut shards = Vec::with_capacity(n);
-            for (i, s) in stream.shards.iter().enumerate() {
-                let file = format!("{}-{:05}-of-{:05}.parquet", split.name(), i, n);
-                let path = self.staging.join(config).join(&file);
-                std::fs::rename(&s.tmp, &path).map_err(io_err(&path))?;
-                shards.push(ShardInfo {
-                    file: format!("{config}/{file}"),
-                    rows: s.rows,
-                    sha256: s.sha256.clone(),
-                    fingerprint: Some(s.fingerprint.clone()),
-                });
+            for (i, chunk) in rows.chunks(per).enumerate() {
+                let file = format!(
+                    "{}-{:05}-of-{:05}.{}",
+                    split.name(),
+                    i,
+                    n,
+                    self.spec.format.extension()
+                );
+                let path = dir.join(&file);
+                let info =
+                    self.write_shard(&path, chunk, &mut spill, &spill_path, config, &file)?;
+                content.update(info.fingerprint.as_deref().unwrap_or_default().as_bytes());
+                shards.push(info);
             }
             let rows: u64 = shards.iter().map(|s| s.rows).sum();
             total_rows += rows;
-            let entry = configs.entry(config.clone()).or_insert(ConfigCounts {
+            let entry = configs.entry(config.to_string()).or_insert(ConfigCounts {
                 rows: 0,
                 splits: BTreeMap::new(),
             });
@@ -398,6 +570,8 @@ impl DatasetWriter {
                 .splits
                 .insert(split.name().to_string(), SplitCounts { rows, shards });
         }
+        drop(spill);
+        std::fs::remove_file(&spill_path).map_err(io_err(&spill_path))?;
         let manifest = Manifest {
             generator: GENERATOR.to_string(),
             engine_version: env!("CARGO_PKG_VERSION").to_string(),
@@ -412,11 +586,27 @@ impl DatasetWriter {
                 f
             },
             complete: true,
+            format: self.spec.format,
+            presentation: self.spec.presentation.clone(),
+            split_percent: self.spec.split_percent,
+            split_group: self.spec.split_group.clone(),
+            provenance: self.spec.provenance,
+            max_rows_per_shard: self.spec.max_rows_per_shard,
+            description: self.spec.description.clone(),
+            config_descriptions: self.descriptions.clone(),
+            content_fingerprint: hex(&content.finalize()),
         };
         let card_path = self.staging.join("README.md");
         std::fs::write(
             &card_path,
-            card::render(&self.spec, &manifest, &self.descriptions, &self.sections),
+            card::render(
+                &self.spec,
+                &manifest,
+                &self.descriptions,
+                &self.sections,
+                &examples,
+                &stats,
+            ),
         )
         .map_err(io_err(&card_path))?;
         let manifest_path = self.staging.join("manifest.json");
@@ -426,6 +616,88 @@ impl DatasetWriter {
         self.swap_in()?;
         self.finished = true;
         Ok(manifest)
+    }
+
+    /// Reads the records of `rows` (entry indices) back from the spill.
+    fn read_back(
+        &self,
+        rows: &[usize],
+        spill: &mut std::fs::File,
+        spill_path: &Path,
+    ) -> Result<Vec<Record>, DatasetError> {
+        let mut out = Vec::with_capacity(rows.len());
+        let mut buf = Vec::new();
+        for &i in rows {
+            let e = &self.entries[i];
+            buf.resize(e.len as usize, 0);
+            spill
+                .seek(SeekFrom::Start(e.offset))
+                .map_err(io_err(spill_path))?;
+            spill.read_exact(&mut buf).map_err(io_err(spill_path))?;
+            let r: Record = serde_json::from_slice(&buf).map_err(|err| DatasetError::Io {
+                path: spill_path.to_path_buf(),
+                source: std::io::Error::new(std::io::ErrorKind::InvalidData, err),
+            })?;
+            out.push(r);
+        }
+        Ok(out)
+    }
+
+    /// Writes one shard of `rows` (entry indices, in order) at `path`.
+    fn write_shard(
+        &self,
+        path: &Path,
+        rows: &[usize],
+        spill: &mut std::fs::File,
+        spill_path: &Path,
+        config: &str,
+        file: &str,
+    ) -> Result<ShardInfo, DatasetError> {
+        let system = &self.spec.presentation.system_prompt;
+        let parquet_err = |e: &dyn std::fmt::Display| DatasetError::Parquet {
+            path: path.to_path_buf(),
+            message: e.to_string(),
+        };
+        let out = std::fs::File::create(path).map_err(io_err(path))?;
+        let mut hashing = HashingWriter {
+            inner: BufWriter::new(out),
+            hash: Sha256::new(),
+            bytes: 0,
+        };
+        let mut fingerprint = RowFingerprint::new();
+        match self.spec.format {
+            OutputFormat::Parquet => {
+                let mut w = ArrowWriter::try_new(&mut hashing, schema(), Some(properties()))
+                    .map_err(|e| parquet_err(&e))?;
+                for chunk in rows.chunks(ENCODE_BATCH) {
+                    let records = self.read_back(chunk, spill, spill_path)?;
+                    for r in &records {
+                        fingerprint.add_record(r, system);
+                    }
+                    let batch = record_batch(&records, system).map_err(|e| parquet_err(&e))?;
+                    w.write(&batch).map_err(|e| parquet_err(&e))?;
+                }
+                w.close().map_err(|e| parquet_err(&e))?;
+            }
+            OutputFormat::Jsonl => {
+                for chunk in rows.chunks(ENCODE_BATCH) {
+                    for r in self.read_back(chunk, spill, spill_path)? {
+                        fingerprint.add_record(&r, system);
+                        let mut line = jsonl::encode(&r, system);
+                        line.push('\n');
+                        hashing.write_all(line.as_bytes()).map_err(io_err(path))?;
+                    }
+                }
+            }
+        }
+        hashing.flush().map_err(io_err(path))?;
+        Ok(ShardInfo {
+            file: format!("{config}/{file}"),
+            rows: rows.len() as u64,
+            fingerprint: Some(fingerprint.finish()),
+            bytes: hashing.bytes,
+            sha256: hex(&hashing.hash.finalize()),
+        })
     }
 
     /// Replaces the output directory by the staging directory. The old
@@ -457,6 +729,26 @@ impl Drop for DatasetWriter {
         if !self.finished {
             let _ = std::fs::remove_dir_all(&self.staging);
         }
+    }
+}
+
+/// A writer that hashes what passes through it (the shard's SHA-256).
+struct HashingWriter<W: Write> {
+    inner: W,
+    hash: Sha256,
+    bytes: u64,
+}
+
+impl<W: Write> Write for HashingWriter<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let n = self.inner.write(buf)?;
+        self.hash.update(&buf[..n]);
+        self.bytes += n as u64;
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.inner.flush()
     }
 }
 

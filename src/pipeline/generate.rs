@@ -21,13 +21,14 @@
 //! `strict`. `SATURATE_FAULT=panic:<n>` (tests) makes candidate `n` of the
 //! run panic, counting `count` candidates per cell in cell order.
 
+use super::present::Presenter;
 use super::{Progress, RunError};
 use crate::audit::{AuditSettings, Collector};
-use crate::dataset::{DatasetError, DatasetSpec, DatasetWriter, Record};
+use crate::dataset::{DatasetError, DatasetSpec, DatasetWriter, Provenance, Record};
 use crate::tasks::family::{Attempt, Cell, Fill, Generator, Worker};
 use crate::tasks::fault::{self, RejectEntry};
 use rayon::prelude::*;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
@@ -49,6 +50,8 @@ pub struct LoopSettings {
     pub progress: bool,
     /// How the shortcut audit written into the card judges cells.
     pub audit: AuditSettings,
+    /// Presentation, splits and file format (`[dataset]`).
+    pub dataset: crate::config::DatasetOptions,
 }
 
 /// Checks a `--shard i/N` value.
@@ -63,7 +66,7 @@ pub fn check_shard(shard: Option<(u64, u64)>) -> Result<(), RunError> {
 
 /// Counts of one cell. Serialised into `summary.json`: only what the same
 /// config and seed reproduce byte for byte.
-#[derive(Clone, Debug, Default, Serialize)]
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct CellSummary {
     /// Rows asked for.
     pub requested: u64,
@@ -96,7 +99,7 @@ pub struct CellSummary {
 }
 
 /// What a run did.
-#[derive(Clone, Debug, Default, Serialize)]
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct RunSummary {
     /// Rows written.
     pub total_rows: u64,
@@ -243,28 +246,35 @@ impl RunSummary {
 }
 
 /// The dataset spec of a run of `generators`: the manifest's `config`
-/// holds each generator's settings under its family's name, and the shard.
+/// holds each generator's settings under its family's name, the
+/// `[dataset]` options and the shard.
 pub fn dataset_spec(
     name: &str,
     seed: u64,
     generators: &[&dyn Generator],
-    shard: Option<(u64, u64)>,
+    settings: &LoopSettings,
     max_rows_per_shard: usize,
-) -> DatasetSpec {
+    provenance: Provenance,
+) -> Result<DatasetSpec, RunError> {
     let families: serde_json::Map<String, serde_json::Value> = generators
         .iter()
         .map(|g| (g.family().name().to_string(), g.manifest()))
         .collect();
-    DatasetSpec {
-        name: name.to_string(),
-        description: String::new(),
-        seed,
-        config: serde_json::json!({
-            "families": families,
-            "shard": shard.map(|(i, n)| format!("{i}/{n}")),
-        }),
-        max_rows_per_shard,
-    }
+    let presenter = Presenter::from_options(&settings.dataset).map_err(RunError::Input)?;
+    presenter
+        .spec(
+            &settings.dataset,
+            name,
+            seed,
+            serde_json::json!({
+                "families": families,
+                "dataset": settings.dataset,
+                "shard": settings.shard.map(|(i, n)| format!("{i}/{n}")),
+            }),
+            max_rows_per_shard,
+            provenance,
+        )
+        .map_err(RunError::Input)
 }
 
 /// Creates the dataset at `out` and runs `generators` into it: the whole
@@ -278,7 +288,14 @@ pub fn run_generators(
     max_rows_per_shard: usize,
 ) -> Result<RunSummary, RunError> {
     check_shard(settings.shard)?;
-    let spec = dataset_spec(name, seed, generators, settings.shard, max_rows_per_shard);
+    let spec = dataset_spec(
+        name,
+        seed,
+        generators,
+        settings,
+        max_rows_per_shard,
+        Provenance::Original,
+    )?;
     let writer = DatasetWriter::create(out, spec).map_err(dataset_error)?;
     generate(writer, generators, settings)
 }
@@ -315,6 +332,7 @@ pub fn generate(
     settings: &LoopSettings,
 ) -> Result<RunSummary, RunError> {
     check_shard(settings.shard)?;
+    let presenter = Presenter::from_options(&settings.dataset).map_err(RunError::Input)?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(settings.jobs)
         .build()
@@ -378,12 +396,12 @@ pub fn generate(
         .iter()
         .map(|_| Workers((0..threads.max(1)).map(|_| Mutex::new(None)).collect()))
         .collect();
-    let (tx, rx) = crossbeam_channel::bounded::<(&'static str, Record)>(256);
+    let (tx, rx) = crossbeam_channel::bounded::<(&'static str, Record, String)>(256);
     let writer_thread = std::thread::spawn(move || -> Result<_, DatasetError> {
         let mut busy = Duration::ZERO;
-        for (config, record) in rx {
+        for (config, record, group) in rx {
             let t = Instant::now();
-            writer.push(config, record)?;
+            writer.push(config, record, &group)?;
             busy += t.elapsed();
         }
         Ok((writer, busy))
@@ -498,14 +516,16 @@ pub fn generate(
                     e.1 += 1;
                 }
                 cs.written += 1;
-                let record = built.into_record(cell, index);
+                let mut record = built.into_record(cell, index);
                 if let Err(e) = audit.add_family(&record, gen_ref.family()) {
                     stop = Some(RunError::Defect(format!(
                         "the shortcut audit cannot read a generated row: {e}; no dataset written"
                     )));
                     break 'cells;
                 }
-                if tx.send((cell.config, record)).is_err() {
+                presenter.present(&mut record);
+                let group = presenter.group(&record, Some(gen_ref.family()));
+                if tx.send((cell.config, record, group)).is_err() {
                     // The writer thread failed; its error is reported below.
                     break 'cells;
                 }
@@ -563,6 +583,11 @@ pub fn generate(
         .add_file("audit.json", &audit_json)
         .map_err(dataset_error)?;
     if !summary.bugs.is_empty() {
+        // Sorted by slot, so the merge of a sharded run's rejects is the
+        // same file.
+        summary
+            .bugs
+            .sort_by(|a, b| crate::dataset::natural_cmp(&a.slot, &b.slot));
         writer
             .add_file(
                 "rejects/rejects.jsonl",

@@ -3,6 +3,8 @@
 //! deterministic), progress reporting and writing results atomically.
 
 pub mod generate;
+pub mod merge;
+pub mod present;
 mod progress;
 pub mod runs;
 pub mod score;

@@ -15,11 +15,13 @@
 //! ER's full and per-step accuracy, selection's sufficiency and
 //! minimality), over the answers that report it.
 
+use super::present::{Presenter, SplitBy};
 use super::{RunError, write_atomic};
 pub use crate::dataset::{Row, read_dataset, read_dataset_checked};
 use crate::prover::{Prover, ProverLimits};
 use crate::tasks::answer::extract;
 use crate::tasks::family::{Registry, ScoreContext, prompt_difference};
+use crate::tasks::format::AnswerFormat;
 use crate::tasks::{Score, TaskError};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -46,7 +48,7 @@ pub fn score_row(row: &Row, answer: &str, registry: &Registry, ctx: &mut ScoreCo
 struct Scored<'a> {
     id: &'a str,
     task: &'a str,
-    level: Option<&'a str>,
+    level: Option<u32>,
     score: f64,
     well_formed: bool,
     detail: &'a str,
@@ -356,7 +358,8 @@ pub fn score_answers_with(
     };
     let mut lines = String::new();
     for row in &rows {
-        let key = format!("{:<26} {}", row.task, row.level.as_deref().unwrap_or("-"));
+        let level = row.level.map_or_else(|| "-".to_string(), |l| l.to_string());
+        let key = format!("{:<26} {level}", row.task);
         let g = summary.groups.entry(key).or_default();
         g.rows += 1;
         let Some(answer) = given.get(&row.id) else {
@@ -369,7 +372,7 @@ pub fn score_answers_with(
             &serde_json::to_string(&Scored {
                 id: &row.id,
                 task: &row.task,
-                level: row.level.as_deref(),
+                level: row.level,
                 score: s.value,
                 well_formed: s.well_formed,
                 detail: &s.detail,
@@ -383,25 +386,58 @@ pub fn score_answers_with(
     Ok(summary)
 }
 
-/// Re-checks one row through its family's verifier, then renders its prompt
-/// again from the metadata and compares it with the stored prompt (what
-/// the model sees must be what the certificate speaks of); `Ok(None)` when
-/// no registered family writes the row's task.
+/// Re-checks one row on its own, the presentation (answer format, system
+/// prompt) read off the row itself: the format whose rendering of the gold
+/// answer is the stored completion, the system prompt of its first turn.
+/// [`verify_row_with`] checks against a manifest's presentation instead.
 pub fn verify_row(row: &Row, registry: &Registry) -> Result<Option<String>, TaskError> {
+    let format = AnswerFormat::ALL
+        .into_iter()
+        .find(|f| f.render(&row.answer) == row.completion)
+        .ok_or_else(|| {
+            TaskError::Rejected("the completion is not the gold answer in any answer format".into())
+        })?;
+    let presenter = Presenter {
+        format,
+        system_prompt: row
+            .messages
+            .first()
+            .map(|(_, c)| c.clone())
+            .unwrap_or_default(),
+        trace: false,
+        split_by: SplitBy::Theorem,
+    };
+    verify_row_with(row, registry, &presenter)
+}
+
+/// Re-checks one row through its family's verifier, renders its prompt
+/// again from the metadata (with the answer format's instruction) and
+/// compares it with the stored prompt (what the model sees must be what
+/// the certificate speaks of), and checks the completion and `messages`
+/// against the presentation; `Ok(None)` when no registered family writes
+/// the row's task.
+pub fn verify_row_with(
+    row: &Row,
+    registry: &Registry,
+    presenter: &Presenter,
+) -> Result<Option<String>, TaskError> {
     let Some(f) = registry.family_of(&row.task) else {
         return Ok(None);
     };
     let record = row.to_record();
     let checked = f.verify(&record)?;
+    presenter.check(row).map_err(TaskError::Rejected)?;
     match f.render_prompt(&record) {
         None => Ok(Some(checked)),
         Some(Err(e)) => Err(TaskError::Record(format!(
             "cannot render the prompt from the metadata: {e}"
         ))),
-        Some(Ok(rendered)) => match prompt_difference(&row.prompt, &rendered) {
-            Some(d) => Err(TaskError::Rejected(d)),
-            None => Ok(Some(format!("{checked}; prompt re-rendered"))),
-        },
+        Some(Ok(rendered)) => {
+            match prompt_difference(&row.prompt, &presenter.prompt_for(&rendered)) {
+                Some(d) => Err(TaskError::Rejected(d)),
+                None => Ok(Some(format!("{checked}; prompt re-rendered"))),
+            }
+        }
     }
 }
 
@@ -428,6 +464,9 @@ pub fn verify_dataset(dir: &Path) -> Result<VerifySummary, RunError> {
 /// every shard's row count and row fingerprint against the manifest.
 pub fn verify_dataset_with(dir: &Path, registry: &Registry) -> Result<VerifySummary, RunError> {
     let read = read_dataset_checked(dir)?;
+    let manifest = crate::dataset::read_manifest_of(dir)?;
+    let presenter = Presenter::from_manifest(&manifest)
+        .map_err(|e| RunError::Input(format!("{}: manifest.json: {e}", dir.display())))?;
     let mut s = VerifySummary {
         shard_failures: read
             .mismatches
@@ -437,7 +476,7 @@ pub fn verify_dataset_with(dir: &Path, registry: &Registry) -> Result<VerifySumm
         ..VerifySummary::default()
     };
     for row in &read.rows {
-        match verify_row(row, registry) {
+        match verify_row_with(row, registry, &presenter) {
             Ok(Some(_)) => *s.checked.entry(row.task.clone()).or_default() += 1,
             Ok(None) => *s.skipped.entry(row.task.clone()).or_default() += 1,
             Err(e) => s.failures.push((

@@ -4,8 +4,9 @@
 //! `Prover` per worker), certify every label, and hand the records in slot
 //! order over a bounded crossbeam channel to one writer thread that owns the
 //! dataset writer. Output: `<out>/<NAME>/saturation/` (derivation dumps and
-//! `summary.json`) and `<out>/<NAME>/dataset/` (Parquet configs, card,
-//! manifest), where NAME is the domains joined by `-`.
+//! `summary.json`) and `<out>/<NAME>/<NAME>-tasks/` (the dataset: Parquet
+//! configs, card, manifest), where NAME is the domains joined by `-` (and
+//! the shard, if any).
 //!
 //! Phase 2 is the shared generation loop (`pipeline::generate`) over the
 //! TPTP generator (`tasks::tptp::family`): determinism, sharding (whole
@@ -17,9 +18,9 @@
 //! (drained from `Prover::take_defects` after every attempt) or a generator
 //! panic (caught per attempt; the worker's prover is rebuilt) rejects the
 //! attempt with its reason counted. Refused certificates and panics are bugs:
-//! they go to `dataset/rejects/rejects.jsonl` and make the run exit
+//! they go to `<dataset>/rejects/rejects.jsonl` and make the run exit
 //! [`super::EXIT_DEFECT`] after writing the dataset, or at once with no
-//! dataset under `strict`. `dataset/summary.json` holds the deterministic
+//! dataset under `strict`. `<dataset>/summary.json` holds the deterministic
 //! counts; timings go to stderr and `saturation/summary.json` only.
 
 use super::generate::{LoopSettings, RunSummary, dataset_error, dataset_spec, generate};
@@ -28,7 +29,7 @@ use super::{
     write_atomic,
 };
 use crate::config::Config;
-use crate::dataset::{DatasetWriter, remove_stale_temporaries};
+use crate::dataset::{DatasetWriter, Provenance, remove_stale_temporaries};
 use crate::prover::InputClause;
 use crate::tasks::tptp::family::TptpGenerator;
 use crate::tasks::tptp::{GENERATOR_VERSION, Graph};
@@ -197,7 +198,9 @@ pub fn run_tptp(run: &TptpRun) -> Result<TptpSummary, RunError> {
     let name = run_name(&domains, run.shard);
     let root = run.out.join(&name);
     let sat_dir = root.join("saturation");
-    let data_dir = root.join("dataset");
+    // Named after what it holds, so two domains' datasets never share a
+    // folder name (which caches such as Hugging Face's key on).
+    let data_dir = root.join(format!("{name}-tasks"));
     // What the output depends on: `jobs` and the other families' sections
     // are left out.
     let config_json = serde_json::json!({
@@ -218,13 +221,24 @@ pub fn run_tptp(run: &TptpRun) -> Result<TptpSummary, RunError> {
             "config": config_json,
         }),
     );
+    // Rows drawn from TPTP library files carry the TPTP's terms.
+    let provenance = if sources.iter().any(|s| s.path.is_some()) {
+        Provenance::Tptp
+    } else {
+        Provenance::Original
+    };
     let spec = dataset_spec(
         &format!("saturate TPTP tasks: {}", domains.join(", ")),
         cfg.seed,
         &[&generator],
-        run.shard,
+        &LoopSettings {
+            shard: run.shard,
+            dataset: cfg.dataset.clone(),
+            ..LoopSettings::default()
+        },
         tasks.max_rows_per_shard,
-    );
+        provenance,
+    )?;
     // The output folder is checked (and stale temporaries removed) before
     // any saturation starts.
     let writer = DatasetWriter::create(&data_dir, spec).map_err(dataset_error)?;
@@ -285,6 +299,7 @@ pub fn run_tptp(run: &TptpRun) -> Result<TptpSummary, RunError> {
         strict: run.strict,
         require_full: run.require_full,
         progress: run.progress,
+        dataset: cfg.dataset.clone(),
         ..LoopSettings::default()
     };
     let summary = generate(writer, &[&generator], &settings)?;

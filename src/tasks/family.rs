@@ -129,9 +129,11 @@ impl Built {
             task: cell.config.to_string(),
             domain: self.domain,
             source: self.source,
-            level: Some(cell.level.to_string()),
+            level: Some(u32::from(cell.level)),
             prompt: self.prompt,
             answer: self.answer,
+            completion: String::new(),
+            trace: None,
             metadata: self.metadata,
             certificate: self.certificate,
         }
@@ -213,6 +215,14 @@ pub trait TaskFamily: Sync {
     /// label. `None` when the family cannot re-render (default); `Err` when
     /// the metadata lacks what the prompt needs.
     fn render_prompt(&self, row: &Record) -> Option<Result<String, String>> {
+        let _ = row;
+        None
+    }
+
+    /// What must not cross splits for this row (the theorem or problem it
+    /// is about, in a canonical text form), so that no test row's problem
+    /// was seen in training. `None` (default) makes the row its own group.
+    fn split_group(&self, row: &Record) -> Option<String> {
         let _ = row;
         None
     }

@@ -99,9 +99,10 @@ pub fn assert_verify_rechecks(dataset: &Path, configs: &[&str]) {
 }
 
 /// Every row of a Parquet shard as its columns' optional strings, in
-/// column order.
+/// column order (`level` as decimal digits, `messages` as the JSON array of
+/// its turns).
 pub fn parquet_rows(path: &Path) -> Vec<Vec<Option<String>>> {
-    use arrow_array::{Array, StringArray};
+    use arrow_array::{Array, Int64Array, ListArray, StringArray, StructArray};
     use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
     let reader = ParquetRecordBatchReaderBuilder::try_new(std::fs::File::open(path).unwrap())
         .unwrap()
@@ -114,8 +115,31 @@ pub fn parquet_rows(path: &Path) -> Vec<Vec<Option<String>>> {
             out.push(
                 (0..b.num_columns())
                     .map(|c| {
-                        let a = b.column(c).as_any().downcast_ref::<StringArray>().unwrap();
-                        (!a.is_null(r)).then(|| a.value(r).to_string())
+                        let col = b.column(c).as_any();
+                        if let Some(a) = col.downcast_ref::<StringArray>() {
+                            return (!a.is_null(r)).then(|| a.value(r).to_string());
+                        }
+                        if let Some(a) = col.downcast_ref::<Int64Array>() {
+                            return (!a.is_null(r)).then(|| a.value(r).to_string());
+                        }
+                        let a = col.downcast_ref::<ListArray>().expect("a known column type");
+                        let turns = a.value(r);
+                        let turns = turns.as_any().downcast_ref::<StructArray>().unwrap();
+                        let field = |k: usize| {
+                            turns
+                                .column(k)
+                                .as_any()
+                                .downcast_ref::<StringArray>()
+                                .unwrap()
+                                .clone()
+                        };
+                        let (role, content) = (field(0), field(1));
+                        let list: Vec<serde_json::Value> = (0..turns.len())
+                            .map(|t| {
+                                serde_json::json!({"role": role.value(t), "content": content.value(t)})
+                            })
+                            .collect();
+                        Some(serde_json::Value::Array(list).to_string())
                     })
                     .collect(),
             );
@@ -197,5 +221,5 @@ pub fn smoke_set_dataset(dir: &Path) -> PathBuf {
         .output()
         .unwrap();
     assert!(o.status.success(), "{}", stderr(&o));
-    out.join("SET/dataset")
+    out.join("SET/SET-tasks")
 }

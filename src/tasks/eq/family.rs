@@ -118,6 +118,18 @@ impl TaskFamily for EqFamily {
         Some(render_prompt(row))
     }
 
+    /// The rewriting problem: its equations, start and end terms.
+    fn split_group(&self, row: &Record) -> Option<String> {
+        let meta: serde_json::Value = serde_json::from_str(&row.metadata).ok()?;
+        let part = |k: &str| meta.get(k).map(|v| v.to_string()).unwrap_or_default();
+        Some(format!(
+            "eq:{}|{}|{}",
+            part("equationalAxioms"),
+            part("start"),
+            part("end")
+        ))
+    }
+
     fn audit_items(&self, row: &Record) -> Option<Result<Vec<AuditItem>, TaskError>> {
         let task = task_of(&row.task).ok()?;
         let item = super::audit::item(task, &row.prompt, &row.answer)?;

@@ -262,6 +262,17 @@ impl<T: PlTasks> TaskFamily for PlFamily<T> {
         }))
     }
 
+    /// The underlying problem (premises and goal before any rewriting),
+    /// shared by every task made from it.
+    fn split_group(&self, row: &Record) -> Option<String> {
+        let meta = metadata_json(row).ok()?;
+        let premises = meta
+            .get("source_premises")
+            .or_else(|| meta.get("premises"))?;
+        let goal = meta.get("source_goal").or_else(|| meta.get("goal"))?;
+        Some(format!("pl:{premises}|{goal}"))
+    }
+
     fn render_prompt(&self, row: &Record) -> Option<Result<String, String>> {
         let read = task_of::<T>(&row.task).and_then(|t| Ok((t, metadata_json(row)?)));
         Some(match read {

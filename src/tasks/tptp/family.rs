@@ -135,6 +135,13 @@ impl TaskFamily for TptpFamily {
     fn render_prompt(&self, row: &Record) -> Option<Result<String, String>> {
         Some(render_prompt(row))
     }
+
+    /// The theorem: its entailment rows (both labels), selection and
+    /// reconstruction rows stay in one split.
+    fn split_group(&self, row: &Record) -> Option<String> {
+        let meta = metadata_json(row).ok()?;
+        meta.get("theorem")?.as_str().map(|t| format!("tptp:{t}"))
+    }
 }
 
 /// A TPTP row's prompt from its metadata: the domain, the background
