@@ -18,3 +18,7 @@ pub mod sat;
 pub mod saturation;
 pub mod tasks;
 pub mod tptp;
+
+/// The engine's version (the `saturate` crate's), as recorded in every
+/// manifest's `engine_version`.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");

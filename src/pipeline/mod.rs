@@ -6,6 +6,7 @@ pub mod generate;
 pub mod merge;
 pub mod present;
 mod progress;
+pub mod request;
 pub mod runs;
 pub mod score;
 mod sources;
@@ -13,6 +14,7 @@ pub mod tptp;
 
 pub use generate::{LoopSettings, RunSummary};
 pub use progress::Progress;
+pub use request::{Overrides, RunKind, run_config};
 pub use runs::{run_eq, run_pl};
 pub use sources::{AxiomSource, EMBEDDED_AXIOMS, domain_sources};
 

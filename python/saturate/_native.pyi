@@ -1,0 +1,28 @@
+"""Type stubs of the native module (built from python/src/lib.rs)."""
+
+from __future__ import annotations
+
+import os
+from typing import Any, Iterable, Mapping, Sequence, Union
+
+Completion = Union[str, Mapping[str, Any], Sequence[Mapping[str, Any]]]
+
+__version__: str
+
+def score(row: Mapping[str, Any], completion: Completion) -> float: ...
+def score_detail(row: Mapping[str, Any], completion: Completion) -> dict[str, Any]: ...
+def score_batch(rows: Iterable[Mapping[str, Any]], completions: Iterable[Completion]) -> list[float]: ...
+def verify(row: Mapping[str, Any]) -> dict[str, Any]: ...
+def generate(
+    kind: str,
+    out: str | os.PathLike[str],
+    *,
+    domain: str | Sequence[str] | None = None,
+    count: int | None = None,
+    seed: int | None = None,
+    levels: int | str | Sequence[int] | None = None,
+    config: str | os.PathLike[str] | None = None,
+    jobs: int = 0,
+    shard: str | tuple[int, int] | None = None,
+    tptp: str | os.PathLike[str] | None = None,
+) -> dict[str, Any]: ...

@@ -1,0 +1,177 @@
+//! A generator run's configuration built outside the command line (the
+//! Python package's `saturate.generate`): the configuration file or the
+//! defaults, then the overrides every generator command takes (`--jobs`,
+//! `--seed`, `--count`, `--levels`, `--max-rows-per-shard`) applied to the
+//! family's section, then every value range-checked, exactly as the CLI
+//! does before it calls [`super::run_pl`], [`super::run_eq`] or
+//! [`super::tptp::run_tptp`].
+
+use super::RunError;
+use crate::config::Config;
+use std::path::Path;
+
+/// Which generator a run is: the families' config sections differ.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RunKind {
+    /// The domain run (`saturate --domain`, `[tasks.tptp]`).
+    Tptp,
+    /// `saturate pl` (`[tasks.pl]`).
+    Pl,
+    /// `saturate eq` (`[tasks.eq]`).
+    Eq,
+}
+
+impl RunKind {
+    /// The kind named `tptp`, `pl` or `eq`; an input error naming the
+    /// choices otherwise.
+    pub fn parse(name: &str) -> Result<RunKind, RunError> {
+        match name {
+            "tptp" => Ok(RunKind::Tptp),
+            "pl" => Ok(RunKind::Pl),
+            "eq" => Ok(RunKind::Eq),
+            other => Err(RunError::Input(format!(
+                "unknown run kind {:?}; expected \"tptp\", \"pl\" or \"eq\"",
+                crate::tptp::excerpt(other, 40)
+            ))),
+        }
+    }
+}
+
+/// The overrides every generator command takes; `None` (or no levels)
+/// keeps the configuration's value.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Overrides {
+    /// Worker threads (0 = one per core).
+    pub jobs: Option<usize>,
+    /// Run seed.
+    pub seed: Option<u64>,
+    /// Rows per cell (the family's `count`).
+    pub count: Option<usize>,
+    /// Difficulty levels (the family's `levels`).
+    pub levels: Vec<u8>,
+    /// Rows per Parquet shard (the family's `max_rows_per_shard`).
+    pub max_rows_per_shard: Option<usize>,
+}
+
+impl Overrides {
+    /// Applies the overrides to `cfg`: `jobs` and `seed` at the top, the
+    /// rest to the section of `kind`.
+    pub fn apply(&self, cfg: &mut Config, kind: RunKind) {
+        if let Some(j) = self.jobs {
+            cfg.jobs = j;
+        }
+        if let Some(s) = self.seed {
+            cfg.seed = s;
+        }
+        let t = &mut cfg.tasks;
+        let (count, levels, rows) = match kind {
+            RunKind::Tptp => (
+                &mut t.tptp.count,
+                &mut t.tptp.levels,
+                &mut t.tptp.max_rows_per_shard,
+            ),
+            RunKind::Pl => (
+                &mut t.pl.count,
+                &mut t.pl.levels,
+                &mut t.pl.max_rows_per_shard,
+            ),
+            RunKind::Eq => (
+                &mut t.eq.count,
+                &mut t.eq.levels,
+                &mut t.eq.max_rows_per_shard,
+            ),
+        };
+        if let Some(n) = self.count {
+            *count = n;
+        }
+        if !self.levels.is_empty() {
+            *levels = self.levels.clone();
+        }
+        if let Some(n) = self.max_rows_per_shard {
+            *rows = n;
+        }
+    }
+}
+
+/// The configuration of a run: the file at `file` (or the defaults), with
+/// `overrides` applied to the section of `kind`, range-checked. A file that
+/// does not read or parse is a [`RunError::Config`]; an override out of
+/// range an input error naming the key.
+pub fn run_config(
+    file: Option<&Path>,
+    kind: RunKind,
+    overrides: &Overrides,
+) -> Result<Config, RunError> {
+    let mut cfg = match file {
+        Some(p) => Config::load(p)?,
+        None => Config::default(),
+    };
+    overrides.apply(&mut cfg, kind);
+    cfg.validate().map_err(|e| {
+        // A family's own check already names the key in its message.
+        let text = if e.message.starts_with(&e.key) {
+            e.message
+        } else {
+            e.to_string()
+        };
+        RunError::Input(format!("overrides: {text}"))
+    })?;
+    Ok(cfg)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn overrides_reach_only_the_section_of_the_kind() {
+        let o = Overrides {
+            jobs: Some(3),
+            seed: Some(9),
+            count: Some(2),
+            levels: vec![1, 2],
+            max_rows_per_shard: Some(7),
+        };
+        let cfg = run_config(None, RunKind::Eq, &o).unwrap();
+        let d = Config::default();
+        assert_eq!((cfg.jobs, cfg.seed), (3, 9));
+        assert_eq!(
+            (cfg.tasks.eq.count, &cfg.tasks.eq.levels[..]),
+            (2, &[1u8, 2][..])
+        );
+        assert_eq!(cfg.tasks.eq.max_rows_per_shard, 7);
+        assert_eq!(cfg.tasks.pl, d.tasks.pl);
+        assert_eq!(cfg.tasks.tptp, d.tasks.tptp);
+        // Nothing given: the defaults, untouched.
+        assert_eq!(
+            run_config(None, RunKind::Pl, &Overrides::default()).unwrap(),
+            d
+        );
+    }
+
+    #[test]
+    fn bad_kinds_values_and_files_are_input_errors() {
+        let e = RunKind::parse("fol").unwrap_err();
+        assert!(e.to_string().contains("\"tptp\", \"pl\" or \"eq\""), "{e}");
+        assert_eq!(e.exit_code(), 2);
+        let o = Overrides {
+            seed: Some(u64::MAX),
+            ..Overrides::default()
+        };
+        let e = run_config(None, RunKind::Pl, &o).unwrap_err();
+        assert!(e.to_string().contains("seed"), "{e}");
+        assert_eq!(e.exit_code(), 2);
+        let o = Overrides {
+            levels: vec![9],
+            ..Overrides::default()
+        };
+        let e = run_config(None, RunKind::Eq, &o).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "overrides: tasks.eq.levels: no EQ level 9 (levels are 1-4)"
+        );
+        let e = run_config(Some(Path::new("/no/such/file.toml")), RunKind::Tptp, &o).unwrap_err();
+        assert!(e.to_string().contains("/no/such/file.toml"), "{e}");
+        assert_eq!(e.exit_code(), 2);
+    }
+}
