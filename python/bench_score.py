@@ -17,7 +17,7 @@ checks that both give the same mean score, and prints rows scored per
 second for each and the ratio.
 
     python3 python/bench_score.py                      # generated datasets
-    python3 python/bench_score.py --dataset out/SET/dataset --repeat 5
+    python3 python/bench_score.py --dataset out/SET/SET-tasks --repeat 5
     python3 python/bench_score.py --cli target/release/saturate
 """
 

@@ -154,43 +154,23 @@ impl GenArgs {
         }
     }
 
-    /// Applies the overrides to the config (family section through `f`).
-    fn apply(
-        &self,
-        cfg: &mut Config,
-        section: impl FnOnce(&mut Config) -> (&mut usize, &mut Vec<u8>, &mut usize),
-    ) {
-        if let Some(j) = self.jobs {
-            cfg.jobs = j;
+    /// Applies the overrides to the config: the top level, `[dataset]` and
+    /// the section of `kind` (the library's one override path, which the
+    /// Python package uses too).
+    fn apply(&self, cfg: &mut Config, kind: pipeline::RunKind) {
+        pipeline::Overrides {
+            jobs: self.jobs,
+            seed: self.seed,
+            count: self.count,
+            levels: self.levels.clone(),
+            max_rows_per_shard: self.max_rows_per_shard,
+            answer_format: self.answer_format.clone(),
+            trace: self.trace,
+            format: self.format.clone(),
+            split_by: self.split_by.clone(),
+            split: self.split,
         }
-        if let Some(s) = self.seed {
-            cfg.seed = s;
-        }
-        if let Some(f) = &self.answer_format {
-            cfg.dataset.answer_format = f.clone();
-        }
-        if self.trace {
-            cfg.dataset.trace = true;
-        }
-        if let Some(f) = &self.format {
-            cfg.dataset.format = f.clone();
-        }
-        if let Some(b) = &self.split_by {
-            cfg.dataset.split_by = b.clone();
-        }
-        if let Some(p) = self.split {
-            cfg.dataset.split = p;
-        }
-        let (count, levels, rows) = section(cfg);
-        if let Some(n) = self.count {
-            *count = n;
-        }
-        if !self.levels.is_empty() {
-            *levels = self.levels.clone();
-        }
-        if let Some(n) = self.max_rows_per_shard {
-            *rows = n;
-        }
+        .apply(cfg, kind);
     }
 }
 
@@ -461,10 +441,7 @@ fn validated(cfg: Config) -> Result<Config, RunError> {
 
 fn run_pl(a: &PlArgs) -> Result<(), RunError> {
     let mut cfg = load_file(a.config.as_deref())?;
-    a.generation.apply(&mut cfg, |c| {
-        let p = &mut c.tasks.pl;
-        (&mut p.count, &mut p.levels, &mut p.max_rows_per_shard)
-    });
+    a.generation.apply(&mut cfg, pipeline::RunKind::Pl);
     let pl = &mut cfg.tasks.pl;
     if !a.families.is_empty() {
         pl.families = a.families.clone();
@@ -821,10 +798,7 @@ fn derive_status(
 
 fn run_domain(args: &RunArgs) -> Result<(), RunError> {
     let mut cfg = load_config(&args.common)?;
-    args.generation.apply(&mut cfg, |c| {
-        let t = &mut c.tasks.tptp;
-        (&mut t.count, &mut t.levels, &mut t.max_rows_per_shard)
-    });
+    args.generation.apply(&mut cfg, pipeline::RunKind::Tptp);
     let cfg = validated(cfg)?;
     let domains = if args.domain.is_empty() {
         cfg.tasks.tptp.domains.clone()
@@ -875,10 +849,7 @@ fn run_domain(args: &RunArgs) -> Result<(), RunError> {
 
 fn run_eq(a: &EqArgs) -> Result<(), RunError> {
     let mut cfg = load_file(a.config.as_deref())?;
-    a.generation.apply(&mut cfg, |c| {
-        let e = &mut c.tasks.eq;
-        (&mut e.count, &mut e.levels, &mut e.max_rows_per_shard)
-    });
+    a.generation.apply(&mut cfg, pipeline::RunKind::Eq);
     let cfg = validated(cfg)?;
     let summary = pipeline::run_eq(&cfg, &a.out, &a.generation.settings(&cfg, a.quiet))?;
     if !a.quiet {

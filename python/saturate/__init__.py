@@ -47,7 +47,7 @@ def load(dir: str | os.PathLike[str], config: str | None = None, **kwargs: Any) 
     """Load a saturate dataset folder with Hugging Face ``datasets``.
 
     ``dir`` is the folder holding ``manifest.json`` and the ``README.md``
-    card (for a ``--domain`` run, ``<out>/<DOMAINS>/dataset``); ``config``
+    card (for a ``--domain`` run, ``<out>/<DOMAINS>/<DOMAINS>-tasks``); ``config``
     is one of its configs (a task name such as ``"eq_pc"`` or
     ``"conjecture_entailment"``; the card lists them), and may be left out
     when the folder has one config. Extra keyword arguments go to
@@ -67,6 +67,6 @@ def load(dir: str | os.PathLike[str], config: str | None = None, **kwargs: Any) 
     if not os.path.isfile(os.path.join(path, "manifest.json")):
         raise ValueError(
             f"{path}: not a saturate dataset folder (no manifest.json); give the "
-            "folder a run wrote, e.g. <out>/SET/dataset for a --domain run"
+            "folder a run wrote, e.g. <out>/SET/SET-tasks for a --domain run"
         )
     return datasets.load_dataset(path, config, **kwargs)

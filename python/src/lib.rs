@@ -95,24 +95,57 @@ fn text(key: &str, v: Option<Bound<'_, PyAny>>) -> PyResult<Option<String>> {
     }
 }
 
-/// The `level` column: an integer (the column's type from the next
-/// dataset format on), its decimal text (today's string column) or `None`.
-fn level(v: Option<Bound<'_, PyAny>>) -> PyResult<Option<String>> {
+/// The `level` column: an integer, its decimal text or `None`.
+fn level(v: Option<Bound<'_, PyAny>>) -> PyResult<Option<u32>> {
     let Some(v) = v.filter(|v| !v.is_none()) else {
         return Ok(None);
     };
+    let bad = |v: &Bound<'_, PyAny>| {
+        PyValueError::new_err(format!(
+            "row[\"level\"] must be a level (a whole number 0-4294967295, or its text) or None, got {}",
+            type_name(v)
+        ))
+    };
     if v.is_instance_of::<PyString>() {
-        return v.extract::<String>().map(Some);
+        let t = v.extract::<String>()?;
+        return t.trim().parse::<u32>().map(Some).map_err(|_| bad(&v));
     }
     if !v.is_instance_of::<PyBool>()
         && let Ok(n) = v.extract::<i64>()
     {
-        return Ok(Some(n.to_string()));
+        return u32::try_from(n).map(Some).map_err(|_| bad(&v));
     }
-    Err(PyValueError::new_err(format!(
-        "row[\"level\"] must be an integer, a string or None, got {}",
-        type_name(&v)
-    )))
+    Err(bad(&v))
+}
+
+/// The `messages` column: a list of `{"role", "content"}` mappings, or
+/// `None` (then built from the prompt and the completion, with an empty
+/// system turn). Scoring never reads it, so a malformed list is not an
+/// error here: it reads as no turns, which `verify` then reports.
+fn messages(v: Option<Bound<'_, PyAny>>, prompt: &str, completion: &str) -> Vec<(String, String)> {
+    let Some(v) = v.filter(|v| !v.is_none()) else {
+        return vec![
+            ("system".into(), String::new()),
+            ("user".into(), prompt.to_string()),
+            ("assistant".into(), completion.to_string()),
+        ];
+    };
+    let turn = |t: &Bound<'_, PyAny>| -> Option<(String, String)> {
+        let role: String = t.get_item("role").ok()?.extract().ok()?;
+        let content: String = t.get_item("content").ok()?.extract().ok()?;
+        Some((role, content))
+    };
+    let Ok(items) = v.try_iter() else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for t in items {
+        match t.ok().as_ref().and_then(turn) {
+            Some(x) => out.push(x),
+            None => return Vec::new(),
+        }
+    }
+    out
 }
 
 /// Reads a dataset row (a dict with the dataset's columns; other columns
@@ -147,14 +180,22 @@ fn row_from(row: &Bound<'_, PyAny>) -> PyResult<Row> {
             known.join(", ")
         )));
     }
+    let prompt = prompt.unwrap_or_default();
+    let answer = answer.unwrap_or_default();
+    // Rows of older layouts have no completion: the plain gold answer.
+    let completion = text("completion", column(row, "completion")?)?.unwrap_or(answer.clone());
+    let messages = messages(column(row, "messages")?, &prompt, &completion);
     Ok(Row {
         id,
         task,
         level: level(column(row, "level")?)?,
         domain: text("domain", column(row, "domain")?)?,
         source: text("source", column(row, "source")?)?,
-        prompt: prompt.unwrap_or_default(),
-        answer: answer.unwrap_or_default(),
+        prompt,
+        answer,
+        completion,
+        messages,
+        trace: text("trace", column(row, "trace")?)?,
         metadata: metadata.unwrap_or_default(),
         certificate: certificate.unwrap_or_default(),
         file: PathBuf::new(),
@@ -470,8 +511,11 @@ fn domains_arg(v: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<String>> {
 /// For "tptp", `domain` ("SET", "ALG,SET" or a list; default: the
 /// config's `tasks.tptp.domains`) and `tptp` (a TPTP library root; default:
 /// the embedded axioms) choose the axioms, and `out` is the output root:
-/// the dataset goes to `out/<DOMAINS>/dataset`. For "pl" and "eq", `out`
-/// is the dataset folder.
+/// the dataset goes to `out/<DOMAINS>/<DOMAINS>-tasks`. For "pl" and "eq",
+/// `out` is the dataset folder. `answer_format` ("plain", "tags", "json"),
+/// `trace`, `format` ("parquet", "jsonl"), `split_by` ("theorem",
+/// "source") and `split` ([train, validation, test] percentages) override
+/// the config's `[dataset]` section, as the CLI flags of the same names do.
 ///
 /// Returns the run summary (the dataset's `summary.json`: rows written and
 /// requested, shortfall, duplicates, per-cell counts, audit failures) as
@@ -482,7 +526,7 @@ fn domains_arg(v: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<String>> {
 /// certificate the checker refused, a generator panic) raises
 /// `RuntimeError` after writing the dataset, naming its rejects file.
 #[pyfunction]
-#[pyo3(signature = (kind, out, *, domain=None, count=None, seed=None, levels=None, config=None, jobs=0, shard=None, tptp=None))]
+#[pyo3(signature = (kind, out, *, domain=None, count=None, seed=None, levels=None, config=None, jobs=0, shard=None, tptp=None, answer_format=None, trace=false, format=None, split_by=None, split=None))]
 #[allow(clippy::too_many_arguments)]
 fn generate<'py>(
     py: Python<'py>,
@@ -496,6 +540,11 @@ fn generate<'py>(
     jobs: i64,
     shard: Option<&Bound<'py, PyAny>>,
     tptp: Option<PathBuf>,
+    answer_format: Option<String>,
+    trace: bool,
+    format: Option<String>,
+    split_by: Option<String>,
+    split: Option<Vec<u32>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let kind = RunKind::parse(kind).map_err(run_error)?;
     let domains = domains_arg(domain)?;
@@ -512,6 +561,18 @@ fn generate<'py>(
         count: whole("count", count, 0, MAX_COUNT as i64)?.map(|n| n as usize),
         levels: levels_arg(levels)?,
         max_rows_per_shard: None,
+        answer_format,
+        trace,
+        format,
+        split_by,
+        split: match split {
+            None => None,
+            Some(p) => Some(<[u32; 3]>::try_from(p).map_err(|p| {
+                PyValueError::new_err(format!(
+                    "split must be three percentages (train, validation, test), got {p:?}"
+                ))
+            })?),
+        },
     };
     let shard = shard_arg(shard)?;
     let result: Result<(Vec<u8>, PathBuf), RunError> = py.detach(|| {
@@ -520,6 +581,7 @@ fn generate<'py>(
             let settings = LoopSettings {
                 jobs: cfg.jobs,
                 shard,
+                dataset: cfg.dataset.clone(),
                 ..LoopSettings::default()
             };
             let (summary, dataset) = match kind {

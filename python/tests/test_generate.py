@@ -42,7 +42,7 @@ def test_generate_returns_the_run_summary(tmp_path):
 
 def test_tptp_runs_write_under_the_domain_name(tmp_path):
     summary = saturate.generate("tptp", str(tmp_path), domain=["SET"], count=1, levels=[1], shard="1/2")
-    assert summary["dataset"] == str(tmp_path / "SET-shard-1-of-2" / "dataset")
+    assert summary["dataset"] == str(tmp_path / "SET-shard-1-of-2" / "SET-shard-1-of-2-tasks")
     assert os.path.isfile(os.path.join(summary["dataset"], "manifest.json"))
 
 
@@ -98,3 +98,26 @@ def test_an_output_that_is_not_a_dataset_is_refused(tmp_path):
     with pytest.raises(ValueError):
         saturate.generate("eq", str(tmp_path / "mine"), count=1)
     assert (tmp_path / "mine" / "notes.txt").read_text() == "keep me"
+
+
+def test_dataset_options_reach_the_rows(tmp_path):
+    import json
+
+    out = tmp_path / "eq"
+    saturate.generate(
+        "eq", str(out), count=2, levels=[1], seed=1, answer_format="tags", trace=True,
+        format="jsonl", split=[60, 20, 20],
+    )
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["format"] == "jsonl"
+    assert manifest["presentation"]["answer_format"] == "tags"
+    assert manifest["split_percent"] == [60, 20, 20]
+    rows = [json.loads(line) for p in out.glob("*/*.jsonl") for line in p.read_text().splitlines()]
+    assert rows and all(r["completion"].startswith("<answer>") for r in rows)
+    assert all(r["trace"] for r in rows)
+    assert all(saturate.score(r, r["completion"]) == 1.0 for r in rows)
+    assert all(saturate.verify(r)["ok"] for r in rows)
+    with pytest.raises(ValueError, match="split"):
+        saturate.generate("eq", str(tmp_path / "bad"), split=[50, 50])
+    with pytest.raises(ValueError, match="answer_format"):
+        saturate.generate("eq", str(tmp_path / "bad"), answer_format="xml")

@@ -112,8 +112,13 @@ impl RowFingerprint {
     /// Adds one record as the writer stores it (its optional columns null
     /// when absent), with the dataset's system prompt.
     pub fn add_record(&mut self, r: &super::Record, system: &str) {
+        self.add_with_messages(r, Some(&messages_json(messages_of(system, r))));
+    }
+
+    /// Adds one record whose `messages` column is `messages` (its JSON
+    /// text, `None` for a null), as a reader found it.
+    pub fn add_with_messages(&mut self, r: &super::Record, messages: Option<&str>) {
         let level = r.level.map(|l| l.to_string());
-        let messages = messages_json(messages_of(system, r));
         self.add([
             Some(&r.id),
             Some(&r.task),
@@ -123,7 +128,7 @@ impl RowFingerprint {
             Some(&r.prompt),
             Some(&r.answer),
             Some(&r.completion),
-            Some(&messages),
+            messages,
             r.trace.as_deref(),
             Some(&r.metadata),
             Some(&r.certificate),

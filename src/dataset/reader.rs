@@ -624,22 +624,8 @@ fn read_jsonl_shard(
     for (n, line) in text.lines().enumerate() {
         let at = |m: String| ReadError(format!("{}:{}: {m}", f.display(), n + 1));
         let (record, turns) = super::jsonl::decode(line).map_err(at)?;
-        let level = record.level.map(|l| l.to_string());
         let messages = messages_json(turns.iter().map(|(r, c)| (r.as_str(), c.as_str())));
-        fingerprint.add([
-            Some(&record.id),
-            Some(&record.task),
-            record.domain.as_deref(),
-            record.source.as_deref(),
-            level.as_deref(),
-            Some(&record.prompt),
-            Some(&record.answer),
-            Some(&record.completion),
-            Some(&messages),
-            record.trace.as_deref(),
-            Some(&record.metadata),
-            Some(&record.certificate),
-        ]);
+        fingerprint.add_with_messages(&record, Some(&messages));
         check_row(&record, config, rows.len()).map_err(at)?;
         rows.push(Row::from_record(record, turns, f));
     }

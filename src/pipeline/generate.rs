@@ -133,6 +133,17 @@ pub struct RunSummary {
 }
 
 impl RunSummary {
+    /// Sets the totals from the cells.
+    pub fn sum_cells(&mut self) {
+        let cells = self.cells.values();
+        self.total_rows = cells.clone().map(|c| c.written).sum();
+        self.requested_rows = cells.clone().map(|c| c.requested).sum();
+        self.shortfall = cells.clone().map(|c| c.shortfall).sum();
+        self.duplicates = cells.clone().map(|c| c.duplicates).sum();
+        self.certificate_failures = cells.clone().map(|c| c.certificate_failures).sum();
+        self.generator_panics = cells.map(|c| c.generator_panics).sum();
+    }
+
     /// Bugs found: refused certificates plus generator panics.
     pub fn bugs_found(&self) -> u64 {
         self.certificate_failures + self.generator_panics
@@ -551,13 +562,7 @@ pub fn generate(
         drop(writer);
         return Err(e);
     }
-    let cells = summary.cells.values();
-    summary.total_rows = cells.clone().map(|c| c.written).sum();
-    summary.requested_rows = cells.clone().map(|c| c.requested).sum();
-    summary.shortfall = cells.clone().map(|c| c.shortfall).sum();
-    summary.duplicates = cells.clone().map(|c| c.duplicates).sum();
-    summary.certificate_failures = cells.clone().map(|c| c.certificate_failures).sum();
-    summary.generator_panics = cells.map(|c| c.generator_panics).sum();
+    summary.sum_cells();
     if settings.require_full && summary.shortfall > 0 {
         drop(writer);
         return Err(RunError::Runtime(format!(
@@ -569,6 +574,30 @@ pub fn generate(
     }
     let t = Instant::now();
     let report = audit.report(&settings.audit);
+    // Sorted by slot, so the merge of a sharded run's rejects is the same
+    // file.
+    summary
+        .bugs
+        .sort_by(|a, b| crate::dataset::natural_cmp(&a.slot, &b.slot));
+    let rejects = (!summary.bugs.is_empty()).then(|| fault::rejects_jsonl(&summary.bugs));
+    write_run_files(&mut writer, &mut summary, &report, rejects)?;
+    let manifest = writer.finish().map_err(dataset_error)?;
+    debug_assert_eq!(manifest.total_rows, summary.total_rows);
+    busy += t.elapsed();
+    summary.writing_seconds = busy.as_secs_f64();
+    Ok(summary)
+}
+
+/// Writes what a run adds beside its rows, the same for a run and for a
+/// merge of its shards: the audit's verdicts into `summary`, the yields
+/// and audit sections of the card, `audit.json`, `rejects/rejects.jsonl`
+/// (when there are bugs) and `summary.json`.
+pub(crate) fn write_run_files(
+    writer: &mut DatasetWriter,
+    summary: &mut RunSummary,
+    report: &crate::audit::AuditReport,
+    rejects: Option<Vec<u8>>,
+) -> Result<(), RunError> {
     summary.audit_failures = report
         .failures()
         .iter()
@@ -577,32 +606,19 @@ pub fn generate(
     summary.audit_text = report.text();
     writer.add_card_section("Yields", &summary.yields_markdown());
     writer.add_card_section("Shortcut audit", &report.markdown());
-    let mut audit_json = serde_json::to_vec_pretty(&report).expect("report serialises");
+    let mut audit_json = serde_json::to_vec_pretty(report).expect("report serialises");
     audit_json.push(b'\n');
     writer
         .add_file("audit.json", &audit_json)
         .map_err(dataset_error)?;
-    if !summary.bugs.is_empty() {
-        // Sorted by slot, so the merge of a sharded run's rejects is the
-        // same file.
-        summary
-            .bugs
-            .sort_by(|a, b| crate::dataset::natural_cmp(&a.slot, &b.slot));
+    if let Some(bytes) = rejects {
         writer
-            .add_file(
-                "rejects/rejects.jsonl",
-                &fault::rejects_jsonl(&summary.bugs),
-            )
+            .add_file("rejects/rejects.jsonl", &bytes)
             .map_err(dataset_error)?;
     }
     writer
         .add_file("summary.json", &summary.to_json_bytes())
-        .map_err(dataset_error)?;
-    let manifest = writer.finish().map_err(dataset_error)?;
-    debug_assert_eq!(manifest.total_rows, summary.total_rows);
-    busy += t.elapsed();
-    summary.writing_seconds = busy.as_secs_f64();
-    Ok(summary)
+        .map_err(dataset_error)
 }
 
 /// Rounds a mean to 6 decimals, so summaries print stable short numbers.

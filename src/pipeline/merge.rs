@@ -228,13 +228,7 @@ pub fn merge(out: &Path, dirs: &[PathBuf], registry: &Registry) -> Result<MergeS
     for (config, text) in &descriptions {
         writer.describe_config(config, text);
     }
-    let cells = summary.cells.values();
-    summary.total_rows = cells.clone().map(|c| c.written).sum();
-    summary.requested_rows = cells.clone().map(|c| c.requested).sum();
-    summary.shortfall = cells.clone().map(|c| c.shortfall).sum();
-    summary.duplicates = cells.clone().map(|c| c.duplicates).sum();
-    summary.certificate_failures = cells.clone().map(|c| c.certificate_failures).sum();
-    summary.generator_panics = cells.map(|c| c.generator_panics).sum();
+    summary.sum_cells();
     if summary.total_rows != rows_total {
         return Err(RunError::Input(format!(
             "merge: the shards' summaries count {} rows, their folders hold {rows_total}",
@@ -242,33 +236,16 @@ pub fn merge(out: &Path, dirs: &[PathBuf], registry: &Registry) -> Result<MergeS
         )));
     }
     let report = audit.report(&AuditSettings::default());
-    summary.audit_failures = report
-        .failures()
-        .iter()
-        .map(|c| format!("{} L{}", c.config, c.level))
-        .collect();
-    summary.audit_text = report.text();
-    writer.add_card_section("Yields", &summary.yields_markdown());
-    writer.add_card_section("Shortcut audit", &report.markdown());
-    let mut audit_json = serde_json::to_vec_pretty(&report).expect("report serialises");
-    audit_json.push(b'\n');
-    writer
-        .add_file("audit.json", &audit_json)
-        .map_err(super::generate::dataset_error)?;
-    if !bugs.is_empty() {
-        bugs.sort_by(|a, b| natural_cmp(&a.0, &b.0));
+    bugs.sort_by(|a, b| natural_cmp(&a.0, &b.0));
+    let rejects = (!bugs.is_empty()).then(|| {
         let mut bytes = Vec::new();
         for (_, line) in &bugs {
             bytes.extend_from_slice(line.as_bytes());
             bytes.push(b'\n');
         }
-        writer
-            .add_file("rejects/rejects.jsonl", &bytes)
-            .map_err(super::generate::dataset_error)?;
-    }
-    writer
-        .add_file("summary.json", &summary.to_json_bytes())
-        .map_err(super::generate::dataset_error)?;
+        bytes
+    });
+    super::generate::write_run_files(&mut writer, &mut summary, &report, rejects)?;
     let manifest = writer.finish().map_err(super::generate::dataset_error)?;
     Ok(MergeSummary {
         rows: manifest.total_rows,

@@ -51,6 +51,16 @@ pub struct Overrides {
     pub levels: Vec<u8>,
     /// Rows per Parquet shard (the family's `max_rows_per_shard`).
     pub max_rows_per_shard: Option<usize>,
+    /// `[dataset] answer_format`: plain, tags or json.
+    pub answer_format: Option<String>,
+    /// `[dataset] trace`: fill the trace column (only turns it on).
+    pub trace: bool,
+    /// `[dataset] format`: parquet or jsonl.
+    pub format: Option<String>,
+    /// `[dataset] split_by`: theorem or source.
+    pub split_by: Option<String>,
+    /// `[dataset] split`: train, validation, test percentages.
+    pub split: Option<[u32; 3]>,
 }
 
 impl Overrides {
@@ -62,6 +72,22 @@ impl Overrides {
         }
         if let Some(s) = self.seed {
             cfg.seed = s;
+        }
+        let d = &mut cfg.dataset;
+        if let Some(f) = &self.answer_format {
+            d.answer_format = f.clone();
+        }
+        if self.trace {
+            d.trace = true;
+        }
+        if let Some(f) = &self.format {
+            d.format = f.clone();
+        }
+        if let Some(b) = &self.split_by {
+            d.split_by = b.clone();
+        }
+        if let Some(p) = self.split {
+            d.split = p;
         }
         let t = &mut cfg.tasks;
         let (count, levels, rows) = match kind {
@@ -131,6 +157,11 @@ mod tests {
             count: Some(2),
             levels: vec![1, 2],
             max_rows_per_shard: Some(7),
+            answer_format: Some("tags".into()),
+            trace: true,
+            format: Some("jsonl".into()),
+            split_by: Some("source".into()),
+            split: Some([70, 20, 10]),
         };
         let cfg = run_config(None, RunKind::Eq, &o).unwrap();
         let d = Config::default();
@@ -140,6 +171,16 @@ mod tests {
             (2, &[1u8, 2][..])
         );
         assert_eq!(cfg.tasks.eq.max_rows_per_shard, 7);
+        assert_eq!(
+            (
+                &cfg.dataset.answer_format[..],
+                cfg.dataset.trace,
+                &cfg.dataset.format[..],
+                &cfg.dataset.split_by[..],
+                cfg.dataset.split
+            ),
+            ("tags", true, "jsonl", "source", [70, 20, 10])
+        );
         assert_eq!(cfg.tasks.pl, d.tasks.pl);
         assert_eq!(cfg.tasks.tptp, d.tasks.tptp);
         // Nothing given: the defaults, untouched.
@@ -170,6 +211,12 @@ mod tests {
             e.to_string(),
             "overrides: tasks.eq.levels: no EQ level 9 (levels are 1-4)"
         );
+        let o2 = Overrides {
+            answer_format: Some("xml".into()),
+            ..Overrides::default()
+        };
+        let e = run_config(None, RunKind::Eq, &o2).unwrap_err();
+        assert!(e.to_string().contains("answer_format"), "{e}");
         let e = run_config(Some(Path::new("/no/such/file.toml")), RunKind::Tptp, &o).unwrap_err();
         assert!(e.to_string().contains("/no/such/file.toml"), "{e}");
         assert_eq!(e.exit_code(), 2);

@@ -41,7 +41,7 @@ pub fn run_pl(cfg: &Config, out: &Path, settings: &LoopSettings) -> Result<RunSu
         name,
         cfg.seed,
         &generators,
-        settings,
+        &with_dataset(cfg, settings),
         pl.max_rows_per_shard,
     )
 }
@@ -62,7 +62,16 @@ pub fn run_eq(cfg: &Config, out: &Path, settings: &LoopSettings) -> Result<RunSu
         "saturate EQ",
         cfg.seed,
         &[&generator],
-        settings,
+        &with_dataset(cfg, settings),
         eq.max_rows_per_shard,
     )
+}
+
+/// The loop settings with the configuration's `[dataset]` options (the
+/// configuration is what the manifest records, so it decides).
+fn with_dataset(cfg: &Config, settings: &LoopSettings) -> LoopSettings {
+    LoopSettings {
+        dataset: cfg.dataset.clone(),
+        ..settings.clone()
+    }
 }

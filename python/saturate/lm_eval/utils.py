@@ -4,7 +4,7 @@ lm-eval imports this file by path (``!function utils.<name>`` in the task
 YAML files beside it).
 
 The dataset folder (the one holding ``manifest.json``; for a ``--domain``
-run ``<out>/<DOMAINS>/dataset``) comes from lm-eval's ``--metadata``
+run ``<out>/<DOMAINS>/<DOMAINS>-tasks``) comes from lm-eval's ``--metadata``
 (``{"dataset_path": "out/eq"}``) or else the ``SATURATE_DATASET``
 environment variable. The split evaluated is ``test``; ``{"split":
 "validation"}`` in ``--metadata`` (or ``SATURATE_SPLIT``) evaluates
@@ -34,7 +34,7 @@ def load_dataset(config: str | None = None, **kwargs: Any) -> Any:
         raise ValueError(
             "saturate lm-eval tasks: no dataset folder; pass "
             "--metadata '{\"dataset_path\": \"DIR\"}' or set SATURATE_DATASET=DIR "
-            "(DIR holds manifest.json, e.g. out/SET/dataset)"
+            "(DIR holds manifest.json, e.g. out/SET/SET-tasks)"
         )
     if config is None:
         raise ValueError("saturate lm-eval tasks: the task YAML names no dataset config")
