@@ -223,6 +223,16 @@ fn merged_shards_are_the_unsharded_run() {
     a.extend(parts.iter().rev().cloned());
     run_args(a);
     let (w, m) = (files(&whole), files(&merged));
+    // More shards than units: a shard with nothing to do says so.
+    let o = run(&[
+        "eq", "--count", "1", "--levels", "1", "-q", "--shard", "4/4", "--out",
+    ]
+    .into_iter()
+    .chain([tmp.path().join("empty").to_str().unwrap()])
+    .collect::<Vec<_>>());
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("only 3 unit(s)"), "{err}");
     assert!(w.keys().any(|k| k.ends_with(".jsonl")), "{:?}", w.keys());
     assert!(w == m, "merged {:?} vs whole {:?}", m.keys(), w.keys());
 }

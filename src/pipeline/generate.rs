@@ -375,6 +375,16 @@ pub fn generate(
             }
         }
     }
+    if let Some((i, n)) = settings.shard
+        && planned.is_empty()
+        && ordinal > 0
+    {
+        return Err(RunError::Input(format!(
+            "--shard {i}/{n}: this run has only {} unit(s) (cells, or a config's levels together), so shard {i} of {n} holds none; use at most {} shards",
+            unit + 1,
+            unit + 1
+        )));
+    }
     let cards: Vec<String> = generators
         .iter()
         .map(|g| g.card())
