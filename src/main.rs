@@ -149,7 +149,6 @@ impl GenArgs {
             strict: self.strict,
             require_full: self.require_full,
             progress: !quiet,
-            dataset: cfg.dataset.clone(),
             ..pipeline::LoopSettings::default()
         }
     }
@@ -207,7 +206,8 @@ fn count_arg(s: &str) -> Result<usize, String> {
     Ok(v)
 }
 
-/// `--split`: three percentages summing to 100, train first and non-zero.
+/// `--split`: three whole percentages (their sum is checked with the rest
+/// of `[dataset]` when the configuration is validated).
 fn parse_split(s: &str) -> Result<[u32; 3], String> {
     let parts: Vec<&str> = s.split(',').map(str::trim).collect();
     let [t, v, e] = parts[..] else {
@@ -219,11 +219,7 @@ fn parse_split(s: &str) -> Result<[u32; 3], String> {
         x.parse::<u32>()
             .map_err(|_| format!("{x:?} is not a whole percentage in {s:?}"))
     };
-    let p = [num(t)?, num(v)?, num(e)?];
-    if p.iter().sum::<u32>() != 100 || p[0] == 0 {
-        return Err(format!("{s:?} must sum to 100 with train > 0"));
-    }
-    Ok(p)
+    Ok([num(t)?, num(v)?, num(e)?])
 }
 
 fn parse_shard(s: &str) -> Result<(u64, u64), String> {

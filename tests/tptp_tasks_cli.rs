@@ -279,22 +279,27 @@ fn hugging_face_datasets_loads_every_config() {
     let ds = smoke_run(tmp.path(), &[]);
     // A second dataset, TOP in JSON Lines with tagged answers, loaded after
     // the first in the same process and cache: each must return its own rows.
-    let top = tmp.path().join("top");
-    let o = run(&[
-        "--domain",
-        "TOP",
-        "-q",
-        "--count",
-        "3",
-        "--format",
-        "jsonl",
-        "--answer-format",
-        "tags",
-        "--out",
-        top.to_str().unwrap(),
-    ]);
-    assert!(o.status.success(), "{}", stderr(&o));
-    let top = top.join("TOP/TOP-tasks");
+    let top_root = tmp.path().join("top");
+    let top_run = |seed: &str| {
+        let o = run(&[
+            "--domain",
+            "TOP",
+            "-q",
+            "--count",
+            "3",
+            "--seed",
+            seed,
+            "--format",
+            "jsonl",
+            "--answer-format",
+            "tags",
+            "--out",
+            top_root.to_str().unwrap(),
+        ]);
+        assert!(o.status.success(), "{}", stderr(&o));
+    };
+    top_run("0");
+    let top = top_root.join("TOP/TOP-tasks");
     let cache = tmp.path().join("hf-cache");
     let check = |dirs: &[&Path]| {
         let o = std::process::Command::new("python3")
@@ -321,22 +326,7 @@ fn hugging_face_datasets_loads_every_config() {
     assert!(out.contains("card: license"), "{out}");
     // Regenerated in place with another seed, in a new process with the
     // same cache: the new rows come back, not the cached ones.
-    let o = run(&[
-        "--domain",
-        "TOP",
-        "-q",
-        "--count",
-        "3",
-        "--seed",
-        "5",
-        "--format",
-        "jsonl",
-        "--answer-format",
-        "tags",
-        "--out",
-        tmp.path().join("top").to_str().unwrap(),
-    ]);
-    assert!(o.status.success(), "{}", stderr(&o));
+    top_run("5");
     let out = check(&[&top]);
     assert!(out.contains("OK:"), "{out}");
 }

@@ -581,7 +581,6 @@ fn generate<'py>(
             let settings = LoopSettings {
                 jobs: cfg.jobs,
                 shard,
-                dataset: cfg.dataset.clone(),
                 ..LoopSettings::default()
             };
             let (summary, dataset) = match kind {

@@ -312,12 +312,11 @@ pub fn natural_cmp(a: &str, b: &str) -> Ordering {
             (Some(p), Some(q)) if p.is_ascii_digit() && q.is_ascii_digit() => {
                 let run = |s: &[u8]| s.iter().take_while(|c| c.is_ascii_digit()).count();
                 let (n, m) = (run(x), run(y));
-                let strip = |s: &[u8]| {
-                    let z = s.iter().take_while(|&&c| c == b'0').count();
-                    s[z..].to_vec()
-                };
+                fn strip(s: &[u8]) -> &[u8] {
+                    &s[s.iter().take_while(|&&c| c == b'0').count()..]
+                }
                 let (u, v) = (strip(&x[..n]), strip(&y[..m]));
-                let by_value = u.len().cmp(&v.len()).then_with(|| u.cmp(&v));
+                let by_value = u.len().cmp(&v.len()).then_with(|| u.cmp(v));
                 if by_value != Ordering::Equal {
                     return by_value;
                 }

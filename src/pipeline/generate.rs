@@ -256,14 +256,15 @@ impl RunSummary {
     }
 }
 
-/// The dataset spec of a run of `generators`: the manifest's `config`
-/// holds each generator's settings under its family's name, the
-/// `[dataset]` options and the shard.
+/// The dataset spec of a run of `generators` with the `[dataset]` options
+/// `dataset`: the manifest's `config` holds each generator's settings under
+/// its family's name, the options and the shard.
 pub fn dataset_spec(
     name: &str,
     seed: u64,
     generators: &[&dyn Generator],
-    settings: &LoopSettings,
+    shard: Option<(u64, u64)>,
+    dataset: &crate::config::DatasetOptions,
     max_rows_per_shard: usize,
     provenance: Provenance,
 ) -> Result<DatasetSpec, RunError> {
@@ -271,20 +272,12 @@ pub fn dataset_spec(
         .iter()
         .map(|g| (g.family().name().to_string(), g.manifest()))
         .collect();
-    let presenter = Presenter::from_options(&settings.dataset).map_err(RunError::Input)?;
-    presenter
-        .spec(
-            &settings.dataset,
-            name,
-            seed,
-            serde_json::json!({
-                "families": families,
-                "dataset": settings.dataset,
-                "shard": settings.shard.map(|(i, n)| format!("{i}/{n}")),
-            }),
-            max_rows_per_shard,
-            provenance,
-        )
+    let config = serde_json::json!({
+        "families": families,
+        "dataset": dataset,
+        "shard": shard.map(|(i, n)| format!("{i}/{n}")),
+    });
+    super::present::spec(dataset, name, seed, config, max_rows_per_shard, provenance)
         .map_err(RunError::Input)
 }
 
@@ -303,7 +296,8 @@ pub fn run_generators(
         name,
         seed,
         generators,
-        settings,
+        settings.shard,
+        &settings.dataset,
         max_rows_per_shard,
         Provenance::Original,
     )?;

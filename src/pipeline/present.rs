@@ -126,26 +126,27 @@ impl Presenter {
             },
         }
     }
+}
 
-    /// The dataset spec of a run with these rules.
-    pub fn spec(
-        &self,
-        o: &DatasetOptions,
-        name: &str,
-        seed: u64,
-        config: serde_json::Value,
-        max_rows_per_shard: usize,
-        provenance: Provenance,
-    ) -> Result<DatasetSpec, String> {
-        let mut spec = DatasetSpec::new(name, seed, config);
-        spec.max_rows_per_shard = max_rows_per_shard;
-        spec.split_percent = o.split;
-        spec.split_group = o.split_by.clone();
-        spec.presentation = self.presentation();
-        spec.format = OutputFormat::parse(&o.format)?;
-        spec.provenance = provenance;
-        Ok(spec)
-    }
+/// The dataset spec of a run with the `[dataset]` options `o` (validated:
+/// the error names the key).
+pub fn spec(
+    o: &DatasetOptions,
+    name: &str,
+    seed: u64,
+    config: serde_json::Value,
+    max_rows_per_shard: usize,
+    provenance: Provenance,
+) -> Result<DatasetSpec, String> {
+    let presenter = Presenter::from_options(o)?;
+    let mut spec = DatasetSpec::new(name, seed, config);
+    spec.max_rows_per_shard = max_rows_per_shard;
+    spec.split_percent = o.split;
+    spec.split_group = o.split_by.clone();
+    spec.presentation = presenter.presentation();
+    spec.format = OutputFormat::parse(&o.format)?;
+    spec.provenance = provenance;
+    Ok(spec)
 }
 
 /// The row's certificate as a readable derivation, when it holds one.

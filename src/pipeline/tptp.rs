@@ -231,11 +231,8 @@ pub fn run_tptp(run: &TptpRun) -> Result<TptpSummary, RunError> {
         &format!("saturate TPTP tasks: {}", domains.join(", ")),
         cfg.seed,
         &[&generator],
-        &LoopSettings {
-            shard: run.shard,
-            dataset: cfg.dataset.clone(),
-            ..LoopSettings::default()
-        },
+        run.shard,
+        &cfg.dataset,
         tasks.max_rows_per_shard,
         provenance,
     )?;

@@ -335,37 +335,43 @@ fn boxed(text: &str) -> Option<Found> {
 /// between the colon and the closing brace (so an inner object keeps its key
 /// order and spacing).
 fn json_answer(text: &str) -> Option<Found> {
-    let mut found = None;
-    let mut i = 0;
-    while let Some(off) = text[i..].find('{') {
-        let a = i + off;
-        let mut stream =
-            serde_json::Deserializer::from_str(&text[a..]).into_iter::<serde_json::Value>();
-        let Some(Ok(serde_json::Value::Object(map))) = stream.next() else {
-            i = a + 1;
-            continue;
-        };
-        let b = a + stream.byte_offset();
-        i = b;
-        if map.len() != 1 {
-            continue;
-        }
-        let Some(value) = map.get("answer") else {
-            continue;
-        };
-        let content = match value {
-            serde_json::Value::String(s) => s.clone(),
-            v => written_value(&text[a..b]).map_or_else(|| v.to_string(), str::to_string),
-        };
-        if let Some(content) = nonempty(&content) {
-            found = Some(Found {
+    json_objects(text)
+        .filter_map(|(a, b, map)| {
+            let value = map.get("answer").filter(|_| map.len() == 1)?;
+            let content = match value {
+                serde_json::Value::String(s) => s.clone(),
+                v => written_value(&text[a..b]).map_or_else(|| v.to_string(), str::to_string),
+            };
+            Some(Found {
                 start: a,
                 end: b,
-                content,
-            });
+                content: nonempty(&content)?,
+            })
+        })
+        .last()
+}
+
+/// The top-level JSON objects of `text` that parse, in order, with their
+/// byte spans: each scan resumes after the object it found, or one byte
+/// after a `{` that starts none.
+fn json_objects(
+    text: &str,
+) -> impl Iterator<Item = (usize, usize, serde_json::Map<String, serde_json::Value>)> + '_ {
+    let mut i = 0;
+    std::iter::from_fn(move || {
+        while let Some(off) = text[i..].find('{') {
+            let a = i + off;
+            let mut stream =
+                serde_json::Deserializer::from_str(&text[a..]).into_iter::<serde_json::Value>();
+            if let Some(Ok(serde_json::Value::Object(map))) = stream.next() {
+                let b = a + stream.byte_offset();
+                i = b;
+                return Some((a, b, map));
+            }
+            i = a + 1;
         }
-    }
-    found
+        None
+    })
 }
 
 /// The value of a one-key object `{"answer": VALUE}` as written: the text
@@ -428,22 +434,7 @@ fn last_bracket_group(line: &str) -> Option<String> {
 
 /// Byte span of the last top-level JSON object in `text` that parses.
 fn last_json_object(text: &str) -> Option<(usize, usize)> {
-    let mut found = None;
-    let mut i = 0;
-    while let Some(off) = text[i..].find('{') {
-        let a = i + off;
-        let mut stream =
-            serde_json::Deserializer::from_str(&text[a..]).into_iter::<serde_json::Value>();
-        match stream.next() {
-            Some(Ok(v)) if v.is_object() => {
-                let b = a + stream.byte_offset();
-                found = Some((a, b));
-                i = b;
-            }
-            _ => i = a + 1,
-        }
-    }
-    found
+    json_objects(text).last().map(|(a, b, _)| (a, b))
 }
 
 /// Emphasis, backticks, quotes, `\text{…}` and a trailing period around a
