@@ -69,14 +69,25 @@ impl Common {
 #[derive(Args, Debug)]
 struct RunArgs {
     /// Domains to process, comma-separated (e.g. SET or ALG,SET): every CNF
-    /// axiom file of each is saturated and the three TPTP task families are
-    /// generated from the derivations. Defaults to the config's
+    /// and FOF axiom file of each is saturated and the three TPTP task
+    /// families are generated from the derivations. Defaults to the config's
     /// `tasks.tptp.domains`.
     #[arg(long, value_name = "DOMAIN,...", value_delimiter = ',')]
     domain: Vec<String>,
-    /// Output root: writes DIR/<DOMAINS>/saturation and DIR/<DOMAINS>/dataset.
+    /// Output root: writes DIR/artifacts (one saturation artifact per axiom
+    /// file, reused by later runs), DIR/<NAME>/saturation and
+    /// DIR/<NAME>/<NAME>-tasks (the dataset), NAME being the domains joined
+    /// by '-' (plus the shard).
     #[arg(long, value_name = "DIR", default_value = "out")]
     out: PathBuf,
+    /// Stages to run: all (saturate the files without an artifact, reuse
+    /// the others, generate), saturate (phase 1 only: write the artifacts;
+    /// with --shard i/N, of every N-th axiom file) or generate (phase 2
+    /// only, from artifacts an earlier `--stage saturate` wrote; never
+    /// saturates); or plan: print the run's name, axiom files and
+    /// generation units as JSON (what a job array needs) and do nothing.
+    #[arg(long, value_name = "STAGE", default_value = "all", value_parser = ["all", "saturate", "generate", "plan"])]
+    stage: String,
     #[command(flatten)]
     generation: GenArgs,
     #[command(flatten)]
@@ -127,6 +138,13 @@ struct GenArgs {
     /// derivation (overrides `[dataset] trace`).
     #[arg(long)]
     trace: bool,
+    /// Write where the run's time went to FILE as JSON (outside the
+    /// dataset): per cell the rows, candidates, worker seconds and the
+    /// prover's saturation, model-search, checking and undecided seconds;
+    /// for a domain run also each axiom file's phase-1 seconds. Timings
+    /// vary between runs; the dataset never does.
+    #[arg(long, value_name = "FILE")]
+    cost_json: Option<PathBuf>,
     /// Shard format: parquet or jsonl (overrides `[dataset] format`).
     #[arg(long, value_name = "FORMAT", value_parser = ["parquet", "jsonl"])]
     format: Option<String>,
@@ -460,6 +478,11 @@ fn run_pl(a: &PlArgs) -> Result<(), RunError> {
         eprint!("{}", summary.render());
         eprintln!("dataset written to {}", a.out.display());
     }
+    write_cost(
+        a.generation.cost_json.as_deref(),
+        &summary,
+        Default::default(),
+    )?;
     defects(&summary, &a.out)
 }
 
@@ -551,6 +574,26 @@ fn main() {
 
 /// The run's outcome when it found bugs: the dataset is written, the exit
 /// code says so (4).
+/// Writes `--cost-json` (when given): the run's cost per cell, plus
+/// `extra` keys (a domain run's phase 1).
+fn write_cost(
+    path: Option<&Path>,
+    summary: &pipeline::RunSummary,
+    extra: serde_json::Map<String, serde_json::Value>,
+) -> Result<(), RunError> {
+    let Some(path) = path else {
+        return Ok(());
+    };
+    let mut v = summary.cost_json();
+    if let Some(o) = v.as_object_mut() {
+        o.extend(extra);
+    }
+    pipeline::write_atomic(path, |w| {
+        serde_json::to_writer_pretty(&mut *w, &v)?;
+        std::io::Write::write_all(w, b"\n")
+    })
+}
+
 fn defects(summary: &pipeline::RunSummary, dataset: &Path) -> Result<(), RunError> {
     let (panics, certificate_failures) = (summary.generator_panics, summary.certificate_failures);
     if panics + certificate_failures == 0 {
@@ -809,7 +852,13 @@ fn run_domain(args: &RunArgs) -> Result<(), RunError> {
     }
     let quiet = args.common.quiet;
     let settings = args.generation.settings(&cfg, quiet);
-    let summary = pipeline::tptp::run_tptp(&pipeline::tptp::TptpRun {
+    let planning = args.stage == "plan";
+    let stage = if planning {
+        pipeline::tptp::Stage::All
+    } else {
+        pipeline::tptp::Stage::parse(&args.stage)?
+    };
+    let run = pipeline::tptp::TptpRun {
         domains,
         tptp: args.common.tptp.clone(),
         config: cfg,
@@ -818,27 +867,66 @@ fn run_domain(args: &RunArgs) -> Result<(), RunError> {
         progress: settings.progress,
         strict: settings.strict,
         require_full: settings.require_full,
-    })?;
+        stage,
+    };
+    if planning {
+        let p = pipeline::tptp::plan(&run)?;
+        println!(
+            "{}",
+            serde_json::json!({ "name": p.name, "files": p.files, "units": p.units })
+        );
+        return Ok(());
+    }
+    let summary = pipeline::tptp::run_tptp(&run)?;
     println!(
-        "{:<28} {:>13} {:>9} {:>10} {:>9} {:>9} {:>6}",
+        "{:<28} {:>13} {:>9} {:>10} {:>9} {:>9} {:>6}  artifact",
         "file", "status", "processed", "generated", "kept", "dag_edges", "depth"
     );
-    for r in &summary.saturation {
+    for (r, (dir, reused)) in summary.saturation.iter().zip(&summary.artifacts) {
         let name = Path::new(&r.source)
             .file_stem()
             .map_or(r.source.clone(), |s| s.to_string_lossy().into_owned());
         println!(
-            "{:<28} {:>13} {:>9} {:>10} {:>9} {:>9} {:>6}",
+            "{:<28} {:>13} {:>9} {:>10} {:>9} {:>9} {:>6}  {} ({})",
             name,
             r.status.name(),
             r.processed,
             r.generated,
             r.kept,
             r.dag_edges,
-            r.max_depth
+            r.max_depth,
+            dir.display(),
+            if *reused { "reused" } else { "written" }
         );
     }
     print!("{}", summary.render());
+    let mut phase1 = serde_json::Map::new();
+    phase1.insert(
+        "phase1_seconds".into(),
+        serde_json::json!(summary.saturation_seconds),
+    );
+    phase1.insert(
+        "files".into(),
+        summary
+            .saturation
+            .iter()
+            .zip(&summary.artifacts)
+            .map(|(r, (dir, reused))| {
+                serde_json::json!({
+                    "source": r.source,
+                    "artifact": dir,
+                    "reused": reused,
+                    "saturation_seconds": r.seconds,
+                    "processed": r.processed,
+                })
+            })
+            .collect(),
+    );
+    write_cost(args.generation.cost_json.as_deref(), &summary.run, phase1)?;
+    if stage == pipeline::tptp::Stage::Saturate {
+        println!("phase 1 done: generate with --stage generate (same config and --out)");
+        return Ok(());
+    }
     println!("dataset written to {}", summary.dataset.display());
     defects(&summary.run, &summary.dataset)
 }
@@ -852,6 +940,11 @@ fn run_eq(a: &EqArgs) -> Result<(), RunError> {
         eprint!("{}", summary.render());
         eprintln!("dataset written to {}", a.out.display());
     }
+    write_cost(
+        a.generation.cost_json.as_deref(),
+        &summary,
+        Default::default(),
+    )?;
     defects(&summary, &a.out)
 }
 

@@ -12,10 +12,12 @@ engine works.
 >>> saturate.score(row, row["answer"])
 1.0
 
-``score``, ``score_detail``, ``score_batch``, ``verify`` and ``generate``
-are documented on the functions themselves; ``saturate.rewards`` holds the
-TRL ``GRPOTrainer`` reward function and ``saturate/lm_eval/`` the
-lm-evaluation-harness tasks.
+``score``, ``score_detail``, ``score_batch``, ``verify``, ``generate``,
+``plan`` and ``merge`` are documented on the functions themselves;
+``saturate.rewards`` holds the TRL ``GRPOTrainer`` reward function,
+``saturate/lm_eval/`` the lm-evaluation-harness tasks and ``saturate.ray``
+the driver that runs a ``--domain`` dataset on a Ray cluster (``python -m
+saturate.ray``).
 """
 
 from __future__ import annotations
@@ -26,6 +28,8 @@ from typing import Any
 from ._native import (
     __version__,
     generate,
+    merge,
+    plan,
     score,
     score_batch,
     score_detail,
@@ -36,6 +40,8 @@ __all__ = [
     "__version__",
     "generate",
     "load",
+    "merge",
+    "plan",
     "score",
     "score_batch",
     "score_detail",

@@ -25,4 +25,20 @@ def generate(
     jobs: int = 0,
     shard: str | tuple[int, int] | None = None,
     tptp: str | os.PathLike[str] | None = None,
+    answer_format: str | None = None,
+    trace: bool = False,
+    format: str | None = None,
+    split_by: str | None = None,
+    split: Sequence[int] | None = None,
+    stage: str = "all",
 ) -> dict[str, Any]: ...
+def plan(
+    *,
+    domain: str | Sequence[str] | None = None,
+    config: str | os.PathLike[str] | None = None,
+    tptp: str | os.PathLike[str] | None = None,
+    count: int | None = None,
+    levels: int | str | Sequence[int] | None = None,
+    seed: int | None = None,
+) -> dict[str, Any]: ...
+def merge(out: str | os.PathLike[str], dirs: Sequence[str | os.PathLike[str]]) -> dict[str, Any]: ...

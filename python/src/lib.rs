@@ -12,6 +12,7 @@ use pyo3::types::{PyBool, PyDict, PyList, PyString, PyTuple};
 use rayon::prelude::*;
 use saturate::config::MAX_COUNT;
 use saturate::pipeline::score::{Row, score_row, verify_row};
+use saturate::pipeline::tptp::{Stage, TptpRun, run_tptp};
 use saturate::pipeline::{LoopSettings, Overrides, RunError, RunKind, run_config};
 use saturate::prover::Prover;
 use saturate::tasks::Score;
@@ -516,6 +517,10 @@ fn domains_arg(v: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<String>> {
 /// `trace`, `format` ("parquet", "jsonl"), `split_by` ("theorem",
 /// "source") and `split` ([train, validation, test] percentages) override
 /// the config's `[dataset]` section, as the CLI flags of the same names do.
+/// `stage` ("all", "saturate", "generate"; "tptp" only) runs both phases,
+/// phase 1 only (a saturation artifact per axiom file under
+/// `out/artifacts`; with `shard` "i/N", of every N-th file) or phase 2 only
+/// (from those artifacts), as `--stage` does.
 ///
 /// Returns the run summary (the dataset's `summary.json`: rows written and
 /// requested, shortfall, duplicates, per-cell counts, audit failures) as
@@ -525,8 +530,12 @@ fn domains_arg(v: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<String>> {
 /// `ValueError` with the engine's message; a run that found bugs (a
 /// certificate the checker refused, a generator panic) raises
 /// `RuntimeError` after writing the dataset, naming its rejects file.
+/// For "tptp" the dict also has `artifacts` (per axiom file: `file`,
+/// `artifact` folder, `reused`, `status`, `processed`, `seconds` of its
+/// saturation) and `saturation_seconds`; under stage "saturate" that is
+/// all it has besides `stage`, and `dataset` is None.
 #[pyfunction]
-#[pyo3(signature = (kind, out, *, domain=None, count=None, seed=None, levels=None, config=None, jobs=0, shard=None, tptp=None, answer_format=None, trace=false, format=None, split_by=None, split=None))]
+#[pyo3(signature = (kind, out, *, domain=None, count=None, seed=None, levels=None, config=None, jobs=0, shard=None, tptp=None, answer_format=None, trace=false, format=None, split_by=None, split=None, stage="all"))]
 #[allow(clippy::too_many_arguments)]
 fn generate<'py>(
     py: Python<'py>,
@@ -545,12 +554,14 @@ fn generate<'py>(
     format: Option<String>,
     split_by: Option<String>,
     split: Option<Vec<u32>>,
+    stage: &str,
 ) -> PyResult<Bound<'py, PyAny>> {
     let kind = RunKind::parse(kind).map_err(run_error)?;
     let domains = domains_arg(domain)?;
-    if kind != RunKind::Tptp && (!domains.is_empty() || tptp.is_some()) {
+    let stage = Stage::parse(stage).map_err(run_error)?;
+    if kind != RunKind::Tptp && (!domains.is_empty() || tptp.is_some() || stage != Stage::All) {
         return Err(PyValueError::new_err(
-            "domain and tptp apply to kind \"tptp\" only",
+            "domain, tptp and stage apply to kind \"tptp\" only",
         ));
     }
     let overrides = Overrides {
@@ -575,7 +586,7 @@ fn generate<'py>(
         },
     };
     let shard = shard_arg(shard)?;
-    let result: Result<(Vec<u8>, PathBuf), RunError> = py.detach(|| {
+    let result: Result<Generated, RunError> = py.detach(|| {
         guarded("generating a dataset", || {
             let cfg = run_config(config.as_deref(), kind, &overrides)?;
             let settings = LoopSettings {
@@ -583,32 +594,38 @@ fn generate<'py>(
                 shard,
                 ..LoopSettings::default()
             };
+            let mut artifacts = None;
             let (summary, dataset) = match kind {
                 RunKind::Pl => (saturate::pipeline::run_pl(&cfg, &out, &settings)?, out),
                 RunKind::Eq => (saturate::pipeline::run_eq(&cfg, &out, &settings)?, out),
                 RunKind::Tptp => {
-                    let domains = if domains.is_empty() {
-                        cfg.tasks.tptp.domains.clone()
-                    } else {
-                        domains
-                    };
-                    if domains.is_empty() {
-                        return Err(RunError::Input(
-                            "nothing to do: give domain=\"SET\" (or a config whose tasks.tptp.domains is set)".into(),
-                        ));
+                    let s = run_tptp(&tptp_run(domains, tptp, cfg, out, shard, stage)?)?;
+                    artifacts = Some((
+                        s.saturation_seconds,
+                        s.saturation
+                            .iter()
+                            .zip(&s.artifacts)
+                            .map(|(r, (dir, reused))| ArtifactInfo {
+                                file: dir
+                                    .file_name()
+                                    .map(|n| n.to_string_lossy().into_owned())
+                                    .and_then(|n| n.rsplit_once('-').map(|x| x.0.to_string()))
+                                    .unwrap_or_default(),
+                                dir: dir.clone(),
+                                reused: *reused,
+                                status: r.status.name(),
+                                processed: r.processed,
+                                seconds: r.seconds,
+                            })
+                            .collect(),
+                    ));
+                    if stage == Stage::Saturate {
+                        return Ok(Generated {
+                            json: None,
+                            dataset: None,
+                            artifacts,
+                        });
                     }
-                    let s = saturate::pipeline::tptp::run_tptp(
-                        &saturate::pipeline::tptp::TptpRun {
-                            domains,
-                            tptp,
-                            config: cfg,
-                            out,
-                            shard,
-                            progress: false,
-                            strict: false,
-                            require_full: false,
-                        },
-                    )?;
                     (s.run, s.dataset)
                 }
             };
@@ -621,15 +638,157 @@ fn generate<'py>(
                     dataset.join("rejects/rejects.jsonl").display()
                 )));
             }
-            Ok((summary.to_json_bytes(), dataset))
+            Ok(Generated {
+                json: Some(summary.to_json_bytes()),
+                dataset: Some(dataset),
+                artifacts,
+            })
         })
     })?;
-    let (json, dataset) = result.map_err(run_error)?;
-    let summary = py
-        .import("json")?
-        .call_method1("loads", (String::from_utf8_lossy(&json).as_ref(),))?;
-    summary.set_item("dataset", dataset.into_os_string())?;
+    let g = result.map_err(run_error)?;
+    let summary = match &g.json {
+        Some(json) => py
+            .import("json")?
+            .call_method1("loads", (String::from_utf8_lossy(json).as_ref(),))?,
+        None => PyDict::new(py).into_any(),
+    };
+    summary.set_item("dataset", g.dataset.map(|d| d.into_os_string()))?;
+    if let Some((seconds, list)) = g.artifacts {
+        summary.set_item("stage", stage.name())?;
+        summary.set_item("saturation_seconds", seconds)?;
+        let items = PyList::empty(py);
+        for a in list {
+            let d = PyDict::new(py);
+            d.set_item("file", a.file)?;
+            d.set_item("artifact", a.dir.into_os_string())?;
+            d.set_item("reused", a.reused)?;
+            d.set_item("status", a.status)?;
+            d.set_item("processed", a.processed)?;
+            d.set_item("seconds", a.seconds)?;
+            items.append(d)?;
+        }
+        summary.set_item("artifacts", items)?;
+    }
     Ok(summary)
+}
+
+/// What `generate` hands back from the engine.
+struct Generated {
+    /// The run summary's JSON (none under stage "saturate").
+    json: Option<Vec<u8>>,
+    dataset: Option<PathBuf>,
+    /// TPTP runs: phase 1 seconds and one entry per axiom file.
+    artifacts: Option<(f64, Vec<ArtifactInfo>)>,
+}
+
+/// One axiom file's artifact, as `generate` reports it.
+struct ArtifactInfo {
+    file: String,
+    dir: PathBuf,
+    reused: bool,
+    status: &'static str,
+    processed: u64,
+    seconds: f64,
+}
+
+/// A domain run's settings from the Python arguments (domains default to
+/// the config's).
+fn tptp_run(
+    domains: Vec<String>,
+    tptp: Option<PathBuf>,
+    cfg: saturate::config::Config,
+    out: PathBuf,
+    shard: Option<(u64, u64)>,
+    stage: Stage,
+) -> Result<TptpRun, RunError> {
+    let domains = if domains.is_empty() {
+        cfg.tasks.tptp.domains.clone()
+    } else {
+        domains
+    };
+    if domains.is_empty() {
+        return Err(RunError::Input(
+            "nothing to do: give domain=\"SET\" (or a config whose tasks.tptp.domains is set)"
+                .into(),
+        ));
+    }
+    Ok(TptpRun {
+        domains,
+        tptp,
+        config: cfg,
+        out,
+        shard,
+        progress: false,
+        strict: false,
+        require_full: false,
+        stage,
+    })
+}
+
+/// What a domain run would do, for a scheduler: `{"name": run name,
+/// "files": axiom file stems in run order, "units": generation units}`.
+/// Phase 1 of the run can be dealt out as `stage="saturate"` with
+/// `shard=(i, len(files))`, one file each; phase 2 as `stage="generate"`
+/// with `shard=(i, N)` for any N up to `units`. `domain`, `config`,
+/// `tptp`, `count`, `levels` and `seed` as for `generate`.
+#[pyfunction]
+#[pyo3(signature = (*, domain=None, config=None, tptp=None, count=None, levels=None, seed=None))]
+fn plan<'py>(
+    py: Python<'py>,
+    domain: Option<&Bound<'py, PyAny>>,
+    config: Option<PathBuf>,
+    tptp: Option<PathBuf>,
+    count: Option<i64>,
+    levels: Option<&Bound<'py, PyAny>>,
+    seed: Option<i64>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let domains = domains_arg(domain)?;
+    let overrides = Overrides {
+        seed: whole("seed", seed, 0, i64::MAX)?,
+        count: whole("count", count, 0, MAX_COUNT as i64)?.map(|n| n as usize),
+        levels: levels_arg(levels)?,
+        ..Overrides::default()
+    };
+    let p = py
+        .detach(|| {
+            guarded("planning a run", || {
+                let cfg = run_config(config.as_deref(), RunKind::Tptp, &overrides)?;
+                let run = tptp_run(domains, tptp, cfg, PathBuf::new(), None, Stage::All)?;
+                saturate::pipeline::tptp::plan(&run)
+            })
+        })?
+        .map_err(run_error)?;
+    let d = PyDict::new(py);
+    d.set_item("name", p.name)?;
+    d.set_item("files", p.files)?;
+    d.set_item("units", p.units)?;
+    Ok(d)
+}
+
+/// Merges the shard datasets of one run (`dirs`: every `i/N` once) into
+/// `out`, byte for byte the dataset the unsharded run writes, as `saturate
+/// merge` does. Returns `{"rows", "shards", "summary"}` (the merged run's
+/// summary dict). Shards of different versions, seeds or configurations,
+/// a missing or repeated shard, or an `out` that is not a dataset folder
+/// raise `ValueError`.
+#[pyfunction]
+fn merge<'py>(py: Python<'py>, out: PathBuf, dirs: Vec<PathBuf>) -> PyResult<Bound<'py, PyDict>> {
+    let m = py
+        .detach(|| {
+            guarded("merging shards", || {
+                saturate::pipeline::merge::merge(&out, &dirs, &Registry::builtin())
+            })
+        })?
+        .map_err(run_error)?;
+    let d = PyDict::new(py);
+    d.set_item("rows", m.rows)?;
+    d.set_item("shards", m.shards)?;
+    let summary = py.import("json")?.call_method1(
+        "loads",
+        (String::from_utf8_lossy(&m.run.to_json_bytes()).as_ref(),),
+    )?;
+    d.set_item("summary", summary)?;
+    Ok(d)
 }
 
 /// The Python module `saturate._native`.
@@ -641,5 +800,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(score_batch, m)?)?;
     m.add_function(wrap_pyfunction!(verify, m)?)?;
     m.add_function(wrap_pyfunction!(generate, m)?)?;
+    m.add_function(wrap_pyfunction!(plan, m)?)?;
+    m.add_function(wrap_pyfunction!(merge, m)?)?;
     Ok(())
 }

@@ -38,7 +38,7 @@ pub use reader::{
     DatasetRead, ReadError, Row, ShardMismatch, read_dataset, read_dataset_checked,
     read_manifest_of,
 };
-pub use writer::{DatasetWriter, natural_cmp, record_batch, remove_stale_temporaries};
+pub use writer::{DatasetWriter, alive, natural_cmp, record_batch, remove_stale_temporaries};
 
 use sha2::{Digest, Sha256};
 use std::path::PathBuf;

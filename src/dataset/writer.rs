@@ -119,9 +119,9 @@ fn not_replaceable(dir: &Path) -> Option<String> {
     None
 }
 
-/// Whether process `pid` is alive (Linux `/proc`); `true` when unknown, so
-/// nothing of a possibly live run is removed.
-fn alive(pid: u32) -> bool {
+/// Whether process `pid` is alive on this machine (Linux `/proc`); `true`
+/// when unknown, so nothing of a possibly live run is removed.
+pub fn alive(pid: u32) -> bool {
     if !Path::new("/proc/self").exists() {
         return true;
     }

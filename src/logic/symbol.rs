@@ -223,6 +223,14 @@ impl Signature {
         }
     }
 
+    /// Marks an existing symbol as a prover-introduced Skolem constant (as
+    /// [`Signature::fresh_skolem`] does), so a signature rebuilt symbol by
+    /// symbol (a saturation artifact) prints and orders exactly as the
+    /// original.
+    pub fn mark_skolem(&mut self, id: SymbolId) {
+        self.symbols[id.index()].skolem = true;
+    }
+
     /// Looks a symbol up without creating it.
     pub fn lookup(&self, name: &str, arity: u32, kind: SymbolKind) -> Option<SymbolId> {
         self.by_name

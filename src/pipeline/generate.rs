@@ -25,6 +25,7 @@ use super::present::Presenter;
 use super::{Progress, RunError};
 use crate::audit::{AuditSettings, Collector};
 use crate::dataset::{DatasetError, DatasetSpec, DatasetWriter, Provenance, Record};
+use crate::prover::cost::{self, Costs};
 use crate::tasks::family::{Attempt, Cell, Fill, Generator, Worker};
 use crate::tasks::fault::{self, RejectEntry};
 use rayon::prelude::*;
@@ -94,6 +95,9 @@ pub struct CellSummary {
     /// Worker seconds spent on the cell (timing: not in `summary.json`).
     #[serde(skip)]
     pub seconds: f64,
+    /// Of those, the prover's (timing: not in `summary.json`).
+    #[serde(skip)]
+    pub cost: crate::prover::cost::Costs,
     #[serde(skip)]
     sums: BTreeMap<&'static str, (f64, u64)>,
 }
@@ -147,6 +151,40 @@ impl RunSummary {
     /// Bugs found: refused certificates plus generator panics.
     pub fn bugs_found(&self) -> u64 {
         self.certificate_failures + self.generator_panics
+    }
+
+    /// Where the run's time went, per cell (`--cost-json`): rows,
+    /// candidates, worker seconds and the prover's share of them
+    /// (saturation, model search, checking, and the seconds of calls that
+    /// ended undecided), plus generation wall-clock and writer seconds.
+    /// Timings: never part of a dataset.
+    pub fn cost_json(&self) -> serde_json::Value {
+        let cells: serde_json::Map<String, serde_json::Value> = self
+            .cells
+            .iter()
+            .map(|(k, c)| {
+                (
+                    k.clone(),
+                    serde_json::json!({
+                        "rows": c.written,
+                        "requested": c.requested,
+                        "candidates": c.candidates,
+                        "seconds": c.seconds,
+                        "saturation": c.cost.saturation,
+                        "models": c.cost.models,
+                        "checking": c.cost.checking,
+                        "undecided": c.cost.undecided,
+                        "prover_calls": c.cost.calls,
+                        "prover_unknowns": c.cost.unknowns,
+                    }),
+                )
+            })
+            .collect();
+        serde_json::json!({
+            "cells": cells,
+            "generation_seconds": self.generation_seconds,
+            "writing_seconds": self.writing_seconds,
+        })
     }
 
     /// The card's yields section: requested and written rows per cell and
@@ -324,6 +362,52 @@ struct Planned<'g> {
     unit: u64,
 }
 
+/// The cells of `generators` in output order with their units, the shard
+/// keeping the units whose ordinal is `i - 1` modulo N; and the number of
+/// units of the whole run.
+fn plan<'g>(
+    generators: &[&'g dyn Generator],
+    shard: Option<(u64, u64)>,
+) -> (Vec<Planned<'g>>, u64) {
+    let mut planned = Vec::new();
+    let mut ordinal = 0u64;
+    let mut unit = 0u64;
+    let mut last_unit: Option<(usize, &'static str, String, Option<u8>)> = None;
+    for (g, gen_ref) in generators.iter().enumerate() {
+        for cell in gen_ref.cells() {
+            let first = ordinal;
+            ordinal = ordinal.saturating_add(cell.count);
+            let level = (!gen_ref.dedup_across_levels()).then_some(cell.level);
+            let key = (g, cell.config, cell.group.clone(), level);
+            if last_unit.as_ref().is_some_and(|k| *k != key) {
+                unit += 1;
+            }
+            last_unit = Some(key);
+            if shard.is_none_or(|(i, n)| unit % n == i - 1) {
+                planned.push(Planned {
+                    generator: g,
+                    gen_ref: *gen_ref,
+                    cell,
+                    first_ordinal: first,
+                    unit,
+                });
+            }
+        }
+    }
+    let units = if last_unit.is_some() && ordinal > 0 {
+        unit + 1
+    } else {
+        0
+    };
+    (planned, units)
+}
+
+/// How many units (the pieces `--shard i/N` deals out) a run of
+/// `generators` has: `N` may be at most this.
+pub fn unit_count(generators: &[&dyn Generator]) -> u64 {
+    plan(generators, None).1
+}
+
 /// The per-thread worker contexts of one generator.
 struct Workers(Vec<Mutex<Option<Worker>>>);
 
@@ -342,41 +426,13 @@ pub fn generate(
         .num_threads(settings.jobs)
         .build()
         .map_err(|e| RunError::Runtime(format!("thread pool: {e}")))?;
-    // Cells in output order; the shard keeps every N-th.
-    let mut planned = Vec::new();
-    let mut ordinal = 0u64;
-    let mut unit = 0u64;
-    let mut last_unit: Option<(usize, &'static str, String, Option<u8>)> = None;
-    for (g, gen_ref) in generators.iter().enumerate() {
-        for cell in gen_ref.cells() {
-            let first = ordinal;
-            ordinal = ordinal.saturating_add(cell.count);
-            let level = (!gen_ref.dedup_across_levels()).then_some(cell.level);
-            let key = (g, cell.config, cell.group.clone(), level);
-            if last_unit.as_ref().is_some_and(|k| *k != key) {
-                unit += 1;
-            }
-            last_unit = Some(key);
-            let keep = settings.shard.is_none_or(|(i, n)| unit % n == i - 1);
-            if keep {
-                planned.push(Planned {
-                    generator: g,
-                    gen_ref: *gen_ref,
-                    cell,
-                    first_ordinal: first,
-                    unit,
-                });
-            }
-        }
-    }
+    let (planned, units) = plan(generators, settings.shard);
     if let Some((i, n)) = settings.shard
         && planned.is_empty()
-        && ordinal > 0
+        && units > 0
     {
         return Err(RunError::Input(format!(
-            "--shard {i}/{n}: this run has only {} unit(s) (cells, or a config's levels together), so shard {i} of {n} holds none; use at most {} shards",
-            unit + 1,
-            unit + 1
+            "--shard {i}/{n}: this run has only {units} unit(s) (cells, or a config's levels together), so shard {i} of {n} holds none; use at most {units} shards"
         )));
     }
     let cards: Vec<String> = generators
@@ -454,11 +510,12 @@ pub fn generate(
             };
             let end = next.saturating_add(want).min(budget);
             let ws = &workers[p.generator];
-            let results: Vec<(Attempt, f64)> = pool.install(|| {
+            let results: Vec<(Attempt, f64, Costs)> = pool.install(|| {
                 (next..end)
                     .into_par_iter()
                     .map(|index| {
                         let t = Instant::now();
+                        let c0 = cost::current();
                         let slot = rayon::current_thread_index().unwrap_or(0) % ws.0.len();
                         let mut guard = ws.0[slot].lock().unwrap_or_else(|e| e.into_inner());
                         let worker = guard.get_or_insert_with(|| gen_ref.new_worker());
@@ -475,17 +532,22 @@ pub fn generate(
                                 bugs: vec![RejectEntry::from_panic(cell.id(index), panic)],
                             }
                         });
-                        (attempt, t.elapsed().as_secs_f64())
+                        (
+                            attempt,
+                            t.elapsed().as_secs_f64(),
+                            cost::current().since(c0),
+                        )
                     })
                     .collect()
             });
-            for (k, (attempt, secs)) in results.into_iter().enumerate() {
+            for (k, (attempt, secs, spent)) in results.into_iter().enumerate() {
                 if cs.written == cell.count || patience.is_some_and(|k| misses >= k) {
                     break 'walk;
                 }
                 let index = next + k as u64;
                 cs.candidates += 1;
                 cs.seconds += secs;
+                cs.cost.add(spent);
                 for r in attempt.rejects {
                     *cs.rejects.entry(r.to_string()).or_default() += 1;
                 }

@@ -2,6 +2,7 @@
 //! saturating them (in parallel over files, each run single-threaded and
 //! deterministic), progress reporting and writing results atomically.
 
+pub mod artifact;
 pub mod generate;
 pub mod merge;
 pub mod present;

@@ -1,12 +1,18 @@
-//! The domain run (`saturate --domain SET`): saturate every axiom file of the
-//! domains (rayon over files), rank their theorems, then generate the three
-//! TPTP task families at every level (rayon over instance slots, one
+//! The domain run (`saturate --domain SET`) in two stages. Phase 1, per
+//! axiom file (rayon over files): saturate, rank the derived clauses, look
+//! for a finite model of the axioms, and keep the result as a
+//! content-addressed artifact under `<out>/artifacts` (`pipeline::artifact`);
+//! a file whose artifact is there is read, not saturated, so reruns, other
+//! seeds and counts, and every shard share phase 1. Phase 2: generate the
+//! three TPTP task families at every level (rayon over instance slots, one
 //! `Prover` per worker), certify every label, and hand the records in slot
 //! order over a bounded crossbeam channel to one writer thread that owns the
-//! dataset writer. Output: `<out>/<NAME>/saturation/` (derivation dumps and
-//! `summary.json`) and `<out>/<NAME>/<NAME>-tasks/` (the dataset: Parquet
-//! configs, card, manifest), where NAME is the domains joined by `-` (and
-//! the shard, if any).
+//! dataset writer. `--stage saturate|generate` runs one phase (a cluster
+//! runs phase 1 once per file: `--stage saturate --shard i/N` takes every
+//! N-th file). Output: `<out>/<NAME>/saturation/` (derivation dumps linked
+//! from the artifacts and `summary.json`) and `<out>/<NAME>/<NAME>-tasks/`
+//! (the dataset: Parquet configs, card, manifest), where NAME is the domains
+//! joined by `-` (and the shard, if any).
 //!
 //! Phase 2 is the shared generation loop (`pipeline::generate`) over the
 //! TPTP generator (`tasks::tptp::family`): determinism, sharding (whole
@@ -23,19 +29,59 @@
 //! dataset under `strict`. `<dataset>/summary.json` holds the deterministic
 //! counts; timings go to stderr and `saturation/summary.json` only.
 
+use super::artifact::{self, Saturated};
 use super::generate::{LoopSettings, RunSummary, dataset_error, dataset_spec, generate};
 use super::{
-    AxiomSource, DagFormat, Progress, RunError, SaturationReport, domain_sources, load_source,
-    write_atomic,
+    AxiomSource, Progress, RunError, SaturationReport, domain_sources, load_source, write_atomic,
 };
 use crate::config::Config;
 use crate::dataset::{DatasetWriter, Provenance, remove_stale_temporaries};
-use crate::prover::InputClause;
+use crate::interest::Ranking;
 use crate::tasks::tptp::family::TptpGenerator;
 use crate::tasks::tptp::{GENERATOR_VERSION, Graph};
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
+
+/// Which stages a domain run does.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Stage {
+    /// Both: saturate the files that have no artifact yet (reusing those
+    /// that have one), then generate.
+    #[default]
+    All,
+    /// Phase 1 only: write the artifact of every axiom file that has none
+    /// (with `--shard i/N`: of the files whose ordinal is `i - 1` modulo
+    /// N). No dataset.
+    Saturate,
+    /// Phase 2 only: generate from the artifacts, which must all be there;
+    /// nothing is saturated.
+    Generate,
+}
+
+impl Stage {
+    /// The stage named `all`, `saturate` or `generate`.
+    pub fn parse(name: &str) -> Result<Stage, RunError> {
+        match name {
+            "all" => Ok(Stage::All),
+            "saturate" => Ok(Stage::Saturate),
+            "generate" => Ok(Stage::Generate),
+            other => Err(RunError::Input(format!(
+                "unknown stage {:?}; expected \"all\", \"saturate\" or \"generate\"",
+                crate::tptp::excerpt(other, 40)
+            ))),
+        }
+    }
+
+    /// The stage's name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Stage::All => "all",
+            Stage::Saturate => "saturate",
+            Stage::Generate => "generate",
+        }
+    }
+}
 
 /// Settings of one domain run.
 #[derive(Clone, Debug)]
@@ -46,9 +92,10 @@ pub struct TptpRun {
     pub tptp: Option<PathBuf>,
     /// The full configuration (seed, saturation, prover, tasks).
     pub config: Config,
-    /// Output root.
+    /// Output root (artifacts go to `<out>/artifacts`).
     pub out: PathBuf,
-    /// This run is shard `.0` (1-based) of `.1`.
+    /// This run is shard `.0` (1-based) of `.1`: of the generation units,
+    /// or under [`Stage::Saturate`] of the axiom files.
     pub shard: Option<(u64, u64)>,
     /// Show progress and log lines.
     pub progress: bool,
@@ -57,6 +104,8 @@ pub struct TptpRun {
     pub strict: bool,
     /// Fail the run, with no dataset, when a cell comes up short.
     pub require_full: bool,
+    /// The stages to run.
+    pub stage: Stage,
 }
 
 /// What a domain run did: the saturation stage's reports and the
@@ -65,11 +114,15 @@ pub struct TptpRun {
 pub struct TptpSummary {
     /// Per file saturation reports (in `saturation/summary.json`).
     pub saturation: Vec<SaturationReport>,
-    /// The generation loop's summary.
+    /// Per file (same order): the artifact folder, and whether this run
+    /// found it there rather than saturating.
+    pub artifacts: Vec<(PathBuf, bool)>,
+    /// The generation loop's summary (empty under [`Stage::Saturate`]).
     pub run: RunSummary,
-    /// Wall-clock seconds of the saturation phase (ranking included).
+    /// Wall-clock seconds of phase 1 (saturation, ranking and model search,
+    /// or reading the artifacts).
     pub saturation_seconds: f64,
-    /// Where the dataset is.
+    /// Where the dataset is (empty under [`Stage::Saturate`]).
     pub dataset: PathBuf,
 }
 
@@ -79,15 +132,29 @@ impl TptpSummary {
         self.run.bugs_found()
     }
 
+    /// Files this run saturated (the others came from artifacts).
+    pub fn saturated_here(&self) -> usize {
+        self.artifacts.iter().filter(|a| !a.1).count()
+    }
+
     /// The end-of-run summary table.
     pub fn render(&self) -> String {
-        let mut s = self.run.render();
+        let mut s = if self.dataset.as_os_str().is_empty() {
+            String::new()
+        } else {
+            self.run.render()
+        };
         if self.bugs() > 0 {
             s.push_str(&format!(
                 "rejects: {}/rejects/rejects.jsonl\n",
                 self.dataset.display()
             ));
         }
+        s.push_str(&format!(
+            "artifacts: {} saturated here, {} reused\n",
+            self.saturated_here(),
+            self.artifacts.len() - self.saturated_here()
+        ));
         s.push_str(&format!(
             "time: saturation {:.1}s, generation+proving {:.1}s\n",
             self.saturation_seconds, self.run.generation_seconds
@@ -96,38 +163,31 @@ impl TptpSummary {
     }
 }
 
-/// Saturates, ranks and checks the consistency of one axiom file.
-fn prepare(
+/// Phase 1 of one axiom file from its loaded inputs: saturate, rank, look
+/// for a finite model of the axioms.
+fn saturate_file(
     src: &AxiomSource,
-    run: &TptpRun,
-    dir: &Path,
-) -> Result<(SaturationReport, Option<Graph>), RunError> {
-    let cfg = &run.config;
-    let (bank, inputs) = load_source(src, run.tptp.as_deref())?;
-    let clauses: Vec<InputClause> = inputs
-        .iter()
-        .map(|(lits, info)| InputClause {
-            lits: lits.clone(),
-            name: info.name.clone(),
-            role: info.role.clone(),
-        })
-        .collect();
+    bank: crate::logic::TermBank,
+    inputs: crate::saturation::Inputs,
+    cfg: &Config,
+) -> Saturated {
+    let clauses: Vec<Vec<crate::logic::Literal>> = inputs.iter().map(|c| c.0.clone()).collect();
     let progress = Progress::silent();
     let (sat, report) = super::saturate(&src.display, bank, inputs, &cfg.saturation, &progress);
-    write_atomic(&dir.join(format!("{}.dag.zst", src.name)), |w| {
-        super::write_derivation(w, &sat, DagFormat::Dump)
-    })?;
     if sat.empty_clause().is_some() {
-        tracing::warn!(
-            "{}: the axioms are inconsistent; no tasks from it",
-            src.name
-        );
-        return Ok((report, None));
+        return Saturated {
+            report,
+            bank: sat.bank,
+            store: sat.store,
+            ranking: Ranking::default(),
+            consistent: false,
+            inconsistent: true,
+        };
     }
     // A finite model of the axiom file makes every premise set drawn from
     // its graph consistent at once (small sizes, the quick budgets).
     let t = Instant::now();
-    let lits: Vec<&[crate::logic::Literal]> = clauses.iter().map(|c| c.lits.as_slice()).collect();
+    let lits: Vec<&[crate::logic::Literal]> = clauses.iter().map(|c| c.as_slice()).collect();
     let mut finder = crate::prover::mace::ModelFinder::new(
         cfg.prover.quick_ground_clauses * 10,
         cfg.prover.quick_sat_conflicts * 10,
@@ -141,35 +201,135 @@ fn prepare(
         t.elapsed().as_secs_f64()
     );
     let ranking = crate::interest::rank(&sat.bank, &sat.store);
-    let mut sat = sat;
-    let bank = std::mem::take(&mut sat.bank);
-    let store = std::mem::take(&mut sat.store);
-    drop(sat);
-    let graph = Graph::new(
-        bank,
-        store,
+    Saturated {
+        report,
+        bank: sat.bank,
+        store: sat.store,
         ranking,
-        &src.domain,
-        &src.name,
-        &cfg.tasks.tptp,
         consistent,
-    );
+        inconsistent: false,
+    }
+}
+
+/// What phase 1 hands phase 2 for one file.
+struct FileDone {
+    report: SaturationReport,
+    dir: PathBuf,
+    reused: bool,
+    graph: Option<Graph>,
+}
+
+/// Phase 1 of one file: its artifact, read when there (and the stage needs
+/// it), written when not (unless the stage is [`Stage::Generate`], where a
+/// missing or unreadable artifact is an input error).
+fn file_stage(src: &AxiomSource, run: &TptpRun, root: &Path) -> Result<FileDone, RunError> {
+    let cfg = &run.config;
+    let (bank, inputs) = load_source(src, run.tptp.as_deref())?;
+    let key = artifact::key(&bank, &inputs, cfg);
+    let dir = artifact::folder(root, &src.name, &key);
+    let mut found = None;
+    if artifact::exists(&dir) {
+        if run.stage == Stage::Saturate {
+            // Nothing to do; the report is all the table needs.
+            if let Ok(report) = artifact::read_report(&dir) {
+                return Ok(FileDone {
+                    report,
+                    dir,
+                    reused: true,
+                    graph: None,
+                });
+            }
+        }
+        match artifact::read(&dir, &key) {
+            Ok(s) => found = Some(s),
+            Err(e) if run.stage == Stage::Generate => return Err(RunError::Input(e)),
+            Err(e) => {
+                tracing::warn!("{e}; saturating {} again", src.name);
+                std::fs::remove_dir_all(&dir)
+                    .map_err(|e| RunError::Runtime(format!("{}: {e}", dir.display())))?;
+            }
+        }
+    } else if run.stage == Stage::Generate {
+        return Err(RunError::Input(format!(
+            "{}: no saturation artifact {} for this file, engine build and [saturation]/[prover] configuration; run `--stage saturate` (same config and --out) first, or drop `--stage generate`",
+            src.name,
+            dir.display()
+        )));
+    }
+    let reused = found.is_some();
+    let s = match found {
+        Some(s) => s,
+        None => {
+            let s = saturate_file(src, bank, inputs, cfg);
+            artifact::write(&dir, &key, &s)?;
+            s
+        }
+    };
+    let mut report = s.report;
+    // The path this run reads the file from (the artifact may have been
+    // written from another mount of the same contents).
+    report.source = src.display.clone();
     if run.progress {
         tracing::info!(
-            "{}: {} ({} processed, {} kept), {} theorem candidates, axioms {}",
+            "{}: {} ({} processed, {} kept){}",
             src.name,
             report.status.name(),
             report.processed,
             report.kept,
+            if reused {
+                format!(", from the artifact (saturated in {:.1}s)", report.seconds)
+            } else {
+                format!(" in {:.1}s", report.seconds)
+            }
+        );
+    }
+    if run.stage == Stage::Saturate {
+        return Ok(FileDone {
+            report,
+            dir,
+            reused,
+            graph: None,
+        });
+    }
+    if s.inconsistent {
+        tracing::warn!(
+            "{}: the axioms are inconsistent; no tasks from it",
+            src.name
+        );
+        return Ok(FileDone {
+            report,
+            dir,
+            reused,
+            graph: None,
+        });
+    }
+    let graph = Graph::new(
+        s.bank,
+        s.store,
+        s.ranking,
+        &src.domain,
+        &src.name,
+        &cfg.tasks.tptp,
+        s.consistent,
+    );
+    if run.progress {
+        tracing::info!(
+            "{}: {} theorem candidates, axioms {}",
+            src.name,
             graph.pool.len(),
-            if consistent {
+            if graph.consistent {
                 "have a finite model"
             } else {
                 "not shown consistent (checked per instance)"
             }
         );
     }
-    Ok((report, Some(graph)))
+    Ok(FileDone {
+        report,
+        dir,
+        reused,
+        graph: Some(graph),
+    })
 }
 
 /// The dataset directory name of a run.
@@ -181,19 +341,81 @@ pub fn run_name(domains: &[String], shard: Option<(u64, u64)>) -> String {
     name
 }
 
-/// Runs saturation and task generation for the domains and writes the
-/// dataset.
+/// The axiom files of the domains, in run order, with the domain codes as
+/// written in the output (upper case).
+pub fn run_sources(
+    domains: &[String],
+    tptp: Option<&Path>,
+) -> Result<(Vec<AxiomSource>, Vec<String>), RunError> {
+    let mut sources = Vec::new();
+    let mut codes = Vec::new();
+    for d in domains {
+        let s = domain_sources(d, tptp)?;
+        codes.push(s[0].domain.clone());
+        sources.extend(s);
+    }
+    Ok((sources, codes))
+}
+
+/// What a domain run would do, for a scheduler (the Python package's Ray
+/// driver): its axiom files in run order (`--stage saturate --shard i/N`
+/// deals these out) and its generation units (`--shard i/N` of phase 2
+/// deals these out, so N may be at most this many).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RunPlan {
+    /// The run's name (`<out>/<name>/<name>-tasks` holds the unsharded
+    /// dataset).
+    pub name: String,
+    /// Axiom file stems in run order.
+    pub files: Vec<String>,
+    /// Generation units.
+    pub units: u64,
+}
+
+/// The [`RunPlan`] of a run (its `stage` and `shard` are ignored).
+pub fn plan(run: &TptpRun) -> Result<RunPlan, RunError> {
+    let tasks = &run.config.tasks.tptp;
+    tasks.validate().map_err(RunError::Input)?;
+    let (sources, domains) = run_sources(&run.domains, run.tptp.as_deref())?;
+    let generator = TptpGenerator::new(
+        tasks.clone(),
+        run.config.saturation.clone(),
+        run.config.seed,
+        domains.clone(),
+        serde_json::Value::Null,
+    );
+    Ok(RunPlan {
+        name: run_name(&domains, None),
+        files: sources.into_iter().map(|s| s.name).collect(),
+        units: super::generate::unit_count(&[&generator]),
+    })
+}
+
+/// Runs the stages of `run.stage` for the domains: phase 1 writes (or
+/// finds) one artifact per axiom file under `<out>/artifacts`; phase 2
+/// generates the dataset from them.
 pub fn run_tptp(run: &TptpRun) -> Result<TptpSummary, RunError> {
     let cfg = &run.config;
     let tasks = &cfg.tasks.tptp;
     tasks.validate().map_err(RunError::Input)?;
     super::generate::check_shard(run.shard)?;
-    let mut sources = Vec::new();
-    let mut domains = Vec::new();
-    for d in &run.domains {
-        let s = domain_sources(d, run.tptp.as_deref())?;
-        domains.push(s[0].domain.clone());
-        sources.extend(s);
+    let (mut sources, domains) = run_sources(&run.domains, run.tptp.as_deref())?;
+    let artifacts_root = run.out.join("artifacts");
+    if run.stage == Stage::Saturate {
+        if let Some((i, n)) = run.shard {
+            let all = sources.len();
+            sources = sources
+                .into_iter()
+                .enumerate()
+                .filter(|(k, _)| *k as u64 % n == i - 1)
+                .map(|x| x.1)
+                .collect();
+            if sources.is_empty() {
+                return Err(RunError::Input(format!(
+                    "--stage saturate --shard {i}/{n}: the run has {all} axiom file(s), so shard {i} of {n} holds none; use at most {all} shards"
+                )));
+            }
+        }
     }
     let name = run_name(&domains, run.shard);
     let root = run.out.join(&name);
@@ -227,52 +449,97 @@ pub fn run_tptp(run: &TptpRun) -> Result<TptpSummary, RunError> {
     } else {
         Provenance::Original
     };
-    let spec = dataset_spec(
-        &format!("saturate TPTP tasks: {}", domains.join(", ")),
-        cfg.seed,
-        &[&generator],
-        run.shard,
-        &cfg.dataset,
-        tasks.max_rows_per_shard,
-        provenance,
-    )?;
     // The output folder is checked (and stale temporaries removed) before
     // any saturation starts.
-    let writer = DatasetWriter::create(&data_dir, spec).map_err(dataset_error)?;
-    remove_stale_temporaries(&sat_dir, ".summary.json.");
-    for src in &sources {
-        remove_stale_temporaries(&sat_dir, &format!(".{}.dag.zst.", src.name));
-    }
+    let writer = if run.stage == Stage::Saturate {
+        None
+    } else {
+        let spec = dataset_spec(
+            &format!("saturate TPTP tasks: {}", domains.join(", ")),
+            cfg.seed,
+            &[&generator],
+            run.shard,
+            &cfg.dataset,
+            tasks.max_rows_per_shard,
+            provenance,
+        )?;
+        let writer = DatasetWriter::create(&data_dir, spec).map_err(dataset_error)?;
+        remove_stale_temporaries(&sat_dir, ".summary.json.");
+        for src in &sources {
+            remove_stale_temporaries(&sat_dir, &format!(".{}.dag.zst.", src.name));
+        }
+        Some(writer)
+    };
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(cfg.jobs)
         .build()
         .map_err(|e| RunError::Runtime(format!("thread pool: {e}")))?;
-    // Phase 1: saturation, one file per task.
+    // Phase 1: one artifact per file, files in parallel.
+    if run.stage != Stage::Generate {
+        artifact::remove_stale(&artifacts_root);
+    }
     let t0 = Instant::now();
     if run.progress {
         tracing::info!(
-            "{name}: saturating {} axiom file(s) from {} (max_processed = {:?})",
+            "{name}: phase 1 over {} axiom file(s) from {} (max_processed = {:?}; artifacts in {})",
             sources.len(),
             run.tptp
                 .as_ref()
                 .map_or("the embedded axioms".to_string(), |p| p
                     .display()
                     .to_string()),
-            cfg.saturation.limits.max_processed
+            cfg.saturation.limits.max_processed,
+            artifacts_root.display()
         );
     }
-    let prepared: Vec<Result<(SaturationReport, Option<Graph>), RunError>> = pool.install(|| {
+    let done: Vec<Result<FileDone, RunError>> = pool.install(|| {
         sources
             .par_iter()
-            .map(|s| prepare(s, run, &sat_dir))
+            .map(|s| file_stage(s, run, &artifacts_root))
             .collect()
     });
     let mut reports = Vec::new();
+    let mut artifacts = Vec::new();
     let mut graphs = Vec::new();
-    for p in prepared {
-        let (r, g) = p?;
-        reports.push(r);
-        graphs.extend(g);
+    for d in done {
+        let d = match d {
+            Ok(d) => d,
+            Err(e) => {
+                // Leave no empty run folder behind (the writer made it).
+                drop(writer);
+                let _ = std::fs::remove_dir(&root);
+                return Err(e);
+            }
+        };
+        reports.push(d.report);
+        artifacts.push((d.dir, d.reused));
+        graphs.extend(d.graph);
+    }
+    let saturation_seconds = t0.elapsed().as_secs_f64();
+    if run.progress {
+        tracing::info!(
+            "{name}: phase 1 done in {saturation_seconds:.1}s (peak RSS {} MiB)",
+            super::peak_rss_kib() / 1024
+        );
+    }
+    let Some(writer) = writer else {
+        return Ok(TptpSummary {
+            saturation: reports,
+            artifacts,
+            run: RunSummary::default(),
+            saturation_seconds,
+            dataset: PathBuf::new(),
+        });
+    };
+    // The run's view of its saturations: every file's dump (linked from
+    // its artifact) and the reports.
+    std::fs::create_dir_all(&sat_dir)
+        .map_err(|e| RunError::Runtime(format!("{}: {e}", sat_dir.display())))?;
+    for (src, (dir, _)) in sources.iter().zip(&artifacts) {
+        link_or_copy(
+            &dir.join(artifact::DUMP_FILE),
+            &sat_dir.join(format!("{}.dag.zst", src.name)),
+        )?;
     }
     // The same layout as `derive --stats-json`: timings in a `timing` group.
     let report_json: Vec<serde_json::Value> = reports.iter().map(|r| r.stats_json(true)).collect();
@@ -280,13 +547,6 @@ pub fn run_tptp(run: &TptpRun) -> Result<TptpSummary, RunError> {
         serde_json::to_writer_pretty(&mut *w, &report_json)?;
         std::io::Write::write_all(w, b"\n")
     })?;
-    let saturation_seconds = t0.elapsed().as_secs_f64();
-    if run.progress {
-        tracing::info!(
-            "{name}: saturation done in {saturation_seconds:.1}s (peak RSS {} MiB)",
-            super::peak_rss_kib() / 1024
-        );
-    }
     // Phase 2: the generation loop over the graphs.
     let card = card_text(&domains, &reports, &graphs, run);
     generator.set_graphs(graphs, card);
@@ -302,10 +562,27 @@ pub fn run_tptp(run: &TptpRun) -> Result<TptpSummary, RunError> {
     let summary = generate(writer, &[&generator], &settings)?;
     Ok(TptpSummary {
         saturation: reports,
+        artifacts,
         run: summary,
         saturation_seconds,
         dataset: data_dir,
     })
+}
+
+/// Puts `from` at `to` as a hard link (the artifact and the run's view share
+/// the bytes), or a copy where linking is refused (another file system);
+/// whatever was at `to` is replaced.
+fn link_or_copy(from: &Path, to: &Path) -> Result<(), RunError> {
+    let err = |e: std::io::Error| RunError::Runtime(format!("{}: {e}", to.display()));
+    match std::fs::remove_file(to) {
+        Ok(()) => {}
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+        Err(e) => return Err(err(e)),
+    }
+    if std::fs::hard_link(from, to).is_ok() {
+        return Ok(());
+    }
+    std::fs::copy(from, to).map(|_| ()).map_err(err)
 }
 
 /// The dataset card's description: what the tasks are and where they came

@@ -22,6 +22,7 @@
 mod cert_tests;
 #[cfg(test)]
 mod clausify_proptests;
+pub mod cost;
 pub mod file;
 pub mod mace;
 pub mod output;
@@ -307,7 +308,10 @@ impl Prover {
     /// becomes `Unknown`, so no label rests on it and one bad instance does
     /// not end a run.
     fn certify(&mut self, problem: CheckProblem, outcome: &mut Outcome) {
-        if let Err(e) = checker::check(&problem, &outcome.verdict) {
+        let t = std::time::Instant::now();
+        let checked = checker::check(&problem, &outcome.verdict);
+        cost::record(|c| c.checking += cost::secs(t));
+        if let Err(e) = checked {
             tracing::error!(
                 "prover bug: {} certificate does not check: {e}",
                 outcome.verdict.name()
@@ -351,8 +355,33 @@ impl Prover {
         }
     }
 
-    /// The schedule of the module documentation, on clauses over `bank`.
+    /// The schedule of the module documentation, on clauses over `bank`,
+    /// its time recorded in this thread's [`cost`] counters.
     fn run(&self, bank: TermBank, inputs: Vec<InputClause>) -> Outcome {
+        let t = std::time::Instant::now();
+        let model_secs = std::cell::Cell::new(0.0);
+        let outcome = self.run_timed(bank, inputs, &model_secs);
+        let total = cost::secs(t);
+        let unknown = matches!(outcome.verdict, Verdict::Unknown);
+        cost::record(|c| {
+            c.models += model_secs.get();
+            c.saturation += total - model_secs.get();
+            c.calls += 1;
+            if unknown {
+                c.undecided += total;
+                c.unknowns += 1;
+            }
+        });
+        outcome
+    }
+
+    /// [`Prover::run`]'s work; seconds of model search go to `model_secs`.
+    fn run_timed(
+        &self,
+        bank: TermBank,
+        inputs: Vec<InputClause>,
+        model_secs: &std::cell::Cell<f64>,
+    ) -> Outcome {
         let lim = &self.limits;
         let mut params = self.params.clone();
         params.limits.max_processed = Some(lim.quick_processed.min(lim.max_processed));
@@ -396,7 +425,9 @@ impl Prover {
                 finder.set_budgets(lim.max_ground_clauses, lim.sat_conflicts);
             }
             let from = finder.no_model_upto + 1;
+            let t = std::time::Instant::now();
             let found = finder.search(&sat.bank, &clauses, from..=upto);
+            model_secs.set(model_secs.get() + cost::secs(t));
             tried = tried.max(upto);
             stats.model_size_tried = tried;
             stats.sat_conflicts = finder.conflicts;

@@ -1,0 +1,151 @@
+#!/usr/bin/env python3
+"""Cost per certified row: rows per CPU-second per family and level, split
+into saturation (phase 1), proving, model search, checking and the rest
+(generation, writing), for the TPTP families on SET (the real TPTP files
+when a TPTP root has them), GEO and TOP, and for PL and EQ.
+
+Every run is cold (a fresh output root) with --jobs 1, so worker seconds are
+CPU seconds; the engine's --cost-json gives the split. A second SET run with
+another seed on the same root shows phase 1 reused. The reference pipeline
+(seed paper 001) spends 0.5-125 s per instance, i.e. 0.008-2 rows/s.
+
+Usage: scripts/cost_per_row.py [--count N] [--levels 1,2,3,4] [--bin PATH]
+       [--tptp DIR] [--domains SET,GEO,TOP] [--no-pl] [--no-eq]
+Output: a Markdown table on stdout, out/bench/cost_per_row.csv.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def run(cmd: list[str]) -> tuple[float, float]:
+    """Runs `cmd` (exit 0 or 4 tolerated: 4 = bugs, reported), returns
+    (wall seconds, CPU seconds of the child)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t = time.monotonic()
+    p = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    wall = time.monotonic() - t
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if p.returncode not in (0, 4):
+        sys.exit(f"{' '.join(cmd)} failed ({p.returncode}):\n{p.stderr[-2000:]}")
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return wall, cpu
+
+
+def family_of(cell: str) -> tuple[str, str, str]:
+    """(config, group, level) of a summary cell key `config group Lk`."""
+    parts = cell.split()
+    return parts[0], " ".join(parts[1:-1]), parts[-1]
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--count", type=int, default=10)
+    ap.add_argument("--levels", default="1,2,3,4")
+    ap.add_argument("--bin", default=str(ROOT / "target/release/saturate"))
+    ap.add_argument("--tptp", default=os.environ.get("TPTP", str(ROOT / "../shared/tptp")))
+    ap.add_argument("--domains", default="SET,GEO,TOP")
+    ap.add_argument("--no-pl", action="store_true")
+    ap.add_argument("--no-eq", action="store_true")
+    a = ap.parse_args()
+    if not Path(a.bin).exists():
+        subprocess.run(["cargo", "build", "--release", "-q"], cwd=ROOT, check=True)
+    tmp = Path(tempfile.mkdtemp(prefix="cost-per-row-"))
+    common = ["--count", str(a.count), "--levels", a.levels, "--jobs", "1", "-q"]
+    rows = []  # one dict per (source, config, level)
+    notes = []
+
+    def collect(label: str, cost_file: Path, wall: float, cpu: float) -> dict:
+        c = json.loads(cost_file.read_text())
+        phase1 = c.get("phase1_seconds", 0.0)
+        per = defaultdict(lambda: defaultdict(float))
+        for key, v in c["cells"].items():
+            config, _, level = family_of(key)
+            d = per[(config, level)]
+            for k in ("rows", "seconds", "saturation", "models", "checking", "undecided", "prover_calls", "prover_unknowns"):
+                d[k] += v[k]
+        gen = sum(d["seconds"] for d in per.values()) or 1.0
+        for (config, level), d in sorted(per.items()):
+            # Phase 1 and writing are shared by the run: charged to cells in
+            # proportion to their generation seconds.
+            share = d["seconds"] / gen
+            p1 = phase1 * share
+            wr = c["writing_seconds"] * share
+            total = d["seconds"] + p1 + wr
+            prover = d["saturation"] + d["models"] + d["checking"]
+            rows.append(dict(
+                source=label, config=config, level=level, rows=int(d["rows"]),
+                cpu_s=round(total, 3),
+                rows_per_cpu_s=round(d["rows"] / total, 3) if total else 0.0,
+                phase1_s=round(p1, 3), proving_s=round(d["saturation"], 3),
+                models_s=round(d["models"], 3), checking_s=round(d["checking"], 3),
+                undecided_s=round(d["undecided"], 3),
+                other_s=round(d["seconds"] - prover + wr, 3),
+                prover_calls=int(d["prover_calls"]),
+                calls_per_row=round(d["prover_calls"] / d["rows"], 1) if d["rows"] else None,
+            ))
+        notes.append(f"{label}: {sum(int(d['rows']) for d in per.values())} rows, wall {wall:.1f}s, "
+                     f"CPU {cpu:.1f}s, phase 1 {phase1:.1f}s, generation {c['generation_seconds']:.1f}s")
+        return c
+
+    tptp_axioms = Path(a.tptp) / "Axioms"
+    for d in a.domains.split(","):
+        real = tptp_axioms.is_dir() and any(tptp_axioms.glob(f"{d}*-*.ax"))
+        out = tmp / d
+        cost = tmp / f"{d}.json"
+        cmd = [a.bin, "--domain", d, "--out", str(out), "--cost-json", str(cost), *common]
+        if real:
+            cmd += ["--tptp", a.tptp]
+        wall, cpu = run(cmd)
+        collect(f"{d} ({'TPTP' if real else 'embedded'})", cost, wall, cpu)
+        if d == a.domains.split(",")[0]:
+            cost2 = tmp / f"{d}-seed2.json"
+            cmd2 = [a.bin, "--domain", d, "--out", str(out), "--cost-json", str(cost2), *common, "--seed", "2"]
+            if real:
+                cmd2 += ["--tptp", a.tptp]
+            wall2, cpu2 = run(cmd2)
+            notes.append(f"{d} rerun with --seed 2 on the same root (phase 1 reused): wall {wall2:.1f}s, "
+                         f"CPU {cpu2:.1f}s against {cpu:.1f}s cold")
+    if not a.no_pl:
+        cost = tmp / "pl.json"
+        wall, cpu = run([a.bin, "pl", "--out", str(tmp / "pl"), "--cost-json", str(cost), *common])
+        collect("PL", cost, wall, cpu)
+    if not a.no_eq:
+        cost = tmp / "eq.json"
+        wall, cpu = run([a.bin, "eq", "--out", str(tmp / "eq"), "--cost-json", str(cost), *common])
+        collect("EQ", cost, wall, cpu)
+
+    cols = ["source", "config", "level", "rows", "cpu_s", "rows_per_cpu_s", "phase1_s", "proving_s",
+            "models_s", "checking_s", "undecided_s", "other_s", "prover_calls", "calls_per_row"]
+    (ROOT / "out/bench").mkdir(parents=True, exist_ok=True)
+    with open(ROOT / "out/bench/cost_per_row.csv", "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=cols)
+        w.writeheader()
+        w.writerows(rows)
+    print("| " + " | ".join(cols) + " |")
+    print("|" + "---|" * len(cols))
+    for r in rows:
+        print("| " + " | ".join("" if r[c] is None else str(r[c]) for c in cols) + " |")
+    print()
+    for n in notes:
+        print(f"- {n}")
+    print("- reference pipeline (seed 001): 0.5-125 s per instance = 0.008-2 rows per second")
+    print(f"- runs kept in {tmp}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

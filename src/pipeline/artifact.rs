@@ -1,0 +1,701 @@
+//! Saturation artifacts: what phase 1 of a domain run (saturate one axiom
+//! file, rank its derived clauses, look for a finite model of its axioms)
+//! leaves for phase 2 (task generation), so that reruns, other seeds, other
+//! counts and every shard generate from it without saturating again.
+//!
+//! An artifact is a folder `<out>/artifacts/<stem>-<key>/` holding
+//! `state.bin.zst` (the exact term bank, clause store, ranking and model
+//! verdict: postcard, zstd with a content checksum), `derivation.dag.zst`
+//! (the readable derivation dump, `derivation::write_dump`) and
+//! `report.json` (the saturation report, timings included). The key is
+//! content addressed: a SHA-256 over the engine (crate version and a
+//! fingerprint of its source, so another build never reuses it), the
+//! file's input clauses as read (names, roles, sources, clauses: the
+//! contents of the file and everything it includes), the `[saturation]`
+//! section and the model search budgets of `[prover]`. Nothing else that a
+//! run varies (seed, counts, levels, families, shards, `[dataset]`) is in
+//! it.
+//!
+//! Rebuilding is exact: symbols and terms are replayed in id order into a
+//! fresh bank and records pushed in id order into a fresh store, and every
+//! id is checked to come back the same, so a dataset generated from an
+//! artifact is byte-identical to one generated straight after saturating.
+//! Folders are written under a temporary name and renamed into place, so a
+//! reader never sees half an artifact and two machines saturating the same
+//! file at once leave one (identical) copy. Simplification details
+//! (`Params::record_simp_detail`) are not kept: task generation never reads
+//! them.
+//!
+//! Postcard (a maintained serde format) does the encoding; the mapping to
+//! and from the engine's types is here because the bank and store keep
+//! their internals private and the ids must be checked on the way back.
+
+use super::{RunError, SaturationReport};
+use crate::config::Config;
+use crate::interest::{Components, Ranking, Scored};
+use crate::logic::{Clause, Head, Literal, Signature, SymbolId, SymbolKind, TermBank, TermId};
+use crate::saturation::{ClauseId, ClauseStore, InputInfo, Inputs, Rule, SimpStep, State};
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+use std::path::{Path, PathBuf};
+
+include!(concat!(env!("OUT_DIR"), "/source_fingerprint.rs"));
+
+/// Version of the artifact layout; part of every key.
+pub const ARTIFACT_FORMAT: u32 = 1;
+
+/// The file holding the engine state inside an artifact folder.
+pub const STATE_FILE: &str = "state.bin.zst";
+/// The readable derivation dump inside an artifact folder.
+pub const DUMP_FILE: &str = "derivation.dag.zst";
+/// The saturation report inside an artifact folder.
+pub const REPORT_FILE: &str = "report.json";
+
+/// One axiom file after phase 1.
+#[derive(Debug)]
+pub struct Saturated {
+    /// The saturation report (timings of the run that saturated).
+    pub report: SaturationReport,
+    /// The term bank of the saturation.
+    pub bank: TermBank,
+    /// The derivation DAG.
+    pub store: ClauseStore,
+    /// Ranked theorem candidates (empty when `inconsistent`).
+    pub ranking: Ranking,
+    /// The axioms have a finite model of a small size.
+    pub consistent: bool,
+    /// The saturation derived the empty clause: no tasks come from the file.
+    pub inconsistent: bool,
+}
+
+/// The key of an axiom file's artifact: hex SHA-256 (see the module notes
+/// for what goes in).
+pub fn key(bank: &TermBank, inputs: &Inputs, cfg: &Config) -> String {
+    let mut h = Sha256::new();
+    let mut field = |b: &[u8]| {
+        h.update((b.len() as u64).to_le_bytes());
+        h.update(b);
+    };
+    field(b"saturate saturation artifact");
+    field(&ARTIFACT_FORMAT.to_le_bytes());
+    field(env!("CARGO_PKG_VERSION").as_bytes());
+    field(SOURCE_FINGERPRINT.as_bytes());
+    for (lits, info) in inputs {
+        field(info.name.as_bytes());
+        field(info.role.as_bytes());
+        field(info.file.as_bytes());
+        field(info.source.as_deref().unwrap_or("").as_bytes());
+        field(crate::tptp::clause_to_tptp(bank, lits).as_bytes());
+    }
+    field(
+        serde_json::to_string(&cfg.saturation)
+            .expect("parameters serialise")
+            .as_bytes(),
+    );
+    let p = &cfg.prover;
+    for v in [
+        p.quick_ground_clauses,
+        p.quick_sat_conflicts,
+        p.quick_model_size as u64,
+    ] {
+        field(&v.to_le_bytes());
+    }
+    h.finalize().iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// The artifact folder of a file stem and key under `root`
+/// (`<out>/artifacts`): the stem for people, 24 hex digits of the key
+/// (96 bits) for uniqueness.
+pub fn folder(root: &Path, stem: &str, key: &str) -> PathBuf {
+    root.join(format!("{stem}-{}", &key[..24.min(key.len())]))
+}
+
+/// True when a complete artifact is at `dir` (the rename is the last step
+/// of writing one, so a folder with its state file is complete).
+pub fn exists(dir: &Path) -> bool {
+    dir.join(STATE_FILE).is_file() && dir.join(REPORT_FILE).is_file()
+}
+
+#[derive(Serialize, Deserialize)]
+struct WireSymbol {
+    name: String,
+    arity: u32,
+    predicate: bool,
+    skolem: bool,
+}
+
+#[derive(Serialize, Deserialize)]
+struct WireInput {
+    name: String,
+    role: String,
+    file: String,
+    source: Option<String>,
+}
+
+#[derive(Serialize, Deserialize)]
+struct WireRecord {
+    /// (lhs, rhs, positive) per literal.
+    lits: Vec<(u32, u32, bool)>,
+    /// Index into `Rule::ALL`.
+    rule: u8,
+    parents: Vec<u32>,
+    /// (kind, partner): kind 0 rewrite, 1 simplify-reflect, 2 trivial
+    /// disequation, 3 distinct values.
+    simps: Vec<(u8, u32)>,
+    depth: u32,
+    /// 0 passive, 1 active, 2 deleted.
+    state: u8,
+    input: Option<WireInput>,
+}
+
+#[derive(Serialize, Deserialize)]
+struct WireScored {
+    id: u32,
+    components: Components,
+    score: f64,
+}
+
+/// The state file's contents.
+#[derive(Serialize, Deserialize)]
+struct Wire {
+    format: u32,
+    key: String,
+    /// Symbols after `$true` (id 0), in id order.
+    symbols: Vec<WireSymbol>,
+    /// Per term in id order: `2 * symbol` for an application, `2 * index +
+    /// 1` for a variable.
+    heads: Vec<u32>,
+    /// Per term: its number of arguments (their ids are in `args`).
+    arities: Vec<u32>,
+    args: Vec<u32>,
+    records: Vec<WireRecord>,
+    ranking: Vec<WireScored>,
+    consistent: bool,
+    inconsistent: bool,
+}
+
+fn to_wire(s: &Saturated, key: &str) -> Wire {
+    let sig = &s.bank.sig;
+    let symbols = sig
+        .ids()
+        .skip(1)
+        .map(|id| {
+            let sym = sig.get(id);
+            WireSymbol {
+                name: sym.name.clone(),
+                arity: sym.arity,
+                predicate: sym.kind == SymbolKind::Predicate,
+                skolem: sym.skolem,
+            }
+        })
+        .collect();
+    let n = s.bank.len();
+    let mut heads = Vec::with_capacity(n);
+    let mut arities = Vec::with_capacity(n);
+    let mut args = Vec::new();
+    for t in (0..n as u32).map(TermId) {
+        match s.bank.head(t) {
+            Head::Var(i) => heads.push(2 * i + 1),
+            Head::Sym(f) => heads.push(2 * f.0),
+        }
+        let a = s.bank.args(t);
+        arities.push(a.len() as u32);
+        args.extend(a.iter().map(|x| x.0));
+    }
+    let records = s
+        .store
+        .records()
+        .iter()
+        .map(|r| WireRecord {
+            lits: r
+                .clause
+                .lits
+                .iter()
+                .map(|l| (l.lhs.0, l.rhs.0, l.pos))
+                .collect(),
+            rule: Rule::ALL.iter().position(|&x| x == r.rule).expect("a rule") as u8,
+            parents: r.parents.iter().map(|p| p.0).collect(),
+            simps: r
+                .simps
+                .iter()
+                .map(|s| match *s {
+                    SimpStep::Rewrite(c) => (0, c.0),
+                    SimpStep::SimplifyReflect(c) => (1, c.0),
+                    SimpStep::TrivialDisequation => (2, 0),
+                    SimpStep::DistinctValues => (3, 0),
+                })
+                .collect(),
+            depth: r.depth,
+            state: match r.state {
+                State::Passive => 0,
+                State::Active => 1,
+                State::Deleted => 2,
+            },
+            input: r.input.as_ref().map(|i| WireInput {
+                name: i.name.clone(),
+                role: i.role.clone(),
+                file: i.file.clone(),
+                source: i.source.clone(),
+            }),
+        })
+        .collect();
+    Wire {
+        format: ARTIFACT_FORMAT,
+        key: key.to_string(),
+        symbols,
+        heads,
+        arities,
+        args,
+        records,
+        ranking: s
+            .ranking
+            .ranked
+            .iter()
+            .map(|x| WireScored {
+                id: x.id.0,
+                components: x.components.clone(),
+                score: x.score,
+            })
+            .collect(),
+        consistent: s.consistent,
+        inconsistent: s.inconsistent,
+    }
+}
+
+/// Rebuilds bank, store and ranking, checking every id; `Err` names what
+/// does not fit.
+fn from_wire(w: Wire, report: SaturationReport) -> Result<Saturated, String> {
+    if w.format != ARTIFACT_FORMAT {
+        return Err(format!(
+            "artifact format {} (this build reads {ARTIFACT_FORMAT})",
+            w.format
+        ));
+    }
+    let mut sig = Signature::new();
+    for (i, s) in w.symbols.iter().enumerate() {
+        let kind = if s.predicate {
+            SymbolKind::Predicate
+        } else {
+            SymbolKind::Function
+        };
+        let id = sig.intern(&s.name, s.arity, kind);
+        if id.index() != i + 1 {
+            return Err(format!(
+                "symbol {} does not come back as id {}",
+                s.name,
+                i + 1
+            ));
+        }
+        if s.skolem {
+            sig.mark_skolem(id);
+        }
+    }
+    let nsym = sig.len() as u32;
+    let mut bank = TermBank::with_signature(sig);
+    if w.heads.len() != w.arities.len() {
+        return Err("term tables of different lengths".into());
+    }
+    let mut at = 0usize;
+    let mut buf: Vec<TermId> = Vec::new();
+    for (i, (&h, &a)) in w.heads.iter().zip(&w.arities).enumerate() {
+        let end = at
+            .checked_add(a as usize)
+            .filter(|&e| e <= w.args.len())
+            .ok_or("term arguments past the end")?;
+        buf.clear();
+        for &x in &w.args[at..end] {
+            if x as usize >= i {
+                return Err(format!("term {i} has an argument {x} not built before it"));
+            }
+            buf.push(TermId(x));
+        }
+        at = end;
+        let t = if h % 2 == 1 {
+            if a != 0 {
+                return Err(format!("variable term {i} with arguments"));
+            }
+            bank.var(h / 2)
+        } else {
+            let f = h / 2;
+            if f >= nsym || bank.sig.get(SymbolId(f)).arity != a {
+                return Err(format!("term {i}: bad symbol {f} of arity {a}"));
+            }
+            bank.app(SymbolId(f), &buf)
+        };
+        if t.0 as usize != i {
+            return Err(format!("term {i} comes back as {}", t.0));
+        }
+    }
+    if bank.len() != w.heads.len() {
+        return Err("term bank of a different size".into());
+    }
+    let nterms = bank.len() as u32;
+    let mut store = ClauseStore::new();
+    for (i, r) in w.records.into_iter().enumerate() {
+        let term = |x: u32| {
+            (x < nterms)
+                .then_some(TermId(x))
+                .ok_or_else(|| format!("record {i}: term {x} out of range"))
+        };
+        let id = |x: u32| {
+            ((x as usize) < i)
+                .then_some(ClauseId(x))
+                .ok_or_else(|| format!("record {i}: clause {x} not before it"))
+        };
+        let mut lits = Vec::with_capacity(r.lits.len());
+        for (l, rr, pos) in r.lits {
+            lits.push(Literal {
+                lhs: term(l)?,
+                rhs: term(rr)?,
+                pos,
+            });
+        }
+        let rule = *Rule::ALL
+            .get(r.rule as usize)
+            .ok_or_else(|| format!("record {i}: rule {}", r.rule))?;
+        let parents = r.parents.into_iter().map(id).collect::<Result<_, _>>()?;
+        let mut simps = Vec::with_capacity(r.simps.len());
+        for (k, c) in r.simps {
+            simps.push(match k {
+                0 => SimpStep::Rewrite(id(c)?),
+                1 => SimpStep::SimplifyReflect(id(c)?),
+                2 => SimpStep::TrivialDisequation,
+                3 => SimpStep::DistinctValues,
+                _ => return Err(format!("record {i}: simplification kind {k}")),
+            });
+        }
+        let input = r.input.map(|x| InputInfo {
+            name: x.name,
+            role: x.role,
+            file: x.file,
+            source: x.source,
+        });
+        let c = store.push(
+            Clause {
+                lits: lits.into_boxed_slice(),
+            },
+            rule,
+            parents,
+            simps,
+            input,
+        );
+        if store.get(c).depth != r.depth {
+            return Err(format!("record {i}: depth does not come back"));
+        }
+        store.set_state(
+            c,
+            match r.state {
+                0 => State::Passive,
+                1 => State::Active,
+                2 => State::Deleted,
+                s => return Err(format!("record {i}: state {s}")),
+            },
+        );
+    }
+    let n = store.len() as u32;
+    let mut ranked = Vec::with_capacity(w.ranking.len());
+    for s in w.ranking {
+        if s.id >= n {
+            return Err(format!("ranked clause {} out of range", s.id));
+        }
+        ranked.push(Scored {
+            id: ClauseId(s.id),
+            components: s.components,
+            score: s.score,
+        });
+    }
+    Ok(Saturated {
+        report,
+        bank,
+        store,
+        ranking: Ranking { ranked },
+        consistent: w.consistent,
+        inconsistent: w.inconsistent,
+    })
+}
+
+/// Writes the artifact of `s` under key `key` into `dir` (made under a
+/// temporary name in the same parent, then renamed into place). When a
+/// complete artifact already sits at `dir` (another process wrote the same
+/// one first), that one is kept.
+pub fn write(dir: &Path, key: &str, s: &Saturated) -> Result<(), RunError> {
+    let parent = dir
+        .parent()
+        .ok_or_else(|| RunError::Runtime(format!("{}: no parent folder", dir.display())))?;
+    let io = |p: &Path, e: std::io::Error| RunError::Runtime(format!("{}: {e}", p.display()));
+    std::fs::create_dir_all(parent).map_err(|e| io(parent, e))?;
+    let name = dir
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let tmp = parent.join(format!(
+        ".{name}.tmp-{}-{}",
+        std::process::id(),
+        host_name()
+    ));
+    let _ = std::fs::remove_dir_all(&tmp);
+    std::fs::create_dir(&tmp).map_err(|e| io(&tmp, e))?;
+    let result = (|| {
+        let bytes = postcard::to_stdvec(&to_wire(s, key))
+            .map_err(|e| RunError::Runtime(format!("encoding the artifact: {e}")))?;
+        let state = tmp.join(STATE_FILE);
+        let mut f = std::fs::File::create(&state).map_err(|e| io(&state, e))?;
+        let mut enc = zstd::stream::write::Encoder::new(&mut f, 3).map_err(|e| io(&state, e))?;
+        enc.include_checksum(true).map_err(|e| io(&state, e))?;
+        std::io::Write::write_all(&mut enc, &bytes).map_err(|e| io(&state, e))?;
+        enc.finish().map_err(|e| io(&state, e))?;
+        f.sync_all().map_err(|e| io(&state, e))?;
+        let dump = tmp.join(DUMP_FILE);
+        let f = std::fs::File::create(&dump).map_err(|e| io(&dump, e))?;
+        let mut w = std::io::BufWriter::new(f);
+        crate::derivation::write_dump(&mut w, &s.bank, &s.store).map_err(|e| io(&dump, e))?;
+        std::io::Write::flush(&mut w).map_err(|e| io(&dump, e))?;
+        let report = tmp.join(REPORT_FILE);
+        let mut text =
+            serde_json::to_string_pretty(&s.report.stats_json(true)).expect("report serialises");
+        text.push('\n');
+        std::fs::write(&report, text).map_err(|e| io(&report, e))
+    })();
+    if let Err(e) = result {
+        let _ = std::fs::remove_dir_all(&tmp);
+        return Err(e);
+    }
+    match std::fs::rename(&tmp, dir) {
+        Ok(()) => Ok(()),
+        Err(_) if exists(dir) => {
+            // Someone else's identical copy won the race.
+            let _ = std::fs::remove_dir_all(&tmp);
+            Ok(())
+        }
+        Err(e) => {
+            let _ = std::fs::remove_dir_all(&tmp);
+            Err(io(dir, e))
+        }
+    }
+}
+
+/// This machine's name (Linux), or `host`: temporary folders carry it so
+/// that only the machine that made one judges whether its process died.
+fn host_name() -> String {
+    std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .ok()
+        .map(|h| {
+            h.trim()
+                .chars()
+                .filter(|c| c.is_ascii_alphanumeric() || *c == '.' || *c == '_')
+                .collect::<String>()
+        })
+        .filter(|h| !h.is_empty())
+        .unwrap_or_else(|| "host".to_string())
+}
+
+/// Removes the temporary folders under `root` (`.<name>.tmp-<pid>-<host>`)
+/// that processes of this machine left when they died (killed while
+/// writing an artifact). Those of live processes, or of other machines
+/// sharing the folder, are left alone. Returns the removed paths.
+pub fn remove_stale(root: &Path) -> Vec<PathBuf> {
+    let mut removed = Vec::new();
+    let Ok(entries) = std::fs::read_dir(root) else {
+        return removed;
+    };
+    let host = host_name();
+    let me = std::process::id();
+    for e in entries.flatten() {
+        let name = e.file_name().to_string_lossy().into_owned();
+        let Some((_, tail)) = name.rsplit_once(".tmp-") else {
+            continue;
+        };
+        let Some((pid, h)) = tail.split_once('-') else {
+            continue;
+        };
+        let Ok(pid) = pid.parse::<u32>() else {
+            continue;
+        };
+        if !name.starts_with('.') || h != host || (pid != me && crate::dataset::alive(pid)) {
+            continue;
+        }
+        if std::fs::remove_dir_all(e.path()).is_ok() {
+            tracing::info!("removed {} left by an interrupted run", e.path().display());
+            removed.push(e.path());
+        }
+    }
+    removed
+}
+
+/// Reads the artifact at `dir` and checks it carries `key`. `Err` is a
+/// message naming the folder and what is wrong with it (missing,
+/// truncated, from another layout, not this key).
+pub fn read(dir: &Path, key: &str) -> Result<Saturated, String> {
+    let bad = |m: String| format!("saturation artifact {}: {m}", dir.display());
+    let state = dir.join(STATE_FILE);
+    let raw = std::fs::read(&state).map_err(|e| bad(format!("{STATE_FILE}: {e}")))?;
+    let bytes = zstd::stream::decode_all(&raw[..]).map_err(|e| {
+        bad(format!(
+            "{STATE_FILE} does not decompress ({e}): truncated or not an artifact"
+        ))
+    })?;
+    let wire: Wire = postcard::from_bytes(&bytes)
+        .map_err(|e| bad(format!("{STATE_FILE} does not decode ({e})")))?;
+    if wire.key != key {
+        return Err(bad(format!(
+            "holds key {} where {key} was expected",
+            crate::tptp::excerpt(&wire.key, 70)
+        )));
+    }
+    let report_path = dir.join(REPORT_FILE);
+    let text =
+        std::fs::read_to_string(&report_path).map_err(|e| bad(format!("{REPORT_FILE}: {e}")))?;
+    let report = report_from_json(&text).map_err(|e| bad(format!("{REPORT_FILE}: {e}")))?;
+    from_wire(wire, report).map_err(bad)
+}
+
+/// The saturation report of the artifact at `dir` alone (the state file
+/// is not decoded).
+pub fn read_report(dir: &Path) -> Result<SaturationReport, String> {
+    let path = dir.join(REPORT_FILE);
+    let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    report_from_json(&text).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// A report back from its `stats_json(true)` form (timings in `timing`).
+fn report_from_json(text: &str) -> Result<SaturationReport, String> {
+    let mut v: serde_json::Value = serde_json::from_str(text).map_err(|e| e.to_string())?;
+    let obj = v.as_object_mut().ok_or("not a JSON object")?;
+    let timing = obj.remove("timing").unwrap_or_default();
+    obj.insert(
+        "seconds".into(),
+        timing.get("seconds").cloned().unwrap_or(0.0.into()),
+    );
+    obj.insert(
+        "cpu_seconds".into(),
+        timing.get("cpu_seconds").cloned().unwrap_or(0.0.into()),
+    );
+    serde_json::from_value(v).map_err(|e| e.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pipeline::{AxiomSource, Progress, domain_sources, load_source};
+
+    fn saturated(src: &AxiomSource, max: u64) -> (Saturated, String) {
+        let mut cfg = Config::default();
+        cfg.saturation.limits.max_processed = Some(max);
+        let (bank, inputs) = load_source(src, None).unwrap();
+        let key = key(&bank, &inputs, &cfg);
+        let (sat, report) = crate::pipeline::saturate(
+            &src.display,
+            bank,
+            inputs,
+            &cfg.saturation,
+            &Progress::silent(),
+        );
+        let ranking = crate::interest::rank(&sat.bank, &sat.store);
+        (
+            Saturated {
+                report,
+                bank: sat.bank,
+                store: sat.store,
+                ranking,
+                consistent: true,
+                inconsistent: false,
+            },
+            key,
+        )
+    }
+
+    fn dump(s: &Saturated) -> Vec<u8> {
+        let mut v = Vec::new();
+        crate::derivation::write_dump(&mut v, &s.bank, &s.store).unwrap();
+        v
+    }
+
+    #[test]
+    fn an_artifact_comes_back_exactly() {
+        let src = &domain_sources("SET", None).unwrap()[0];
+        let (s, key) = saturated(src, 300);
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = folder(tmp.path(), &src.name, &key);
+        assert!(!exists(&dir));
+        write(&dir, &key, &s).unwrap();
+        assert!(exists(&dir));
+        let back = read(&dir, &key).unwrap();
+        assert_eq!(dump(&back), dump(&s));
+        assert_eq!(back.bank.len(), s.bank.len());
+        assert_eq!(back.bank.sig.len(), s.bank.sig.len());
+        for t in (0..s.bank.len() as u32).map(TermId) {
+            assert_eq!(back.bank.head(t), s.bank.head(t));
+            assert_eq!(back.bank.args(t), s.bank.args(t));
+            assert_eq!(back.bank.shape(t), s.bank.shape(t));
+        }
+        assert_eq!(back.ranking.ranked, s.ranking.ranked);
+        assert_eq!(back.report.processed, s.report.processed);
+        assert_eq!(back.report.seconds, s.report.seconds);
+        // No temporary folder is left behind.
+        let names: Vec<_> = std::fs::read_dir(tmp.path()).unwrap().flatten().collect();
+        assert_eq!(names.len(), 1);
+        // One a dead process of this machine left is removed; another
+        // machine's, or a live process's, is not.
+        let dead = tmp
+            .path()
+            .join(format!(".x.tmp-{}-{}", u32::MAX - 1, host_name()));
+        let live = tmp.path().join(format!(".y.tmp-1-{}", host_name()));
+        let other = tmp
+            .path()
+            .join(format!(".z.tmp-{}-elsewhere", u32::MAX - 1));
+        for d in [&dead, &live, &other] {
+            std::fs::create_dir(d).unwrap();
+        }
+        assert_eq!(remove_stale(tmp.path()), vec![dead.clone()]);
+        assert!(live.exists() && other.exists() && dir.exists());
+        // Writing the same artifact again keeps the one there.
+        write(&dir, &key, &s).unwrap();
+        assert_eq!(read(&dir, &key).unwrap().store.len(), s.store.len());
+    }
+
+    #[test]
+    fn keys_follow_contents_and_saturation_config_only() {
+        let srcs = domain_sources("SET", None).unwrap();
+        let (bank, inputs) = load_source(&srcs[0], None).unwrap();
+        let cfg = Config::default();
+        let k = key(&bank, &inputs, &cfg);
+        assert_eq!(k.len(), 64);
+        let mut other = cfg.clone();
+        other.seed += 1;
+        other.tasks.tptp.count += 5;
+        other.dataset.trace = true;
+        assert_eq!(key(&bank, &inputs, &other), k);
+        let mut sat = cfg.clone();
+        sat.saturation.limits.max_processed = Some(17);
+        assert_ne!(key(&bank, &inputs, &sat), k);
+        let mut prover = cfg.clone();
+        prover.prover.quick_model_size += 1;
+        assert_ne!(key(&bank, &inputs, &prover), k);
+        let (bank2, inputs2) = load_source(&srcs[1], None).unwrap();
+        assert_ne!(key(&bank2, &inputs2, &cfg), k);
+    }
+
+    #[test]
+    fn damaged_or_foreign_artifacts_are_refused_with_their_folder() {
+        let src = &domain_sources("SET", None).unwrap()[0];
+        let (s, key) = saturated(src, 50);
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = folder(tmp.path(), &src.name, &key);
+        write(&dir, &key, &s).unwrap();
+        let e = read(&dir, &"0".repeat(64)).unwrap_err();
+        assert!(
+            e.contains("where 0000") && e.contains(&*dir.to_string_lossy()),
+            "{e}"
+        );
+        let state = dir.join(STATE_FILE);
+        let bytes = std::fs::read(&state).unwrap();
+        std::fs::write(&state, &bytes[..bytes.len() / 2]).unwrap();
+        let e = read(&dir, &key).unwrap_err();
+        assert!(e.contains("truncated"), "{e}");
+        std::fs::write(&state, b"not zstd at all").unwrap();
+        assert!(read(&dir, &key).is_err());
+        std::fs::remove_file(&state).unwrap();
+        assert!(!exists(&dir));
+        assert!(read(&dir, &key).unwrap_err().contains(STATE_FILE));
+    }
+}
