@@ -4,8 +4,11 @@ into saturation (phase 1), proving, model search, checking and the rest
 (generation, writing), for the TPTP families on SET (the real TPTP files
 when a TPTP root has them), GEO and TOP, and for PL and EQ.
 
-Every run is cold (a fresh output root) with --jobs 1, so worker seconds are
-CPU seconds; the engine's --cost-json gives the split. A second SET run with
+Every run is cold (a fresh output root) with --jobs 1; the engine's
+--cost-json gives each cell's CPU seconds (thread CPU clock, so a busy
+machine does not inflate them) and the prover's split of them; phase 1 is
+shared evenly by the run's rows, the writer thread's seconds by generation
+CPU. A second SET run with
 another seed on the same root shows phase 1 reused. The reference pipeline
 (seed paper 001) spends 0.5-125 s per instance, i.e. 0.008-2 rows/s.
 
@@ -70,21 +73,22 @@ def main() -> int:
 
     def collect(label: str, cost_file: Path, wall: float, cpu: float) -> dict:
         c = json.loads(cost_file.read_text())
-        phase1 = c.get("phase1_seconds", 0.0)
+        # Phase 1 (TPTP): CPU seconds of the files saturated by this run,
+        # shared evenly by its rows.
+        phase1 = sum(f.get("phase1_cpu_seconds", 0.0) for f in c.get("files", []) if not f["reused"])
         per = defaultdict(lambda: defaultdict(float))
         for key, v in c["cells"].items():
             config, _, level = family_of(key)
             d = per[(config, level)]
-            for k in ("rows", "seconds", "saturation", "models", "checking", "undecided", "prover_calls", "prover_unknowns"):
+            for k in ("rows", "cpu_seconds", "saturation", "models", "checking", "undecided",
+                      "prover_calls", "prover_unknowns"):
                 d[k] += v[k]
-        gen = sum(d["seconds"] for d in per.values()) or 1.0
+        all_rows = sum(d["rows"] for d in per.values()) or 1
+        gen_cpu = sum(d["cpu_seconds"] for d in per.values()) or 1.0
         for (config, level), d in sorted(per.items()):
-            # Phase 1 and writing are shared by the run: charged to cells in
-            # proportion to their generation seconds.
-            share = d["seconds"] / gen
-            p1 = phase1 * share
-            wr = c["writing_seconds"] * share
-            total = d["seconds"] + p1 + wr
+            p1 = phase1 * d["rows"] / all_rows
+            wr = c["writing_seconds"] * d["cpu_seconds"] / gen_cpu
+            total = d["cpu_seconds"] + p1 + wr
             prover = d["saturation"] + d["models"] + d["checking"]
             rows.append(dict(
                 source=label, config=config, level=level, rows=int(d["rows"]),
@@ -93,12 +97,13 @@ def main() -> int:
                 phase1_s=round(p1, 3), proving_s=round(d["saturation"], 3),
                 models_s=round(d["models"], 3), checking_s=round(d["checking"], 3),
                 undecided_s=round(d["undecided"], 3),
-                other_s=round(d["seconds"] - prover + wr, 3),
+                other_s=round(max(0.0, d["cpu_seconds"] - prover) + wr, 3),
                 prover_calls=int(d["prover_calls"]),
                 calls_per_row=round(d["prover_calls"] / d["rows"], 1) if d["rows"] else None,
             ))
-        notes.append(f"{label}: {sum(int(d['rows']) for d in per.values())} rows, wall {wall:.1f}s, "
-                     f"CPU {cpu:.1f}s, phase 1 {phase1:.1f}s, generation {c['generation_seconds']:.1f}s")
+        notes.append(f"{label}: {int(all_rows)} rows, wall {wall:.1f}s, CPU {cpu:.1f}s "
+                     f"(phase 1 {phase1:.1f} CPU-s, generation {gen_cpu:.1f} CPU-s, "
+                     f"{all_rows / cpu:.2f} rows per CPU-second overall)")
         return c
 
     tptp_axioms = Path(a.tptp) / "Axioms"

@@ -917,6 +917,7 @@ fn run_domain(args: &RunArgs) -> Result<(), RunError> {
                     "artifact": dir,
                     "reused": reused,
                     "saturation_seconds": r.seconds,
+                    "phase1_cpu_seconds": r.cpu_seconds,
                     "processed": r.processed,
                 })
             })

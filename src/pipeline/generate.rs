@@ -95,7 +95,10 @@ pub struct CellSummary {
     /// Worker seconds spent on the cell (timing: not in `summary.json`).
     #[serde(skip)]
     pub seconds: f64,
-    /// Of those, the prover's (timing: not in `summary.json`).
+    /// Worker CPU seconds spent on the cell (timing).
+    #[serde(skip)]
+    pub cpu_seconds: f64,
+    /// Of those, the prover's (CPU seconds; timing).
     #[serde(skip)]
     pub cost: crate::prover::cost::Costs,
     #[serde(skip)]
@@ -154,7 +157,8 @@ impl RunSummary {
     }
 
     /// Where the run's time went, per cell (`--cost-json`): rows,
-    /// candidates, worker seconds and the prover's share of them
+    /// candidates, worker wall and CPU seconds and the prover's share of
+    /// the CPU seconds
     /// (saturation, model search, checking, and the seconds of calls that
     /// ended undecided), plus generation wall-clock and writer seconds.
     /// Timings: never part of a dataset.
@@ -170,6 +174,7 @@ impl RunSummary {
                         "requested": c.requested,
                         "candidates": c.candidates,
                         "seconds": c.seconds,
+                        "cpu_seconds": c.cpu_seconds,
                         "saturation": c.cost.saturation,
                         "models": c.cost.models,
                         "checking": c.cost.checking,
@@ -510,12 +515,12 @@ pub fn generate(
             };
             let end = next.saturating_add(want).min(budget);
             let ws = &workers[p.generator];
-            let results: Vec<(Attempt, f64, Costs)> = pool.install(|| {
+            let results: Vec<(Attempt, f64, Costs, f64)> = pool.install(|| {
                 (next..end)
                     .into_par_iter()
                     .map(|index| {
                         let t = Instant::now();
-                        let c0 = cost::current();
+                        let (c0, cpu) = (cost::current(), cost::now());
                         let slot = rayon::current_thread_index().unwrap_or(0) % ws.0.len();
                         let mut guard = ws.0[slot].lock().unwrap_or_else(|e| e.into_inner());
                         let worker = guard.get_or_insert_with(|| gen_ref.new_worker());
@@ -536,17 +541,19 @@ pub fn generate(
                             attempt,
                             t.elapsed().as_secs_f64(),
                             cost::current().since(c0),
+                            cost::secs(cpu),
                         )
                     })
                     .collect()
             });
-            for (k, (attempt, secs, spent)) in results.into_iter().enumerate() {
+            for (k, (attempt, secs, spent, cpu)) in results.into_iter().enumerate() {
                 if cs.written == cell.count || patience.is_some_and(|k| misses >= k) {
                     break 'walk;
                 }
                 let index = next + k as u64;
                 cs.candidates += 1;
                 cs.seconds += secs;
+                cs.cpu_seconds += cpu;
                 cs.cost.add(spent);
                 for r in attempt.rejects {
                     *cs.rejects.entry(r.to_string()).or_default() += 1;

@@ -183,7 +183,9 @@ pub struct SaturationReport {
     pub max_depth: u32,
     /// Wall-clock seconds of the saturation (informational, never a limit).
     pub seconds: f64,
-    /// CPU seconds of the process so far (informational).
+    /// CPU seconds (informational): `derive`, the process so far; a
+    /// domain run, the file's phase 1 on its thread (saturation, ranking and
+    /// model search).
     pub cpu_seconds: f64,
     /// Every loop counter.
     pub counters: Stats,

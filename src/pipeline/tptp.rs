@@ -260,7 +260,9 @@ fn file_stage(src: &AxiomSource, run: &TptpRun, root: &Path) -> Result<FileDone,
     let s = match found {
         Some(s) => s,
         None => {
-            let s = saturate_file(src, bank, inputs, cfg);
+            let cpu = crate::prover::cost::now();
+            let mut s = saturate_file(src, bank, inputs, cfg);
+            s.report.cpu_seconds = crate::prover::cost::secs(cpu);
             artifact::write(&dir, &key, &s)?;
             s
         }

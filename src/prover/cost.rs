@@ -2,8 +2,10 @@
 //! certificate checking, and the share of it spent on calls that ended
 //! undecided. Thread-local counters that the generation loop reads before
 //! and after each candidate, so the cost of a certified row splits by
-//! stage per cell (`scripts/cost_per_row.py`). Wall-clock seconds of the
-//! calling thread: informational, never a limit, never in a dataset.
+//! stage per cell (`scripts/cost_per_row.py`). CPU seconds of the calling
+//! thread (`CLOCK_THREAD_CPUTIME_ID`, so other processes on a busy machine
+//! do not inflate them; wall-clock where the platform lacks that clock):
+//! informational, never a limit, never in a dataset.
 
 use std::cell::Cell;
 use std::time::Instant;
@@ -69,9 +71,46 @@ pub(crate) fn record(f: impl FnOnce(&mut Costs)) {
     });
 }
 
-/// Seconds since `t`.
-pub(crate) fn secs(t: Instant) -> f64 {
-    t.elapsed().as_secs_f64()
+/// A reading of this thread's CPU clock; [`secs`] gives the seconds since.
+#[derive(Clone, Copy, Debug)]
+pub struct Stamp(f64);
+
+/// This thread's CPU time now.
+pub fn now() -> Stamp {
+    Stamp(thread_cpu_seconds())
+}
+
+/// CPU seconds of this thread since `t`.
+pub fn secs(t: Stamp) -> f64 {
+    (thread_cpu_seconds() - t.0).max(0.0)
+}
+
+/// The calling thread's CPU time in seconds.
+#[cfg(unix)]
+pub fn thread_cpu_seconds() -> f64 {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `ts` is a valid, writable timespec; the clock id is a
+    // constant the platform defines.
+    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+    if rc != 0 {
+        return wall_seconds();
+    }
+    ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9
+}
+
+/// The calling thread's CPU time in seconds (wall-clock on this platform).
+#[cfg(not(unix))]
+pub fn thread_cpu_seconds() -> f64 {
+    wall_seconds()
+}
+
+/// Seconds since the first call in this process (the fallback clock).
+fn wall_seconds() -> f64 {
+    static START: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();
+    START.get_or_init(Instant::now).elapsed().as_secs_f64()
 }
 
 #[cfg(test)]
@@ -94,5 +133,21 @@ mod tests {
         sum.add(d);
         sum.add(d);
         assert_eq!((sum.saturation, sum.calls), (3.0, 4));
+    }
+
+    #[test]
+    fn the_thread_clock_counts_work_not_sleep() {
+        let t = now();
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        let slept = secs(t);
+        let t = now();
+        let mut x = 0u64;
+        for i in 0..30_000_000u64 {
+            x = x.wrapping_mul(31).wrapping_add(i);
+        }
+        std::hint::black_box(x);
+        let worked = secs(t);
+        assert!(worked > 0.0, "{worked}");
+        assert!(slept < 0.04, "sleeping cost {slept} CPU seconds");
     }
 }

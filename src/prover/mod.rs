@@ -308,7 +308,7 @@ impl Prover {
     /// becomes `Unknown`, so no label rests on it and one bad instance does
     /// not end a run.
     fn certify(&mut self, problem: CheckProblem, outcome: &mut Outcome) {
-        let t = std::time::Instant::now();
+        let t = cost::now();
         let checked = checker::check(&problem, &outcome.verdict);
         cost::record(|c| c.checking += cost::secs(t));
         if let Err(e) = checked {
@@ -358,7 +358,7 @@ impl Prover {
     /// The schedule of the module documentation, on clauses over `bank`,
     /// its time recorded in this thread's [`cost`] counters.
     fn run(&self, bank: TermBank, inputs: Vec<InputClause>) -> Outcome {
-        let t = std::time::Instant::now();
+        let t = cost::now();
         let model_secs = std::cell::Cell::new(0.0);
         let outcome = self.run_timed(bank, inputs, &model_secs);
         let total = cost::secs(t);
@@ -425,7 +425,7 @@ impl Prover {
                 finder.set_budgets(lim.max_ground_clauses, lim.sat_conflicts);
             }
             let from = finder.no_model_upto + 1;
-            let t = std::time::Instant::now();
+            let t = cost::now();
             let found = finder.search(&sat.bank, &clauses, from..=upto);
             model_secs.set(model_secs.get() + cost::secs(t));
             tried = tried.max(upto);
