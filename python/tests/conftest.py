@@ -16,6 +16,18 @@ pyarrow_parquet = pytest.importorskip(
 )
 
 
+def tree(root: str) -> dict[str, bytes]:
+    """Every file below ``root`` (relative path -> bytes), to compare two
+    dataset folders byte for byte."""
+    out = {}
+    for d, _, names in os.walk(root):
+        for n in names:
+            p = os.path.join(d, n)
+            with open(p, "rb") as f:
+                out[os.path.relpath(p, root)] = f.read()
+    return out
+
+
 def read_rows(dataset: str) -> list[dict]:
     """Every row of a dataset folder, in manifest order (config, split, shard)."""
     with open(os.path.join(dataset, "manifest.json")) as f:

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 import saturate
+from conftest import tree
 
 if os.environ.get("CI"):
     import ray  # CI installs Ray: its absence is a failure there
@@ -21,15 +22,6 @@ else:
 import saturate.ray as sray
 
 SMOKE = str(Path(__file__).resolve().parents[2] / "configs" / "smoke.toml")
-
-
-def tree(root: str) -> dict[str, bytes]:
-    out = {}
-    for d, _, names in os.walk(root):
-        for n in names:
-            p = os.path.join(d, n)
-            out[os.path.relpath(p, root)] = Path(p).read_bytes()
-    return out
 
 
 @pytest.fixture(scope="module")

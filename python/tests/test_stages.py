@@ -12,17 +12,9 @@ from pathlib import Path
 import pytest
 
 import saturate
+from conftest import tree
 
 SMOKE = str(Path(__file__).resolve().parents[2] / "configs" / "smoke.toml")
-
-
-def tree(root: str) -> dict[str, bytes]:
-    out = {}
-    for d, _, names in os.walk(root):
-        for n in names:
-            p = os.path.join(d, n)
-            out[os.path.relpath(p, root)] = Path(p).read_bytes()
-    return out
 
 
 def test_plan_saturate_generate_merge(tmp_path):

@@ -576,30 +576,15 @@ fn report_from_json(text: &str) -> Result<SaturationReport, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pipeline::{AxiomSource, Progress, domain_sources, load_source};
+    use crate::pipeline::{AxiomSource, domain_sources, load_source};
 
     fn saturated(src: &AxiomSource, max: u64) -> (Saturated, String) {
         let mut cfg = Config::default();
         cfg.saturation.limits.max_processed = Some(max);
         let (bank, inputs) = load_source(src, None).unwrap();
         let key = key(&bank, &inputs, &cfg);
-        let (sat, report) = crate::pipeline::saturate(
-            &src.display,
-            bank,
-            inputs,
-            &cfg.saturation,
-            &Progress::silent(),
-        );
-        let ranking = crate::interest::rank(&sat.bank, &sat.store);
         (
-            Saturated {
-                report,
-                bank: sat.bank,
-                store: sat.store,
-                ranking,
-                consistent: true,
-                inconsistent: false,
-            },
+            crate::pipeline::tptp::saturate_file(src, bank, inputs, &cfg),
             key,
         )
     }

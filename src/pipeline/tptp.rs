@@ -165,7 +165,7 @@ impl TptpSummary {
 
 /// Phase 1 of one axiom file from its loaded inputs: saturate, rank, look
 /// for a finite model of the axioms.
-fn saturate_file(
+pub(super) fn saturate_file(
     src: &AxiomSource,
     bank: crate::logic::TermBank,
     inputs: crate::saturation::Inputs,
