@@ -67,8 +67,13 @@ pub struct CellAudit {
     pub config: String,
     /// Level (`-` when the rows have none).
     pub level: String,
-    /// Rows of the cell.
+    /// Rows of the cell judged (all of them, or the sample of
+    /// [`MAX_AUDIT_ROWS`]).
     pub rows: usize,
+    /// The cell's rows when it had more than [`MAX_AUDIT_ROWS`] and a
+    /// sample was judged.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sampled_from: Option<usize>,
     /// Items (more than rows when a row gives several).
     pub items: usize,
     /// Items per label.
@@ -145,6 +150,13 @@ impl AuditReport {
         for c in &self.cells {
             let [config, rest @ ..] = columns(c);
             let _ = writeln!(s, "| `{config}` | {} |", rest.join(" | "));
+        }
+        if self.cells.iter().any(|c| c.sampled_from.is_some()) {
+            let _ = writeln!(
+                s,
+                "\nA cell of more than {MAX_AUDIT_ROWS} rows is judged on the {MAX_AUDIT_ROWS} rows \
+                 whose ids hash smallest (\"rows\" reads `judged of all`)."
+            );
         }
         if !self.not_audited.is_empty() {
             let names: Vec<String> = self
@@ -234,7 +246,10 @@ fn columns(c: &CellAudit) -> [String; 11] {
     [
         c.config.clone(),
         c.level.clone(),
-        c.rows.to_string(),
+        match c.sampled_from {
+            Some(n) => format!("{} of {n}", c.rows),
+            None => c.rows.to_string(),
+        },
         c.items.to_string(),
         pct(c.majority),
         pct(c.single_rule),
@@ -284,17 +299,47 @@ pub fn audit_dataset(
     Ok(c.report(settings))
 }
 
+/// Rows per cell the audit judges. A larger cell is judged on the rows
+/// whose ids hash smallest: a uniform sample that depends on the row set
+/// alone (never on the order rows arrive in), so a merged run audits as the
+/// unsharded one, and the audit's memory stays bounded however many rows a
+/// run writes (the items of all rows grew a run's memory by some 30 KB per
+/// row).
+pub const MAX_AUDIT_ROWS: usize = 5_000;
+
 /// One row's items, kept for its cell.
 struct RowItems {
     id: String,
+    /// The sampling key: 64 bits of the id's SHA-256 (not those of the
+    /// folds).
+    key: u64,
     items: Vec<AuditItem>,
+}
+
+/// A cell's rows so far: at most twice [`MAX_AUDIT_ROWS`] kept (pruned to
+/// the smallest keys), and how many arrived.
+#[derive(Default)]
+struct CellRows {
+    rows: Vec<RowItems>,
+    seen: usize,
+}
+
+impl CellRows {
+    /// Keeps the [`MAX_AUDIT_ROWS`] rows of smallest (key, id).
+    fn prune(&mut self) {
+        if self.rows.len() > MAX_AUDIT_ROWS {
+            self.rows
+                .sort_unstable_by(|a, b| (a.key, &a.id).cmp(&(b.key, &b.id)));
+            self.rows.truncate(MAX_AUDIT_ROWS);
+        }
+    }
 }
 
 /// Gathers audit items row by row (during generation or from a dataset
 /// read back), then judges every cell.
 #[derive(Default)]
 pub struct Collector {
-    cells: BTreeMap<(String, String), Vec<RowItems>>,
+    cells: BTreeMap<(String, String), CellRows>,
     not_audited: BTreeMap<String, usize>,
 }
 
@@ -320,13 +365,17 @@ impl Collector {
             Some(Err(e)) => return Err(format!("row {}: {e}", row.id)),
             Some(Ok(items)) => {
                 let level = row.level.map_or_else(|| "-".into(), |l| l.to_string());
-                self.cells
-                    .entry((row.task.clone(), level))
-                    .or_default()
-                    .push(RowItems {
-                        id: row.id.clone(),
-                        items,
-                    });
+                let cell = self.cells.entry((row.task.clone(), level)).or_default();
+                let d = Sha256::digest(row.id.as_bytes());
+                cell.rows.push(RowItems {
+                    id: row.id.clone(),
+                    key: u64::from_le_bytes(d[8..16].try_into().expect("8 bytes")),
+                    items,
+                });
+                cell.seen += 1;
+                if cell.rows.len() >= 2 * MAX_AUDIT_ROWS {
+                    cell.prune();
+                }
             }
         }
         Ok(())
@@ -335,9 +384,14 @@ impl Collector {
     /// Judges every cell.
     pub fn report(mut self, settings: &AuditSettings) -> AuditReport {
         let mut cells = Vec::new();
-        for ((config, level), rows) in &mut self.cells {
-            rows.sort_by(|a, b| a.id.cmp(&b.id));
-            cells.push(judge(config, level, rows, settings));
+        for ((config, level), cell) in &mut self.cells {
+            cell.prune();
+            cell.rows.sort_by(|a, b| a.id.cmp(&b.id));
+            let mut judged = judge(config, level, &cell.rows, settings);
+            if cell.seen > cell.rows.len() {
+                judged.sampled_from = Some(cell.seen);
+            }
+            cells.push(judged);
         }
         AuditReport {
             margin_points: settings.margin_points,
@@ -364,6 +418,7 @@ fn judge(config: &str, level: &str, rows: &[RowItems], settings: &AuditSettings)
         config: config.to_string(),
         level: level.to_string(),
         rows: rows.len(),
+        sampled_from: None,
         items,
         labels: labels.clone(),
         majority: None,
@@ -552,6 +607,50 @@ mod tests {
             c.add(r, &registry).unwrap();
         }
         assert_eq!(c.report(&AuditSettings::default()).markdown(), md);
+    }
+
+    #[test]
+    fn big_cells_are_judged_on_a_bounded_sample_that_ignores_order() {
+        let registry = Registry::new(vec![&TOY]);
+        let n = 2 * MAX_AUDIT_ROWS + 700;
+        let rows: Vec<Record> = (0..n)
+            .map(|i| {
+                let label = if i % 3 == 0 { "True" } else { "False" };
+                row(
+                    "toy_leak",
+                    i,
+                    label,
+                    if label == "True" { 1.0 } else { 0.0 },
+                )
+            })
+            .collect();
+        let mut c = Collector::new();
+        for r in &rows {
+            c.add(r, &registry).unwrap();
+            // Never more than twice the cap kept.
+            assert!(c.cells.values().all(|k| k.rows.len() < 2 * MAX_AUDIT_ROWS));
+        }
+        let report = c.report(&AuditSettings::default());
+        let cell = &report.cells[0];
+        assert_eq!((cell.rows, cell.sampled_from), (MAX_AUDIT_ROWS, Some(n)));
+        assert_eq!(cell.status, Status::Shortcut);
+        let md = report.markdown();
+        assert!(md.contains(&format!("| {MAX_AUDIT_ROWS} of {n} |")), "{md}");
+        assert!(md.contains("hash smallest"), "{md}");
+        // The sample depends on the row set only.
+        let mut c = Collector::new();
+        for r in rows.iter().rev() {
+            c.add(r, &registry).unwrap();
+        }
+        assert_eq!(c.report(&AuditSettings::default()).markdown(), md);
+        // A cell at the cap is not sampled and says nothing about it.
+        let mut c = Collector::new();
+        for r in &rows[..MAX_AUDIT_ROWS] {
+            c.add(r, &registry).unwrap();
+        }
+        let small = c.report(&AuditSettings::default());
+        assert_eq!(small.cells[0].sampled_from, None);
+        assert!(!small.markdown().contains("hash smallest"));
     }
 
     #[test]
