@@ -218,6 +218,12 @@ impl Config {
             1_000_000,
         )?;
         within(
+            "saturation.goal_picks_per_age_pick",
+            s.goal_picks_per_age_pick.into(),
+            0,
+            1_000_000,
+        )?;
+        within(
             "saturation.non_goal_weight_factor",
             s.non_goal_weight_factor.into(),
             1,

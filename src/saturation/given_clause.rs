@@ -11,9 +11,10 @@
 //! is recorded in the [`ClauseStore`] with its rule and premises.
 
 use super::active::ActiveSet;
+use super::auto::{self, Features};
 use super::feature_vector::feature_vector;
 use super::fingerprint::Query;
-use super::params::Params;
+use super::params::{ClauseWeight, DEPTH_PENALTY, LENGTH_PENALTY, Params};
 use super::passive::Passive;
 use super::rules::demodulation::{NfCache, RewriteTrace, Rewriter, backward_candidates};
 use super::rules::simplify_reflect;
@@ -146,6 +147,9 @@ pub struct Saturator {
     empty: Option<ClauseId>,
     /// Per record: descends from a negated conjecture input.
     goal: Vec<bool>,
+    /// Per symbol: occurs in a `negated_conjecture` input (empty when there
+    /// is none); read by [`ClauseWeight::ConjectureRelative`].
+    conjecture_symbols: Vec<bool>,
     incomplete: bool,
     nf_cache: NfCache,
     scratch: bumpalo::Bump,
@@ -157,6 +161,34 @@ fn saturating_weight(bank: &TermBank, lits: &[Literal]) -> u32 {
     lits.iter()
         .map(|l| bank.weight(l.lhs).saturating_add(bank.weight(l.rhs)))
         .fold(0u32, u32::saturating_add)
+}
+
+/// Conjecture-relative weight of a term: 1 per occurrence of a symbol in
+/// `conj`, 2 per other symbol or variable occurrence.
+fn relative_weight(bank: &TermBank, t: crate::logic::TermId, conj: &[bool]) -> u32 {
+    match bank.head(t) {
+        crate::logic::Head::Var(_) => 2,
+        crate::logic::Head::Sym(f) => {
+            let own = if conj.get(f.index()).copied().unwrap_or(false) {
+                1
+            } else {
+                2
+            };
+            bank.args(t)
+                .iter()
+                .map(|&a| relative_weight(bank, a, conj))
+                .fold(own, u32::saturating_add)
+        }
+    }
+}
+
+/// Depth of a term: 0 for variables and constants.
+fn depth(bank: &TermBank, t: crate::logic::TermId) -> u32 {
+    bank.args(t)
+        .iter()
+        .map(|&a| depth(bank, a) + 1)
+        .max()
+        .unwrap_or(0)
 }
 
 fn clause_hash(lits: &[Literal]) -> u64 {
@@ -191,7 +223,10 @@ pub fn symbol_frequencies<'a>(
 impl Saturator {
     /// A run over `bank` with ordering `kbo`. Add input with [`Self::add_input`].
     pub fn new(bank: TermBank, kbo: Kbo, params: Params) -> Self {
-        let passive = Passive::new(params.weight_picks_per_age_pick);
+        let passive = Passive::with_goal_queue(
+            params.weight_picks_per_age_pick,
+            params.goal_picks_per_age_pick,
+        );
         Saturator {
             bank,
             kbo,
@@ -209,6 +244,7 @@ impl Saturator {
             conclusions: Vec::new(),
             empty: None,
             goal: Vec::new(),
+            conjecture_symbols: Vec::new(),
             incomplete: false,
             deadline: None,
             timed_out: false,
@@ -219,10 +255,36 @@ impl Saturator {
 
     /// A run over input clauses, with the precedence chosen from their symbol
     /// frequencies.
-    pub fn from_inputs(bank: TermBank, inputs: Inputs, params: Params) -> Self {
+    ///
+    /// With `params.auto`, the literal selection and clause weight are
+    /// chosen from the inputs' [`Features`] ([`auto::choose`]).
+    pub fn from_inputs(bank: TermBank, inputs: Inputs, mut params: Params) -> Self {
         let freq = symbol_frequencies(&bank, inputs.iter().map(|(l, _)| l.as_slice()));
         let kbo = Kbo::by_frequency(&bank, &freq);
+        let is_goal = |info: &InputInfo| info.role == "negated_conjecture";
+        if params.auto {
+            let f = Features::of(
+                &bank,
+                inputs.iter().map(|(l, i)| (l.as_slice(), is_goal(i))),
+            );
+            let strategy = auto::choose(&f);
+            params.selection = strategy.selection;
+            params.clause_weight = strategy.clause_weight;
+        }
+        let conjecture_symbols = if inputs.iter().any(|(_, i)| is_goal(i)) {
+            let goal_freq = symbol_frequencies(
+                &bank,
+                inputs
+                    .iter()
+                    .filter(|(_, i)| is_goal(i))
+                    .map(|(l, _)| l.as_slice()),
+            );
+            goal_freq.iter().map(|&n| n > 0).collect()
+        } else {
+            Vec::new()
+        };
         let mut s = Saturator::new(bank, kbo, params);
+        s.conjecture_symbols = conjecture_symbols;
         for (lits, info) in inputs {
             s.add_input(lits, info);
         }
@@ -240,7 +302,7 @@ impl Saturator {
         let over = self.over_limits(&clause.lits);
         let redundant =
             over || self.is_tautology(&clause) || self.find_duplicate(&clause.lits).is_some();
-        let weight = clause.weight(&self.bank);
+        let weight = self.clause_weight(&clause.lits);
         let empty = clause.is_empty();
         let goal = info.role == "negated_conjecture";
         let id = self
@@ -253,7 +315,7 @@ impl Saturator {
         } else {
             self.remember(id);
             let weight = self.queue_weight(weight, goal);
-            self.passive.push(id, weight);
+            self.passive.push_entry(id, weight, goal);
             self.passive_live += 1;
             if empty && self.empty.is_none() {
                 self.empty = Some(id);
@@ -300,6 +362,35 @@ impl Saturator {
                 .iter()
                 .filter_map(|s| s.partner())
                 .any(|p| self.goal[p.index()])
+    }
+
+    /// The clause weight function of `params.clause_weight` on a clause.
+    fn clause_weight(&self, lits: &[Literal]) -> u32 {
+        match self.params.clause_weight {
+            ClauseWeight::Symbols => saturating_weight(&self.bank, lits),
+            ClauseWeight::ConjectureRelative if self.conjecture_symbols.is_empty() => {
+                saturating_weight(&self.bank, lits)
+            }
+            ClauseWeight::ConjectureRelative => lits
+                .iter()
+                .map(|l| {
+                    relative_weight(&self.bank, l.lhs, &self.conjecture_symbols).saturating_add(
+                        relative_weight(&self.bank, l.rhs, &self.conjecture_symbols),
+                    )
+                })
+                .fold(0u32, u32::saturating_add),
+            ClauseWeight::DepthLength => {
+                let depth = lits
+                    .iter()
+                    .map(|l| depth(&self.bank, l.lhs).max(depth(&self.bank, l.rhs)))
+                    .max()
+                    .unwrap_or(0);
+                let extra = lits.len().saturating_sub(1) as u32;
+                saturating_weight(&self.bank, lits)
+                    .saturating_add(DEPTH_PENALTY.saturating_mul(depth))
+                    .saturating_add(LENGTH_PENALTY.saturating_mul(extra))
+            }
+        }
     }
 
     /// The passive-queue weight: clauses outside the goal's descendants are
@@ -564,13 +655,13 @@ impl Saturator {
         if self.over_limits(&clause.lits) {
             return None;
         }
-        let weight = clause.weight(&self.bank);
+        let weight = self.clause_weight(&clause.lits);
         let goal = self.derives_from_goal(&parents, &simps);
         if let Some(first) = self.find_duplicate(&clause.lits) {
             self.stats.duplicates += 1;
             if self.params.requeue_duplicates {
                 let weight = self.queue_weight(weight, goal);
-                self.passive.push(first, weight);
+                self.passive.push_entry(first, weight, goal);
             }
             return None;
         }
@@ -586,7 +677,7 @@ impl Saturator {
         self.stats.kept += 1;
         self.remember(id);
         let weight = self.queue_weight(weight, goal);
-        self.passive.push(id, weight);
+        self.passive.push_entry(id, weight, goal);
         self.passive_live += 1;
         if empty && self.empty.is_none() {
             self.empty = Some(id);

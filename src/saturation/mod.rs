@@ -3,6 +3,7 @@
 //! and term and clause indexes. Limits count work units only.
 
 pub mod active;
+pub mod auto;
 pub mod feature_vector;
 pub mod fingerprint;
 mod given_clause;
@@ -14,5 +15,5 @@ pub mod store;
 pub mod trie;
 
 pub use given_clause::{Saturator, Stats, Status, symbol_frequencies};
-pub use params::{Limits, LiteralSelection, Params};
+pub use params::{ClauseWeight, Limits, LiteralSelection, Params};
 pub use store::{ClauseId, ClauseStore, InputInfo, Inputs, Record, Rule, SimpStep, State};

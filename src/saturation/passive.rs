@@ -1,7 +1,8 @@
-//! The passive clause set: two queues over the same entries, one by weight
-//! and one by age, interleaved at a fixed ratio (the pick-given ratio of
-//! Otter and E). An entry leaves lazily: an entry taken from one queue is
-//! skipped when met in the other.
+//! The passive clause set: queues over the same entries, one by weight, one
+//! by age and, optionally, one by weight over the goal's descendants only
+//! (a set-of-support queue, Wos, Robinson & Carson 1965), interleaved at
+//! fixed ratios (the pick-given ratio of Otter and E). An entry leaves
+//! lazily: an entry taken from one queue is skipped when met in another.
 //!
 //! A clause may have several entries. As in E, whose unprocessed set keeps
 //! every copy of a re-derived clause until each copy is selected and found
@@ -21,8 +22,10 @@ pub struct Passive {
     entries: Vec<ClauseId>,
     taken: Vec<bool>,
     by_weight: BinaryHeap<Reverse<(u32, u32)>>,
+    goal_by_weight: BinaryHeap<Reverse<(u32, u32)>>,
     by_age: VecDeque<u32>,
     weight_picks: u32,
+    goal_picks: u32,
     counter: u64,
 }
 
@@ -35,35 +38,67 @@ impl Passive {
         }
     }
 
+    /// Empty queues with a goal queue: per cycle, `goal_picks` picks of the
+    /// lightest goal entry, `weight_picks` picks by weight, one by age.
+    pub fn with_goal_queue(weight_picks: u32, goal_picks: u32) -> Self {
+        Passive {
+            weight_picks,
+            goal_picks,
+            ..Default::default()
+        }
+    }
+
     /// Adds an entry for a clause with its selection weight.
     pub fn push(&mut self, id: ClauseId, weight: u32) {
+        self.push_entry(id, weight, false);
+    }
+
+    /// Adds an entry; a `goal` entry also joins the goal queue.
+    pub fn push_entry(&mut self, id: ClauseId, weight: u32, goal: bool) {
         let e = self.entries.len() as u32;
         self.entries.push(id);
         self.taken.push(false);
         self.by_weight.push(Reverse((weight, e)));
+        if goal && self.goal_picks > 0 {
+            self.goal_by_weight.push(Reverse((weight, e)));
+        }
         self.by_age.push_back(e);
     }
 
     /// Takes the next entry and returns its clause, or `None` when no entry
-    /// is left. Ties in weight go to the older entry.
+    /// is left. Ties in weight go to the older entry. A pick whose queue is
+    /// empty falls back to the weight queue, then to the age queue.
     pub fn pop(&mut self) -> Option<ClauseId> {
         self.counter = self.counter.wrapping_add(1);
-        // In u64: `weight_picks + 1` cannot wrap to a zero divisor.
-        let by_age = self.counter % (u64::from(self.weight_picks) + 1) == 0;
-        let first = if by_age {
+        // In u64: the cycle length cannot wrap to a zero divisor.
+        let goal = u64::from(self.goal_picks);
+        let cycle = goal + u64::from(self.weight_picks) + 1;
+        let slot = self.counter % cycle;
+        let first = if slot == 0 {
             self.pop_age()
+        } else if slot <= goal {
+            self.pop_goal().or_else(|| self.pop_weight())
         } else {
             self.pop_weight()
         };
         first
             .or_else(|| {
-                if by_age {
+                if slot == 0 {
                     self.pop_weight()
                 } else {
                     self.pop_age()
                 }
             })
             .map(|e| self.entries[e as usize])
+    }
+
+    fn pop_goal(&mut self) -> Option<u32> {
+        while let Some(Reverse((_, e))) = self.goal_by_weight.pop() {
+            if !std::mem::replace(&mut self.taken[e as usize], true) {
+                return Some(e);
+            }
+        }
+        None
     }
 
     fn pop_weight(&mut self) -> Option<u32> {
@@ -114,6 +149,34 @@ mod tests {
         }
         // weight (1), weight (3), age (0), weight (2): taken entries skipped.
         assert_eq!(order, vec![1, 3, 0, 2]);
+    }
+
+    #[test]
+    fn goal_queue_takes_goal_entries_first_in_its_slots() {
+        // Cycle: goal, weight, age.
+        let mut p = Passive::with_goal_queue(1, 1);
+        p.push_entry(ClauseId(0), 9, false);
+        p.push_entry(ClauseId(1), 1, false);
+        p.push_entry(ClauseId(2), 7, true);
+        p.push_entry(ClauseId(3), 5, true);
+        let mut order = Vec::new();
+        while let Some(c) = p.pop() {
+            order.push(c.0);
+        }
+        // goal (3, lightest goal), weight (1), age (0), goal (2).
+        assert_eq!(order, vec![3, 1, 0, 2]);
+    }
+
+    #[test]
+    fn without_goal_picks_goal_entries_are_plain() {
+        let mut a = Passive::new(2);
+        let mut b = Passive::with_goal_queue(2, 0);
+        for (i, w) in [4, 2, 8, 1].into_iter().enumerate() {
+            a.push(ClauseId(i as u32), w);
+            b.push_entry(ClauseId(i as u32), w, i % 2 == 0);
+        }
+        let drain = |p: &mut Passive| std::iter::from_fn(|| p.pop()).collect::<Vec<_>>();
+        assert_eq!(drain(&mut a), drain(&mut b));
     }
 
     #[test]
