@@ -220,7 +220,9 @@ fn main() {
             cells.join(", ")
         );
     }
-    println!("per size: sets that tried it, seconds in all (finder: the increment over the size below)");
+    println!(
+        "per size: sets that tried it, seconds in all (finder: the increment over the size below)"
+    );
     for ((d, which, n), (k, secs)) in &per_size {
         println!("{d} {which:<9} size {n}: {k:>5} sets {secs:>8.3}s");
     }
