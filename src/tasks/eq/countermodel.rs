@@ -17,7 +17,7 @@
 use crate::certificate::{FiniteModel, Table};
 use crate::equational::lang::{Equation, World};
 use crate::logic::{Head, Literal, SymbolKind, TermBank, TermId};
-use crate::prover::mace::ModelFinder;
+use crate::prover::mace::reference::ReferenceFinder as ModelFinder;
 use std::collections::BTreeMap;
 
 /// Ground clauses and SAT conflicts allowed per domain size in a search.
