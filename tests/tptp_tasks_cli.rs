@@ -23,10 +23,11 @@ fn smoke_run(out: &Path, extra: &[&str]) -> PathBuf {
         .output()
         .unwrap();
     assert!(o.status.success(), "{}\n{}", stdout(&o), stderr(&o));
+    // The run's folder, beside the saturation artifacts.
     let name = std::fs::read_dir(out)
         .unwrap()
         .map(|e| e.unwrap().path())
-        .find(|p| p.is_dir())
+        .find(|p| p.is_dir() && !p.ends_with("artifacts"))
         .unwrap();
     let stem = name.file_name().unwrap().to_string_lossy().into_owned();
     name.join(format!("{stem}-tasks"))
@@ -196,15 +197,11 @@ fn shards_add_up_and_threads_do_not_change_the_bytes() {
     let merged = tmp.path().join("merged");
     let shards: Vec<String> = (1..=2)
         .map(|i| {
-            let s = tmp.path().join(format!("s{i}"));
-            let name = std::fs::read_dir(&s)
-                .unwrap()
-                .next()
-                .unwrap()
-                .unwrap()
-                .path();
-            let stem = name.file_name().unwrap().to_string_lossy().into_owned();
-            name.join(format!("{stem}-tasks")).display().to_string()
+            let name = format!("SET-shard-{i}-of-2");
+            tmp.path()
+                .join(format!("s{i}/{name}/{name}-tasks"))
+                .display()
+                .to_string()
         })
         .collect();
     let o = run(&[
