@@ -350,6 +350,22 @@ impl TermBank {
         }
     }
 
+    /// Pushes the index of every variable occurrence of `t` onto `out`, left
+    /// to right, with repeats.
+    pub fn push_vars(&self, t: TermId, out: &mut Vec<u32>) {
+        if self.is_ground(t) {
+            return;
+        }
+        match self.head(t) {
+            Head::Var(v) => out.push(v),
+            Head::Sym(_) => {
+                for &a in self.args(t) {
+                    self.push_vars(a, out);
+                }
+            }
+        }
+    }
+
     /// Adds to `out[v]` the number of occurrences of each variable `X<v>` in `t`
     /// (`out` grows as needed).
     pub fn count_vars(&self, t: TermId, out: &mut Vec<u32>) {

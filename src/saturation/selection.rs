@@ -8,7 +8,7 @@
 //! theorem prover" (AI Communications 15, 2002) and the E manual.
 
 use super::params::LiteralSelection;
-use crate::logic::{Clause, Head, Kbo, Literal, TermBank, TermId, TermOrder};
+use crate::logic::{Clause, Head, Kbo, Literal, TermBank, TermOrder};
 
 /// Eligibility of a clause's literals, as bit masks over literal indices.
 /// Literals beyond index 63 are always treated as eligible (conservative:
@@ -78,25 +78,10 @@ impl Eligibility {
 /// occurrences).
 pub fn complexity(bank: &TermBank, l: &Literal) -> (bool, u32, u32) {
     let mut vars = Vec::new();
-    collect_vars(bank, l.lhs, &mut vars);
-    collect_vars(bank, l.rhs, &mut vars);
+    bank.push_vars(l.lhs, &mut vars);
+    bank.push_vars(l.rhs, &mut vars);
     let n = vars.len() as u32;
     (n == 0, l.weight(bank), u32::MAX - n)
-}
-
-/// Pushes every variable occurrence of `t` (with repetitions).
-fn collect_vars(bank: &TermBank, t: TermId, out: &mut Vec<u32>) {
-    if bank.is_ground(t) {
-        return;
-    }
-    match bank.head(t) {
-        Head::Var(v) => out.push(v),
-        Head::Sym(_) => {
-            for &a in bank.args(t) {
-                collect_vars(bank, a, out);
-            }
-        }
-    }
 }
 
 /// The most complex of the given literals; among equals the first one.
@@ -117,12 +102,12 @@ fn range_restricted_horn(bank: &TermBank, c: &Clause) -> bool {
     };
     let mut body = Vec::new();
     for l in c.lits.iter().filter(|l| !l.pos) {
-        collect_vars(bank, l.lhs, &mut body);
-        collect_vars(bank, l.rhs, &mut body);
+        bank.push_vars(l.lhs, &mut body);
+        bank.push_vars(l.rhs, &mut body);
     }
     let mut head_vars = Vec::new();
-    collect_vars(bank, head.lhs, &mut head_vars);
-    collect_vars(bank, head.rhs, &mut head_vars);
+    bank.push_vars(head.lhs, &mut head_vars);
+    bank.push_vars(head.rhs, &mut head_vars);
     head_vars.iter().all(|v| body.contains(v))
 }
 

@@ -70,28 +70,13 @@ fn apply(bank: &mut TermBank, t: TermId, map: &[Option<TermId>]) -> TermId {
     }
 }
 
-/// Pushes the variable indices of `t` onto `out` (with repeats).
-fn term_vars(bank: &TermBank, t: TermId, out: &mut Vec<u32>) {
-    if bank.is_ground(t) {
-        return;
-    }
-    match bank.head(t) {
-        Head::Var(v) => out.push(v),
-        Head::Sym(_) => {
-            for &a in bank.args(t) {
-                term_vars(bank, a, out);
-            }
-        }
-    }
-}
-
 /// The variables occurring in literals of `f`, bound or not.
 fn occurring(bank: &TermBank, f: &Formula, out: &mut Vec<u32>) {
     match f {
         Formula::True | Formula::False => {}
         Formula::Lit(l) => {
-            term_vars(bank, l.lhs, out);
-            term_vars(bank, l.rhs, out);
+            bank.push_vars(l.lhs, out);
+            bank.push_vars(l.rhs, out);
         }
         Formula::Not(g) | Formula::Forall(_, g) | Formula::Exists(_, g) => occurring(bank, g, out),
         Formula::And(fs) | Formula::Or(fs) => fs.iter().for_each(|g| occurring(bank, g, out)),
@@ -530,7 +515,7 @@ impl Clausifier {
                 let mut args: Vec<u32> = Vec::new();
                 for v in free_vars(bank, &whole) {
                     if let Some(Some(t)) = map.get(v as usize) {
-                        term_vars(bank, *t, &mut args);
+                        bank.push_vars(*t, &mut args);
                     }
                 }
                 args.sort_unstable();
@@ -599,8 +584,8 @@ impl Clausifier {
         let mut vars = Vec::new();
         for c in &clauses {
             for l in c {
-                term_vars(bank, l.lhs, &mut vars);
-                term_vars(bank, l.rhs, &mut vars);
+                bank.push_vars(l.lhs, &mut vars);
+                bank.push_vars(l.rhs, &mut vars);
             }
         }
         vars.sort_unstable();
@@ -729,8 +714,8 @@ impl Clausifier {
         let raw = super::printer::clause_to_tptp(bank, &out);
         let mut order = Vec::new();
         for l in &out {
-            term_vars(bank, l.lhs, &mut order);
-            term_vars(bank, l.rhs, &mut order);
+            bank.push_vars(l.lhs, &mut order);
+            bank.push_vars(l.rhs, &mut order);
         }
         let mut seen: Vec<u32> = Vec::new();
         for v in order {
