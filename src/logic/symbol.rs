@@ -258,6 +258,28 @@ impl Signature {
         self.symbols.len()
     }
 
+    /// A 128-bit fingerprint of the whole signature (every symbol's name,
+    /// arity, kind, Skolem flag and value, in id order): two signatures
+    /// with the same fingerprint give every term the same symbol ids, so
+    /// precedences and fresh names agree. Deterministic (fixed-key
+    /// hashing); for in-process keys such as the prover's verdict cache.
+    pub fn fingerprint(&self) -> u128 {
+        use std::hash::{Hash, Hasher};
+        let mut lo = std::hash::DefaultHasher::new();
+        let mut hi = std::hash::DefaultHasher::new();
+        0xa5u8.hash(&mut hi);
+        for s in &self.symbols {
+            for h in [&mut lo, &mut hi] {
+                s.name.hash(h);
+                s.arity.hash(h);
+                s.kind.hash(h);
+                s.skolem.hash(h);
+                s.value.hash(h);
+            }
+        }
+        (u128::from(hi.finish()) << 64) | u128::from(lo.finish())
+    }
+
     /// Always false: `$true` is always present.
     pub fn is_empty(&self) -> bool {
         self.symbols.is_empty()
@@ -318,6 +340,21 @@ mod tests {
         let c = sig.intern("c", 0, SymbolKind::Function);
         assert!(sig.distinct_values(a, b) && sig.distinct_values(a, one));
         assert!(!sig.distinct_values(a, a) && !sig.distinct_values(a, c));
+    }
+
+    #[test]
+    fn fingerprints_follow_symbols_and_their_order() {
+        let mut a = Signature::new();
+        a.intern("f", 1, SymbolKind::Function);
+        a.intern("c", 0, SymbolKind::Function);
+        let mut b = Signature::new();
+        b.intern("c", 0, SymbolKind::Function);
+        b.intern("f", 1, SymbolKind::Function);
+        assert_eq!(a.fingerprint(), a.clone().fingerprint());
+        assert_ne!(a.fingerprint(), b.fingerprint(), "same symbols, other ids");
+        let before = a.fingerprint();
+        a.fresh_skolem("sk");
+        assert_ne!(a.fingerprint(), before);
     }
 
     #[test]

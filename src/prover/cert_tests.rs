@@ -288,3 +288,42 @@ fn models_keep_distinct_values_apart() {
     let e = check(&problem, &bad).unwrap_err();
     assert!(e.0.contains("distinct values"), "{e}");
 }
+
+/// The same clauses asked over two signatures (two axiom files' graphs)
+/// are two problems: the second answer is the one a fresh prover gives,
+/// not the first one's certificate with its Skolem numbering. (A shared
+/// cache entry made a paper run's FLD certificates depend on which worker
+/// had seen the other file's problem first.)
+#[test]
+fn cached_answers_never_cross_signatures() {
+    let axioms = "cnf(c, axiom, plus(X,Y) = plus(Y,X)).";
+    let parse = |extra: &str| {
+        let mut bank = TermBank::new();
+        let p = parse_str(&mut bank, &format!("{extra}{axioms}"), "t.p", None).unwrap();
+        let lits: Vec<_> = p.clauses.iter().map(|c| c.lits.clone()).collect();
+        (bank, lits)
+    };
+    let (small, a) = parse("");
+    let (large, b) = parse("cnf(e, axiom, q(e1, e2, e3)).\n");
+    let goal = |bank: &TermBank, lits: &[Vec<crate::logic::Literal>]| {
+        assert_eq!(
+            clause_to_tptp(bank, &lits[lits.len() - 1]),
+            "plus(X0,X1)=plus(X1,X0)"
+        );
+    };
+    goal(&small, &a);
+    goal(&large, &b);
+    let ask = |prover: &mut Prover, bank: &TermBank, lits: &[Vec<crate::logic::Literal>]| {
+        let last = &lits[lits.len() - 1];
+        serde_json::to_string(&prover.prove(bank, &[last], last).verdict).unwrap()
+    };
+    let mut shared = Prover::new(ProverLimits::default());
+    let first = ask(&mut shared, &small, &a);
+    let second = ask(&mut shared, &large, &b);
+    let fresh = ask(&mut Prover::new(ProverLimits::default()), &large, &b);
+    assert_eq!(second, fresh);
+    assert_ne!(
+        first, fresh,
+        "the Skolem constants are numbered per signature"
+    );
+}

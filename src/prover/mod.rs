@@ -714,12 +714,16 @@ pub fn canonical_clause(bank: &TermBank, lits: &[Literal]) -> String {
     out
 }
 
-/// The cache key of a problem: the premises' TPTP text in the given order,
-/// then the conjecture. Exact text rather than a canonical form, so that a
-/// cached certificate is the one a fresh run on this very problem would
-/// produce: outputs never depend on what the prover was asked before.
+/// The cache key of a problem: the fingerprint of the signature the run
+/// starts from, the premises' TPTP text in the given order, then the
+/// conjecture. Exact text rather than a canonical form, so that a cached
+/// certificate is the one a fresh run on this very problem would produce:
+/// outputs never depend on what the prover was asked before. The signature
+/// belongs in it because the run depends on it (symbol precedence, the
+/// numbering of fresh Skolem constants): the same clauses asked over two
+/// axiom files' graphs are two problems.
 fn problem_key(bank: &TermBank, premises: &[&[Literal]], conjecture: Option<&[Literal]>) -> String {
-    let mut key = String::new();
+    let mut key = format!("{:032x}\n", bank.sig.fingerprint());
     for p in premises {
         key.push_str(&clause_to_tptp(bank, p));
         key.push('\n');
