@@ -308,3 +308,98 @@ fn shards_and_jobs_for_pl_pl2_and_eq() {
         );
     }
 }
+
+/// A toy run over groups whose builds read what `enter_group` loaded:
+/// the loop must enter a group before building its cells and leave it
+/// afterwards, one group at a time, even when the group changes between
+/// cells of one config.
+struct GroupedRun {
+    /// The group entered, if any.
+    entered: std::sync::Mutex<Option<String>>,
+    /// "enter X" / "leave X" in order.
+    log: std::sync::Mutex<Vec<String>>,
+}
+
+impl Generator for GroupedRun {
+    fn family(&self) -> &dyn TaskFamily {
+        &PARITY
+    }
+    fn version(&self) -> &'static str {
+        "toy-grouped-1"
+    }
+    fn cells(&self) -> Vec<Cell> {
+        ["A", "B", "C"]
+            .iter()
+            .flat_map(|g| {
+                (1..=2).map(|level| Cell {
+                    config: "toy_parity",
+                    group: g.to_string(),
+                    level,
+                    count: 3,
+                    fill: Fill::Slots,
+                    tag: 0,
+                })
+            })
+            .collect()
+    }
+    fn build(&self, cell: &Cell, index: u64, _: &mut Worker) -> Attempt {
+        let entered = self.entered.lock().unwrap().clone();
+        assert_eq!(entered.as_deref(), Some(cell.group.as_str()));
+        let n = 10 + index + 100 * u64::from(cell.level);
+        Attempt::built(Built {
+            prompt: format!("{} {n}", cell.group),
+            answer: label(n).into(),
+            metadata: serde_json::json!({ "n": n }).to_string(),
+            certificate: "{}".into(),
+            key: n.to_string(),
+            label: label(n).into(),
+            domain: Some(cell.group.clone()),
+            source: None,
+            stats: Vec::new(),
+        })
+    }
+    fn manifest(&self) -> serde_json::Value {
+        serde_json::json!({})
+    }
+    fn enter_group(&self, group: &str) -> Result<(), String> {
+        let mut e = self.entered.lock().unwrap();
+        assert!(e.is_none(), "{group} entered while {e:?} is");
+        *e = Some(group.to_string());
+        self.log.lock().unwrap().push(format!("enter {group}"));
+        Ok(())
+    }
+    fn leave_group(&self, group: &str) {
+        let mut e = self.entered.lock().unwrap();
+        assert_eq!(e.as_deref(), Some(group));
+        *e = None;
+        self.log.lock().unwrap().push(format!("leave {group}"));
+    }
+}
+
+#[test]
+fn groups_are_entered_and_left_one_at_a_time() {
+    let tmp = tempfile::tempdir().unwrap();
+    for (tag, shard) in [("all", None), ("s2", Some((2, 2)))] {
+        let g = GroupedRun {
+            entered: std::sync::Mutex::new(None),
+            log: std::sync::Mutex::new(Vec::new()),
+        };
+        let settings = LoopSettings {
+            jobs: 2,
+            shard,
+            ..LoopSettings::default()
+        };
+        let s = run_generators(&tmp.path().join(tag), "toy", 1, &[&g], &settings, 16).unwrap();
+        assert_eq!(s.bugs_found(), 0, "{}", s.render());
+        let log = g.log.into_inner().unwrap();
+        // Shard 2 of 2 holds each group's level-2 cell only.
+        assert_eq!(
+            log,
+            [
+                "enter A", "leave A", "enter B", "leave B", "enter C", "leave C"
+            ],
+            "{tag}"
+        );
+        assert_eq!(s.total_rows, if shard.is_none() { 18 } else { 9 });
+    }
+}

@@ -2,7 +2,9 @@
 //! candidate indices → parallel batches (rayon, one persistent worker
 //! context per thread) → results walked in index order → per-cell
 //! deduplication → one id scheme → records over a bounded crossbeam channel
-//! to one writer thread → one run summary.
+//! to one writer thread → one run summary. Generators are told when the
+//! loop enters and leaves a group's cells ([`Generator::enter_group`]), so
+//! they hold one group's inputs at a time.
 //!
 //! Determinism: a candidate's outcome is a pure function of (seed, cell,
 //! index) ([`crate::tasks::family`]'s contract); the loop walks each cell's
@@ -490,11 +492,27 @@ pub fn generate(
     let mut seen: HashSet<String> = HashSet::new();
     let mut audit = Collector::new();
     let mut seen_unit = None;
+    // The (generator, group) whose inputs are loaded: entered before its
+    // first cell, left after its last (generators release them then).
+    let mut entered: Option<(usize, &str)> = None;
     'cells: for p in &planned {
         let cell = &p.cell;
         if seen_unit != Some(p.unit) {
             seen.clear();
             seen_unit = Some(p.unit);
+        }
+        if entered != Some((p.generator, cell.group.as_str())) {
+            if let Some((g, group)) = entered.take() {
+                generators[g].leave_group(group);
+            }
+            if let Err(e) = p.gen_ref.enter_group(&cell.group) {
+                stop = Some(RunError::Runtime(format!(
+                    "{} {}: {e}; no dataset written",
+                    cell.config, cell.group
+                )));
+                break 'cells;
+            }
+            entered = Some((p.generator, cell.group.as_str()));
         }
         let gen_ref = p.gen_ref;
         let mut cs = CellSummary {
@@ -622,6 +640,9 @@ pub fn generate(
             .map(|(k, (sum, n))| (k.to_string(), round6(sum / n.max(1) as f64)))
             .collect();
         summary.cells.insert(cell.key(), cs);
+    }
+    if let Some((g, group)) = entered {
+        generators[g].leave_group(group);
     }
     drop(tx);
     progress.finish("done");

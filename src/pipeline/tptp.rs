@@ -211,12 +211,62 @@ pub(super) fn saturate_file(
     }
 }
 
-/// What phase 1 hands phase 2 for one file.
+/// What phase 1 hands phase 2 for one file: where its artifact is and what
+/// the card says of it. The graph itself is not kept: phase 2 reads it
+/// again, one domain at a time.
 struct FileDone {
     report: SaturationReport,
     dir: PathBuf,
+    key: String,
     reused: bool,
-    graph: Option<Graph>,
+    /// Theorem candidates and whether the axioms have a finite model, for
+    /// a file that gives tasks (not under [`Stage::Saturate`], nor for
+    /// inconsistent axioms).
+    graph: Option<GraphInfo>,
+}
+
+/// The card's line of one file's graph.
+#[derive(Clone, Copy)]
+struct GraphInfo {
+    candidates: usize,
+    consistent: bool,
+}
+
+/// A file's graph, built from its phase-1 state (the same for a state just
+/// saturated and one read back from the artifact).
+fn file_graph(s: Saturated, src: &AxiomSource, cfg: &Config) -> Graph {
+    Graph::new(
+        s.bank,
+        s.store,
+        s.ranking,
+        &src.domain,
+        &src.name,
+        &cfg.tasks.tptp,
+        s.consistent,
+    )
+}
+
+/// Phase 2's reader of a domain's graphs: every file of the domain that
+/// gives tasks, in the run's file order, read back from its artifact.
+fn graph_loader(
+    files: Vec<(AxiomSource, PathBuf, String)>,
+    cfg: &Config,
+) -> crate::tasks::tptp::family::GraphLoader {
+    let cfg = cfg.clone();
+    Box::new(move |domain: &str| {
+        let mut graphs = Vec::new();
+        for (src, dir, key) in files.iter().filter(|f| f.0.domain == domain) {
+            let t = Instant::now();
+            let s = artifact::read(dir, key)?;
+            graphs.push(file_graph(s, src, &cfg));
+            tracing::debug!(
+                "{}: graph read back in {:.2}s",
+                src.name,
+                t.elapsed().as_secs_f64()
+            );
+        }
+        Ok(graphs)
+    })
 }
 
 /// Phase 1 of one file: its artifact, read when there (and the stage needs
@@ -235,6 +285,7 @@ fn file_stage(src: &AxiomSource, run: &TptpRun, root: &Path) -> Result<FileDone,
                 return Ok(FileDone {
                     report,
                     dir,
+                    key,
                     reused: true,
                     graph: None,
                 });
@@ -267,7 +318,7 @@ fn file_stage(src: &AxiomSource, run: &TptpRun, root: &Path) -> Result<FileDone,
             s
         }
     };
-    let mut report = s.report;
+    let mut report = s.report.clone();
     // The path this run reads the file from (the artifact may have been
     // written from another mount of the same contents).
     report.source = src.display.clone();
@@ -285,35 +336,22 @@ fn file_stage(src: &AxiomSource, run: &TptpRun, root: &Path) -> Result<FileDone,
             }
         );
     }
-    if run.stage == Stage::Saturate {
+    if run.stage == Stage::Saturate || s.inconsistent {
+        if s.inconsistent && run.stage != Stage::Saturate {
+            tracing::warn!(
+                "{}: the axioms are inconsistent; no tasks from it",
+                src.name
+            );
+        }
         return Ok(FileDone {
             report,
             dir,
+            key,
             reused,
             graph: None,
         });
     }
-    if s.inconsistent {
-        tracing::warn!(
-            "{}: the axioms are inconsistent; no tasks from it",
-            src.name
-        );
-        return Ok(FileDone {
-            report,
-            dir,
-            reused,
-            graph: None,
-        });
-    }
-    let graph = Graph::new(
-        s.bank,
-        s.store,
-        s.ranking,
-        &src.domain,
-        &src.name,
-        &cfg.tasks.tptp,
-        s.consistent,
-    );
+    let graph = file_graph(s, src, cfg);
     if run.progress {
         tracing::info!(
             "{}: {} theorem candidates, axioms {}",
@@ -329,8 +367,12 @@ fn file_stage(src: &AxiomSource, run: &TptpRun, root: &Path) -> Result<FileDone,
     Ok(FileDone {
         report,
         dir,
+        key,
         reused,
-        graph: Some(graph),
+        graph: Some(GraphInfo {
+            candidates: graph.pool.len(),
+            consistent: graph.consistent,
+        }),
     })
 }
 
@@ -503,7 +545,8 @@ pub fn run_tptp(run: &TptpRun) -> Result<TptpSummary, RunError> {
     let mut reports = Vec::new();
     let mut artifacts = Vec::new();
     let mut graphs = Vec::new();
-    for d in done {
+    let mut files = Vec::new();
+    for (src, d) in sources.iter().zip(done) {
         let d = match d {
             Ok(d) => d,
             Err(e) => {
@@ -513,9 +556,12 @@ pub fn run_tptp(run: &TptpRun) -> Result<TptpSummary, RunError> {
                 return Err(e);
             }
         };
+        if let Some(info) = d.graph {
+            graphs.push((src.name.clone(), info));
+            files.push((src.clone(), d.dir.clone(), d.key));
+        }
         reports.push(d.report);
         artifacts.push((d.dir, d.reused));
-        graphs.extend(d.graph);
     }
     let saturation_seconds = t0.elapsed().as_secs_f64();
     if run.progress {
@@ -549,9 +595,10 @@ pub fn run_tptp(run: &TptpRun) -> Result<TptpSummary, RunError> {
         serde_json::to_writer_pretty(&mut *w, &report_json)?;
         std::io::Write::write_all(w, b"\n")
     })?;
-    // Phase 2: the generation loop over the graphs.
+    // Phase 2: the generation loop over the graphs, read back from the
+    // artifacts one domain at a time (cells are domain-major).
     let card = card_text(&domains, &reports, &graphs, run);
-    generator.set_graphs(graphs, card);
+    generator.set_loader(graph_loader(files, cfg), card);
     let settings = LoopSettings {
         jobs: cfg.jobs,
         shard: run.shard,
@@ -592,7 +639,7 @@ fn link_or_copy(from: &Path, to: &Path) -> Result<(), RunError> {
 fn card_text(
     domains: &[String],
     reports: &[SaturationReport],
-    graphs: &[Graph],
+    graphs: &[(String, GraphInfo)],
     run: &TptpRun,
 ) -> String {
     let mut s = format!(
@@ -610,13 +657,13 @@ fn card_text(
         let stem = Path::new(&r.source)
             .file_stem()
             .map_or(r.source.clone(), |x| x.to_string_lossy().into_owned());
-        let g = graphs.iter().find(|g| g.name == stem);
+        let g = graphs.iter().find(|g| g.0 == stem).map(|g| g.1);
         s.push_str(&format!(
             "| {stem} | {} | {} | {} | {} | {} |\n",
             r.status.name(),
             r.processed,
             r.kept,
-            g.map_or(0, |g| g.pool.len()),
+            g.map_or(0, |g| g.candidates),
             g.is_some_and(|g| g.consistent)
         ));
     }

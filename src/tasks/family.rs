@@ -299,6 +299,20 @@ pub trait Generator: Sync {
     fn card(&self) -> String {
         String::new()
     }
+
+    /// Called by the loop before the first cell of a run of consecutive
+    /// cells of `group` (cells come in output order, so a generator whose
+    /// cells are group-major sees each group entered once): the place to
+    /// load what the group's cells read. An error ends the run (default:
+    /// nothing to load).
+    fn enter_group(&self, _group: &str) -> Result<(), String> {
+        Ok(())
+    }
+
+    /// Called after the last cell of that run of `group`'s cells, also when
+    /// the loop stops early: what was loaded for it may be released, so a
+    /// run holds one group's inputs at a time (default: nothing held).
+    fn leave_group(&self, _group: &str) {}
 }
 
 /// Maps config names to families: `score` and `verify` dispatch on a row's

@@ -6,7 +6,10 @@
 //! seeded permutation of all the domain's usable theorems, over every axiom
 //! file: [`theorem_order`]), each certified by the worker's prover. The
 //! saturation stage that builds the [`Graph`]s runs before, in
-//! `pipeline::tptp`, and hands them over with [`TptpGenerator::set_graphs`].
+//! `pipeline::tptp`, and hands them over with [`TptpGenerator::set_graphs`],
+//! or a loader with [`TptpGenerator::set_loader`]: then a domain's graphs
+//! are read when the loop enters its cells and dropped when it leaves them
+//! (cells are domain-major), so a run holds one domain's graphs at a time.
 
 use super::{
     Family, GENERATOR_VERSION, Graph, Reject, TasksConfig, entail, recon, select, theorem_order,
@@ -26,6 +29,7 @@ use crate::tasks::fault::{self, RejectEntry};
 use crate::tasks::instance_rng;
 use crate::tasks::{Score, TaskError};
 use std::collections::BTreeMap;
+use std::sync::{Arc, PoisonError, RwLock};
 
 /// The TPTP families (static face).
 pub struct TptpFamily;
@@ -179,11 +183,19 @@ pub struct TptpGenerator {
     pub domains: Vec<String>,
     /// The run's settings for the manifest.
     pub manifest: serde_json::Value,
-    /// Graphs with theorem candidates, per domain (set after saturation).
-    graphs: BTreeMap<String, Vec<Graph>>,
+    /// Graphs with theorem candidates, per domain: the resident ones (set
+    /// after saturation, or loaded for the domain being generated).
+    graphs: RwLock<BTreeMap<String, Arc<Vec<Graph>>>>,
+    /// Reads a domain's graphs on demand; with it, graphs are dropped when
+    /// the loop leaves their domain.
+    loader: Option<GraphLoader>,
     /// The card text (set after saturation).
     card: String,
 }
+
+/// Reads the graphs of one domain (in the run's file order), or says why it
+/// cannot.
+pub type GraphLoader = Box<dyn Fn(&str) -> Result<Vec<Graph>, String> + Send + Sync>;
 
 impl TptpGenerator {
     /// A generator before its saturation stage.
@@ -200,20 +212,70 @@ impl TptpGenerator {
             seed,
             domains,
             manifest,
-            graphs: BTreeMap::new(),
+            graphs: RwLock::new(BTreeMap::new()),
+            loader: None,
             card: String::new(),
         }
     }
 
-    /// Hands over the saturation stage's graphs (those with an empty pool
-    /// are dropped: no theorem can be drawn from them) and the card text.
+    /// Hands over the saturation stage's graphs, all resident for the whole
+    /// run (those with an empty pool are dropped: no theorem can be drawn
+    /// from them), and the card text.
     pub fn set_graphs(&mut self, graphs: Vec<Graph>, card: String) {
+        let mut by_domain: BTreeMap<String, Vec<Graph>> = BTreeMap::new();
         for g in graphs {
             if !g.pool.is_empty() {
-                self.graphs.entry(g.domain.clone()).or_default().push(g);
+                by_domain.entry(g.domain.clone()).or_default().push(g);
             }
         }
+        *self
+            .graphs
+            .get_mut()
+            .unwrap_or_else(PoisonError::into_inner) = by_domain
+            .into_iter()
+            .map(|(d, g)| (d, Arc::new(g)))
+            .collect();
+        self.loader = None;
         self.card = card;
+    }
+
+    /// Hands over a loader of each domain's graphs and the card text: a
+    /// domain's graphs are then read when the loop enters its cells and
+    /// dropped when it leaves them. The graphs must be the ones
+    /// [`TptpGenerator::set_graphs`] would have been given, in the same
+    /// order, so the output does not depend on which was used.
+    pub fn set_loader(&mut self, loader: GraphLoader, card: String) {
+        self.graphs
+            .get_mut()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clear();
+        self.loader = Some(loader);
+        self.card = card;
+    }
+
+    /// The graphs of `domain` with theorem candidates, read through the
+    /// loader if they are not resident.
+    fn domain_graphs(&self, domain: &str) -> Result<Arc<Vec<Graph>>, String> {
+        if let Some(g) = self
+            .graphs
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .get(domain)
+        {
+            return Ok(g.clone());
+        }
+        let Some(loader) = &self.loader else {
+            return Ok(Arc::new(Vec::new()));
+        };
+        let mut resident = self.graphs.write().unwrap_or_else(PoisonError::into_inner);
+        if let Some(g) = resident.get(domain) {
+            return Ok(g.clone());
+        }
+        let mut graphs = loader(domain)?;
+        graphs.retain(|g| !g.pool.is_empty());
+        let graphs = Arc::new(graphs);
+        resident.insert(domain.to_string(), graphs.clone());
+        Ok(graphs)
     }
 
     /// A worker's prover: the generation limits with the run's saturation
@@ -276,7 +338,13 @@ impl Generator for TptpGenerator {
         let Some(family) = Family::from_config(cell.config) else {
             return Attempt::rejected(&Reject::Degenerate);
         };
-        let graphs = self.graphs.get(&cell.group).map_or(&[][..], |g| &g[..]);
+        // The loop entered the group first, so this reads nothing; a
+        // failure here would be a loader that failed once and not before.
+        let graphs = match self.domain_graphs(&cell.group) {
+            Ok(g) => g,
+            Err(e) => panic!("graphs of {}: {e}", cell.group),
+        };
+        let graphs = &graphs[..];
         if graphs.is_empty() {
             return Attempt::rejected(&Reject::TooShallow);
         }
@@ -374,5 +442,18 @@ impl Generator for TptpGenerator {
 
     fn card(&self) -> String {
         self.card.clone()
+    }
+
+    fn enter_group(&self, group: &str) -> Result<(), String> {
+        self.domain_graphs(group).map(|_| ())
+    }
+
+    fn leave_group(&self, group: &str) {
+        if self.loader.is_some() {
+            self.graphs
+                .write()
+                .unwrap_or_else(PoisonError::into_inner)
+                .remove(group);
+        }
     }
 }
