@@ -11,13 +11,18 @@
 //! theorem, foreign symbols). Picking the pool clauses listed as
 //! background therefore no longer recovers the answer.
 //!
-//! Exactness: the minimum is found by searching subsets in order of size.
-//! A subset that does not prove the theorem gets a finite countermodel; the
-//! model is then evaluated on every pool clause, and every subset of the
-//! clauses it satisfies is known not to prove the theorem (monotonicity of
-//! entailment), so one model rules out many subsets at once. The first size
-//! with a proof is the minimum; every subset of that size is either proved
-//! (another minimum answer, all of them kept) or covered by a model. The
+//! Exactness: a subset that does not prove the theorem gets a finite
+//! countermodel; the model is then evaluated on every pool clause, and
+//! every subset of the clauses it satisfies is known not to prove the
+//! theorem (monotonicity of entailment), so one model rules out many
+//! subsets at once. Subsets are classified largest first, from one below
+//! the irredundant set M found by deletion downwards while proofs remain
+//! (a model of a large subset covers all its subsets: the idea of growing
+//! each countermodel's satisfied set before enumerating further, as in
+//! Liffiton et al., "Fast, flexible MUS enumeration", Constraints 2016).
+//! The smallest size with a proof is the minimum; every subset of that size
+//! is either proved (another minimum answer, all of them kept) or covered
+//! by a model, and so is every smaller subset. The
 //! certificate holds the refutations and the models with the pool clauses
 //! each satisfies, so `verify` can re-check the whole claim without search.
 
@@ -98,7 +103,18 @@ fn indices(mask: u32) -> Vec<usize> {
     (0..32).filter(|i| mask >> i & 1 == 1).collect()
 }
 
-/// Exact minimum search over `pool` for theorem `t`, up to size `max_size`.
+/// Exact minimum search over `pool` for theorem `t`, which some subset of
+/// `max_size` clauses (the irredundant set M) is known to prove.
+///
+/// Largest uncovered subsets first: every subset of size `max_size - 1`
+/// is classified (proved, or covered by a countermodel), then, while that
+/// size still has proofs, the size below, and so on; the smallest size
+/// with proofs is the minimum (every subset one smaller has a countermodel,
+/// and so, by monotonicity, has every smaller subset), and its subsets are
+/// classified last when no smaller size had a proof. A model of a large
+/// subset satisfies all of its subsets, so one prover call covers far more
+/// than a model of a small one: searching sizes upwards from 0 asked for
+/// models of every small subset the larger models then covered anyway.
 fn minimum(
     g: &Graph,
     prover: &mut Prover,
@@ -114,7 +130,10 @@ fn minimum(
         processed: 0,
         calls: 0,
     };
-    for s in 0..=max_size.min(pool.len()) {
+    // Every subset of size `s` not yet covered: proved (returned) or
+    // covered by a new countermodel.
+    let mut classify = |s: usize, st: &mut Search| -> Result<Vec<(u32, Refutation)>, Reject> {
+        let mut answers = Vec::new();
         for mask in subsets(pool.len(), s) {
             if st.covers.iter().any(|(sat, _)| mask & !sat == 0) {
                 continue;
@@ -128,7 +147,7 @@ fn minimum(
                     if s == 0 {
                         return Err(Reject::Degenerate);
                     }
-                    st.answers.push((mask, refutation));
+                    answers.push((mask, refutation));
                 }
                 Verdict::CounterSatisfiable {
                     evidence: Evidence::Model { model },
@@ -147,12 +166,28 @@ fn minimum(
                 Verdict::Unknown => return Err(Reject::Unknown),
             }
         }
-        if !st.answers.is_empty() {
-            st.size = s;
-            return Ok(st);
+        Ok(answers)
+    };
+    let mut size = max_size.min(pool.len());
+    let mut found = None;
+    while size > 0 {
+        let below = classify(size - 1, &mut st)?;
+        if below.is_empty() {
+            break;
         }
+        size -= 1;
+        found = Some(below);
     }
-    Err(Reject::Unknown)
+    let answers = match found {
+        Some(a) => a,
+        None => classify(size, &mut st)?,
+    };
+    if answers.is_empty() {
+        return Err(Reject::Unknown);
+    }
+    st.size = size;
+    st.answers = answers;
+    Ok(st)
 }
 
 /// `k` distractors for premise set `m` of theorem `t` (none in `premises`):
