@@ -38,7 +38,7 @@ use crate::config::Config;
 use crate::dataset::{DatasetWriter, Provenance, remove_stale_temporaries};
 use crate::interest::Ranking;
 use crate::tasks::tptp::family::TptpGenerator;
-use crate::tasks::tptp::{GENERATOR_VERSION, Graph};
+use crate::tasks::tptp::{GENERATOR_VERSION, Graph, theorem_pool};
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -232,20 +232,6 @@ struct GraphInfo {
     consistent: bool,
 }
 
-/// A file's graph, built from its phase-1 state (the same for a state just
-/// saturated and one read back from the artifact).
-fn file_graph(s: Saturated, src: &AxiomSource, cfg: &Config) -> Graph {
-    Graph::new(
-        s.bank,
-        s.store,
-        s.ranking,
-        &src.domain,
-        &src.name,
-        &cfg.tasks.tptp,
-        s.consistent,
-    )
-}
-
 /// Phase 2's reader of a domain's graphs: every file of the domain that
 /// gives tasks, in the run's file order, read back from its artifact.
 fn graph_loader(
@@ -258,7 +244,15 @@ fn graph_loader(
         for (src, dir, key) in files.iter().filter(|f| f.0.domain == domain) {
             let t = Instant::now();
             let s = artifact::read(dir, key)?;
-            graphs.push(file_graph(s, src, &cfg));
+            graphs.push(Graph::new(
+                s.bank,
+                s.store,
+                s.ranking,
+                &src.domain,
+                &src.name,
+                &cfg.tasks.tptp,
+                s.consistent,
+            ));
             tracing::debug!(
                 "{}: graph read back in {:.2}s",
                 src.name,
@@ -351,12 +345,16 @@ fn file_stage(src: &AxiomSource, run: &TptpRun, root: &Path) -> Result<FileDone,
             graph: None,
         });
     }
-    let graph = file_graph(s, src, cfg);
+    // The card's line only: phase 2 builds the graph when it needs it.
+    let graph = GraphInfo {
+        candidates: theorem_pool(&s.bank, &s.store, &s.ranking, &cfg.tasks.tptp).len(),
+        consistent: s.consistent,
+    };
     if run.progress {
         tracing::info!(
             "{}: {} theorem candidates, axioms {}",
             src.name,
-            graph.pool.len(),
+            graph.candidates,
             if graph.consistent {
                 "have a finite model"
             } else {
@@ -369,10 +367,7 @@ fn file_stage(src: &AxiomSource, run: &TptpRun, root: &Path) -> Result<FileDone,
         dir,
         key,
         reused,
-        graph: Some(GraphInfo {
-            candidates: graph.pool.len(),
-            consistent: graph.consistent,
-        }),
+        graph: Some(graph),
     })
 }
 

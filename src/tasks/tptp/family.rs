@@ -5,11 +5,11 @@
 //! `i` of a cell of `count` slots takes draw `a * count + i` of the cell's
 //! seeded permutation of all the domain's usable theorems, over every axiom
 //! file: [`theorem_order`]), each certified by the worker's prover. The
-//! saturation stage that builds the [`Graph`]s runs before, in
-//! `pipeline::tptp`, and hands them over with [`TptpGenerator::set_graphs`],
-//! or a loader with [`TptpGenerator::set_loader`]: then a domain's graphs
-//! are read when the loop enters its cells and dropped when it leaves them
-//! (cells are domain-major), so a run holds one domain's graphs at a time.
+//! saturation stage runs before, in `pipeline::tptp`, and hands over a
+//! loader of the [`Graph`]s with [`TptpGenerator::set_loader`]: a domain's
+//! graphs are read when the loop enters its cells and dropped when it
+//! leaves them (cells are domain-major), so a run holds one domain's graphs
+//! at a time.
 
 use super::{
     Family, GENERATOR_VERSION, Graph, Reject, TasksConfig, entail, recon, select, theorem_order,
@@ -183,11 +183,9 @@ pub struct TptpGenerator {
     pub domains: Vec<String>,
     /// The run's settings for the manifest.
     pub manifest: serde_json::Value,
-    /// Graphs with theorem candidates, per domain: the resident ones (set
-    /// after saturation, or loaded for the domain being generated).
+    /// Graphs with theorem candidates of the domain being generated.
     graphs: RwLock<BTreeMap<String, Arc<Vec<Graph>>>>,
-    /// Reads a domain's graphs on demand; with it, graphs are dropped when
-    /// the loop leaves their domain.
+    /// Reads a domain's graphs on demand (set after saturation).
     loader: Option<GraphLoader>,
     /// The card text (set after saturation).
     card: String,
@@ -218,32 +216,10 @@ impl TptpGenerator {
         }
     }
 
-    /// Hands over the saturation stage's graphs, all resident for the whole
-    /// run (those with an empty pool are dropped: no theorem can be drawn
-    /// from them), and the card text.
-    pub fn set_graphs(&mut self, graphs: Vec<Graph>, card: String) {
-        let mut by_domain: BTreeMap<String, Vec<Graph>> = BTreeMap::new();
-        for g in graphs {
-            if !g.pool.is_empty() {
-                by_domain.entry(g.domain.clone()).or_default().push(g);
-            }
-        }
-        *self
-            .graphs
-            .get_mut()
-            .unwrap_or_else(PoisonError::into_inner) = by_domain
-            .into_iter()
-            .map(|(d, g)| (d, Arc::new(g)))
-            .collect();
-        self.loader = None;
-        self.card = card;
-    }
-
-    /// Hands over a loader of each domain's graphs and the card text: a
-    /// domain's graphs are then read when the loop enters its cells and
-    /// dropped when it leaves them. The graphs must be the ones
-    /// [`TptpGenerator::set_graphs`] would have been given, in the same
-    /// order, so the output does not depend on which was used.
+    /// Hands over a loader of each domain's graphs (those with an empty
+    /// pool are skipped: no theorem can be drawn from them) and the card
+    /// text: a domain's graphs are read when the loop enters its cells and
+    /// dropped when it leaves them.
     pub fn set_loader(&mut self, loader: GraphLoader, card: String) {
         self.graphs
             .get_mut()
@@ -449,11 +425,9 @@ impl Generator for TptpGenerator {
     }
 
     fn leave_group(&self, group: &str) {
-        if self.loader.is_some() {
-            self.graphs
-                .write()
-                .unwrap_or_else(PoisonError::into_inner)
-                .remove(group);
-        }
+        self.graphs
+            .write()
+            .unwrap_or_else(PoisonError::into_inner)
+            .remove(group);
     }
 }

@@ -379,6 +379,26 @@ impl Profile {
     }
 }
 
+/// The theorem candidates of a ranking, best first: score at least
+/// `min_score`, distinct up to variants, at most `pool_size` (a [`Graph`]'s
+/// pool).
+pub fn theorem_pool(
+    bank: &TermBank,
+    store: &ClauseStore,
+    ranking: &Ranking,
+    cfg: &TasksConfig,
+) -> Vec<Scored> {
+    let mut seen = HashSet::new();
+    ranking
+        .ranked
+        .iter()
+        .filter(|s| s.score >= cfg.min_score)
+        .filter(|s| seen.insert(canonical_clause(bank, &store.clause(s.id).lits)))
+        .take(cfg.pool_size)
+        .cloned()
+        .collect()
+}
+
 impl Graph {
     /// Wraps a finished run (its bank and store, taken out of the
     /// saturator so the graph can be shared between threads) and keeps the
@@ -392,14 +412,7 @@ impl Graph {
         cfg: &TasksConfig,
         consistent: bool,
     ) -> Graph {
-        let mut seen = HashSet::new();
-        let pool: Vec<Scored> = ranking
-            .ranked
-            .into_iter()
-            .filter(|s| s.score >= cfg.min_score)
-            .filter(|s| seen.insert(canonical_clause(&bank, &store.clause(s.id).lits)))
-            .take(cfg.pool_size)
-            .collect();
+        let pool = theorem_pool(&bank, &store, &ranking, cfg);
         let active: Vec<ClauseId> = store
             .ids()
             .filter(|&c| store.get(c).state == State::Active && !store.clause(c).is_empty())
