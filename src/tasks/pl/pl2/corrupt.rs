@@ -17,13 +17,19 @@ pub enum Corruption {
     DropJustifier,
     /// Negate one atom occurrence in a step's claim → logic (not entailed).
     ClaimMutation,
-    /// Pad a step to six justifiers → type.
+    /// Pad a step to six justifiers, or (on a fair coin) replace its claim
+    /// by a tautology over it → type. (The two type errors NDL_f has for
+    /// one step, so that a step with six justifiers is not the only sign
+    /// of this operator.)
     ExtraJustifiers,
     /// Cite a name that is only defined later → syntax.
     ForwardReference,
     /// Remove a named step that is cited later → syntax.
     DeleteLemma,
-    /// Remove the final `goal from ...` step → logic, line 0.
+    /// Re-point the closing `false from ...` step of the refutation at
+    /// another earlier name, so the contradiction it claims does not hold →
+    /// logic. (The proof keeps its lines, justifier counts and last line: a
+    /// removed final step was visible from those alone.)
     WrongFinal,
 }
 
@@ -128,13 +134,6 @@ pub(super) fn corrupt(
     n_premises: usize,
 ) -> Option<Deduction> {
     let mut d = proof.clone();
-    if op == Corruption::WrongFinal {
-        let Deduction::Block { elems, .. } = &mut d else {
-            unreachable!()
-        };
-        elems.pop();
-        return Some(d);
-    }
     let body = body_mut(&mut d);
     let n = body.len();
     let names: Vec<Option<String>> = body
@@ -170,9 +169,14 @@ pub(super) fn corrupt(
         Corruption::ExtraJustifiers => {
             let i = rng.random_range(0..n);
             let (_, s) = step_parts(&mut body[i])?;
-            while s.args.len() < 6 {
-                let p = rng.random_range(1..=n_premises);
-                s.args.push(Arg::Ident(format!("premise-{p}")));
+            if rng.random_bool(0.5) {
+                while s.args.len() < 6 {
+                    let p = rng.random_range(1..=n_premises);
+                    s.args.push(Arg::Ident(format!("premise-{p}")));
+                }
+            } else {
+                let c = s.conclusion.clone()?;
+                s.conclusion = Some(Formula::or(c.clone(), Formula::negation(c)));
             }
         }
         Corruption::ForwardReference => {
@@ -202,7 +206,23 @@ pub(super) fn corrupt(
             let i = *cands.get(rng.random_range(0..cands.len().max(1)))?;
             body.remove(i);
         }
-        Corruption::WrongFinal => unreachable!("handled above"),
+        Corruption::WrongFinal => {
+            // The closing step is the body's last; it cites two earlier
+            // names, one of which is swapped for another earlier name.
+            let last = n.checked_sub(1)?;
+            let earlier: Vec<String> = names[..last].iter().flatten().cloned().collect();
+            let (_, s) = step_parts(&mut body[last])?;
+            let slots: Vec<usize> = (0..s.args.len())
+                .filter(|&k| matches!(&s.args[k], Arg::Ident(_)))
+                .collect();
+            let k = *slots.get(rng.random_range(0..slots.len().max(1)))?;
+            let others: Vec<&String> = earlier
+                .iter()
+                .filter(|x| !s.args.contains(&Arg::Ident((*x).clone())))
+                .collect();
+            let pick = others.get(rng.random_range(0..others.len().max(1)))?;
+            s.args[k] = Arg::Ident((*pick).clone());
+        }
     }
     Some(d)
 }

@@ -286,3 +286,99 @@ fn pl2_checking_scores_error_details_strictly() {
     assert_eq!(lenient, incorrect as f64);
     assert!(value < lenient, "strict {value} vs lenient {lenient}");
 }
+
+/// A wrong closing step keeps the proof's shape: the same lines, the same
+/// last line and justifier counts, and one justifier of the `false from`
+/// step changed; the checker finds a logic error in it (a removed final
+/// step was visible from the last line and the closing brackets alone).
+#[test]
+fn wrong_final_keeps_the_proof_shape_and_fails_on_logic() {
+    use crate::prop::ndl::{Dialect, parse_proof_in};
+    use rand::SeedableRng;
+    let opts = Pl2Options::default();
+    let system = ProofSystem::NdlF(opts.ndlf.clone());
+    let mut checked = 0;
+    for inst in instances(Pl2Task::ProofChecking, 4) {
+        let text = inst.metadata["reference_proof"].as_str().unwrap();
+        let proof = parse_proof_in(text, false, Dialect::NdlF).unwrap();
+        let premises: Vec<Formula> = inst.metadata["premises"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| Formula::parse(p.as_str().unwrap()).unwrap())
+            .collect();
+        let goal = Formula::parse(inst.metadata["goal"].as_str().unwrap()).unwrap();
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(checked);
+        let Some(bad) = corrupt::corrupt(
+            &proof,
+            corrupt::Corruption::WrongFinal,
+            &mut rng,
+            premises.len(),
+        ) else {
+            continue;
+        };
+        let (old, new) = (print(&proof), print(&bad));
+        let (old_lines, new_lines): (Vec<&str>, Vec<&str>) =
+            (old.lines().collect(), new.lines().collect());
+        assert_eq!(old_lines.len(), new_lines.len());
+        let changed: Vec<usize> = (0..old_lines.len())
+            .filter(|&i| old_lines[i] != new_lines[i])
+            .collect();
+        assert_eq!(changed.len(), 1, "{new}");
+        let line = new_lines[changed[0]].trim();
+        assert!(line.starts_with("false from "), "{line}");
+        assert_eq!(
+            line.matches(',').count(),
+            old_lines[changed[0]].matches(',').count()
+        );
+        let r = system.check_text(&named_premises(&premises), &goal, &new, Mode::Strict);
+        if let Err(e) = r.result {
+            assert_eq!(e.kind.name(), "logic", "{new}");
+            checked += 1;
+        }
+    }
+    assert!(checked >= 8, "{checked}");
+}
+
+/// Both forms of the extra-justifier operator are type errors: six
+/// justifiers, or a tautology as the claim.
+#[test]
+fn extra_justifiers_is_a_type_error_in_both_forms() {
+    use crate::prop::ndl::{Dialect, parse_proof_in};
+    use rand::SeedableRng;
+    let opts = Pl2Options::default();
+    let system = ProofSystem::NdlF(opts.ndlf.clone());
+    let (mut six, mut tautology) = (0, 0);
+    for inst in instances(Pl2Task::ProofChecking, 3) {
+        let text = inst.metadata["reference_proof"].as_str().unwrap();
+        let proof = parse_proof_in(text, false, Dialect::NdlF).unwrap();
+        let premises: Vec<Formula> = inst.metadata["premises"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| Formula::parse(p.as_str().unwrap()).unwrap())
+            .collect();
+        let goal = Formula::parse(inst.metadata["goal"].as_str().unwrap()).unwrap();
+        for seed in 0..12 {
+            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+            let Some(bad) = corrupt::corrupt(
+                &proof,
+                corrupt::Corruption::ExtraJustifiers,
+                &mut rng,
+                premises.len(),
+            ) else {
+                continue;
+            };
+            let new = print(&bad);
+            let r = system.check_text(&named_premises(&premises), &goal, &new, Mode::Strict);
+            let e = r.result.expect_err("the corruption is caught");
+            assert_eq!(e.kind.name(), "type", "{new}");
+            if e.description.contains("tautology") {
+                tautology += 1;
+            } else {
+                six += 1;
+            }
+        }
+    }
+    assert!(six > 0 && tautology > 0, "{six} {tautology}");
+}
