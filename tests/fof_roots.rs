@@ -107,3 +107,61 @@ fn other_dialects_are_inappropriate() {
     assert_eq!(out.status.code(), Some(2));
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// Tasks from FOF axiom files show the formulas the background clauses
+/// came from, by their TPTP names, each with its clausal form; the
+/// metadata carries them (`context_formulas`), and `verify` renders the
+/// same prompts again from it.
+#[test]
+fn fof_task_backgrounds_show_the_original_formulas() {
+    let r = root("tptp-fof");
+    let out = std::env::temp_dir().join(format!("saturate-fof-tasks-{}", std::process::id()));
+    let o = Command::new(env!("CARGO_BIN_EXE_saturate"))
+        .args([
+            "--domain", "SET", "--count", "1", "--levels", "1", "--format", "jsonl", "-q", "--tptp",
+        ])
+        .arg(&r)
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .expect("runs");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let ds = out.join("SET/SET-tasks");
+    let text = std::fs::read_to_string(ds.join("conjecture_entailment/train-00000-of-00001.jsonl"))
+        .expect("entailment shard");
+    let mut with_formulas = 0;
+    for line in text.lines() {
+        let row: serde_json::Value = serde_json::from_str(line).expect("json row");
+        let meta: serde_json::Value =
+            serde_json::from_str(row["metadata"].as_str().expect("metadata")).expect("json");
+        let prompt = row["prompt"].as_str().expect("prompt");
+        let Some(formulas) = meta["context_formulas"].as_array() else {
+            continue;
+        };
+        let axioms = meta["context_axioms"].as_array().expect("context axioms");
+        assert_eq!(formulas.len(), axioms.len());
+        for (f, a) in formulas.iter().zip(axioms) {
+            let a = a.as_str().unwrap();
+            if f.is_null() {
+                assert!(prompt.contains(&format!("\n- {a}\n")), "{prompt}");
+                continue;
+            }
+            let (name, formula) = (f["name"].as_str().unwrap(), f["formula"].as_str().unwrap());
+            assert!(formula.contains('!') || formula.contains('?') || formula.contains("=>"));
+            assert!(
+                prompt.contains(&format!("\n- {name}: {formula}\n  clausal form:\n")),
+                "{prompt}"
+            );
+            assert!(prompt.contains(&format!("\n  - {a}\n")), "{prompt}");
+            with_formulas += 1;
+        }
+    }
+    assert!(with_formulas > 0, "no FOF-origin background axiom: {text}");
+    let v = Command::new(env!("CARGO_BIN_EXE_saturate"))
+        .arg("verify")
+        .arg(&ds)
+        .output()
+        .expect("runs");
+    assert!(v.status.success(), "{}", String::from_utf8_lossy(&v.stdout));
+    std::fs::remove_dir_all(&out).ok();
+}

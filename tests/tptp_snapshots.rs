@@ -4,7 +4,7 @@
 //! independent of the saturation strategy. Regenerate intentionally with
 //! `UPDATE_SNAPSHOTS=1 cargo test --test tptp_snapshots`.
 
-use saturate::tasks::tptp::{entail, recon, select};
+use saturate::tasks::tptp::{Background, entail, recon, select};
 mod common;
 
 fn check(name: &str, text: &str) {
@@ -24,7 +24,7 @@ const CONTEXT: &[&str] = &[
 fn entailment_prompt() {
     let p = entail::render(
         "SET",
-        &s(CONTEXT),
+        &Background::clauses(s(CONTEXT)),
         &s(&[
             "member(X0,union_of(X1,X2)) | ~member(X0,X2)",
             "~member(X0,empty)",
@@ -44,7 +44,7 @@ fn selection_prompt() {
     ]);
     let p = select::render(
         "SET",
-        &s(CONTEXT),
+        &Background::clauses(s(CONTEXT)),
         "~member(X0,union_of(empty,X1)) | member(X0,X1)",
         &pool,
     );
@@ -65,7 +65,7 @@ fn reconstruction_prompt() {
     ]);
     let p = recon::render(
         "GRP",
-        &[],
+        &Background::default(),
         "mult(inv(inv(X0)),e)=X0",
         &clauses,
         &[1, 2, 3, 4],

@@ -137,6 +137,7 @@ mod tests {
                 role: "axiom".into(),
                 file: "f".into(),
                 source: None,
+                formula: None,
             })
         };
         let a = s.push(empty(), Rule::Input, smallvec![], vec![], info());

@@ -214,6 +214,7 @@ mod tests {
             role: "axiom".into(),
             file: "t.p".into(),
             source: None,
+            formula: None,
         };
         let c0 = store.push(
             Clause {

@@ -393,6 +393,7 @@ pub(crate) mod tests {
                         role: "axiom".into(),
                         file: "t.p".into(),
                         source: None,
+                        formula: None,
                     },
                 )
             })

@@ -42,7 +42,7 @@ use std::path::{Path, PathBuf};
 include!(concat!(env!("OUT_DIR"), "/source_fingerprint.rs"));
 
 /// Version of the artifact layout; part of every key.
-pub const ARTIFACT_FORMAT: u32 = 1;
+pub const ARTIFACT_FORMAT: u32 = 2;
 
 /// The file holding the engine state inside an artifact folder.
 pub const STATE_FILE: &str = "state.bin.zst";
@@ -85,6 +85,7 @@ pub fn key(bank: &TermBank, inputs: &Inputs, cfg: &Config) -> String {
         field(info.role.as_bytes());
         field(info.file.as_bytes());
         field(info.source.as_deref().unwrap_or("").as_bytes());
+        field(info.formula.as_deref().unwrap_or("").as_bytes());
         field(crate::tptp::clause_to_tptp(bank, lits).as_bytes());
     }
     field(
@@ -130,6 +131,7 @@ struct WireInput {
     role: String,
     file: String,
     source: Option<String>,
+    formula: Option<String>,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -236,6 +238,7 @@ fn to_wire(s: &Saturated, key: &str) -> Wire {
                 role: i.role.clone(),
                 file: i.file.clone(),
                 source: i.source.clone(),
+                formula: i.formula.clone(),
             }),
         })
         .collect();
@@ -369,6 +372,7 @@ fn from_wire(w: Wire, report: SaturationReport) -> Result<Saturated, String> {
             role: x.role,
             file: x.file,
             source: x.source,
+            formula: x.formula,
         });
         let c = store.push(
             Clause {

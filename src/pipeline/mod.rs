@@ -156,6 +156,7 @@ pub fn inputs_of(problem: &Problem) -> Inputs {
                     role: c.role.as_str().to_string(),
                     file: c.source.file.display().to_string(),
                     source: c.clausified.as_ref().map(|o| o.source.clone()),
+                    formula: c.clausified.as_ref().map(|o| o.formula.clone()),
                 },
             )
         })

@@ -416,6 +416,7 @@ impl Prover {
                         role: c.role.clone(),
                         file: String::new(),
                         source: None,
+                        formula: None,
                     },
                 )
             })

@@ -196,6 +196,10 @@ pub struct InputInfo {
     /// inference over the formula's derivation lines), printed instead of
     /// `file(...)`. `None` for a clause read as `cnf`.
     pub source: Option<String>,
+    /// For a clause from a FOF formula: that formula as read (closed TPTP
+    /// text), which task prompts show in the background. `None` for a
+    /// clause read as `cnf`.
+    pub formula: Option<String>,
 }
 
 impl Record {

@@ -157,6 +157,10 @@ pub struct Clausified {
     /// merged, variables not yet renumbered): it follows from their
     /// matrices propositionally, which the checker confirms.
     pub raw: String,
+    /// The formula the clause comes from, as read (closed TPTP text; for
+    /// a conjecture, its negation): what a prompt shows a reader in place
+    /// of the clausification.
+    pub formula: String,
 }
 
 /// One line of the clausification derivation: a FOF formula as read (a

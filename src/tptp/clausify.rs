@@ -687,6 +687,7 @@ impl Clausifier {
                         source,
                         parents,
                         raw,
+                        formula: String::new(),
                     };
                     (lits, names, origin)
                 })

@@ -118,7 +118,14 @@ pub(crate) fn clausify_entries(bank: &mut TermBank, entries: Vec<Entry>, p: &mut
                     "inference(clausify,[status(esa)],[{}])",
                     name_to_tptp(&f.name)
                 ));
-                for (lits, var_names, src) in c.clausify(bank, formula, &names, &from, chain) {
+                let text = c
+                    .lines
+                    .iter()
+                    .find(|l| l.name == from)
+                    .map(|l| l.formula.clone())
+                    .unwrap_or_default();
+                for (lits, var_names, mut src) in c.clausify(bank, formula, &names, &from, chain) {
+                    src.formula = text.clone();
                     p.clauses.push(ParsedClause {
                         name: f.name.clone(),
                         role,

@@ -23,6 +23,7 @@ fn run_with(text: &str, params: Params) -> Saturator {
                 role: "axiom".into(),
                 file: "test.p".into(),
                 source: None,
+                formula: None,
             };
             (c.lits.clone(), info)
         })

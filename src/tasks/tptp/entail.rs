@@ -20,7 +20,9 @@
 //!   premise sets behind True and False rows come from one distribution;
 //! - the premises are listed in a random order.
 
-use super::{Built, Graph, Reject, Scored, TasksConfig, bulleted, context_block, prover_stats};
+use super::{
+    Background, Built, Graph, Reject, Scored, TasksConfig, bulleted, context_block, prover_stats,
+};
 use crate::logic::SymbolId;
 use crate::prover::{Prover, Verdict};
 use crate::saturation::ClauseId;
@@ -129,8 +131,8 @@ pub fn generate(
     );
     m.insert("consistency".into(), consistency.into());
     m.insert("prover".into(), prover_stats(&outcome));
-    let context = super::str_list(&meta, "context_axioms").unwrap_or_default();
-    let prompt = render(&g.domain, &context, &premise_texts, &theorem);
+    let background = Background::from_metadata(&meta).unwrap_or_default();
+    let prompt = render(&g.domain, &background, &premise_texts, &theorem);
     // One row per theorem and label: a True row is determined by its
     // theorem, so a theorem drawn twice repeats it, while its False rows
     // differ by their replacements; keying both on (theorem, label) makes
@@ -228,7 +230,7 @@ fn perturb(
 }
 
 /// The prompt of an entailment instance.
-pub fn render(domain: &str, context: &[String], premises: &[String], theorem: &str) -> String {
+pub fn render(domain: &str, context: &Background, premises: &[String], theorem: &str) -> String {
     let mut s = context_block(domain, context);
     s.push_str("\nPremises:\n");
     s.push_str(&bulleted(premises));

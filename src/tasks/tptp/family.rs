@@ -11,10 +11,10 @@
 //! leaves them (cells are domain-major), so a run holds one domain's graphs
 //! at a time.
 
+use super::{Background, str_field, str_list};
 use super::{
     Family, GENERATOR_VERSION, Graph, Reject, TasksConfig, entail, recon, select, theorem_order,
 };
-use super::{str_field, str_list};
 use crate::checker::{CheckProblem, Checked, check};
 use crate::dataset::Record;
 use crate::prover::{Prover, Verdict};
@@ -154,7 +154,7 @@ fn render_prompt(row: &Record) -> Result<String, String> {
     let f = Family::from_config(&row.task).ok_or_else(|| format!("no TPTP task {}", row.task))?;
     let meta = metadata_json(row).map_err(|e| e.to_string())?;
     let domain = str_field(&meta, "domain")?;
-    let context = str_list(&meta, "context_axioms")?;
+    let context = Background::from_metadata(&meta)?;
     let theorem = str_field(&meta, "theorem")?;
     Ok(match f {
         Family::Entailment => {

@@ -25,7 +25,7 @@ use std::collections::HashSet;
 
 /// Version of the TPTP task generators; recorded in the manifest and in
 /// every record's `source` so a change of generation is visible.
-pub const GENERATOR_VERSION: &str = "tptp-tasks-4";
+pub const GENERATOR_VERSION: &str = "tptp-tasks-5";
 
 /// One of the three families.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -678,10 +678,21 @@ impl Graph {
         prover.prove(self.bank(), &ps, self.lits(t))
     }
 
+    /// The FOF formula input clause `c` was clausified from (`None` for a
+    /// clause read as `cnf` or a derived clause).
+    pub fn origin(&self, c: ClauseId) -> Option<Origin> {
+        let info = self.store.get(c).input.as_ref()?;
+        Some(Origin {
+            name: info.name.clone(),
+            formula: info.formula.clone()?,
+        })
+    }
+
     /// The metadata every family shares: the theorem, its interestingness,
-    /// the axiom file, the context axioms.
+    /// the axiom file, the context axioms (with `context_formulas` when
+    /// some came from FOF formulas, see [`Background`]).
     pub fn base_metadata(&self, t: &Scored, d: u32, k: u32) -> serde_json::Value {
-        serde_json::json!({
+        let mut meta = serde_json::json!({
             "generator": GENERATOR_VERSION,
             "domain": self.domain,
             "axiom_file": self.name,
@@ -689,12 +700,13 @@ impl Graph {
             "k": k,
             "theorem_id": t.id.to_string(),
             "theorem": self.text(t.id),
-            "context_axioms": self.context_axioms(t.id).iter().map(|&c| self.text(c)).collect::<Vec<_>>(),
             "interestingness": {
                 "score": t.score,
                 "components": t.components,
             },
-        })
+        });
+        Background::of(self, &self.context_axioms(t.id)).store(&mut meta);
+        meta
     }
 }
 
@@ -799,14 +811,142 @@ pub fn bulleted(texts: &[String]) -> String {
     texts.iter().map(|t| format!("- {t}\n")).collect()
 }
 
-/// The shared preamble of every prompt: the domain and its background axioms.
-pub fn context_block(domain: &str, axioms: &[String]) -> String {
+/// The formula a background clause was clausified from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Origin {
+    /// The formula's TPTP name.
+    pub name: String,
+    /// The formula as read (closed TPTP FOF text).
+    pub formula: String,
+}
+
+/// The background a prompt shows: the context axioms as clauses and, for
+/// each one clausified from a FOF formula, that formula (metadata
+/// `context_axioms` and `context_formulas`, the latter aligned with the
+/// former and absent when every context axiom was read as a clause).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Background {
+    /// The context axioms, as clauses.
+    pub axioms: Vec<String>,
+    /// Per context axiom, the formula it came from (`None`: read as `cnf`).
+    pub origins: Vec<Option<Origin>>,
+}
+
+impl Background {
+    /// A background of clauses read as `cnf`.
+    pub fn clauses(axioms: Vec<String>) -> Background {
+        let origins = vec![None; axioms.len()];
+        Background { axioms, origins }
+    }
+
+    /// The background of graph clauses `ids` (their texts and origins).
+    pub fn of(g: &Graph, ids: &[ClauseId]) -> Background {
+        Background {
+            axioms: ids.iter().map(|&c| g.text(c)).collect(),
+            origins: ids.iter().map(|&c| g.origin(c)).collect(),
+        }
+    }
+
+    /// Reads a row's background from its metadata (`context_axioms`, and
+    /// `context_formulas` when present).
+    pub fn from_metadata(meta: &serde_json::Value) -> Result<Background, String> {
+        let axioms = str_list(meta, "context_axioms")?;
+        let origins = match meta.get("context_formulas") {
+            None => vec![None; axioms.len()],
+            Some(v) => {
+                let list = v
+                    .as_array()
+                    .ok_or("metadata field `context_formulas` is not a list")?;
+                if list.len() != axioms.len() {
+                    return Err(format!(
+                        "metadata field `context_formulas` has {} entries for {} context axioms",
+                        list.len(),
+                        axioms.len()
+                    ));
+                }
+                list.iter()
+                    .map(|o| match o {
+                        serde_json::Value::Null => Ok(None),
+                        o => {
+                            match (o["name"].as_str(), o["formula"].as_str()) {
+                                (Some(n), Some(f)) => Ok(Some(Origin {
+                                    name: n.to_string(),
+                                    formula: f.to_string(),
+                                })),
+                                _ => Err("a `context_formulas` entry lacks `name` or `formula`"
+                                    .to_string()),
+                            }
+                        }
+                    })
+                    .collect::<Result<_, _>>()?
+            }
+        };
+        Ok(Background { axioms, origins })
+    }
+
+    /// Writes the background into a row's metadata: `context_axioms`, and
+    /// `context_formulas` only when some axiom came from a FOF formula (so
+    /// rows of CNF files keep their metadata).
+    pub fn store(&self, meta: &mut serde_json::Value) {
+        let obj = meta.as_object_mut().expect("metadata is an object");
+        obj.insert("context_axioms".into(), self.axioms.clone().into());
+        if self.origins.iter().any(Option::is_some) {
+            let list: Vec<serde_json::Value> = self
+                .origins
+                .iter()
+                .map(|o| match o {
+                    Some(o) => serde_json::json!({"name": o.name, "formula": o.formula}),
+                    None => serde_json::Value::Null,
+                })
+                .collect();
+            obj.insert("context_formulas".into(), list.into());
+        } else {
+            obj.remove("context_formulas");
+        }
+    }
+}
+
+/// The shared preamble of every prompt: the domain and its background
+/// axioms. A context axiom read as a clause is listed as one; those
+/// clausified from one FOF formula are listed under that formula, by its
+/// TPTP name, as its clausal form (which is what premises and theorems
+/// are written in, Skolem symbols included).
+pub fn context_block(domain: &str, background: &Background) -> String {
     let mut s = format!(
         "You are working in first-order logic with equality, in the TPTP CNF notation: each clause is a disjunction (`|`) of literals, `~` is negation, `=` and `!=` are equality and disequality, capitalised names are variables (universally quantified, per clause), everything else is a function, constant or predicate symbol.\n\nDomain: {domain}\n"
     );
-    if !axioms.is_empty() {
-        s.push_str("\nBackground axioms of the theory (for context only; they are not available as premises):\n");
-        s.push_str(&bulleted(axioms));
+    if background.axioms.is_empty() {
+        return s;
+    }
+    let from_fof = background.origins.iter().any(Option::is_some);
+    if from_fof {
+        s.push_str("\nSome background axioms are first-order formulas in TPTP FOF notation (`! [X] :` for all, `? [X] :` there exists, `&` and, `|` or, `=>` implies, `<=>` if and only if, `~` not); each is followed by its clausal form, in which `sk` symbols are Skolem functions and `def` symbols name sub-formulas, both introduced by the translation to clauses.\n");
+    }
+    s.push_str("\nBackground axioms of the theory (for context only; they are not available as premises):\n");
+    let mut shown: Vec<bool> = vec![false; background.axioms.len()];
+    for i in 0..background.axioms.len() {
+        if shown[i] {
+            continue;
+        }
+        match background.origins.get(i).cloned().flatten() {
+            None => {
+                s.push_str(&format!("- {}\n", background.axioms[i]));
+                shown[i] = true;
+            }
+            Some(o) => {
+                s.push_str(&format!("- {}: {}\n  clausal form:\n", o.name, o.formula));
+                for j in i..background.axioms.len() {
+                    if background
+                        .origins
+                        .get(j)
+                        .is_some_and(|x| x.as_ref() == Some(&o))
+                    {
+                        s.push_str(&format!("  - {}\n", background.axioms[j]));
+                        shown[j] = true;
+                    }
+                }
+            }
+        }
     }
     s
 }
@@ -858,6 +998,57 @@ pub(crate) mod testing {
 mod tests {
     use super::testing::*;
     use super::*;
+
+    fn origin(name: &str, formula: &str) -> Option<Origin> {
+        Some(Origin {
+            name: name.into(),
+            formula: formula.into(),
+        })
+    }
+
+    #[test]
+    fn backgrounds_group_clauses_under_their_formula() {
+        let b = Background {
+            axioms: vec![
+                "p(X0) | ~q(X0)".into(),
+                "r(a)".into(),
+                "q(X0) | ~p(X0)".into(),
+            ],
+            origins: vec![
+                origin("pq", "! [X0] : (p(X0) <=> q(X0))"),
+                None,
+                origin("pq", "! [X0] : (p(X0) <=> q(X0))"),
+            ],
+        };
+        let s = context_block("SET", &b);
+        assert!(s.contains("Some background axioms are first-order formulas"));
+        assert!(s.ends_with(
+            "- pq: ! [X0] : (p(X0) <=> q(X0))\n  clausal form:\n  - p(X0) | ~q(X0)\n  - q(X0) | ~p(X0)\n- r(a)\n"
+        ), "{s}");
+        // Round trip through metadata; CNF-only backgrounds add no field
+        // and print as before.
+        let mut meta = serde_json::json!({"context_formulas": "stale"});
+        b.store(&mut meta);
+        assert_eq!(Background::from_metadata(&meta).unwrap(), b);
+        let cnf = Background::clauses(vec!["r(a)".into()]);
+        let mut meta = serde_json::json!({});
+        cnf.store(&mut meta);
+        assert!(meta.get("context_formulas").is_none());
+        assert_eq!(Background::from_metadata(&meta).unwrap(), cnf);
+        let s = context_block("SET", &cnf);
+        assert!(!s.contains("first-order formulas"));
+        assert!(s.ends_with("(for context only; they are not available as premises):\n- r(a)\n"));
+        // Misaligned or malformed metadata is refused, not misread.
+        let bad = serde_json::json!({"context_axioms": ["r(a)"], "context_formulas": []});
+        assert!(
+            Background::from_metadata(&bad)
+                .unwrap_err()
+                .contains("0 entries for 1")
+        );
+        let bad =
+            serde_json::json!({"context_axioms": ["r(a)"], "context_formulas": [{"name": "x"}]});
+        assert!(Background::from_metadata(&bad).is_err());
+    }
     use crate::prover::ProverLimits;
 
     #[test]

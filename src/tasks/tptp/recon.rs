@@ -33,7 +33,8 @@
 //! axioms, so the metadata's `context_axioms` is empty.
 
 use super::{
-    Built, Graph, Reject, Scored, TasksConfig, context_block, numbered, str_field, str_list,
+    Background, Built, Graph, Reject, Scored, TasksConfig, context_block, numbered, str_field,
+    str_list,
 };
 use crate::prover::{Prover, Refutation, Verdict};
 use crate::saturation::{ClauseId, Rule};
@@ -267,10 +268,10 @@ pub fn generate(
     let texts: Vec<String> = order.iter().map(|&c| g.text(c)).collect();
     let theorem = g.text(t.id);
     let mut meta = g.base_metadata(t, d, n);
-    let obj = meta.as_object_mut().expect("object");
     // No background list: it would name the starting premises (the axioms
     // among the clauses) and leave only the rest to reason about.
-    obj.insert("context_axioms".into(), Vec::<String>::new().into());
+    Background::default().store(&mut meta);
+    let obj = meta.as_object_mut().expect("object");
     obj.insert("clauses".into(), texts.clone().into());
     obj.insert("longest_path".into(), depth.into());
     obj.insert("theorem_index".into(), number[&t.id].into());
@@ -283,8 +284,8 @@ pub fn generate(
         "prover".into(),
         serde_json::json!({ "calls": steps.len(), "processed": processed }),
     );
-    let context = str_list(&meta, "context_axioms").unwrap_or_default();
-    let prompt = render(&g.domain, &context, &theorem, &texts, &leaves);
+    let background = Background::from_metadata(&meta).unwrap_or_default();
+    let prompt = render(&g.domain, &background, &theorem, &texts, &leaves);
     let cert = Certificate {
         verdict: "proof_graph".into(),
         steps: cert_steps,
@@ -311,7 +312,7 @@ pub fn format_steps(steps: impl Iterator<Item = (usize, [usize; 2])>) -> String 
 /// numbers of the starting premises, which the prompt names.
 pub fn render(
     domain: &str,
-    context: &[String],
+    context: &Background,
     theorem: &str,
     clauses: &[String],
     premises: &[usize],

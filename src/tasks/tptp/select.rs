@@ -27,7 +27,8 @@
 //! each satisfies, so `verify` can re-check the whole claim without search.
 
 use super::{
-    Built, Graph, Reject, Scored, TasksConfig, context_block, numbered, str_field, str_list,
+    Background, Built, Graph, Reject, Scored, TasksConfig, context_block, numbered, str_field,
+    str_list,
 };
 use crate::checker::{self, CheckProblem};
 use crate::prover::{Evidence, FiniteModel, Prover, Refutation, Verdict};
@@ -339,14 +340,13 @@ pub fn generate(
     let gold = cert.answers[0].premises.clone();
     let answer = format_answer(&gold);
     let mut meta = g.base_metadata(t, d, k);
-    let obj = meta.as_object_mut().expect("object");
     if !extra.is_empty() {
         let mut shown = g.context_axioms(t.id);
         shown.extend(&extra);
         shown.sort_unstable();
-        let texts: Vec<String> = shown.iter().map(|&c| g.text(c)).collect();
-        obj.insert("context_axioms".into(), texts.into());
+        Background::of(g, &shown).store(&mut meta);
     }
+    let obj = meta.as_object_mut().expect("object");
     obj.insert(
         "premises".into(),
         premises
@@ -366,8 +366,8 @@ pub fn generate(
             "countermodels": cert.countermodels.len(),
         }),
     );
-    let context = str_list(&meta, "context_axioms").unwrap_or_default();
-    let prompt = render(&g.domain, &context, &g.text(t.id), &pool_texts);
+    let background = Background::from_metadata(&meta).unwrap_or_default();
+    let prompt = render(&g.domain, &background, &g.text(t.id), &pool_texts);
     Ok(Built {
         prompt,
         answer,
@@ -386,7 +386,7 @@ pub fn format_answer(indices: &[usize]) -> String {
 }
 
 /// The prompt of a selection instance.
-pub fn render(domain: &str, context: &[String], theorem: &str, pool: &[String]) -> String {
+pub fn render(domain: &str, context: &Background, theorem: &str, pool: &[String]) -> String {
     let mut s = context_block(domain, context);
     s.push_str(&format!("\nTheorem:\n{theorem}\n"));
     s.push_str("\nNumbered premises:\n");
