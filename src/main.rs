@@ -767,12 +767,11 @@ fn derive(
             })?
         }
         None => {
-            // Saturation: a saturated set; otherwise the clauses kept so far.
-            let form = match (report.status, fof_lines.is_empty()) {
-                (saturate::saturation::Status::Saturated, _) => "Saturation",
-                (_, true) => "ListOfCNF",
-                (_, false) => "ListOfFormulae",
-            };
+            // Saturation: a saturated set; a refutation when the empty
+            // clause was derived (the loop stops on it, so it is the
+            // block's last line and every line it rests on is above it);
+            // otherwise the clauses kept so far.
+            let form = derive_output_form(report.status, !fof_lines.is_empty());
             std::io::Write::write_fmt(
                 &mut lock,
                 format_args!("% SZS output start {form} for {name}\n"),
@@ -811,6 +810,22 @@ fn derive(
         report.max_depth
     );
     Ok(())
+}
+
+/// The SZS output form of `derive`'s block: `Saturation` for a saturated
+/// set, `CNFRefutation` (`Refutation` when FOF formulas were read) when the
+/// empty clause was derived, and the list of what was kept so far
+/// (`ListOfCNF`, or `ListOfFormulae` with FOF lines) when a limit stopped
+/// the run.
+fn derive_output_form(status: saturate::saturation::Status, fof: bool) -> &'static str {
+    use saturate::saturation::Status;
+    match (status, fof) {
+        (Status::Saturated, _) => "Saturation",
+        (Status::Unsatisfiable, false) => "CNFRefutation",
+        (Status::Unsatisfiable, true) => "Refutation",
+        (Status::ResourceOut, false) => "ListOfCNF",
+        (Status::ResourceOut, true) => "ListOfFormulae",
+    }
 }
 
 /// The SZS status of a `derive` run: a saturated set is satisfiable (the

@@ -75,6 +75,17 @@ fn outputs() -> Option<Vec<(String, String)>> {
         ],
         &[0],
     );
+    go(
+        "derive CNF refutation",
+        vec![
+            "derive".into(),
+            path(cnf.join("Problems/GRP/GRP003-1.p")),
+            "--tptp".into(),
+            path(cnf.clone()),
+            "-q".into(),
+        ],
+        &[0],
+    );
     Some(out)
 }
 
@@ -116,6 +127,23 @@ fn szs_lines_blocks_and_leaves() {
     assert!(prove_fof.starts_with("% SZS status Theorem for SET705+4\n"));
     assert!(prove_fof.contains(", conjecture, "));
     assert!(prove_fof.contains("inference(assume_negation,[status(cth)],"));
+    // The empty clause ends a derive block named as the refutation it is,
+    // every line it rests on above it.
+    let (_, derive_ref) = &outs[4];
+    assert!(
+        derive_ref.contains("% SZS output start CNFRefutation for GRP003-1\n"),
+        "{derive_ref}"
+    );
+    let lines: Vec<&str> = derive_ref.lines().collect();
+    let end = lines
+        .iter()
+        .position(|l| l.starts_with("% SZS output end CNFRefutation"))
+        .expect("block end");
+    assert!(
+        lines[end - 1].contains("$false"),
+        "the empty clause is not the block's last line: {}",
+        lines[end - 1]
+    );
 }
 
 #[test]
