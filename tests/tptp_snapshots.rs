@@ -30,8 +30,26 @@ fn entailment_prompt() {
             "~member(X0,empty)",
         ]),
         "~member(X0,union_of(empty,X1)) | member(X0,X1)",
+        None,
     );
     check("entailment", &format!("{p}=== answer\nTrue\n"));
+}
+
+#[test]
+fn entailment_prompt_with_a_formula_conclusion() {
+    let theorem = "~member(X0,union_of(empty,X1)) | member(X0,X1)";
+    let formula = saturate::tasks::tptp::conclusion_formula(theorem).unwrap();
+    let p = entail::render(
+        "SET",
+        &Background::clauses(s(CONTEXT)),
+        &s(&[
+            "member(X0,union_of(X1,X2)) | ~member(X0,X2)",
+            "~member(X0,empty)",
+        ]),
+        theorem,
+        Some(&formula),
+    );
+    check("entailment_formula", &format!("{p}=== answer\nTrue\n"));
 }
 
 #[test]

@@ -64,8 +64,9 @@ pub use error::{ErrorKind, TptpError, UNSUPPORTED_INPUT, excerpt};
 pub use include::{DEFAULT_MAX_INCLUDED_CLAUSES, DEFAULT_MAX_INCLUDES, IncludePolicy, tptp_root};
 pub use parser::MAX_NESTING;
 pub use printer::{
-    clause_to_tptp, cnf_line, formula_to_tptp, literal_to_string, name_to_tptp, path_to_tptp,
-    symbol_to_tptp, term_to_string, unquote, write_formula, write_literal, write_term,
+    clause_closure_to_tptp, clause_to_tptp, cnf_line, formula_to_tptp, literal_to_string,
+    name_to_tptp, path_to_tptp, symbol_to_tptp, term_to_string, unquote, write_formula,
+    write_literal, write_term,
 };
 pub use read::{parse_bytes, parse_clause_str, parse_file, parse_file_with, parse_str};
 pub use szs::{SzsStatus, UnknownSzsStatus};

@@ -274,6 +274,40 @@ pub fn write_formula(bank: &TermBank, f: &Formula, out: &mut String) {
     }
 }
 
+/// The universal closure of a clause as a closed FOF formula, the form in
+/// which an entailment conclusion may be stated: `! [X0,X1] : (p(X0) |
+/// ~q(X1))`, variables bound in order of first occurrence; a ground
+/// clause is its disjunction alone. The closure and the clause have the
+/// same models (a clause's free variables are implicitly universal), and
+/// the text reads back through the FOF reader and the clausifier as a
+/// variant of the clause.
+pub fn clause_closure_to_tptp(bank: &TermBank, lits: &[Literal]) -> String {
+    let mut occurrences = Vec::new();
+    for l in lits {
+        bank.push_vars(l.lhs, &mut occurrences);
+        bank.push_vars(l.rhs, &mut occurrences);
+    }
+    let mut vars: Vec<u32> = Vec::new();
+    for v in occurrences {
+        if !vars.contains(&v) {
+            vars.push(v);
+        }
+    }
+    let body = clause_to_tptp(bank, lits);
+    if vars.is_empty() {
+        return body;
+    }
+    let mut s = String::from("! [");
+    for (i, v) in vars.iter().enumerate() {
+        if i > 0 {
+            s.push(',');
+        }
+        let _ = write!(s, "X{v}");
+    }
+    let _ = write!(s, "] : ({body})");
+    s
+}
+
 /// The TPTP text of a FOF formula (see [`write_formula`]).
 pub fn formula_to_tptp(bank: &TermBank, f: &Formula) -> String {
     let mut s = String::new();
@@ -286,6 +320,51 @@ mod tests {
     use super::*;
     use crate::logic::SymbolKind;
     use crate::tptp::parse_str;
+
+    /// The closure of a clause reads back through the FOF reader and the
+    /// clausifier as the same clause (up to variable names), with one
+    /// quantified variable per distinct variable of the clause.
+    #[test]
+    fn clause_closure_reads_back_as_the_clause() {
+        for text in [
+            "p(X0) | ~q(X1,f(X0))",
+            "X0=X1 | f(X0)!=f(X1) | ~r(X1)",
+            "member(a,b)",
+            "~subset(X2,X0) | subset(X0,X2)",
+        ] {
+            let mut bank = TermBank::new();
+            let lits = crate::tptp::parse_clause_str(&mut bank, text).unwrap();
+            let closure = clause_closure_to_tptp(&bank, &lits);
+            let (f, nvars) =
+                crate::tptp::fof_tests::parse_formula_for_tests(&mut bank, &closure).unwrap();
+            let mut distinct = Vec::new();
+            for l in &lits {
+                bank.push_vars(l.lhs, &mut distinct);
+                bank.push_vars(l.rhs, &mut distinct);
+            }
+            distinct.sort_unstable();
+            distinct.dedup();
+            assert_eq!(nvars, distinct.len(), "{closure}");
+            assert_eq!(
+                closure.starts_with("! ["),
+                !distinct.is_empty(),
+                "{closure}"
+            );
+            let (clauses, _) = crate::tptp::clausify_formula(&mut bank, &f);
+            assert_eq!(clauses.len(), 1, "{closure}");
+            let back = clause_to_tptp(&bank, &clauses[0]);
+            // Same literals in the same order, variables renamed apart.
+            let mut b2 = TermBank::new();
+            let again = crate::tptp::parse_clause_str(&mut b2, &back).unwrap();
+            assert_eq!(again.len(), lits.len(), "{text} -> {closure} -> {back}");
+            let shape = |s: &str| {
+                s.chars()
+                    .filter(|c| !c.is_ascii_digit())
+                    .collect::<String>()
+            };
+            assert_eq!(shape(&back), shape(text), "{text} -> {closure} -> {back}");
+        }
+    }
 
     #[test]
     fn prints_terms_and_literals() {

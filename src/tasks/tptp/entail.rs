@@ -18,10 +18,13 @@
 //! - every attempt builds and certifies both versions (kept and perturbed)
 //!   and keeps its theorem only when both succeed, so the theorems and
 //!   premise sets behind True and False rows come from one distribution;
+//!   at an even true share the generation loop pairs slots so that each
+//!   theorem gives both rows (`family.rs`);
 //! - the premises are listed in a random order.
 
 use super::{
-    Background, Built, Graph, Reject, Scored, TasksConfig, bulleted, context_block, prover_stats,
+    Background, Built, ConclusionForm, Graph, Reject, Scored, TasksConfig, bulleted,
+    conclusion_formula, context_block, prover_stats,
 };
 use crate::logic::SymbolId;
 use crate::prover::{Prover, Verdict};
@@ -131,8 +134,23 @@ pub fn generate(
     );
     m.insert("consistency".into(), consistency.into());
     m.insert("prover".into(), prover_stats(&outcome));
+    let formula = match cfg.conclusion {
+        ConclusionForm::Clause => None,
+        ConclusionForm::Formula => {
+            Some(conclusion_formula(&theorem).map_err(|_| Reject::Degenerate)?)
+        }
+    };
+    if let Some(f) = &formula {
+        m.insert("conclusion_formula".into(), f.as_str().into());
+    }
     let background = Background::from_metadata(&meta).unwrap_or_default();
-    let prompt = render(&g.domain, &background, &premise_texts, &theorem);
+    let prompt = render(
+        &g.domain,
+        &background,
+        &premise_texts,
+        &theorem,
+        formula.as_deref(),
+    );
     // One row per theorem and label: a True row is determined by its
     // theorem, so a theorem drawn twice repeats it, while its False rows
     // differ by their replacements; keying both on (theorem, label) makes
@@ -169,6 +187,25 @@ fn perturb(
     let mut spare_plain = g.plain_distractors(t, premises);
     let mut slots: Vec<usize> = (0..n).collect();
     slots.shuffle(rng);
+    // One direction for the whole instance, longer or shorter than the
+    // premises replaced, by a fair coin: candidates are mostly longer, so
+    // the closest one would make the perturbed premises the long ones.
+    // Going shorter starts with the longest premise, so the longest
+    // premise of a False row is as often shorter than its True twin's as
+    // longer (a direction per replacement, trying premises in random
+    // order, left the False rows with the longest premise: TOP at levels 2
+    // and 3 gave "longest premise under 53 characters" +12 and +16 points).
+    //
+    // Only the longest premise's replacement may move the longest length,
+    // in either direction: it is tried first, and a longer replacement of
+    // any other premise stays within the longest premise's length.
+    let longer = rng.random_bool(0.5);
+    let longest = (0..n).max_by_key(|&j| (g.chars(premises[slots[j]]), usize::MAX - j));
+    if let Some(pos) = longest {
+        slots[..=pos].rotate_right(1);
+    }
+    let longest_slot = slots.first().copied();
+    let longest_chars = premises.iter().map(|&p| g.chars(p)).max().unwrap_or(0);
     let mut ops = Vec::new();
     let tsyms = g.symbols_of(t);
     // Symbols of the original premises and the theorem: a replacement may
@@ -203,14 +240,14 @@ fn perturb(
         } else {
             &mut spare_plain
         };
-        // Longer or shorter than the premise it replaces, by a fair coin:
-        // candidates are mostly longer, so the closest one would make the
-        // perturbed premises the long ones.
-        let longer = rng.random_bool(0.5);
         let old_chars = g.chars(old);
+        let is_longest = Some(i) == longest_slot;
         let admit = |c: ClauseId| {
             let chars = g.chars(c);
             if chars != old_chars && (chars > old_chars) != longer {
+                return None;
+            }
+            if chars > longest_chars && !is_longest {
                 return None;
             }
             let syms = g.symbols_of(c);
@@ -229,12 +266,25 @@ fn perturb(
     ops
 }
 
-/// The prompt of an entailment instance.
-pub fn render(domain: &str, context: &Background, premises: &[String], theorem: &str) -> String {
+/// The prompt of an entailment instance; with `formula`, the conclusion is
+/// stated as that closed FOF formula (the theorem's universal closure)
+/// instead of the clause.
+pub fn render(
+    domain: &str,
+    context: &Background,
+    premises: &[String],
+    theorem: &str,
+    formula: Option<&str>,
+) -> String {
     let mut s = context_block(domain, context);
     s.push_str("\nPremises:\n");
     s.push_str(&bulleted(premises));
-    s.push_str(&format!("\nConclusion:\n{theorem}\n"));
+    match formula {
+        None => s.push_str(&format!("\nConclusion:\n{theorem}\n")),
+        Some(f) => s.push_str(&format!(
+            "\nConclusion (a closed first-order formula in TPTP FOF syntax: ! is for all, ? is there exists):\n{f}\n"
+        )),
+    }
     s.push_str(
         "\nQuestion: is the conclusion a logical consequence of the premises listed above, taken on their own (without the background axioms)?\nAnswer with exactly one word: True or False.\n",
     );

@@ -4,7 +4,9 @@
 //! slots; a slot tries up to `max_attempts` theorems (attempt `a` of slot
 //! `i` of a cell of `count` slots takes draw `a * count + i` of the cell's
 //! seeded permutation of all the domain's usable theorems, over every axiom
-//! file: [`theorem_order`]), each certified by the worker's prover. The
+//! file: [`theorem_order`]; entailment at an even true share pairs slots
+//! 2j and 2j+1 on one draw sequence, so each theorem gives a True and a
+//! False row), each certified by the worker's prover. The
 //! saturation stage runs before, in `pipeline::tptp`, and hands over a
 //! loader of the [`Graph`]s with [`TptpGenerator::set_loader`]: a domain's
 //! graphs are read when the loop enters its cells and dropped when it
@@ -13,7 +15,8 @@
 
 use super::{Background, str_field, str_list};
 use super::{
-    Family, GENERATOR_VERSION, Graph, Reject, TasksConfig, entail, recon, select, theorem_order,
+    Family, GENERATOR_VERSION, Graph, Reject, TasksConfig, conclusion_formula, entail, recon,
+    select, theorem_order,
 };
 use crate::checker::{CheckProblem, Checked, check};
 use crate::dataset::Record;
@@ -158,7 +161,29 @@ fn render_prompt(row: &Record) -> Result<String, String> {
     let theorem = str_field(&meta, "theorem")?;
     Ok(match f {
         Family::Entailment => {
-            entail::render(&domain, &context, &str_list(&meta, "premises")?, &theorem)
+            // A conclusion stated as a formula must be the theorem's closure.
+            let formula = match meta.get("conclusion_formula") {
+                None => None,
+                Some(v) => {
+                    let stored = v
+                        .as_str()
+                        .ok_or("metadata.conclusion_formula is not a string")?;
+                    let expected = conclusion_formula(&theorem)?;
+                    if stored != expected {
+                        return Err(format!(
+                            "metadata.conclusion_formula {stored:?} is not the theorem's closure {expected:?}"
+                        ));
+                    }
+                    Some(expected)
+                }
+            };
+            entail::render(
+                &domain,
+                &context,
+                &str_list(&meta, "premises")?,
+                &theorem,
+                formula.as_deref(),
+            )
         }
         Family::Selection => select::render(&domain, &context, &theorem, &str_list(&meta, "pool")?),
         Family::Reconstruction => recon::render(
@@ -330,6 +355,19 @@ impl Generator for TptpGenerator {
             let s = cfg.true_share;
             ((index + 1) as f64 * s).floor() > (index as f64 * s).floor()
         };
+        // Entailment at an even share pairs its slots: slots 2j (False) and
+        // 2j+1 (True) make the same draws with the same random stream, so
+        // every attempt builds the same instance for both and each keeps
+        // its own version. Every theorem then gives one True and one False
+        // row (a minimal pair), and nothing about the theorem, its file or
+        // its premises' look can stand in for the label. Other families,
+        // and other shares, draw per slot.
+        let paired = family == Family::Entailment && cfg.true_share == 0.5;
+        let (unit, units) = if paired {
+            (index / 2, cell.count.div_ceil(2))
+        } else {
+            (index, cell.count)
+        };
         let level = cell.level.to_string();
         // Every family needs premises at distance d (a binary proof graph
         // of depth d has a premise path of length d at least).
@@ -345,10 +383,10 @@ impl Generator for TptpGenerator {
             return Attempt::rejected(&Reject::TooShallow);
         }
         for attempt in 0..cfg.max_attempts as u64 {
-            // Attempt a of slot i takes draw a * count + i: the first
-            // attempts of all slots draw distinct theorems (while the cell
-            // has that many), and so do the second ones, and so on.
-            let draw = attempt * cell.count + index;
+            // Attempt a of slot (or pair) i takes draw a * count + i: the
+            // first attempts of all slots draw distinct theorems (while the
+            // cell has that many), and so do the second ones, and so on.
+            let draw = attempt * units + unit;
             let (gi, ti) = order[(draw % order.len() as u64) as usize];
             let g = &graphs[gi];
             let t = &g.pool[ti];
@@ -357,7 +395,7 @@ impl Generator for TptpGenerator {
             let mut rng = instance_rng(
                 self.seed,
                 &[&cell.group, &g.name, family.name(), &level, &attempt_s],
-                index,
+                unit,
             );
             let caught = fault::catch(|| match family {
                 Family::Entailment => {
@@ -429,5 +467,56 @@ impl Generator for TptpGenerator {
             .write()
             .unwrap_or_else(PoisonError::into_inner)
             .remove(group);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::{SETS, graph};
+    use super::super::{ConclusionForm, conclusion_formula};
+    use super::*;
+
+    /// An entailment row whose conclusion is stated as a formula re-renders
+    /// from its metadata, and a formula that is not the theorem's closure
+    /// is refused by the re-render (so `verify` names the row).
+    #[test]
+    fn formula_conclusions_render_again_and_are_checked() {
+        let g = graph(SETS, 600);
+        let cfg = TasksConfig {
+            conclusion: ConclusionForm::Formula,
+            ..TasksConfig::default()
+        };
+        let mut prover = Prover::new(crate::prover::ProverLimits::default());
+        let built = (0..40u64)
+            .find_map(|i| {
+                let mut rng = crate::tasks::instance_rng(5, &["f"], i);
+                let t = &g.pool[i as usize % g.pool.len()];
+                entail::generate(&g, t, &mut prover, &cfg, 1, i % 2 == 0, &mut rng).ok()
+            })
+            .expect("an entailment instance");
+        let formula = built.metadata["conclusion_formula"].as_str().unwrap();
+        let theorem = built.metadata["theorem"].as_str().unwrap();
+        assert_eq!(formula, conclusion_formula(theorem).unwrap());
+        assert!(built.prompt.contains(formula));
+        assert!(!built.prompt.contains("\nConclusion:\n"));
+        let mut row = Record {
+            id: "x".into(),
+            task: "conjecture_entailment".into(),
+            domain: Some("TST".into()),
+            source: None,
+            level: Some(1),
+            prompt: built.prompt.clone(),
+            answer: built.answer.clone(),
+            completion: built.answer.clone(),
+            trace: None,
+            metadata: built.metadata.to_string(),
+            certificate: built.certificate.to_string(),
+        };
+        assert_eq!(render_prompt(&row).unwrap(), built.prompt);
+        let mut meta = built.metadata.clone();
+        meta["conclusion_formula"] = "! [X0] : (member(X0,X0))".into();
+        row.metadata = meta.to_string();
+        let err = render_prompt(&row).unwrap_err();
+        assert!(err.contains("not the theorem's closure"), "{err}");
     }
 }

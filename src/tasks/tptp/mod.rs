@@ -107,6 +107,31 @@ impl Default for LevelMap {
     }
 }
 
+/// How an entailment row states its conclusion (`[tasks.tptp] conclusion`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ConclusionForm {
+    /// The theorem clause as it was derived (the default).
+    #[default]
+    Clause,
+    /// Its universal closure, a closed FOF formula
+    /// ([`conclusion_formula`]), kept in the metadata as
+    /// `conclusion_formula`; the label and certificate are the clause's
+    /// (the two have the same models).
+    Formula,
+}
+
+/// The closed FOF formula that states a theorem clause (given as TPTP
+/// text): its universal closure ([`crate::tptp::clause_closure_to_tptp`]).
+/// `verify` recomputes it from the row's theorem, so a stored formula that
+/// is not the theorem's closure fails there.
+pub fn conclusion_formula(theorem: &str) -> Result<String, String> {
+    let mut bank = crate::logic::TermBank::new();
+    let lits = crate::tptp::parse_clause_str(&mut bank, theorem)
+        .map_err(|e| format!("theorem {theorem:?}: {e}"))?;
+    Ok(crate::tptp::clause_closure_to_tptp(&bank, &lits))
+}
+
 /// The `[tasks.tptp]` section of the configuration: what `saturate --domain`
 /// generates after saturation.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -126,6 +151,8 @@ pub struct TasksConfig {
     pub min_score: f64,
     /// Share of True labels in entailment (spread evenly over the indices).
     pub true_share: f64,
+    /// Entailment: the conclusion as a clause or as a closed FOF formula.
+    pub conclusion: ConclusionForm,
     /// Attempts per instance slot before the slot is given up (each attempt
     /// draws a new theorem or perturbation; all are counted in the summary).
     pub max_attempts: u32,
@@ -173,6 +200,7 @@ impl Default for TasksConfig {
             pool_size: 500,
             min_score: 0.0,
             true_share: 0.5,
+            conclusion: ConclusionForm::Clause,
             max_attempts: 12,
             max_premises: 10,
             entailment: LevelMap::default(),
