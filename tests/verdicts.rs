@@ -17,6 +17,9 @@ fn json_of(s: &str) -> Value {
     serde_json::from_str(s).unwrap()
 }
 
+/// Answers per verdict name.
+type Counts = BTreeMap<&'static str, u64>;
+
 /// The answers file and the verdict each answer must get, by row id.
 struct Answers {
     lines: String,
@@ -38,8 +41,8 @@ impl Answers {
     }
 
     /// Verdict counts per `"task level"` group and overall.
-    fn counts(&self, rows: &[Row]) -> (BTreeMap<String, BTreeMap<&str, u64>>, BTreeMap<&str, u64>) {
-        let zero = || -> BTreeMap<&str, u64> {
+    fn counts(&self, rows: &[Row]) -> (BTreeMap<String, Counts>, Counts) {
+        let zero = || -> Counts {
             ["ok", "wrong", "malformed", "cheating", "timeout"]
                 .into_iter()
                 .map(|v| (v, 0))
