@@ -935,13 +935,13 @@ pub fn context_block(domain: &str, background: &Background) -> String {
             }
             Some(o) => {
                 s.push_str(&format!("- {}: {}\n  clausal form:\n", o.name, o.formula));
-                for j in i..background.axioms.len() {
+                for (j, axiom) in background.axioms.iter().enumerate().skip(i) {
                     if background
                         .origins
                         .get(j)
                         .is_some_and(|x| x.as_ref() == Some(&o))
                     {
-                        s.push_str(&format!("  - {}\n", background.axioms[j]));
+                        s.push_str(&format!("  - {axiom}\n"));
                         shown[j] = true;
                     }
                 }
