@@ -128,7 +128,11 @@ pub struct Score {
     /// row, malformed answers included (with 0), so that `saturate score`
     /// can average each name over the answers that report it; a name that
     /// only applies to some rows (the error line of an incorrect proof) is
-    /// reported on those rows only. Empty for scorers without sub-metrics.
+    /// reported on those rows only. A `timeout` may leave out the names
+    /// whose value the undecided check would give (selection's
+    /// `sufficient` and `minimal`); `saturate score` leaves timeouts out of
+    /// the sub-metric means in any case. Empty for scorers without
+    /// sub-metrics.
     #[serde(default, skip_deserializing)]
     pub metrics: Vec<(&'static str, f64)>,
 }
