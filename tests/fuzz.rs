@@ -965,11 +965,15 @@ fn apply_answer(gold: &str, edits: &[AnswerEdit]) -> String {
     a
 }
 
-/// A score is a number in [0, 1]; an answer that is not well formed gets 0
-/// and every verdict says why.
+/// A score is a number in [0, 1]; an answer that is not well formed gets 0;
+/// the grader's verdict agrees with the value (`Score::consistent`); and
+/// every verdict says why.
 fn check_score(s: &saturate::tasks::Score) -> Result<(), String> {
     if !(s.value.is_finite() && (0.0..=1.0).contains(&s.value)) {
         return Err(format!("score out of [0,1]: {s:?}"));
+    }
+    if !s.consistent() {
+        return Err(format!("verdict contradicts the value: {s:?}"));
     }
     if !s.well_formed && s.value != 0.0 {
         return Err(format!("credit for a malformed answer: {s:?}"));

@@ -475,8 +475,15 @@ fn scoring(s: &mut String) {
          Markdown emphasis and a trailing period. Each task's scorer then decides: labels by \
          comparison, premise selections by proving (an insufficient selection scores 0, a \
          sufficient one partial credit by size), proofs and reconstructions with the checker. \
-         The summary gives the mean over all rows (an unanswered row counts 0), the mean over \
-         answered rows and the format-compliance rate, per task and level.\n",
+         Each answer also gets one verdict: `ok` (full credit), `wrong` (partial or no \
+         credit), `malformed` (no answer could be read), `cheating` (no credit: the answer \
+         uses what the task forbids, such as a premise or clause outside the pool or graph, \
+         an equation the problem does not list, the goal assumed as a premise, or an NDL_f \
+         step past the limits that close its shortcuts) or `timeout` (a prover check ran out \
+         of its budget: neither credited nor blamed). The summary gives the count of each \
+         verdict, the mean over all rows (an unanswered row counts 0), the mean over \
+         answered rows (timeouts left out) and the format-compliance rate, per task and \
+         level.\n",
     );
 }
 

@@ -9,11 +9,18 @@
 //! Scoring takes the answer proper out of each reply with the shared
 //! extractor ([`crate::tasks::answer`]) and reports, per task and level and
 //! overall, the format-compliance rate (well-formed answers over answers),
-//! the mean over the answered rows and the mean over all rows (an
-//! unanswered row counts 0), and the mean of every named sub-metric the
-//! scorers report (`Score::metrics`: lenient and strict proof checking,
-//! ER's full and per-step accuracy, selection's sufficiency and
-//! minimality), over the answers that report it.
+//! the count of each grader verdict ([`Verdict`]: ok, wrong, malformed,
+//! cheating, timeout), the mean over the answered rows and the mean over
+//! all rows (an unanswered row counts 0), and the mean of every named
+//! sub-metric the scorers report (`Score::metrics`: lenient and strict
+//! proof checking, ER's full and per-step accuracy, selection's
+//! sufficiency and minimality), over the answers that report it.
+//!
+//! A `timeout` answer (a check the score depends on ran out of the
+//! prover's budget) is counted apart: it is an answered row and counts in
+//! the verdicts and format compliance, but the mean over answered rows and
+//! the sub-metric means leave it out, as it is neither credited nor
+//! blamed; the mean over all rows counts it 0, like an unanswered row.
 
 use super::present::{Presenter, SplitBy};
 use super::{RunError, write_atomic};
@@ -22,7 +29,7 @@ use crate::prover::{Prover, ProverLimits};
 use crate::tasks::answer::extract;
 use crate::tasks::family::{Registry, ScoreContext, prompt_difference};
 use crate::tasks::format::AnswerFormat;
-use crate::tasks::{Score, TaskError};
+use crate::tasks::{Score, TaskError, Verdict};
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -51,6 +58,7 @@ struct Scored<'a> {
     level: Option<u32>,
     score: f64,
     well_formed: bool,
+    verdict: Verdict,
     detail: &'a str,
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     metrics: BTreeMap<&'a str, f64>,
@@ -72,6 +80,58 @@ impl MetricSum {
     }
 }
 
+/// How many answers met each grader verdict.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct VerdictCounts {
+    /// Full credit.
+    pub ok: usize,
+    /// Well formed but wrong (partial credit below 1 included).
+    pub wrong: usize,
+    /// No answer could be read.
+    pub malformed: usize,
+    /// The answer used what the task forbids.
+    pub cheating: usize,
+    /// A check ran out of its work budget (counted apart).
+    pub timeout: usize,
+}
+
+impl VerdictCounts {
+    /// The count of `v`.
+    pub fn get(&self, v: Verdict) -> usize {
+        match v {
+            Verdict::Ok => self.ok,
+            Verdict::Wrong => self.wrong,
+            Verdict::Malformed => self.malformed,
+            Verdict::Cheating => self.cheating,
+            Verdict::Timeout => self.timeout,
+        }
+    }
+
+    fn slot(&mut self, v: Verdict) -> &mut usize {
+        match v {
+            Verdict::Ok => &mut self.ok,
+            Verdict::Wrong => &mut self.wrong,
+            Verdict::Malformed => &mut self.malformed,
+            Verdict::Cheating => &mut self.cheating,
+            Verdict::Timeout => &mut self.timeout,
+        }
+    }
+
+    fn add(&mut self, other: &VerdictCounts) {
+        for v in Verdict::ALL {
+            *self.slot(v) += other.get(v);
+        }
+    }
+
+    fn json(&self) -> serde_json::Value {
+        Verdict::ALL
+            .iter()
+            .map(|&v| (v.name().to_string(), self.get(v).into()))
+            .collect::<serde_json::Map<_, _>>()
+            .into()
+    }
+}
+
 /// Aggregates per (task, level).
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct Group {
@@ -82,14 +142,16 @@ pub struct Group {
     /// Answers the scorer could read (format compliant): an answer was
     /// extracted and it is well formed.
     pub well_formed: usize,
-    /// Sum of scores.
+    /// Sum of scores (timeouts score 0 and add nothing).
     pub total: f64,
     /// Answers scoring 1.
     pub perfect: usize,
     /// Malformed answers.
     pub malformed: usize,
+    /// Answers per grader verdict.
+    pub verdicts: VerdictCounts,
     /// Named sub-metrics of the scores (`Score::metrics`), summed per name
-    /// over the answers that report them.
+    /// over the answers that report them, timeouts left out.
     pub metrics: BTreeMap<&'static str, MetricSum>,
 }
 
@@ -99,9 +161,15 @@ fn ratio(a: f64, b: usize) -> f64 {
 }
 
 impl Group {
-    /// Mean score over the answered rows.
+    /// Answers the grader judged: the answered rows but the timeouts.
+    pub fn judged(&self) -> usize {
+        self.answered - self.verdicts.timeout
+    }
+
+    /// Mean score over the answered rows, timeouts left out (they are
+    /// neither credited nor blamed).
     pub fn mean_answered(&self) -> f64 {
-        ratio(self.total, self.answered)
+        ratio(self.total, self.judged())
     }
 
     /// Mean score over every row of the group (unanswered rows count 0).
@@ -121,6 +189,7 @@ impl Group {
         self.total += other.total;
         self.perfect += other.perfect;
         self.malformed += other.malformed;
+        self.verdicts.add(&other.verdicts);
         for (name, m) in &other.metrics {
             let e = self.metrics.entry(name).or_default();
             e.total += m.total;
@@ -128,13 +197,18 @@ impl Group {
         }
     }
 
-    /// Counts one scored answer.
+    /// Counts one scored answer: its verdict always; its value and
+    /// sub-metrics unless it is a timeout.
     fn record(&mut self, s: &Score) {
         self.answered += 1;
-        self.total += s.value;
-        self.perfect += usize::from(s.value >= 1.0);
+        *self.verdicts.slot(s.verdict) += 1;
         self.well_formed += usize::from(s.well_formed);
         self.malformed += usize::from(!s.well_formed);
+        if s.verdict == Verdict::Timeout {
+            return;
+        }
+        self.total += s.value;
+        self.perfect += usize::from(s.value >= 1.0);
         for &(name, v) in &s.metrics {
             let e = self.metrics.entry(name).or_default();
             e.total += v;
@@ -168,6 +242,7 @@ impl Group {
             "mean_score_all_rows": self.mean_all(),
             "perfect": self.perfect,
             "malformed": self.malformed,
+            "verdicts": self.verdicts.json(),
             "metrics": self
                 .metrics
                 .iter()
@@ -210,18 +285,22 @@ impl ScoreSummary {
     /// The table printed at the end.
     pub fn render(&self) -> String {
         let mut s = String::from(
-            "task                      level    rows  answered  compliant  mean (answered)  mean (all rows)  perfect  malformed\n",
+            "task                      level    rows  answered  compliant  mean (answered)  mean (all rows)      ok   wrong  malformed  cheating  timeout\n",
         );
         let line = |k: &str, g: &Group| {
+            let v = &g.verdicts;
             format!(
-                "{k:<32} {:>6}  {:>8}  {:>9.3}  {:>15.3}  {:>15.3}  {:>7}  {:>9}\n",
+                "{k:<32} {:>6}  {:>8}  {:>9.3}  {:>15.3}  {:>15.3}  {:>6}  {:>6}  {:>9}  {:>8}  {:>7}\n",
                 g.rows,
                 g.answered,
                 g.format_compliance(),
                 g.mean_answered(),
                 g.mean_all(),
-                g.perfect,
-                g.malformed
+                v.ok,
+                v.wrong,
+                v.malformed,
+                v.cheating,
+                v.timeout
             )
         };
         for (k, g) in &self.groups {
@@ -231,6 +310,9 @@ impl ScoreSummary {
         let all = self.overall();
         s.push_str(&line("all", &all));
         s.push_str(&all.metrics_line());
+        s.push_str(
+            "verdicts: ok = full credit, wrong = partial or no credit, malformed = no answer read, cheating = uses what the task forbids, timeout = a check ran out of budget (left out of the mean over answered rows)\n",
+        );
         s.push_str(&format!(
             "{} unanswered rows, {} unknown ids, {} bad lines, {} duplicate ids\n",
             self.unanswered,
@@ -375,6 +457,7 @@ pub fn score_answers_with(
                 level: row.level,
                 score: s.value,
                 well_formed: s.well_formed,
+                verdict: s.verdict,
                 detail: &s.detail,
                 metrics: s.metrics.iter().copied().collect(),
             })
@@ -505,6 +588,11 @@ mod tests {
                 total: 1.0,
                 perfect: 1,
                 malformed: 1,
+                verdicts: VerdictCounts {
+                    ok: 1,
+                    malformed: 1,
+                    ..VerdictCounts::default()
+                },
                 metrics: BTreeMap::new(),
             },
         );
@@ -534,10 +622,8 @@ mod tests {
     #[test]
     fn sub_metrics_are_averaged_per_group_over_the_answers_reporting_them() {
         let mut g = Group::default();
-        let both = |v: f64, l, s| Score {
-            value: v,
-            ..Score::correct().with_metrics(vec![("lenient", l), ("strict", s)])
-        };
+        let both =
+            |v: f64, l, s| Score::partial(v, "x").with_metrics(vec![("lenient", l), ("strict", s)]);
         g.record(&both(0.0, 1.0, 0.0));
         g.record(&both(1.0, 1.0, 1.0));
         g.record(&Score::malformed("x").with_metrics(vec![("lenient", 0.0), ("strict", 0.0)]));
@@ -560,5 +646,51 @@ mod tests {
         let table = s.render();
         assert!(table.contains("lenient 0.667 (3)"), "{table}");
         assert!(table.contains("strict 0.333 (6)"), "{table}");
+    }
+
+    #[test]
+    fn verdicts_are_counted_and_timeouts_left_out_of_the_means() {
+        let mut g = Group {
+            rows: 6,
+            ..Group::default()
+        };
+        let m = |s: Score, v: f64| s.with_metrics(vec![("strict", v)]);
+        g.record(&m(Score::correct(), 1.0));
+        g.record(&m(Score::partial(0.5, "half"), 0.0));
+        g.record(&m(Score::malformed("m"), 0.0));
+        g.record(&m(Score::cheating("c"), 0.0));
+        g.record(&m(Score::timeout("t"), 0.0));
+        let want = VerdictCounts {
+            ok: 1,
+            wrong: 1,
+            malformed: 1,
+            cheating: 1,
+            timeout: 1,
+        };
+        assert_eq!(g.verdicts, want);
+        assert_eq!((g.answered, g.judged(), g.well_formed), (5, 4, 4));
+        // 1.5 over the four judged answers; over all six rows.
+        assert_eq!(g.mean_answered(), 1.5 / 4.0);
+        assert_eq!(g.mean_all(), 1.5 / 6.0);
+        assert_eq!(g.metrics["strict"].answers, 4);
+        // A group whose every answer timed out: no division by zero.
+        let mut t = Group::default();
+        t.record(&Score::timeout("t"));
+        assert_eq!((t.mean_answered(), t.verdicts.timeout), (0.0, 1));
+        let mut s = ScoreSummary::default();
+        s.groups.insert("premise_selection          1".into(), g);
+        s.groups.insert("premise_selection          2".into(), t);
+        let j = s.to_json();
+        assert_eq!(
+            j["groups"]["premise_selection 1"]["verdicts"],
+            serde_json::json!({"ok": 1, "wrong": 1, "malformed": 1, "cheating": 1, "timeout": 1})
+        );
+        assert_eq!(j["overall"]["verdicts"]["timeout"], 2);
+        assert_eq!(j["overall"]["verdicts"]["cheating"], 1);
+        let table = s.render();
+        let all = table.lines().find(|l| l.starts_with("all ")).unwrap();
+        let cols: Vec<&str> = all.split_whitespace().collect();
+        assert_eq!(cols[cols.len() - 5..], ["1", "1", "1", "1", "2"], "{table}");
+        assert!(table.contains("cheating  timeout"), "{table}");
     }
 }

@@ -52,6 +52,14 @@ pub struct CheckError {
     pub line: usize,
     /// What is wrong.
     pub description: String,
+    /// Whether the step breaks a limit that closes a shortcut of the proof
+    /// language (NDL_f: more justifiers than allowed, a step without a
+    /// justifier, a claimed tautology, more premises gathered than the
+    /// premise bound): the proof tries what the task forbids, which
+    /// scorers grade `cheating` rather than `wrong`. Not part of the
+    /// answer format, so not serialised.
+    #[serde(skip)]
+    pub forbidden: bool,
 }
 
 /// The result of checking a proof.
@@ -342,7 +350,39 @@ pub trait StepRule {
         holds: &dyn Fn(&Formula) -> bool,
         step: &Step,
         args: &[Formula],
-    ) -> Option<Result<Formula, (ErrorKind, String)>>;
+    ) -> Option<Result<Formula, RuleError>>;
+}
+
+/// Why a plugged [`StepRule`] refused a step.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RuleError {
+    /// Error kind.
+    pub kind: ErrorKind,
+    /// What is wrong.
+    pub description: String,
+    /// Whether the step breaks a limit that closes a shortcut
+    /// ([`CheckError::forbidden`]).
+    pub forbidden: bool,
+}
+
+impl RuleError {
+    /// A step that is wrong (of `kind`) but tries no forbidden shortcut.
+    pub fn wrong(kind: ErrorKind, description: impl Into<String>) -> RuleError {
+        RuleError {
+            kind,
+            description: description.into(),
+            forbidden: false,
+        }
+    }
+
+    /// A step past a limit that closes a shortcut (of `kind`).
+    pub fn forbidden(kind: ErrorKind, description: impl Into<String>) -> RuleError {
+        RuleError {
+            kind,
+            description: description.into(),
+            forbidden: true,
+        }
+    }
 }
 
 struct Checker<'o> {
@@ -362,6 +402,7 @@ fn err<T>(kind: ErrorKind, line: usize, description: impl Into<String>) -> Resul
         kind,
         line,
         description: description.into(),
+        forbidden: false,
     })
 }
 
@@ -400,7 +441,12 @@ impl Checker<'_> {
         if let Some(rule) = self.rule
             && let Some(r) = rule.check_step(&self.premises, &|f| self.holds(f), s, &args)
         {
-            return r.or_else(|(kind, d)| err(kind, line, d));
+            return r.map_err(|e| CheckError {
+                kind: e.kind,
+                line,
+                description: e.description,
+                forbidden: e.forbidden,
+            });
         }
         let Some(info) = rule_info(&s.rule) else {
             return err(
@@ -626,6 +672,7 @@ pub fn check_text_with(
                 kind: ErrorKind::Syntax,
                 line: e.line,
                 description: e.message,
+                forbidden: false,
             }),
             repairs: Vec::new(),
             steps: 0,

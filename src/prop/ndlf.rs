@@ -29,7 +29,9 @@
 //! - any other position: a claim that mentions more premise formulas than
 //!   the bound as sub-formulas is refused outright.
 
-use super::check::{ErrorKind, Mode, Report, StepRule, check_parsed_with, check_text_with};
+use super::check::{
+    ErrorKind, Mode, Report, RuleError, StepRule, check_parsed_with, check_text_with,
+};
 use super::formula::Formula;
 use super::ndl::{Deduction, Dialect, FROM_RULE, Step};
 use super::resolution::{AtomTable, Clause, clausify};
@@ -211,16 +213,20 @@ fn hypothesis_premises(premises: &[Formula], args: &[Formula], claim: &Formula) 
 }
 
 /// Checks one step `claim from args` whose names are already resolved.
-/// `Err` carries the error kind and description.
+/// `Err` carries the error kind and description, and whether the step
+/// breaks a limit that closes a shortcut ([`RuleError::forbidden`]): the
+/// justifier limit, a step without justifier, a claimed tautology and the
+/// premise bound are; a justifier that does not hold and a claim that does
+/// not follow are plain errors.
 pub(crate) fn check_from_step(
     opts: &NdlfOptions,
     premises: &[Formula],
     holds: &dyn Fn(&Formula) -> bool,
     claim: &Formula,
     args: &[Formula],
-) -> Result<(), (ErrorKind, String)> {
+) -> Result<(), RuleError> {
     if args.len() > opts.max_justifiers {
-        return Err((
+        return Err(RuleError::forbidden(
             ErrorKind::Type,
             format!(
                 "a step may cite at most {} justifiers, this one cites {}",
@@ -230,11 +236,14 @@ pub(crate) fn check_from_step(
         ));
     }
     if args.is_empty() && !opts.allow_empty {
-        return Err((ErrorKind::Type, "a step must cite a justifier".into()));
+        return Err(RuleError::forbidden(
+            ErrorKind::Type,
+            "a step must cite a justifier",
+        ));
     }
     for (i, a) in args.iter().enumerate() {
         if !holds(a) {
-            return Err((
+            return Err(RuleError::wrong(
                 ErrorKind::Logic,
                 format!("justifier {}, {a}, does not hold at this point", i + 1),
             ));
@@ -247,7 +256,7 @@ pub(crate) fn check_from_step(
     if let Some(m) = opts.max_premise_conjuncts
         && cited > m
     {
-        return Err((
+        return Err(RuleError::forbidden(
             ErrorKind::Type,
             format!(
                 "the justifiers consolidate {cited} premises, more than {m} (premises merged into one formula still count one by one)"
@@ -255,7 +264,7 @@ pub(crate) fn check_from_step(
         ));
     }
     if !opts.allow_empty && !sat::satisfiable(&[Formula::negation(claim.clone())]) {
-        return Err((
+        return Err(RuleError::forbidden(
             ErrorKind::Type,
             format!(
                 "{claim} is a tautology: it would follow from any justifier, and steps without justifiers are not allowed"
@@ -265,7 +274,7 @@ pub(crate) fn check_from_step(
     if let Some(m) = opts.max_premise_conjuncts {
         let mentioned = mentioned_premises(premises, claim);
         if mentioned > m {
-            return Err((
+            return Err(RuleError::forbidden(
                 ErrorKind::Type,
                 format!(
                     "the claim mentions {mentioned} premises as sub-formulas, more than {m}: a step may not gather that many premises in any position"
@@ -274,7 +283,7 @@ pub(crate) fn check_from_step(
         }
         let gathered = hypothesis_premises(premises, args, claim);
         if cited + gathered > m {
-            return Err((
+            return Err(RuleError::forbidden(
                 ErrorKind::Type,
                 format!(
                     "the step gathers {} premises, more than {m}: {cited} in its justifiers and {gathered} as hypotheses of its claim",
@@ -287,7 +296,7 @@ pub(crate) fn check_from_step(
     fs.push(Formula::negation(claim.clone()));
     match sat::model(&fs) {
         None => Ok(()),
-        Some(m) => Err((
+        Some(m) => Err(RuleError::wrong(
             ErrorKind::Logic,
             format!(
                 "{claim} does not follow from the justifiers; counterexample: {}",
@@ -306,7 +315,7 @@ impl StepRule for NdlfOptions {
         holds: &dyn Fn(&Formula) -> bool,
         step: &Step,
         args: &[Formula],
-    ) -> Option<Result<Formula, (ErrorKind, String)>> {
+    ) -> Option<Result<Formula, RuleError>> {
         if step.rule != FROM_RULE {
             return None;
         }
@@ -401,6 +410,10 @@ mod tests {
     fn assert_gathering_refused(r: &Report, what: &str) {
         let e = r.result.as_ref().expect_err(what);
         assert_eq!((e.kind, e.line), (ErrorKind::Type, 2), "{what}: {e:?}");
+        assert!(
+            e.forbidden,
+            "{what}: a shortcut is forbidden, not merely wrong"
+        );
     }
 
     #[test]
@@ -638,6 +651,10 @@ mod tests {
             .unwrap_err();
         assert_eq!((e.kind, e.line), (ErrorKind::Logic, 2));
         assert!(
+            !e.forbidden,
+            "a step that does not follow is wrong, not forbidden"
+        );
+        assert!(
             e.description.contains("counterexample"),
             "{}",
             e.description
@@ -648,17 +665,20 @@ mod tests {
             .result
             .unwrap_err();
         assert_eq!((e.kind, e.line), (ErrorKind::Syntax, 2));
+        assert!(!e.forbidden);
         // Six justifiers: type, before membership is looked at.
         let e = check(&PS, "C", "{\n  C from A, A, A, A, A, (~ A)\n}")
             .result
             .unwrap_err();
         assert_eq!((e.kind, e.line), (ErrorKind::Type, 2));
+        assert!(e.forbidden, "past the justifier limit");
         // A justifier that does not hold: logic.
         let e = check(&PS, "C", "{\n  C from B, premise-2\n}")
             .result
             .unwrap_err();
         assert_eq!(e.kind, ErrorKind::Logic);
         assert!(e.description.contains("does not hold"));
+        assert!(!e.forbidden);
         // A hypothesis is gone once its block closes.
         let e = check(
             &PS,

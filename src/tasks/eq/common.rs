@@ -124,6 +124,44 @@ pub fn resolve(l: &Loaded, names: &[String]) -> Result<Vec<usize>, String> {
         .collect()
 }
 
+/// The answer fields that name equations: a single name (`equation`) or
+/// a list of names (the others).
+const EQUATION_FIELDS: [&str; 4] = [
+    "equation",
+    "givenEquations",
+    "correctEquations",
+    "supportingEquations",
+];
+
+/// The first equation name an answer gives that the problem's list does
+/// not hold, if any, found in every field that names equations
+/// ([`EQUATION_FIELDS`]) at any depth of the answer `v`. Citing an
+/// equation the task does not give uses what is forbidden (the grader's
+/// `cheating`); a field of the wrong type is left to the scorer's own
+/// reading (malformed).
+pub fn unlisted_equation(l: &Loaded, v: &Value) -> Option<String> {
+    match v {
+        Value::Object(o) => o.iter().find_map(|(k, x)| {
+            let names: Vec<&str> = if !EQUATION_FIELDS.contains(&k.as_str()) {
+                Vec::new()
+            } else if let Some(name) = x.as_str() {
+                vec![name]
+            } else {
+                x.as_array()
+                    .map(|a| a.iter().filter_map(|n| n.as_str()).collect())
+                    .unwrap_or_default()
+            };
+            names
+                .into_iter()
+                .find(|n| l.eq_index(n).is_none())
+                .map(|n| n.trim().to_string())
+                .or_else(|| unlisted_equation(l, x))
+        }),
+        Value::Array(a) => a.iter().find_map(|x| unlisted_equation(l, x)),
+        _ => None,
+    }
+}
+
 /// A dedup key: SHA-256 of the equations (variables numbered by first
 /// occurrence, sorted, so names and order do not matter), the chain with each
 /// step's citation as equation texts, and task-specific `extra` text.

@@ -7,6 +7,7 @@
 
 use super::common::{
     LANGUAGE, as_index, as_names, field, parse_answer, render_equations, render_line, resolve,
+    unlisted_equation,
 };
 use super::record::{Loaded, ProofData};
 use crate::equational::lang::dewey;
@@ -139,7 +140,10 @@ are answered with {\"explanation\": \"step 1: E1 at [1], E2 at [2]; step 2: no e
 }
 
 /// Scores an ER answer: `score.value` is the ER-G credit, `local()` ER-L
-/// ([`ErScore::into_score`] makes both a row's score).
+/// ([`ErScore::into_score`] makes both a row's score). Verdicts:
+/// `malformed` when the answer does not read, `cheating` (no step right)
+/// when a justification names an equation the problem does not list,
+/// `wrong` when a step's set is wrong, `ok` when every step's is right.
 pub fn score(inst: &ErInstance, answer: &str) -> ErScore {
     let l = match inst.proof.load() {
         Ok(l) => l,
@@ -188,6 +192,15 @@ pub fn score(inst: &ErInstance, answer: &str) -> ErScore {
             return malformed(format!("step {step} is justified twice"));
         }
         given[step] = Some(names);
+    }
+    if let Some(name) = arr.iter().find_map(|e| unlisted_equation(&l, e)) {
+        return ErScore {
+            score: Score::cheating(format!(
+                "a justification names {name}, which is not one of the equations"
+            )),
+            steps_right: 0,
+            steps: n,
+        };
     }
     let mut right = 0;
     let mut first_wrong = None;
@@ -285,6 +298,31 @@ mod tests {
             "{\"stepJustifications\": [{\"step\": 12, \"supportingEquations\": []}]}",
         );
         assert!(!s.score.well_formed);
+    }
+
+    #[test]
+    fn each_verdict_arises_where_it_should() {
+        use crate::tasks::Verdict;
+        let d = appendix_c();
+        let l = d.load().unwrap();
+        let inst = ErInstance { proof: d };
+        let g = gold(&l);
+        let verdict = |a: &str| {
+            let s = score(&inst, a).into_score();
+            assert!(s.consistent(), "{s:?}");
+            s.verdict
+        };
+        assert_eq!(verdict(&g), Verdict::Ok);
+        let wrong = g.replace("[\"E12\"]", "[\"E2\"]");
+        assert_eq!(verdict(&wrong), Verdict::Wrong);
+        assert_eq!(verdict("{\"stepJustifications\": 3}"), Verdict::Malformed);
+        // A justification naming an equation the problem does not list:
+        // cheating, with no step credited.
+        let unlisted = g.replace("[\"E12\"]", "[\"E12\",\"E77\"]");
+        let s = score(&inst, &unlisted);
+        assert_eq!(s.score.verdict, Verdict::Cheating, "{}", s.score.detail);
+        assert!(s.score.detail.contains("E77"), "{}", s.score.detail);
+        assert_eq!(s.into_score().metric("per_step"), Some(0.0));
     }
 
     #[test]

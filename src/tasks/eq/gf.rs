@@ -19,6 +19,7 @@
 
 use super::common::{
     LANGUAGE, as_names, as_str, field, parse_answer, render_equations, render_line, resolve,
+    unlisted_equation,
 };
 use super::countermodel;
 use super::generate::Proof;
@@ -350,7 +351,11 @@ Reply with one JSON object and nothing else: {\"explanation\": \"...\", \"missin
     s
 }
 
-/// Scores a GF answer.
+/// Scores a GF answer: `malformed` when it does not read; `cheating` when
+/// a missing step names an equation the problem does not list or cites
+/// more than the two equations a line may cite; `wrong` when the fill
+/// fails (or a decoy is filled, or a fillable gap is called unfillable);
+/// `ok` otherwise.
 pub fn score(inst: &GfInstance, answer: &str) -> Score {
     let mut l = match inst.proof.load() {
         Ok(l) => l,
@@ -395,6 +400,18 @@ pub fn score(inst: &GfInstance, answer: &str) -> Score {
         };
         fill.push((t, names));
     }
+    if let Some(name) = steps.iter().find_map(|e| unlisted_equation(&l, e)) {
+        return Score::cheating(format!(
+            "a missing step names {name}, which is not one of the equations"
+        ));
+    }
+    if let Some(k) = fill.iter().position(|(_, names)| names.len() > 2) {
+        return Score::cheating(format!(
+            "missing step {} cites {} equations; a line cites at most two",
+            k + 1,
+            fill[k].1.len()
+        ));
+    }
     match decoy_certificate(inst, &l) {
         Err(e) => return Score::malformed(format!("decoy certificate: {e}")),
         Ok(Some(_)) if fill.is_empty() => return Score::correct(),
@@ -414,7 +431,7 @@ pub fn score(inst: &GfInstance, answer: &str) -> Score {
             Ok(c) => c,
             Err(e) => return Score::wrong(format!("missing step {}: {e}", k + 1)),
         };
-        if cited.is_empty() || cited.len() > 2 {
+        if cited.is_empty() {
             return Score::wrong(format!(
                 "missing step {}: a step must cite one or two equations",
                 k + 1
@@ -565,5 +582,49 @@ mod tests {
         assert!(!score(&inst, a).well_formed);
         let a = r#"{"missingSteps": [{"term": "g(f1(a),b)", "supportingEquations": ["E1","E2","E3"]}]}"#;
         assert_eq!(score(&inst, a).value, 0.0);
+    }
+
+    #[test]
+    fn each_verdict_arises_where_it_should() {
+        use crate::tasks::Verdict;
+        let d = ProofData {
+            equations: vec![
+                ["E1".into(), "f(X) = f1(X)".into()],
+                ["E2".into(), "g(X,Y) = g(Y,X)".into()],
+            ],
+            terms: vec!["g(f1(a),b)".into(), "g(f(a),b)".into(), "g(b,f(a))".into()],
+            citations: vec![vec![], vec!["E1".into()], vec!["E2".into()]],
+        };
+        let inst = GfInstance {
+            proof: d,
+            gap_start: 1,
+            gap_len: 1,
+            decoy: false,
+            countermodel: None,
+        };
+        let verdict = |a: &str| {
+            let s = score(&inst, a);
+            assert!(s.consistent(), "{s:?}");
+            (s.verdict, s.detail)
+        };
+        let step = |names: &str| {
+            format!(
+                r#"{{"explanation": "", "missingSteps": [{{"term": "g(f(a),b)", "supportingEquations": [{names}]}}], "confidence": 3}}"#
+            )
+        };
+        assert_eq!(verdict(&step(r#""E1""#)).0, Verdict::Ok);
+        assert_eq!(verdict(&step(r#""E2""#)).0, Verdict::Wrong);
+        assert_eq!(verdict(&step("")).0, Verdict::Wrong);
+        assert_eq!(verdict(r#"{"missingSteps": 3}"#).0, Verdict::Malformed);
+        // The gap called unfillable when it can be filled: wrong.
+        assert_eq!(verdict(r#"{"missingSteps": []}"#).0, Verdict::Wrong);
+        // An equation the problem does not list, or more than the two
+        // equations a line may cite: cheating.
+        let (v, detail) = verdict(&step(r#""E1", "E9""#));
+        assert_eq!(v, Verdict::Cheating, "{detail}");
+        assert!(detail.contains("E9"), "{detail}");
+        let (v, detail) = verdict(&step(r#""E1", "E2", "E1""#));
+        assert_eq!(v, Verdict::Cheating, "{detail}");
+        assert!(detail.contains("at most two"), "{detail}");
     }
 }

@@ -6,7 +6,7 @@
 
 use super::common::{
     LANGUAGE, as_index, as_names, as_position, as_str, field, parse_answer, render_equations,
-    render_line, resolve,
+    render_line, resolve, unlisted_equation,
 };
 use super::record::{Loaded, ProofData};
 use crate::equational::lang::{World, dewey, disjoint};
@@ -176,13 +176,16 @@ pub fn first_bad_step(l: &Loaded) -> Option<usize> {
 enum Fail {
     Malformed(String),
     Wrong(String),
+    Cheating(String),
 }
 
 fn malformed(s: String) -> Fail {
     Fail::Malformed(s)
 }
 
-/// Scores a PC answer.
+/// Scores a PC answer: `malformed` when it does not read, `cheating` when
+/// its explanation names an equation the problem does not list, `wrong`
+/// for a wrong verdict or explanation, `ok` when both are right.
 pub fn score(inst: &PcInstance, answer: &str) -> Score {
     let mut l = match inst.proof.load() {
         Ok(l) => l,
@@ -192,17 +195,20 @@ pub fn score(inst: &PcInstance, answer: &str) -> Score {
         Ok(()) => Score::correct(),
         Err(Fail::Malformed(m)) => Score::malformed(m),
         Err(Fail::Wrong(m)) => Score::wrong(m),
+        Err(Fail::Cheating(m)) => Score::cheating(m),
     }
 }
 
 /// Scores a PC answer for a dataset row: [`score`] as the main value (the
 /// strict metric: verdict and every detail right), with the sub-metrics
 /// `lenient` (the verdict `correct` alone is right, ProofGrid's lenient
-/// metric) and `strict` (the main value). A malformed answer reports 0.
+/// metric) and `strict` (the main value). A malformed or cheating answer
+/// reports 0 on both.
 pub fn score_row(inst: &PcInstance, answer: &str) -> Score {
     let s = score(inst, answer);
     let verdict = parse_answer(answer)
         .ok()
+        .filter(|_| s.verdict != crate::tasks::Verdict::Cheating)
         .and_then(|m| m.get("correct").and_then(|c| c.as_bool()));
     let lenient = match (verdict, inst.proof.load()) {
         (Some(said), Ok(l)) => said == first_bad_step(&l).is_none(),
@@ -222,6 +228,11 @@ fn score_inner(l: &mut Loaded, answer: &str) -> Result<(), Fail> {
         .as_bool()
         .ok_or_else(|| malformed("`correct` must be true or false".into()))?;
     let expl = field(&m, "explanation").map_err(malformed)?;
+    if let Some(n) = unlisted_equation(l, expl) {
+        return Err(Fail::Cheating(format!(
+            "the explanation names {n}, which is not one of the equations"
+        )));
+    }
     let bad = first_bad_step(l);
     match (correct, bad) {
         (true, Some(k)) => Err(Fail::Wrong(format!(
@@ -524,6 +535,36 @@ mod tests {
             "{\"correct\": false, \"explanation\": {\"step\": 9}}",
         );
         assert!(!s.well_formed);
+    }
+
+    #[test]
+    fn each_verdict_arises_where_it_should() {
+        use crate::tasks::Verdict;
+        let inst = PcInstance {
+            proof: appendix_c(),
+        };
+        let verdict = |a: &str| {
+            let s = score_row(&inst, a);
+            assert!(s.consistent(), "{s:?}");
+            s.verdict
+        };
+        let gold = gold_contractum(9, "E13", &[0, 0], "f1(f4(b))", "f1(f4(d))");
+        assert_eq!(verdict(&gold), Verdict::Ok);
+        let bad = gold_contractum(9, "E13", &[0, 0], "f1(f4(b))", "f1(f4(e))");
+        assert_eq!(verdict(&bad), Verdict::Wrong);
+        assert_eq!(verdict("correct: no"), Verdict::Malformed);
+        // Naming an equation the problem does not list: cheating, and no
+        // lenient credit for the verdict beside it.
+        let unlisted = gold_contractum(9, "E999", &[0, 0], "f1(f4(b))", "f1(f4(d))");
+        let s = score_row(&inst, &unlisted);
+        assert_eq!(s.verdict, Verdict::Cheating, "{}", s.detail);
+        assert!(s.detail.contains("E999"), "{}", s.detail);
+        assert_eq!(
+            (s.metric("lenient"), s.metric("strict")),
+            (Some(0.0), Some(0.0))
+        );
+        let unlisted = gold_citation(9, vec!["E13".into()], vec!["E42".into()]);
+        assert_eq!(verdict(&unlisted), Verdict::Cheating);
     }
 
     #[test]

@@ -30,7 +30,8 @@ pub struct ScoreInput<'a> {
 
 /// Scores a model answer. Checking: ProofGrid's strict metric is the
 /// main value and its lenient metric a sub-metric (see
-/// [`score_checking`]). Writing: the proof must pass the lenient checker.
+/// [`score_checking`]). Writing: the proof must pass the lenient checker;
+/// `assert` lines in it are refused (see [`assert_lines`]).
 /// Masking: the values must make the proof pass the lenient checker; `{}`
 /// is right iff the gold is `{}`. Gaps: every gap filled and the whole
 /// proof passes leniently.
@@ -45,8 +46,8 @@ pub fn score(input: &ScoreInput<'_>, answer: &str) -> Score {
             let Some(proof) = v.get("proof").and_then(|p| p.as_str()) else {
                 return Score::malformed("missing string field \"proof\"");
             };
-            if proof.lines().any(|l| l.trim_start().starts_with("assert ")) {
-                return Score::wrong("the proof repeats assert lines");
+            if let Some(s) = assert_lines(input, proof) {
+                return s;
             }
             verdict(
                 input
@@ -175,6 +176,35 @@ pub fn score_checking(gold: &str, answer: &str) -> Score {
         Score::wrong(detail)
     };
     s.with_metrics(metrics(true, line, kind))
+}
+
+/// The verdict on `assert` lines in a written proof, `None` without any.
+/// The prompt shows the premises as `assert` lines and asks not to repeat
+/// them; the checker takes the premises from the problem, never from the
+/// proof. A proof that asserts a formula that is not one of the premises
+/// (the goal, a lemma) would assume what it must prove: `cheating`. One
+/// that only repeats premises gains nothing and is `wrong`, as is an
+/// `assert` line whose formula does not parse.
+pub fn assert_lines(input: &ScoreInput<'_>, proof: &str) -> Option<Score> {
+    let asserted: Vec<&str> = proof
+        .lines()
+        .filter_map(|l| l.trim_start().strip_prefix("assert "))
+        .collect();
+    if asserted.is_empty() {
+        return None;
+    }
+    for a in asserted {
+        let text = a.split_once(":=").map_or(a, |(_, f)| f).trim();
+        let text = text.strip_suffix(';').unwrap_or(text).trim();
+        if let Ok(f) = Formula::parse(text)
+            && !input.premises.contains(&f)
+        {
+            return Some(Score::cheating(format!(
+                "the proof asserts {text}, which is not a premise"
+            )));
+        }
+    }
+    Some(Score::wrong("the proof repeats assert lines"))
 }
 
 /// A line number given as a JSON number or a string of digits.
@@ -310,14 +340,29 @@ pub fn strict_steps(
     }
 }
 
+/// The score of a checked proof: `ok`; `cheating` when the first error
+/// is a step past a limit that closes a shortcut (NDL_f's justifier
+/// limit, a claimed tautology, the premise bound: [`CheckError::forbidden`]);
+/// else `wrong`.
+///
+/// [`CheckError::forbidden`]: crate::prop::CheckError::forbidden
 fn verdict(r: Report) -> Score {
     match r.result {
         Ok(_) => Score::correct(),
-        Err(e) => Score::wrong(format!(
-            "{} error at line {}: {}",
-            e.kind.name(),
-            e.line,
-            e.description
-        )),
+        Err(e) => {
+            let d = format!(
+                "{} error at line {}: {}",
+                e.kind.name(),
+                e.line,
+                e.description
+            );
+            if e.forbidden {
+                Score::cheating(format!(
+                    "{d} (the step is past a limit that closes a shortcut)"
+                ))
+            } else {
+                Score::wrong(d)
+            }
+        }
     }
 }

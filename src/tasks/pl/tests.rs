@@ -355,3 +355,51 @@ fn masking_fraction_and_decoys() {
         assert!(f > 0.0 && f <= 0.95, "{f}");
     }
 }
+
+/// Every verdict of the PL1 scorers where it should arise: gold answers
+/// `ok`, unreadable ones `malformed`, wrong proofs and verdicts `wrong`,
+/// and a written proof that asserts the goal as a premise `cheating`
+/// (repeating a shown premise gains nothing: `wrong`).
+#[test]
+fn each_verdict_arises_where_it_should() {
+    use crate::tasks::Verdict;
+    for task in Task::ALL {
+        for inst in instances(task, 6) {
+            let v = |a: &str| {
+                let s = score_record(task, &inst.metadata, &inst.answer, a);
+                assert!(s.consistent(), "{task:?}: {s:?}");
+                s.verdict
+            };
+            assert_eq!(v(&inst.answer), Verdict::Ok, "{task:?}");
+            assert_eq!(v("not an answer at all"), Verdict::Malformed, "{task:?}");
+        }
+    }
+    for inst in instances(Task::ProofChecking, 4) {
+        let gold: Value = serde_json::from_str(&inst.answer).unwrap();
+        let flipped = json!({"correct": !gold["correct"].as_bool().unwrap(), "errorDetails": {}});
+        let s = score_record(
+            Task::ProofChecking,
+            &inst.metadata,
+            &inst.answer,
+            &flipped.to_string(),
+        );
+        assert_eq!(s.verdict, Verdict::Wrong, "{}", s.detail);
+    }
+    for inst in instances(Task::ProofWriting, 8) {
+        let goal = inst.metadata["goal"].as_str().unwrap();
+        let premise = inst.metadata["premises"][0].as_str().unwrap();
+        let gold: Value = serde_json::from_str(&inst.answer).unwrap();
+        let proof = gold["proof"].as_str().unwrap();
+        let score = |p: String| {
+            let a = json!({"description": "", "proof": p}).to_string();
+            score_record(Task::ProofWriting, &inst.metadata, &inst.answer, &a)
+        };
+        let s = score(format!("assert premise-9 := {goal}\n{proof}"));
+        assert_eq!(s.verdict, Verdict::Cheating, "{}", s.detail);
+        assert!(s.detail.contains("not a premise"), "{}", s.detail);
+        let s = score(format!("assert premise-1 := {premise}\n{proof}"));
+        assert_eq!(s.verdict, Verdict::Wrong, "{}", s.detail);
+        let s = score("{ false BY claim on false }".into());
+        assert_eq!(s.verdict, Verdict::Wrong, "{}", s.detail);
+    }
+}

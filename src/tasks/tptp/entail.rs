@@ -299,7 +299,9 @@ pub fn render(
 }
 
 /// Scores an answer: exact match with the gold label after trimming and case
-/// folding; anything other than true/false is malformed.
+/// folding; anything other than true/false is malformed. The verdicts are
+/// `ok`, `wrong` and `malformed`: a label names nothing the task could
+/// forbid, and no check runs out of budget.
 pub fn score(gold: &str, answer: &str) -> Score {
     let a = answer.trim().to_lowercase();
     if a != "true" && a != "false" {
@@ -365,5 +367,13 @@ mod tests {
         assert!(score("True", "FALSE").well_formed);
         assert!(!score("True", "").well_formed);
         assert!(!score("True", "True because the premises say so").well_formed);
+    }
+
+    #[test]
+    fn verdicts_are_ok_wrong_or_malformed() {
+        use crate::tasks::Verdict;
+        assert_eq!(score("False", "false").verdict, Verdict::Ok);
+        assert_eq!(score("False", "True").verdict, Verdict::Wrong);
+        assert_eq!(score("False", "maybe").verdict, Verdict::Malformed);
     }
 }

@@ -1006,6 +1006,19 @@ pub(crate) mod testing {
         cnf(sub2, axiom, subset(A, B) | member(w(A, B), A)).\n\
         cnf(sub3, axiom, subset(A, B) | ~member(w(A, B), B)).\n";
 
+    /// Prover limits without a work budget: no given clause, no model
+    /// size, so any question that needs search ends `Unknown` (to force a
+    /// scorer's `timeout`).
+    pub fn no_budget() -> crate::prover::ProverLimits {
+        crate::prover::ProverLimits {
+            quick_processed: 0,
+            max_processed: 0,
+            quick_model_size: 0,
+            max_model_size: 0,
+            ..crate::prover::ProverLimits::default()
+        }
+    }
+
     /// A graph of `text` saturated for `processed` given clauses.
     pub fn graph(text: &str, processed: u64) -> Graph {
         let s = crate::interest::tests::run(text, processed);

@@ -430,8 +430,16 @@ fn structure(
 /// Scores an answer: 0 when the structure is invalid; otherwise the share
 /// of steps that are sound (a gold step, or one the prover confirms). Edge
 /// precision and recall against the gold graph are the sub-metrics
-/// `edge_precision` and `edge_recall` (0 for an unreadable or invalid
-/// graph).
+/// `edge_precision` and `edge_recall` (0 for an unreadable, cheating or
+/// invalid graph).
+///
+/// Verdicts: `malformed` when no step line reads; `cheating` when a line
+/// names a clause outside the graph (a number not in `1..=n`), cites the
+/// theorem as a parent, or cites a step's own clause as its parent (the
+/// step's goal restated as its premise); `wrong` for another structural
+/// error or any unsound step; `timeout` when the prover leaves a proposed
+/// step undecided within its limits (the value would depend on it); `ok`
+/// when every step is sound.
 pub fn score(
     meta: &serde_json::Value,
     cert: &serde_json::Value,
@@ -447,6 +455,13 @@ pub fn score(
         Ok(_) => return none(Score::malformed("no steps")),
         Err(e) => return none(Score::malformed(e)),
     };
+    let theorem = meta
+        .get("theorem_index")
+        .and_then(|v| v.as_u64())
+        .ok_or("metadata has no theorem_index")? as usize;
+    if let Some(e) = forbidden_citation(&steps, clauses.len(), theorem) {
+        return none(Score::cheating(e));
+    }
     let derived: BTreeSet<usize> = cert.steps.iter().map(|s| s.child).collect();
     if let Err(e) = structure(&steps, clauses.len(), &derived) {
         return none(Score::wrong(format!("invalid structure: {e}")));
@@ -458,6 +473,7 @@ pub fn score(
         .collect();
     let (bank, parsed) = super::parse_clauses(&clauses)?;
     let mut sound = 0;
+    let mut undecided = 0;
     let mut correct_edges = 0;
     for &(c, [a, b]) in &steps {
         correct_edges += [a, b].iter().filter(|&&p| gold.contains(&(c, p))).count();
@@ -466,28 +482,60 @@ pub fn score(
             .steps
             .iter()
             .any(|s| s.child == c && s.parents == [x, y]);
-        if is_gold
-            || prover
+        let label = if is_gold {
+            Some(true)
+        } else {
+            prover
                 .prove(&bank, &[&parsed[a - 1], &parsed[b - 1]], &parsed[c - 1])
                 .verdict
                 .label()
-                == Some(true)
-        {
-            sound += 1;
+        };
+        match label {
+            Some(true) => sound += 1,
+            Some(false) => {}
+            None => undecided += 1,
         }
     }
     let value = sound as f64 / steps.len() as f64;
     let precision = correct_edges as f64 / (2 * steps.len()) as f64;
     let recall = correct_edges as f64 / gold.len().max(1) as f64;
-    Ok(Score {
-        value,
-        well_formed: true,
-        detail: format!(
-            "{sound}/{} steps sound; edge precision {precision:.3}, recall {recall:.3}",
+    let edges = format!("edge precision {precision:.3}, recall {recall:.3}");
+    let s = if undecided > 0 {
+        Score::timeout(format!(
+            "{sound}/{} steps sound, {undecided} undecided by the prover within its limits; {edges}",
             steps.len()
-        ),
-        metrics: vec![("edge_precision", precision), ("edge_recall", recall)],
-    })
+        ))
+    } else {
+        Score::partial(
+            value,
+            format!("{sound}/{} steps sound; {edges}", steps.len()),
+        )
+    };
+    Ok(s.with_metrics(vec![("edge_precision", precision), ("edge_recall", recall)]))
+}
+
+/// The first citation that uses what the task does not give, if any: a
+/// clause number outside `1..=n` (not a clause of the graph), the theorem
+/// (clause `theorem`) as a parent, or a step's own clause as its parent.
+fn forbidden_citation(steps: &[(usize, [usize; 2])], n: usize, theorem: usize) -> Option<String> {
+    for &(c, [a, b]) in steps {
+        if let Some(x) = [c, a, b].into_iter().find(|&x| x == 0 || x > n) {
+            return Some(format!(
+                "step {c} <- {a}, {b}: clause {x} is not in the graph (1-{n})"
+            ));
+        }
+        if a == theorem || b == theorem {
+            return Some(format!(
+                "step {c} <- {a}, {b}: the theorem (clause {theorem}) is cited as a parent"
+            ));
+        }
+        if a == c || b == c {
+            return Some(format!(
+                "step {c} <- {a}, {b}: the clause is cited as its own parent"
+            ));
+        }
+    }
+    None
 }
 
 /// Re-checks every step's refutation and that the gold answer lists exactly
@@ -535,6 +583,7 @@ mod tests {
     use super::super::testing::*;
     use super::*;
     use crate::prover::ProverLimits;
+    use crate::tasks::Verdict;
 
     fn instance(level: u8) -> Built {
         let g = graph(SETS, 600);
@@ -602,5 +651,77 @@ mod tests {
         let p = broken["steps"][0]["parents"].clone();
         broken["steps"][0]["parents"] = serde_json::json!([p[1], p[0]]);
         assert!(verify(&b.metadata, &broken, &b.answer).is_err());
+    }
+
+    /// Every verdict of the reconstruction scorer where it should arise.
+    #[test]
+    fn each_verdict_arises_where_it_should() {
+        let b = instance(2);
+        let mut prover = Prover::new(ProverLimits::default());
+        let mut starved = Prover::new(no_budget());
+        let sc = |a: &str, p: &mut Prover| score(&b.metadata, &b.certificate, a, p).unwrap();
+        let verdict = |a: &str, p: &mut Prover| {
+            let s = sc(a, p);
+            assert!(s.consistent(), "{s:?}");
+            s.verdict
+        };
+        assert_eq!(verdict(&b.answer, &mut starved), Verdict::Ok);
+        assert_eq!(
+            verdict("the proof is obvious", &mut prover),
+            Verdict::Malformed
+        );
+        let steps = parse_steps(&b.answer).unwrap();
+        let n = b.metadata["clauses"].as_array().unwrap().len();
+        let theorem = b.metadata["theorem_index"].as_u64().unwrap() as usize;
+        let with_step = |k: usize, step: (usize, [usize; 2])| {
+            let mut v = steps.clone();
+            v[k] = step;
+            format_steps(v.into_iter())
+        };
+        let (c, [a, p]) = steps[0];
+        // A clause outside the graph, the theorem as a parent, the child as
+        // its own parent: cheating, and no edge credit.
+        for bad in [
+            with_step(0, (c, [a, n + 1])),
+            with_step(0, (c, [a, 0])),
+            with_step(0, (c, [a, c])),
+        ] {
+            let s = sc(&bad, &mut prover);
+            assert_eq!(s.verdict, Verdict::Cheating, "{bad}: {}", s.detail);
+            assert_eq!(s.metric("edge_precision"), Some(0.0));
+        }
+        let leaves = premise_indices(&b.metadata).unwrap();
+        if c != theorem {
+            let s = sc(&with_step(0, (c, [theorem, p])), &mut prover);
+            assert_eq!(s.verdict, Verdict::Cheating, "{}", s.detail);
+        }
+        // A missing line: invalid structure, wrong.
+        let fewer = format_steps(steps.iter().skip(1).copied());
+        assert_eq!(verdict(&fewer, &mut prover), Verdict::Wrong);
+        // One parent swapped for another starting premise: a step that only
+        // the prover can judge; without a budget it is undecided (timeout),
+        // with the default budget it is decided or still undecided, never
+        // credited as gold.
+        let mut seen_timeout = false;
+        'search: for (k, &(c, [a, p])) in steps.iter().enumerate() {
+            for &l in &leaves {
+                if [a, p, c].contains(&l) {
+                    continue;
+                }
+                let swapped = with_step(k, (c, [a, l]));
+                let s = sc(&swapped, &mut starved);
+                assert!(s.consistent(), "{s:?}");
+                if s.verdict == Verdict::Timeout {
+                    assert!(s.detail.contains("undecided"), "{}", s.detail);
+                    assert_ne!(verdict(&swapped, &mut prover), Verdict::Malformed);
+                    seen_timeout = true;
+                    break 'search;
+                }
+            }
+        }
+        assert!(
+            seen_timeout,
+            "no swapped step left undecided without a budget"
+        );
     }
 }

@@ -397,9 +397,38 @@ pub fn render(domain: &str, context: &Background, theorem: &str, pool: &[String]
     s
 }
 
+/// Why a selection answer does not read as premise numbers of the pool.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum AnswerError {
+    /// Not a list of distinct premise numbers (a part that is no number,
+    /// no number at all, a number listed twice).
+    Malformed(String),
+    /// A number outside `1..=n`: the answer names a premise the pool does
+    /// not hold.
+    OutsidePool {
+        /// The number named.
+        number: usize,
+        /// The pool's size.
+        pool: usize,
+    },
+}
+
+impl std::fmt::Display for AnswerError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            AnswerError::Malformed(m) => f.write_str(m),
+            AnswerError::OutsidePool { number, pool } => {
+                write!(f, "premise {number} is not in 1-{pool}")
+            }
+        }
+    }
+}
+
 /// Parses `[1, 3, 7]` (brackets optional, commas or spaces between
-/// numbers) into sorted distinct indices in `1..=n`.
-pub fn parse_answer(answer: &str, n: usize) -> Result<Vec<usize>, String> {
+/// numbers) into sorted distinct indices in `1..=n`. A part that is not a
+/// number, or no number at all, is malformed before any range is looked
+/// at; then a number outside the pool, then a repeated number.
+pub fn parse_answer(answer: &str, n: usize) -> Result<Vec<usize>, AnswerError> {
     let a = answer.trim();
     let inner = a
         .strip_prefix('[')
@@ -412,19 +441,22 @@ pub fn parse_answer(answer: &str, n: usize) -> Result<Vec<usize>, String> {
         }
         let i: usize = part
             .parse()
-            .map_err(|_| format!("`{part}` is not a premise number"))?;
-        if i == 0 || i > n {
-            return Err(format!("premise {i} is not in 1-{n}"));
-        }
-        if out.contains(&i) {
-            return Err(format!("premise {i} is listed twice"));
-        }
+            .map_err(|_| AnswerError::Malformed(format!("`{part}` is not a premise number")))?;
         out.push(i);
     }
     if out.is_empty() {
-        return Err("no premise numbers".into());
+        return Err(AnswerError::Malformed("no premise numbers".into()));
+    }
+    if let Some(&i) = out.iter().find(|&&i| i == 0 || i > n) {
+        return Err(AnswerError::OutsidePool { number: i, pool: n });
     }
     out.sort_unstable();
+    if let Some(w) = out.windows(2).find(|w| w[0] == w[1]) {
+        return Err(AnswerError::Malformed(format!(
+            "premise {} is listed twice",
+            w[0]
+        )));
+    }
     Ok(out)
 }
 
@@ -439,11 +471,16 @@ pub fn parse_answer(answer: &str, n: usize) -> Result<Vec<usize>, String> {
 ///   certified answer, or one the prover proves) scores
 ///   `min_size / answer_size`, so the whole pool scores `min / |pool|`;
 /// - an answer whose sufficiency the prover leaves undecided within its
-///   limits scores 0, as it cannot be credited as sufficient.
+///   limits scores 0 with the verdict `timeout`: neither credited as
+///   sufficient nor blamed as insufficient;
+/// - an answer naming a number outside the pool is `cheating` (it names a
+///   premise the task does not give); one that does not read is
+///   `malformed`.
 ///
 /// Sub-metrics: `sufficient` (1 iff the answer is known to prove the
 /// theorem) and `minimal` (1 iff it is a minimum answer); both 0 for a
-/// malformed answer.
+/// malformed or cheating answer; none for a timeout, whose sufficiency is
+/// unknown.
 pub fn score(
     meta: &serde_json::Value,
     cert: &serde_json::Value,
@@ -461,7 +498,13 @@ pub fn score(
     };
     let got = match parse_answer(answer, pool.len()) {
         Ok(g) => g,
-        Err(e) => return Ok(Score::malformed(e).with_metrics(metrics(false, false))),
+        Err(e @ AnswerError::Malformed(_)) => {
+            return Ok(Score::malformed(e.to_string()).with_metrics(metrics(false, false)));
+        }
+        Err(e @ AnswerError::OutsidePool { .. }) => {
+            return Ok(Score::cheating(format!("{e}: not a premise of the pool"))
+                .with_metrics(metrics(false, false)));
+        }
     };
     if cert.answers.iter().any(|a| a.premises == got) {
         return Ok(Score::correct().with_metrics(metrics(true, true)));
@@ -489,21 +532,18 @@ pub fn score(
     Ok(match sufficient {
         Some(true) => {
             let value = cert.size as f64 / got.len() as f64;
-            Score {
+            Score::partial(
                 value,
-                ..Score::wrong(format!(
-                    "sufficient but not minimal ({size}): credit {value:.3}"
-                ))
-            }
+                format!("sufficient but not minimal ({size}): credit {value:.3}"),
+            )
             .with_metrics(metrics(true, false))
         }
         Some(false) => {
             Score::wrong(format!("not sufficient ({size})")).with_metrics(metrics(false, false))
         }
-        None => Score::wrong(format!(
-            "sufficiency undecided by the prover ({size}): no credit"
-        ))
-        .with_metrics(metrics(false, false)),
+        None => Score::timeout(format!(
+            "sufficiency undecided by the prover within its limits ({size})"
+        )),
     })
 }
 
@@ -589,6 +629,7 @@ mod tests {
     use super::super::testing::*;
     use super::*;
     use crate::prover::ProverLimits;
+    use crate::tasks::Verdict;
 
     #[test]
     fn subsets_enumerates_each_combination_once() {
@@ -663,16 +704,16 @@ mod tests {
         if !distractors.is_empty() {
             assert_eq!(score_of(&distractors).value, 0.0);
         }
-        assert!(
-            !score(&b.metadata, &b.certificate, "[0]", &mut prover)
-                .unwrap()
-                .well_formed
-        );
-        assert!(
-            !score(&b.metadata, &b.certificate, "", &mut prover)
-                .unwrap()
-                .well_formed
-        );
+        // Naming a premise the pool does not hold is cheating; no number at
+        // all is malformed.
+        for outside in ["[0]".to_string(), format!("[1, {}]", n + 1)] {
+            let s = score(&b.metadata, &b.certificate, &outside, &mut prover).unwrap();
+            assert_eq!(s.verdict, Verdict::Cheating, "{outside}: {}", s.detail);
+            assert!(s.consistent() && s.well_formed);
+        }
+        let s = score(&b.metadata, &b.certificate, "", &mut prover).unwrap();
+        assert_eq!(s.verdict, Verdict::Malformed);
+        assert!(!s.well_formed);
         // The pool of a level-4 row (eight distractors; level 2 has four):
         // padded with further copies of a distractor, the whole pool is
         // still sufficient and scores min / |pool| < 0.3.
@@ -702,9 +743,89 @@ mod tests {
     fn answers_parse_leniently_but_strictly() {
         assert_eq!(parse_answer("[3, 1]", 5).unwrap(), vec![1, 3]);
         assert_eq!(parse_answer("2 4", 5).unwrap(), vec![2, 4]);
-        assert!(parse_answer("[1, 1]", 5).is_err());
-        assert!(parse_answer("[6]", 5).is_err());
-        assert!(parse_answer("[a]", 5).is_err());
-        assert!(parse_answer("[]", 5).is_err());
+        let malformed = |a: &str| matches!(parse_answer(a, 5), Err(AnswerError::Malformed(_)));
+        assert!(malformed("[1, 1]"));
+        assert!(malformed("[a]"));
+        assert!(malformed("[]"));
+        // Garbage is malformed even beside a number outside the pool.
+        assert!(malformed("[9, a]"));
+        assert_eq!(
+            parse_answer("[6]", 5),
+            Err(AnswerError::OutsidePool { number: 6, pool: 5 })
+        );
+        assert!(matches!(
+            parse_answer("[2, 0, 2]", 5),
+            Err(AnswerError::OutsidePool { number: 0, .. })
+        ));
+    }
+
+    /// Every verdict of the selection scorer where it should arise: the
+    /// gold answer `ok`, a distractor `wrong`, an unreadable answer
+    /// `malformed`, a number outside the pool `cheating`, and an answer
+    /// whose sufficiency only the prover can decide `timeout` when the
+    /// prover has no budget (and decided with the default budget).
+    #[test]
+    fn each_verdict_arises_where_it_should() {
+        let g = graph(SETS, 600);
+        let cfg = TasksConfig::default();
+        let mut prover = Prover::new(ProverLimits::default());
+        let mut starved = Prover::new(no_budget());
+        let mut seen_timeout = false;
+        for i in 0..40 {
+            let mut rng = crate::tasks::instance_rng(5, &["s"], i);
+            let Ok(b) = generate(
+                &g,
+                &g.pool[i as usize % g.pool.len()],
+                &mut prover,
+                &cfg,
+                2,
+                &mut rng,
+            ) else {
+                continue;
+            };
+            let sc = |a: &str, p: &mut Prover| score(&b.metadata, &b.certificate, a, p).unwrap();
+            let n = b.metadata["pool"].as_array().unwrap().len();
+            let gold = sc(&b.answer, &mut starved);
+            assert_eq!(gold.verdict, Verdict::Ok, "{}", gold.detail);
+            assert_eq!(
+                sc("premises 1 and 2", &mut starved).verdict,
+                Verdict::Malformed
+            );
+            let outside = sc(&format_answer(&[n + 1]), &mut starved);
+            assert_eq!(outside.verdict, Verdict::Cheating, "{}", outside.detail);
+            let c: Certificate = serde_json::from_value(b.certificate.clone()).unwrap();
+            let within = |small: &[usize], big: &[usize]| small.iter().all(|x| big.contains(x));
+            // Answers the certificate does not settle: larger than the
+            // minimum, no certified answer inside, no countermodel over them.
+            for mask in 1u32..(1 << n) {
+                let got: Vec<usize> = (1..=n).filter(|i| mask & (1 << (i - 1)) != 0).collect();
+                if got.len() <= c.size
+                    || c.answers.iter().any(|a| within(&a.premises, &got))
+                    || c.countermodels.iter().any(|m| within(&got, &m.satisfies))
+                {
+                    continue;
+                }
+                let s = sc(&format_answer(&got), &mut starved);
+                assert_eq!(s.verdict, Verdict::Timeout, "{got:?}: {}", s.detail);
+                assert!(s.consistent() && s.metrics.is_empty());
+                let decided = sc(&format_answer(&got), &mut prover);
+                assert!(
+                    matches!(decided.verdict, Verdict::Wrong | Verdict::Timeout),
+                    "{got:?}: {}",
+                    decided.detail
+                );
+                seen_timeout = true;
+                break;
+            }
+            if seen_timeout {
+                // A wrong answer: a certified-insufficient one.
+                if let Some(m) = c.countermodels.iter().find(|m| !m.satisfies.is_empty()) {
+                    let s = sc(&format_answer(&m.satisfies), &mut starved);
+                    assert_eq!(s.verdict, Verdict::Wrong, "{}", s.detail);
+                }
+                break;
+            }
+        }
+        assert!(seen_timeout, "no selection answer left to the prover");
     }
 }

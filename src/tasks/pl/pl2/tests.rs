@@ -382,3 +382,70 @@ fn extra_justifiers_is_a_type_error_in_both_forms() {
     }
     assert!(six > 0 && tautology > 0, "{six} {tautology}");
 }
+
+/// Every verdict of PL2 proof writing where it should arise: the gold
+/// answer `ok`; no answer `malformed`; no proof for a theorem `wrong`; and
+/// the shortcuts NDL_f forbids `cheating`: the curried tautology
+/// `premise-1 ==> (premise-2 ==> ... ==> goal)` claimed and then
+/// discharged, every premise cited in one step past the justifier limit,
+/// and the goal asserted as a premise.
+#[test]
+fn writing_verdicts_and_the_curried_tautology_exploit_is_cheating() {
+    use crate::tasks::Verdict;
+    let mut exploits = 0;
+    for inst in instances(Pl2Task::ProofWriting, 4)
+        .iter()
+        .filter(|i| i.label == "theorem")
+    {
+        let v = |a: &str| {
+            let s = score_record(Pl2Task::ProofWriting, &inst.metadata, &inst.answer, a);
+            assert!(s.consistent(), "{}: {s:?}", inst.canonical);
+            (s.verdict, s.detail)
+        };
+        let proof = |p: String| json!({"description": "", "proof": p}).to_string();
+        assert_eq!(v(&inst.answer).0, Verdict::Ok, "{}", inst.canonical);
+        assert_eq!(v("I cannot find a proof").0, Verdict::Malformed);
+        assert_eq!(v(r#"{"proof": 7}"#).0, Verdict::Malformed);
+        let none = r#"{"description": "", "proof": null, "counterexample": {}}"#;
+        assert_eq!(v(none).0, Verdict::Wrong);
+        let premises: Vec<&str> = inst.metadata["premises"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p.as_str().unwrap())
+            .collect();
+        let goal = inst.metadata["goal"].as_str().unwrap();
+        // The curried tautology: valid, so it "follows" from premise-1.
+        let curried = premises
+            .iter()
+            .rev()
+            .fold(goal.to_string(), |acc, p| format!("({p} ==> {acc})"));
+        let cited: Vec<String> = (1..=premises.len().min(5))
+            .map(|i| format!("premise-{i}"))
+            .collect();
+        let exploit = format!(
+            "{{\n  c := {curried} from premise-1;\n  {goal} from c, {}\n}}",
+            cited.join(", ")
+        );
+        let (verdict, detail) = v(&proof(exploit));
+        assert_eq!(verdict, Verdict::Cheating, "{}: {detail}", inst.canonical);
+        assert!(detail.contains("line 2"), "{detail}");
+        exploits += 1;
+        // Every premise cited at once: past the justifier limit.
+        let all: Vec<String> = (1..=premises.len())
+            .map(|i| format!("premise-{i}"))
+            .collect();
+        if all.len() > 5 {
+            let one_line = format!("{{\n  {goal} from {}\n}}", all.join(", "));
+            assert_eq!(v(&proof(one_line)).0, Verdict::Cheating);
+        }
+        // The goal asserted as a premise.
+        let gold: Value = serde_json::from_str(&inst.answer).unwrap();
+        let with_goal = format!(
+            "assert premise-0 := {goal}\n{}",
+            gold["proof"].as_str().unwrap()
+        );
+        assert_eq!(v(&proof(with_goal)).0, Verdict::Cheating);
+    }
+    assert!(exploits >= 4, "{exploits}");
+}

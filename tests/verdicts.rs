@@ -1,0 +1,280 @@
+//! The grader's verdicts through the real binary: `saturate score` on small
+//! generated datasets (TPTP `--domain SET` at smoke limits, PL1 + PL2) with
+//! an answers file holding gold, wrong, malformed and cheating answers (and,
+//! under a prover without budget, an answer only the prover could judge),
+//! must report each row's verdict in its per-row output and the verdict
+//! counts per task and level and overall in `--json` and the table.
+
+mod common;
+
+use common::{run, stderr, stdout};
+use saturate::pipeline::score::{Row, read_dataset};
+use serde_json::{Value, json};
+use std::collections::BTreeMap;
+use std::path::Path;
+
+fn json_of(s: &str) -> Value {
+    serde_json::from_str(s).unwrap()
+}
+
+/// Answers per verdict name.
+type Counts = BTreeMap<&'static str, u64>;
+
+/// The answers file and the verdict each answer must get, by row id.
+struct Answers {
+    lines: String,
+    want: BTreeMap<String, &'static str>,
+}
+
+impl Answers {
+    fn new() -> Answers {
+        Answers {
+            lines: String::new(),
+            want: BTreeMap::new(),
+        }
+    }
+
+    fn give(&mut self, row: &Row, answer: &str, verdict: &'static str) {
+        self.lines
+            .push_str(&(json!({"id": row.id, "answer": answer}).to_string() + "\n"));
+        self.want.insert(row.id.clone(), verdict);
+    }
+
+    /// Verdict counts per `"task level"` group and overall.
+    fn counts(&self, rows: &[Row]) -> (BTreeMap<String, Counts>, Counts) {
+        let zero = || -> Counts {
+            ["ok", "wrong", "malformed", "cheating", "timeout"]
+                .into_iter()
+                .map(|v| (v, 0))
+                .collect()
+        };
+        let (mut groups, mut all) = (BTreeMap::new(), zero());
+        for r in rows {
+            let Some(v) = self.want.get(&r.id) else {
+                continue;
+            };
+            let key = format!("{} {}", r.task, r.level.unwrap());
+            *groups.entry(key).or_insert_with(zero).get_mut(v).unwrap() += 1;
+            *all.get_mut(v).unwrap() += 1;
+        }
+        (groups, all)
+    }
+}
+
+/// Runs `score --json` (with `extra` arguments) and checks every row's
+/// verdict in the per-row output and the counts in the summary.
+fn score_and_check(dataset: &Path, rows: &[Row], answers: &Answers, dir: &Path, extra: &[&str]) {
+    let file = dir.join("answers.jsonl");
+    std::fs::write(&file, &answers.lines).unwrap();
+    let mut args = vec![
+        "score",
+        "--dataset",
+        dataset.to_str().unwrap(),
+        "--answers",
+        file.to_str().unwrap(),
+        "--json",
+    ];
+    args.extend_from_slice(extra);
+    let o = run(&args);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let (groups, all) = answers.counts(rows);
+    assert_eq!(v["overall"]["verdicts"], json!(all), "{}", v["overall"]);
+    for (k, want) in &groups {
+        assert_eq!(
+            v["groups"][k]["verdicts"],
+            json!(want),
+            "{k}: {}",
+            v["groups"][k]
+        );
+    }
+    // The mean over answered rows leaves timeouts out.
+    let judged = v["overall"]["answered"].as_u64().unwrap() - all["timeout"];
+    let mean = v["overall"]["mean_score_answered"].as_f64().unwrap();
+    assert!(
+        (mean - all["ok"] as f64 / judged as f64).abs() < 1e-9,
+        "{mean}"
+    );
+    let scores = std::fs::read_to_string(dir.join("answers.jsonl.scores.jsonl")).unwrap();
+    assert_eq!(scores.lines().count(), answers.want.len());
+    for l in scores.lines() {
+        let s = json_of(l);
+        let id = s["id"].as_str().unwrap();
+        assert_eq!(s["verdict"], json!(answers.want[id]), "{l}");
+    }
+    // The table has the same counts, in its verdict columns.
+    let table_args: Vec<&str> = args.iter().copied().filter(|a| *a != "--json").collect();
+    let o = run(&table_args);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    let line = out.lines().find(|l| l.starts_with("all ")).unwrap();
+    let cols: Vec<&str> = line.split_whitespace().collect();
+    let want: Vec<String> = ["ok", "wrong", "malformed", "cheating", "timeout"]
+        .iter()
+        .map(|k| all[k].to_string())
+        .collect();
+    assert_eq!(cols[cols.len() - 5..], want[..], "{out}");
+}
+
+/// `(premises, goal)` of a PL row.
+fn pl_problem(row: &Row) -> (Vec<String>, String) {
+    let meta = json_of(&row.metadata);
+    let premises = meta["premises"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p.as_str().unwrap().to_string())
+        .collect();
+    (premises, meta["goal"].as_str().unwrap().to_string())
+}
+
+#[test]
+fn score_reports_each_verdict_on_pl_rows() {
+    let tmp = tempfile::tempdir().unwrap();
+    let ds = common::small_pl_dataset(tmp.path());
+    let rows = read_dataset(&ds).unwrap();
+    let mut a = Answers::new();
+    let mut firsts = std::collections::BTreeSet::new();
+    for r in &rows {
+        let first = firsts.insert(r.task.clone());
+        let meta = json_of(&r.metadata);
+        match r.task.as_str() {
+            "pl1_proof_checking" if first => {
+                let gold = json_of(&r.answer);
+                let flipped =
+                    json!({"correct": !gold["correct"].as_bool().unwrap(), "errorDetails": {}});
+                a.give(r, &flipped.to_string(), "wrong");
+            }
+            "pl1_proof_writing" if first => a.give(r, "I would rather not", "malformed"),
+            "pl1_proof_writing" => {
+                // The goal asserted as a premise.
+                let (_, goal) = pl_problem(r);
+                let gold = json_of(&r.answer);
+                let proof = format!(
+                    "assert premise-9 := {goal}\n{}",
+                    gold["proof"].as_str().unwrap()
+                );
+                a.give(r, &json!({"proof": proof}).to_string(), "cheating");
+            }
+            "pl2_proof_writing" if !meta["decoy"].as_bool().unwrap() => {
+                // The curried tautology premise-1 ==> (... ==> goal), claimed
+                // from premise-1, then discharged.
+                let (premises, goal) = pl_problem(r);
+                let curried = premises
+                    .iter()
+                    .rev()
+                    .fold(goal.clone(), |acc, p| format!("({p} ==> {acc})"));
+                let cited: Vec<String> = (1..=premises.len().min(5))
+                    .map(|i| format!("premise-{i}"))
+                    .collect();
+                let proof = format!(
+                    "{{\n  c := {curried} from premise-1;\n  {goal} from c, {}\n}}",
+                    cited.join(", ")
+                );
+                a.give(r, &json!({"proof": proof}).to_string(), "cheating");
+            }
+            _ => a.give(r, &r.answer, "ok"),
+        }
+    }
+    let (_, all) = a.counts(&rows);
+    for v in ["ok", "wrong", "malformed", "cheating"] {
+        assert!(all[v] > 0, "no {v} answer among {all:?}");
+    }
+    score_and_check(&ds, &rows, &a, tmp.path(), &[]);
+}
+
+/// Pool numbers (1-based) of the first selection answer the row's
+/// certificate does not settle (larger than the minimum, no certified
+/// answer inside, no countermodel over it), if any.
+fn unsettled_selection(row: &Row) -> Option<Vec<u64>> {
+    let n = json_of(&row.metadata)["pool"].as_array().unwrap().len() as u64;
+    let cert = json_of(&row.certificate);
+    let sets = |key: &str, field: &str| -> Vec<Vec<u64>> {
+        cert[key]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|x| {
+                x[field]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|i| i.as_u64().unwrap())
+                    .collect()
+            })
+            .collect()
+    };
+    let (answers, models) = (
+        sets("answers", "premises"),
+        sets("countermodels", "satisfies"),
+    );
+    let size = cert["size"].as_u64().unwrap() as usize;
+    let within = |small: &[u64], big: &[u64]| small.iter().all(|x| big.contains(x));
+    (1u32..(1 << n)).find_map(|mask| {
+        let got: Vec<u64> = (1..=n).filter(|i| mask & (1 << (i - 1)) != 0).collect();
+        let settled = got.len() <= size
+            || answers.iter().any(|a| within(a, &got))
+            || models.iter().any(|m| within(&got, m));
+        (!settled).then_some(got)
+    })
+}
+
+#[test]
+fn score_reports_each_verdict_on_tptp_rows_and_counts_timeouts_apart() {
+    let tmp = tempfile::tempdir().unwrap();
+    let ds = common::smoke_set_dataset(tmp.path());
+    let rows = read_dataset(&ds).unwrap();
+    // A prover without budget: what only the prover could judge times out.
+    let config = tmp.path().join("no-budget.toml");
+    std::fs::write(
+        &config,
+        "[prover]\nquick_processed = 0\nmax_processed = 0\nquick_model_size = 0\nmax_model_size = 0\n",
+    )
+    .unwrap();
+    let mut a = Answers::new();
+    let mut firsts = std::collections::BTreeSet::new();
+    let mut timeout_given = false;
+    for r in &rows {
+        let first = firsts.insert(r.task.clone());
+        let meta = json_of(&r.metadata);
+        match r.task.as_str() {
+            "conjecture_entailment" if first => {
+                let flipped = if r.answer == "True" { "False" } else { "True" };
+                a.give(r, flipped, "wrong");
+            }
+            "conjecture_entailment" if !a.want.values().any(|v| *v == "malformed") => {
+                a.give(r, "It depends.", "malformed");
+            }
+            "premise_selection" if first => {
+                let n = meta["pool"].as_array().unwrap().len();
+                a.give(r, &format!("[1, {}]", n + 1), "cheating");
+            }
+            "premise_selection" if !timeout_given && unsettled_selection(r).is_some() => {
+                let got = unsettled_selection(r).unwrap();
+                a.give(r, &format!("{got:?}"), "timeout");
+                timeout_given = true;
+            }
+            "proof_reconstruction" if first => {
+                // The theorem cited as a parent of the first step.
+                let theorem = meta["theorem_index"].as_u64().unwrap();
+                let mut lines: Vec<String> = r.answer.lines().map(str::to_string).collect();
+                let (child, parents) = lines[0].split_once("<-").unwrap();
+                let p1 = parents.split(',').next().unwrap().trim();
+                lines[0] = format!("{} <- {p1}, {theorem}", child.trim());
+                a.give(r, &lines.join("\n"), "cheating");
+            }
+            _ => a.give(r, &r.answer, "ok"),
+        }
+    }
+    assert!(
+        timeout_given,
+        "no selection row with an answer the certificate leaves open"
+    );
+    score_and_check(
+        &ds,
+        &rows,
+        &a,
+        tmp.path(),
+        &["--config", config.to_str().unwrap()],
+    );
+}
