@@ -20,15 +20,17 @@ const CONTEXT: &[&str] = &[
     "~member(X0,X1) | member(X0,union_of(X1,X2))",
 ];
 
+const PREMISES: &[&str] = &[
+    "member(X0,union_of(X1,X2)) | ~member(X0,X2)",
+    "~member(X0,empty)",
+];
+
 #[test]
 fn entailment_prompt() {
     let p = entail::render(
         "SET",
         &Background::clauses(s(CONTEXT)),
-        &s(&[
-            "member(X0,union_of(X1,X2)) | ~member(X0,X2)",
-            "~member(X0,empty)",
-        ]),
+        &s(PREMISES),
         "~member(X0,union_of(empty,X1)) | member(X0,X1)",
         None,
     );
@@ -42,10 +44,7 @@ fn entailment_prompt_with_a_formula_conclusion() {
     let p = entail::render(
         "SET",
         &Background::clauses(s(CONTEXT)),
-        &s(&[
-            "member(X0,union_of(X1,X2)) | ~member(X0,X2)",
-            "~member(X0,empty)",
-        ]),
+        &s(PREMISES),
         theorem,
         Some(&formula),
     );

@@ -190,22 +190,19 @@ fn perturb(
     // One direction for the whole instance, longer or shorter than the
     // premises replaced, by a fair coin: candidates are mostly longer, so
     // the closest one would make the perturbed premises the long ones.
-    // Going shorter starts with the longest premise, so the longest
-    // premise of a False row is as often shorter than its True twin's as
-    // longer (a direction per replacement, trying premises in random
-    // order, left the False rows with the longest premise: TOP at levels 2
-    // and 3 gave "longest premise under 53 characters" +12 and +16 points).
-    //
     // Only the longest premise's replacement may move the longest length,
     // in either direction: it is tried first, and a longer replacement of
-    // any other premise stays within the longest premise's length.
+    // any other premise stays within its length. So the longest premise of
+    // a False row is as often shorter than its True twin's as longer (a
+    // direction per replacement, trying premises in random order, left
+    // the False rows with the longest premise: TOP at levels 2 and 3 gave
+    // "longest premise under 53 characters" +12 and +16 points).
     let longer = rng.random_bool(0.5);
-    let longest = (0..n).max_by_key(|&j| (g.chars(premises[slots[j]]), usize::MAX - j));
-    if let Some(pos) = longest {
+    if let Some(pos) = (0..n).max_by_key(|&j| (g.chars(premises[slots[j]]), usize::MAX - j)) {
         slots[..=pos].rotate_right(1);
     }
     let longest_slot = slots.first().copied();
-    let longest_chars = premises.iter().map(|&p| g.chars(p)).max().unwrap_or(0);
+    let longest_chars = longest_slot.map_or(0, |j| g.chars(premises[j]));
     let mut ops = Vec::new();
     let tsyms = g.symbols_of(t);
     // Symbols of the original premises and the theorem: a replacement may
