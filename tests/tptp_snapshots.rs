@@ -1,10 +1,10 @@
 //! Snapshot tests of the rendered TPTP task prompts (entailment, premise
-//! selection, proof reconstruction) on fixed clause lists, compared with
+//! selection, proof reconstruction, step-verified derivation) on fixed clause lists, compared with
 //! `tests/snapshots/tptp_<family>.txt`. Fixed inputs keep the snapshots
 //! independent of the saturation strategy. Regenerate intentionally with
 //! `UPDATE_SNAPSHOTS=1 cargo test --test tptp_snapshots`.
 
-use saturate::tasks::tptp::{Background, entail, recon, select};
+use saturate::tasks::tptp::{Background, entail, recon, select, stepwise};
 mod common;
 
 fn check(name: &str, text: &str) {
@@ -89,4 +89,28 @@ fn reconstruction_prompt() {
     );
     let answer = recon::format_steps([(5, [1, 4])].into_iter());
     check("reconstruction", &format!("{p}=== answer\n{answer}"));
+}
+
+#[test]
+fn derivation_prompt() {
+    let premises = s(&[
+        "mult(inv(X0),X0)=e",
+        "mult(mult(X0,X1),X2)=mult(X0,mult(X1,X2))",
+        "mult(e,X0)=X0",
+    ]);
+    let p = stepwise::render(
+        "GRP",
+        &Background::clauses(s(&["mult(e,X0)=X0", "mult(inv(X0),X0)=e"])),
+        &premises,
+        "mult(inv(X0),mult(X0,X1))=X1",
+    );
+    let steps = [
+        (
+            "mult(inv(X0),mult(X0,X1))=mult(e,X1)".to_string(),
+            s(&["P1", "P2"]),
+        ),
+        ("mult(inv(X0),mult(X0,X1))=X1".to_string(), s(&["S1", "P3"])),
+    ];
+    let answer = stepwise::format_chain(steps.iter().map(|(c, r)| (c.as_str(), &r[..])));
+    check("derivation", &format!("{p}=== answer\n{answer}"));
 }

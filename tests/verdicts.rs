@@ -88,20 +88,23 @@ fn score_and_check(dataset: &Path, rows: &[Row], answers: &Answers, dir: &Path, 
             v["groups"][k]
         );
     }
-    // The mean over answered rows leaves timeouts out.
-    let judged = v["overall"]["answered"].as_u64().unwrap() - all["timeout"];
-    let mean = v["overall"]["mean_score_answered"].as_f64().unwrap();
-    assert!(
-        (mean - all["ok"] as f64 / judged as f64).abs() < 1e-9,
-        "{mean}"
-    );
     let scores = std::fs::read_to_string(dir.join("answers.jsonl.scores.jsonl")).unwrap();
     assert_eq!(scores.lines().count(), answers.want.len());
+    let mut judged_total = 0.0;
     for l in scores.lines() {
         let s = json_of(l);
         let id = s["id"].as_str().unwrap();
         assert_eq!(s["verdict"], json!(answers.want[id]), "{l}");
+        if s["verdict"] != "timeout" {
+            judged_total += s["score"].as_f64().unwrap();
+        }
     }
+    // The mean over answered rows leaves timeouts out (partial credit of
+    // wrong answers included).
+    let judged = v["overall"]["answered"].as_u64().unwrap() - all["timeout"];
+    let mean = v["overall"]["mean_score_answered"].as_f64().unwrap();
+    assert!((mean - judged_total / judged as f64).abs() < 1e-9, "{mean}");
+    assert!(judged_total >= all["ok"] as f64 - 1e-9);
     // The table has the same counts, in its verdict columns.
     let table_args: Vec<&str> = args.iter().copied().filter(|a| *a != "--json").collect();
     let o = run(&table_args);
@@ -277,4 +280,85 @@ fn score_reports_each_verdict_on_tptp_rows_and_counts_timeouts_apart() {
         tmp.path(),
         &["--config", config.to_str().unwrap()],
     );
+}
+
+/// The derivation family through the binary: generated rows verify; gold
+/// chains score `ok` with every step verified; a chain with one unsound
+/// step is `wrong` with that step named in `steps`; a chain citing the
+/// conclusion or a step asserted from nothing is `cheating`; prose is
+/// `malformed`.
+#[test]
+fn score_reports_step_verdicts_on_derivation_rows() {
+    let tmp = tempfile::tempdir().unwrap();
+    let config = tmp.path().join("derivation.toml");
+    std::fs::write(
+        &config,
+        "[saturation.limits]\nmax_processed = 1500\n[tasks.tptp]\nfamilies = [\"derivation\"]\ncount = 3\n",
+    )
+    .unwrap();
+    let out = tmp.path().join("out");
+    let o = run(&[
+        "--domain",
+        "SET",
+        "-q",
+        "--config",
+        config.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let ds = out.join("SET/SET-tasks");
+    let o = run(&["verify", "-q", ds.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let rows = read_dataset(&ds).unwrap();
+    assert!(rows.len() >= 6, "{} rows", rows.len());
+    assert!(rows.iter().all(|r| r.task == "stepwise_derivation"));
+    let mut a = Answers::new();
+    let mut unsound = None;
+    for (i, r) in rows.iter().enumerate() {
+        let theorem = json_of(&r.metadata)["theorem"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        match i {
+            0 => {
+                // Step 1 claims an atom no premise mentions.
+                let mut lines: Vec<String> = r.answer.lines().map(str::to_string).collect();
+                let cites = lines[0].rsplit_once(" by ").unwrap().1.to_string();
+                lines[0] = format!("S1: unrelated_atom by {cites}");
+                a.give(r, &lines.join("\n"), "wrong");
+                unsound = Some(r.id.clone());
+            }
+            1 => a.give(r, &format!("S1: {theorem} by conclusion"), "cheating"),
+            2 => a.give(r, &format!("S1: {theorem} by"), "cheating"),
+            3 => a.give(r, "The conclusion clearly follows.", "malformed"),
+            4 => a.give(
+                r,
+                &format!("Reasoning first.\n\n<answer>\n{}</answer>", r.answer),
+                "ok",
+            ),
+            _ => a.give(r, &r.answer, "ok"),
+        }
+    }
+    score_and_check(&ds, &rows, &a, tmp.path(), &[]);
+    let scores = std::fs::read_to_string(tmp.path().join("answers.jsonl.scores.jsonl")).unwrap();
+    for l in scores.lines() {
+        let s = json_of(l);
+        let steps = s["steps"].as_array().cloned().unwrap_or_default();
+        match s["verdict"].as_str().unwrap() {
+            "ok" => {
+                assert!(!steps.is_empty(), "{l}");
+                assert!(steps.iter().all(|v| v["verdict"] == "ok"), "{l}");
+            }
+            "wrong" => {
+                assert_eq!(Some(s["id"].as_str().unwrap()), unsound.as_deref());
+                assert_eq!(steps[0]["step"], "S1", "{l}");
+                assert_eq!(steps[0]["verdict"], "wrong", "{l}");
+                assert!(s["score"].as_f64().unwrap() < 1.0, "{l}");
+                assert!(s["detail"].as_str().unwrap().contains("S1"), "{l}");
+            }
+            "cheating" => assert_eq!(steps[0]["verdict"], "cheating", "{l}"),
+            _ => assert!(steps.is_empty(), "{l}"),
+        }
+    }
 }

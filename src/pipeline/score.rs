@@ -14,7 +14,10 @@
 //! all rows (an unanswered row counts 0), and the mean of every named
 //! sub-metric the scorers report (`Score::metrics`: lenient and strict
 //! proof checking, ER's full and per-step accuracy, selection's
-//! sufficiency and minimality), over the answers that report it.
+//! sufficiency and minimality), over the answers that report it. Each
+//! per-row line holds the row's `score`, `verdict`, `detail`, `metrics`
+//! and, for answers made of steps, `steps` (`Score::steps`: a verdict per
+//! step, for process rewards).
 //!
 //! A `timeout` answer (a check the score depends on ran out of the
 //! prover's budget) is counted apart: it is an answered row and counts in
@@ -62,6 +65,8 @@ struct Scored<'a> {
     detail: &'a str,
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     metrics: BTreeMap<&'a str, f64>,
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    steps: &'a [crate::tasks::StepVerdict],
 }
 
 /// The running sum of one named sub-metric over a group's answers.
@@ -460,6 +465,7 @@ pub fn score_answers_with(
                 verdict: s.verdict,
                 detail: &s.detail,
                 metrics: s.metrics.iter().copied().collect(),
+                steps: &s.steps,
             })
             .expect("serialisable"),
         );

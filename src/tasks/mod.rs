@@ -135,6 +135,37 @@ pub struct Score {
     /// sub-metrics.
     #[serde(default, skip_deserializing)]
     pub metrics: Vec<(&'static str, f64)>,
+    /// For answers made of steps (a derivation chain, reconstruction
+    /// lines), the verdict on each step in answer order, so the score can
+    /// serve as a process reward; empty for other answers.
+    #[serde(default)]
+    pub steps: Vec<StepVerdict>,
+}
+
+/// The grader's verdict on one step of a step answer.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StepVerdict {
+    /// The step as the answer names it (`S3`, or the derived clause's
+    /// number in a reconstruction).
+    pub step: String,
+    /// `ok`: the step follows from what it cites; `wrong`: it does not
+    /// (a countermodel, or a rule of the task broken); `malformed`: it could
+    /// not be read; `cheating`: it cites what the task does not give;
+    /// `timeout`: the check ran out of its work budget.
+    pub verdict: Verdict,
+    /// Why, in a few words.
+    pub detail: String,
+}
+
+impl StepVerdict {
+    /// A step verdict.
+    pub fn new(step: impl Into<String>, verdict: Verdict, detail: impl Into<String>) -> Self {
+        StepVerdict {
+            step: step.into(),
+            verdict,
+            detail: detail.into(),
+        }
+    }
 }
 
 impl Score {
@@ -145,6 +176,7 @@ impl Score {
             verdict,
             detail: detail.into(),
             metrics: Vec::new(),
+            steps: Vec::new(),
         }
     }
 
@@ -191,6 +223,12 @@ impl Score {
     /// This score with the named sub-metrics `metrics` (replacing any).
     pub fn with_metrics(mut self, metrics: Vec<(&'static str, f64)>) -> Score {
         self.metrics = metrics;
+        self
+    }
+
+    /// This score with the per-step verdicts `steps` (replacing any).
+    pub fn with_steps(mut self, steps: Vec<StepVerdict>) -> Score {
+        self.steps = steps;
         self
     }
 

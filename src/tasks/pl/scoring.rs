@@ -7,9 +7,9 @@ use super::masking::{fill_masks, parse_gap_answer, splice_gaps};
 use super::tasks::Task;
 use super::verdict::{json_object, verdict_json};
 use crate::prop::ProofSystem;
-use crate::prop::check::{Mode, Report, named_premises};
+use crate::prop::check::{ErrorKind, Mode, Report, named_premises};
 use crate::prop::formula::Formula;
-use crate::tasks::Score;
+use crate::tasks::{Score, StepVerdict, Verdict};
 use serde_json::Value;
 
 /// What a scorer needs besides the answer (all of it is in the record).
@@ -49,11 +49,11 @@ pub fn score(input: &ScoreInput<'_>, answer: &str) -> Score {
             if let Some(s) = assert_lines(input, proof) {
                 return s;
             }
-            verdict(
-                input
-                    .system
-                    .check_text(&named, input.goal, proof, Mode::Lenient),
-            )
+            let report = input
+                .system
+                .check_text(&named, input.goal, proof, Mode::Lenient);
+            let steps = line_steps(&report, proof);
+            verdict(report).with_steps(steps)
         }
         Task::ProofMasking => {
             let Some(v) = json_object(answer) else {
@@ -346,6 +346,49 @@ pub fn strict_steps(
 /// else `wrong`.
 ///
 /// [`CheckError::forbidden`]: crate::prop::CheckError::forbidden
+/// The per-line verdicts of a written proof. The checker evaluates the
+/// proof in order and stops at its first error, so after a type or logic
+/// error every step line (a line with more than braces) above the error
+/// line was verified (`ok`), the error line gets the error's verdict
+/// (`wrong`, or `cheating` past a shortcut-closing limit), and the lines
+/// below it were never checked and are not listed. A syntax error may be
+/// found before any step is evaluated, so it lists only its own line
+/// (`malformed`). A proof whose steps all hold but whose result is not the
+/// goal lists every line as `ok`.
+fn line_steps(r: &Report, proof: &str) -> Vec<StepVerdict> {
+    let lines: Vec<(usize, &str)> = proof
+        .lines()
+        .enumerate()
+        .map(|(i, l)| (i + 1, l.trim()))
+        .filter(|(_, l)| !l.chars().all(|c| c.is_whitespace() || c == '{' || c == '}'))
+        .collect();
+    let name = |n: usize| format!("line {n}");
+    let ok = |n: usize| StepVerdict::new(name(n), Verdict::Ok, "holds");
+    match &r.result {
+        Ok(_) => lines.iter().map(|&(n, _)| ok(n)).collect(),
+        Err(e) if e.line == 0 => lines.iter().map(|&(n, _)| ok(n)).collect(),
+        Err(e) if e.kind == ErrorKind::Syntax => vec![StepVerdict::new(
+            name(e.line),
+            Verdict::Malformed,
+            &e.description,
+        )],
+        Err(e) => {
+            let failed = if e.forbidden {
+                Verdict::Cheating
+            } else {
+                Verdict::Wrong
+            };
+            let mut out: Vec<StepVerdict> = lines
+                .iter()
+                .take_while(|&&(n, _)| n < e.line)
+                .map(|&(n, _)| ok(n))
+                .collect();
+            out.push(StepVerdict::new(name(e.line), failed, &e.description));
+            out
+        }
+    }
+}
+
 fn verdict(r: Report) -> Score {
     match r.result {
         Ok(_) => Score::correct(),
@@ -364,5 +407,41 @@ fn verdict(r: Report) -> Score {
                 Score::wrong(d)
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::prop::check::check_text;
+
+    fn f(s: &str) -> Formula {
+        Formula::parse(s).unwrap()
+    }
+
+    /// Lines above a logic error are verified, the error line is wrong, the
+    /// lines below are not listed; a valid proof lists every line.
+    #[test]
+    fn written_proofs_get_a_verdict_per_checked_line() {
+        let named = named_premises(&[f("(A & B)")]);
+        let good =
+            "A BY left-and on premise-1;\n\nB BY right-and on premise-1;\n(A & B) BY both on A, B";
+        let r = check_text(&named, &f("(A & B)"), good, Mode::Lenient);
+        let steps = line_steps(&r, good);
+        assert!(r.ok(), "{:?}", r.result);
+        let names: Vec<&str> = steps.iter().map(|s| s.step.as_str()).collect();
+        assert_eq!(names, ["line 1", "line 3", "line 4"]);
+        assert!(steps.iter().all(|s| s.verdict == Verdict::Ok));
+        let bad = "A BY left-and on premise-1;\nC BY mp on premise-1, A;\n(A & B) BY both on A, B";
+        let r = check_text(&named, &f("(A & B)"), bad, Mode::Lenient);
+        let steps = line_steps(&r, bad);
+        let got: Vec<(&str, Verdict)> =
+            steps.iter().map(|s| (s.step.as_str(), s.verdict)).collect();
+        assert_eq!(
+            got,
+            [("line 1", Verdict::Ok), ("line 2", Verdict::Wrong)],
+            "{:?}",
+            r.result
+        );
     }
 }

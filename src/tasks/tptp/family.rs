@@ -16,7 +16,7 @@
 use super::{Background, str_field, str_list};
 use super::{
     Family, GENERATOR_VERSION, Graph, Reject, TasksConfig, conclusion_formula, entail, recon,
-    select, theorem_order,
+    select, stepwise, theorem_order,
 };
 use crate::checker::{CheckProblem, Checked, check};
 use crate::dataset::Record;
@@ -86,6 +86,7 @@ impl TaskFamily for TptpFamily {
             Family::Entailment => Ok(entail::score(&row.answer, answer)),
             Family::Selection => select::score(&meta, &cert, answer, &mut ctx.prover),
             Family::Reconstruction => recon::score(&meta, &cert, answer, &mut ctx.prover),
+            Family::Derivation => stepwise::score(&meta, &cert, answer, &ctx.prover),
         };
         r.unwrap_or_else(|e| Score::malformed(format!("record: {e}")))
     }
@@ -123,11 +124,19 @@ impl TaskFamily for TptpFamily {
             Family::Reconstruction => {
                 recon::verify(&meta, &cert, &row.answer).map_err(TaskError::Rejected)
             }
+            Family::Derivation => {
+                stepwise::verify(&meta, &cert, &row.answer).map_err(TaskError::Rejected)
+            }
         }
     }
 
     fn audit_items(&self, row: &Record) -> Option<Result<Vec<AuditItem>, TaskError>> {
         let f = Family::from_config(&row.task)?;
+        // A derivation's answer is a chain the prover checks step by step:
+        // no class for a shallow reader to predict.
+        if f == Family::Derivation {
+            return None;
+        }
         Some(metadata_json(row).and_then(|m| super::audit::items(f, &m, &row.answer)))
     }
 
@@ -135,6 +144,8 @@ impl TaskFamily for TptpFamily {
         match Family::from_config(config) {
             Some(Family::Entailment) => AnswerShape::Word,
             Some(Family::Selection) => AnswerShape::List,
+            // The chain is found by its step labels (`stepwise::parse_chain`).
+            Some(Family::Derivation) => AnswerShape::Text,
             Some(Family::Reconstruction) | None => AnswerShape::Lines,
         }
     }
@@ -193,6 +204,9 @@ fn render_prompt(row: &Record) -> Result<String, String> {
             &str_list(&meta, "clauses")?,
             &recon::premise_indices(&meta)?,
         ),
+        Family::Derivation => {
+            stepwise::render(&domain, &context, &str_list(&meta, "premises")?, &theorem)
+        }
     })
 }
 
@@ -403,6 +417,7 @@ impl Generator for TptpGenerator {
                 }
                 Family::Selection => select::generate(g, t, prover, cfg, cell.level, &mut rng),
                 Family::Reconstruction => recon::generate(g, t, prover, cfg, cell.level, &mut rng),
+                Family::Derivation => stepwise::generate(g, t, prover, cfg, cell.level, &mut rng),
             });
             let r = match caught {
                 Err(panic) => {

@@ -12,6 +12,7 @@ pub mod entail;
 pub mod family;
 pub mod recon;
 pub mod select;
+pub mod stepwise;
 
 use crate::interest::{Ranking, Scored, symbols};
 use crate::logic::{Literal, SymbolId, TermBank};
@@ -37,11 +38,24 @@ pub enum Family {
     Selection,
     /// The parent edges of a shuffled binary proof graph.
     Reconstruction,
+    /// A chain of cited steps from listed premises to the theorem, every
+    /// step checked by the prover (not generated unless listed).
+    Derivation,
 }
 
 impl Family {
     /// All families, in output order.
-    pub const ALL: [Family; 3] = [
+    pub const ALL: [Family; 4] = [
+        Family::Entailment,
+        Family::Selection,
+        Family::Reconstruction,
+        Family::Derivation,
+    ];
+
+    /// The families generated when `[tasks.tptp] families` is not given:
+    /// all but `derivation`, whose rows are opt-in (its answers are scored
+    /// step by step with the prover, a different use from the others').
+    pub const DEFAULT: [Family; 3] = [
         Family::Entailment,
         Family::Selection,
         Family::Reconstruction,
@@ -53,6 +67,7 @@ impl Family {
             Family::Entailment => "conjecture_entailment",
             Family::Selection => "premise_selection",
             Family::Reconstruction => "proof_reconstruction",
+            Family::Derivation => "stepwise_derivation",
         }
     }
 
@@ -67,6 +82,7 @@ impl Family {
             Family::Entailment => "entailment",
             Family::Selection => "selection",
             Family::Reconstruction => "reconstruction",
+            Family::Derivation => "derivation",
         }
     }
 
@@ -81,6 +97,9 @@ impl Family {
             }
             Family::Reconstruction => {
                 "Proof graph reconstruction: the shuffled clauses of a binary-inference proof of depth at least d with k to 2k-1 clauses, grown at random from the theorem, the starting premises named; answer one `CHILD <- PARENT_1, PARENT_2` line per derived clause. Every gold step carries a checked refutation of `PARENT_1, PARENT_2 |- CHILD`. Scoring: 0 for an unreadable or invalid graph, else the share of sound steps (gold, or confirmed by the prover); sub-metrics edge_precision, edge_recall."
+            }
+            Family::Derivation => {
+                "Step-verified derivation: the starting premises of a binary proof of depth at least d with k to 2k-1 clauses, listed in random order as P1..Pn, and the theorem as the conclusion; answer a chain of lines `S<j>: CLAUSE by REF, REF`, each citing one or two premises or earlier steps, the last one the conclusion. The gold chain is the proof's derived clauses, parents first, each step with a checked refutation of its cited clauses plus its negation. Scoring: every step is checked on its own by the prover (at most 300 given clauses per step); the value is the verified steps over the steps written (one more step owed when the chain does not end in the conclusion), so 1 only for a fully verified chain; per-step verdicts in `steps`, sub-metrics verified_share, reaches_conclusion. Citing anything but a premise or an earlier step, or a step that cites nothing, is cheating."
             }
         }
     }
@@ -165,6 +184,9 @@ pub struct TasksConfig {
     pub selection: LevelMap,
     /// Reconstruction: smallest depth d and node count k per level.
     pub reconstruction: LevelMap,
+    /// Derivation: smallest depth d and node count k per level (the
+    /// proof graph grown as reconstruction's; its leaves are the premises).
+    pub derivation: LevelMap,
     /// Rows per Parquet shard.
     pub max_rows_per_shard: usize,
     /// Work limits of the prover while generating (labels, minimum
@@ -194,7 +216,7 @@ impl Default for TasksConfig {
     fn default() -> Self {
         TasksConfig {
             domains: Vec::new(),
-            families: Family::ALL.to_vec(),
+            families: Family::DEFAULT.to_vec(),
             levels: vec![1, 2, 3, 4],
             count: 10,
             pool_size: 500,
@@ -212,6 +234,10 @@ impl Default for TasksConfig {
                 depth: [1, 2, 3, 4],
                 k: [5, 8, 12, 16],
             },
+            derivation: LevelMap {
+                depth: [1, 2, 3, 4],
+                k: [5, 6, 9, 12],
+            },
             max_rows_per_shard: 10_000,
             prover: generation_limits(),
         }
@@ -225,6 +251,7 @@ impl TasksConfig {
             Family::Entailment => &self.entailment,
             Family::Selection => &self.selection,
             Family::Reconstruction => &self.reconstruction,
+            Family::Derivation => &self.derivation,
         };
         let i = (level.clamp(1, 4) - 1) as usize;
         (m.depth[i], m.k[i])
@@ -242,6 +269,7 @@ impl TasksConfig {
             ("entailment", &self.entailment),
             ("selection", &self.selection),
             ("reconstruction", &self.reconstruction),
+            ("derivation", &self.derivation),
         ] {
             if m.depth.contains(&0) {
                 return Err(format!("tasks.tptp.{name}.depth: depths start at 1"));

@@ -38,7 +38,7 @@ use super::{
 };
 use crate::prover::{Prover, Refutation, Verdict};
 use crate::saturation::{ClauseId, Rule};
-use crate::tasks::Score;
+use crate::tasks::{Score, StepVerdict, Verdict as Graded};
 use rand::Rng;
 use rand::seq::SliceRandom;
 use serde::{Deserialize, Serialize};
@@ -138,7 +138,7 @@ fn longest_path(root: ClauseId, steps: &BTreeMap<ClauseId, [ClauseId; 2]>) -> u3
 /// derived). Returns the longest path, the nodes and the steps; `None` when
 /// the theorem has no binary path of length d or the graph cannot reach
 /// the size.
-fn grown_cut(
+pub(super) fn grown_cut(
     g: &Graph,
     root: ClauseId,
     d: u32,
@@ -428,7 +428,9 @@ fn structure(
 }
 
 /// Scores an answer: 0 when the structure is invalid; otherwise the share
-/// of steps that are sound (a gold step, or one the prover confirms). Edge
+/// of steps that are sound (a gold step, or one the prover confirms), with
+/// a verdict per line in [`Score::steps`] (named by the derived clause's
+/// number). Edge
 /// precision and recall against the gold graph are the sub-metrics
 /// `edge_precision` and `edge_recall` (0 for an unreadable, cheating or
 /// invalid graph).
@@ -475,6 +477,7 @@ pub fn score(
     let mut sound = 0;
     let mut undecided = 0;
     let mut correct_edges = 0;
+    let mut verdicts = Vec::with_capacity(steps.len());
     for &(c, [a, b]) in &steps {
         correct_edges += [a, b].iter().filter(|&&p| gold.contains(&(c, p))).count();
         let (x, y) = (a.min(b), a.max(b));
@@ -490,11 +493,18 @@ pub fn score(
                 .verdict
                 .label()
         };
-        match label {
-            Some(true) => sound += 1,
-            Some(false) => {}
-            None => undecided += 1,
-        }
+        let (verdict, detail) = match label {
+            Some(true) => {
+                sound += 1;
+                (Graded::Ok, "sound")
+            }
+            Some(false) => (Graded::Wrong, "does not follow from its parents"),
+            None => {
+                undecided += 1;
+                (Graded::Timeout, "undecided by the prover within its limits")
+            }
+        };
+        verdicts.push(StepVerdict::new(c.to_string(), verdict, detail));
     }
     let value = sound as f64 / steps.len() as f64;
     let precision = correct_edges as f64 / (2 * steps.len()) as f64;
@@ -511,7 +521,10 @@ pub fn score(
             format!("{sound}/{} steps sound; {edges}", steps.len()),
         )
     };
-    Ok(s.with_metrics(vec![("edge_precision", precision), ("edge_recall", recall)]))
+    Ok(
+        s.with_metrics(vec![("edge_precision", precision), ("edge_recall", recall)])
+            .with_steps(verdicts),
+    )
 }
 
 /// The first citation that uses what the task does not give, if any: a
