@@ -18,6 +18,9 @@
 //!   its prompt number: the starting premises (`[premise]`), then each
 //!   derived clause with its two parents (`[from 1, 4]`), parents before
 //!   children, ending with the theorem.
+//! - `stepwise_derivation`: the premises (`[premise]`, numbered `P1..` as
+//!   in the prompt), then the certified chain, one step per line with what
+//!   it cites (`[from P2, S1]`), ending with the conclusion.
 //! - PL1 and PL2 configs: the row's reference natural-deduction proof as
 //!   written (the proof the certificate's checker accepted), then the line
 //!   `Conclusion: GOAL`. A PL2 non-theorem renders its counterexample and
@@ -49,6 +52,7 @@ enum Kind {
     Entailment,
     Selection,
     Reconstruction,
+    Derivation,
     Pl,
     Eq,
 }
@@ -59,6 +63,7 @@ fn kind(task: &str) -> Option<Kind> {
         "conjecture_entailment" => Kind::Entailment,
         "premise_selection" => Kind::Selection,
         "proof_reconstruction" => Kind::Reconstruction,
+        "stepwise_derivation" => Kind::Derivation,
         "pl1_proof_checking" | "pl1_proof_writing" | "pl1_proof_masking" | "pl1_gap_filling"
         | "pl2_proof_checking" | "pl2_proof_writing" => Kind::Pl,
         "eq_pc" | "eq_er" | "eq_gf" => Kind::Eq,
@@ -77,6 +82,7 @@ pub fn trace(task: &str, metadata: &Value, certificate: &Value) -> Option<String
         Kind::Entailment => entailment(metadata, certificate)?,
         Kind::Selection => selection(metadata, certificate)?,
         Kind::Reconstruction => reconstruction(metadata, certificate)?,
+        Kind::Derivation => derivation(metadata, certificate)?,
         Kind::Pl => pl(metadata, certificate)?,
         Kind::Eq => eq(metadata, certificate)?,
     };
@@ -277,6 +283,32 @@ fn reconstruction(meta: &Value, cert: &Value) -> Option<Vec<String>> {
     Some(lines)
 }
 
+/// A step-verified derivation: the premises (`P1. clause   [premise]`),
+/// then the certified chain, one step per line with what it cites
+/// (`S1. clause   [from P2, P5]`), ending with the conclusion.
+fn derivation(meta: &Value, cert: &Value) -> Option<Vec<String>> {
+    let premises = strings(&meta["premises"])?;
+    let mut lines: Vec<String> = premises
+        .iter()
+        .enumerate()
+        .map(|(i, p)| format!("P{}. {p}   [premise]", i + 1))
+        .collect();
+    let steps = cert["steps"].as_array()?;
+    if steps.is_empty() {
+        return None;
+    }
+    for (j, s) in steps.iter().enumerate() {
+        let cites = strings(&s["cites"])?;
+        lines.push(format!(
+            "S{}. {}   [from {}]",
+            j + 1,
+            s["clause"].as_str()?,
+            cites.join(", ")
+        ));
+    }
+    Some(lines)
+}
+
 /// A PL row: its reference proof and the goal, or a non-theorem's
 /// counterexample.
 fn pl(meta: &Value, cert: &Value) -> Option<Vec<String>> {
@@ -422,6 +454,21 @@ mod tests {
             }
         }
         assert_eq!(trace("no_such_task", &json!({}), &json!({})), None);
+    }
+
+    #[test]
+    fn a_derivation_trace_lists_the_premises_then_the_chain() {
+        let meta = json!({"premises": ["p(X0)", "~p(X0) | q(X0)", "~q(a) | r"]});
+        let cert = json!({"verdict": "derivation", "steps": [
+            {"clause": "q(X0)", "cites": ["P1", "P2"], "refutation": {}},
+            {"clause": "r", "cites": ["S1", "P3"], "refutation": {}},
+        ]});
+        assert_eq!(
+            trace("stepwise_derivation", &meta, &cert).unwrap(),
+            "P1. p(X0)   [premise]\nP2. ~p(X0) | q(X0)   [premise]\nP3. ~q(a) | r   [premise]\nS1. q(X0)   [from P1, P2]\nS2. r   [from S1, P3]"
+        );
+        let empty = json!({"verdict": "derivation", "steps": []});
+        assert_eq!(trace("stepwise_derivation", &meta, &empty), None);
     }
 
     fn step(id: u32, clause: &str, rule: &str, parents: &[u32]) -> Value {
