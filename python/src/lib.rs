@@ -306,9 +306,13 @@ fn score(py: Python<'_>, row: &Bound<'_, PyAny>, completion: &Bound<'_, PyAny>) 
 
 /// Like `score`, with the scorer's whole account: a dict with `score`
 /// (float), `well_formed` (whether an answer in the task's format was
-/// found), `detail` (one line: "correct" or the first error found) and
-/// `metrics` (the task's named sub-metrics, e.g. lenient and strict proof
-/// checking; empty for tasks without them).
+/// found), `verdict` (the grader's verdict: "ok", "wrong", "malformed",
+/// "cheating" or "timeout"), `detail` (one line: "correct" or the first
+/// error found), `metrics` (the task's named sub-metrics, e.g. lenient and
+/// strict proof checking; empty for tasks without them) and `steps` (for
+/// answers made of steps, such as derivation chains, one dict per step with
+/// `step`, `verdict` and `detail`, usable as a process reward; empty for
+/// other answers).
 #[pyfunction]
 #[pyo3(signature = (row, completion))]
 fn score_detail<'py>(
@@ -322,12 +326,22 @@ fn score_detail<'py>(
     let d = PyDict::new(py);
     d.set_item("score", s.value)?;
     d.set_item("well_formed", s.well_formed)?;
+    d.set_item("verdict", s.verdict.name())?;
     d.set_item("detail", s.detail)?;
     let metrics = PyDict::new(py);
     for (name, v) in s.metrics {
         metrics.set_item(name, v)?;
     }
     d.set_item("metrics", metrics)?;
+    let steps = PyList::empty(py);
+    for st in s.steps {
+        let e = PyDict::new(py);
+        e.set_item("step", st.step)?;
+        e.set_item("verdict", st.verdict.name())?;
+        e.set_item("detail", st.detail)?;
+        steps.append(e)?;
+    }
+    d.set_item("steps", steps)?;
     Ok(d)
 }
 

@@ -5,11 +5,13 @@ naming the problem."""
 
 from __future__ import annotations
 
+import json
 import math
 
 import pytest
 
 import saturate
+from conftest import read_rows
 
 GARBAGE = [
     "",
@@ -110,11 +112,12 @@ def test_garbage_scores_zero_and_never_raises(all_rows):
 def test_score_detail_reports_the_scorers_account(rows):
     row = rows["pl"][0]
     good = saturate.score_detail(row, row["answer"])
-    assert set(good) == {"score", "well_formed", "detail", "metrics"}
-    assert good["score"] == 1.0 and good["well_formed"] is True
+    assert set(good) == {"score", "well_formed", "verdict", "detail", "metrics", "steps"}
+    assert good["score"] == 1.0 and good["well_formed"] is True and good["verdict"] == "ok"
     assert isinstance(good["detail"], str) and isinstance(good["metrics"], dict)
     bad = saturate.score_detail(row, "no answer here {")
     assert bad["score"] == 0.0 and bad["well_formed"] is False and bad["detail"]
+    assert bad["verdict"] == "malformed"
     checking = next(r for r in rows["pl"] if r["task"] == "pl1_proof_checking")
     metrics = saturate.score_detail(checking, checking["answer"])["metrics"]
     assert metrics.get("lenient") == 1.0 and metrics.get("strict") == 1.0, metrics
@@ -179,3 +182,22 @@ def test_bad_rows_and_completions_are_value_errors(rows):
         saturate.score(row, [{"role": "user", "content": "hi"}])
     with pytest.raises(ValueError, match="no assistant message"):
         saturate.score(row, [])
+
+
+def test_derivation_chains_get_a_verdict_per_step(datasets_dir):
+    cfg = datasets_dir / "derivation.toml"
+    cfg.write_text('[tasks.tptp]\nfamilies = ["derivation"]\n')
+    out = saturate.generate(
+        "tptp", str(datasets_dir / "derivation"), domain="SET", count=2, levels=[1, 2], seed=3,
+        config=str(cfg),
+    )["dataset"]
+    rows = read_rows(out)
+    assert {r["task"] for r in rows} == {"stepwise_derivation"}
+    for row in rows:
+        gold = saturate.score_detail(row, row["answer"])
+        assert gold["verdict"] == "ok" and gold["score"] == 1.0, gold
+        assert gold["steps"] and all(s["verdict"] == "ok" for s in gold["steps"]), gold
+        theorem = json.loads(row["metadata"])["theorem"]
+        cheat = saturate.score_detail(row, "S1: %s by conclusion" % theorem)
+        assert cheat["verdict"] == "cheating" and cheat["score"] == 0.0, cheat
+        assert cheat["steps"][0]["step"] == "S1" and cheat["steps"][0]["verdict"] == "cheating"
