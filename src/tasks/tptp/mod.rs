@@ -1061,6 +1061,32 @@ pub(crate) mod testing {
             false,
         )
     }
+
+    /// A family's generator, as the tests call it.
+    pub type Generate = fn(
+        &Graph,
+        &Scored,
+        &mut Prover,
+        &TasksConfig,
+        u8,
+        &mut rand_chacha::ChaCha8Rng,
+    ) -> Result<Built, Reject>;
+
+    /// The first instance `generate` builds at `level` on the [`SETS`]
+    /// graph under the default config, trying up to 60 theorems with the
+    /// streams of `tag`.
+    pub fn first_instance(generate: Generate, tag: &str, level: u8) -> Built {
+        let g = graph(SETS, 600);
+        let cfg = TasksConfig::default();
+        let mut prover = Prover::new(crate::prover::ProverLimits::default());
+        (0..60u64)
+            .find_map(|i| {
+                let mut rng = crate::tasks::instance_rng(11, &[tag], i);
+                let t = &g.pool[i as usize % g.pool.len()];
+                generate(&g, t, &mut prover, &cfg, level, &mut rng).ok()
+            })
+            .unwrap_or_else(|| panic!("no {tag} instance at level {level}"))
+    }
 }
 
 #[cfg(test)]

@@ -98,7 +98,7 @@ fn height(g: &Graph, x: ClauseId, cap: u32, memo: &mut HashMap<ClauseId, u32>) -
 }
 
 /// The (child, parent, parent) steps of a proof graph.
-type Steps = Vec<(ClauseId, [ClauseId; 2])>;
+pub(super) type Steps = Vec<(ClauseId, [ClauseId; 2])>;
 
 /// How far past the level's depth d the longest path may reach.
 pub const MAX_EXTRA_DEPTH: u32 = 6;
@@ -138,7 +138,7 @@ fn longest_path(root: ClauseId, steps: &BTreeMap<ClauseId, [ClauseId; 2]>) -> u3
 /// derived). Returns the longest path, the nodes and the steps; `None` when
 /// the theorem has no binary path of length d or the graph cannot reach
 /// the size.
-pub(super) fn grown_cut(
+fn grown_cut(
     g: &Graph,
     root: ClauseId,
     d: u32,
@@ -219,18 +219,33 @@ pub(super) fn grown_cut(
     ))
 }
 
-/// One generation attempt.
-pub fn generate(
+/// A proof graph of a theorem grown by [`grown_cut`], every step certified.
+pub(super) struct CertifiedCut {
+    /// Longest path from the theorem.
+    pub longest: u32,
+    /// The graph's clauses, by id.
+    pub nodes: Vec<ClauseId>,
+    /// (child, parents) of every derived clause, by child id.
+    pub steps: Steps,
+    /// Each child's refutation of `PARENT_1, PARENT_2 |- CHILD`.
+    pub proofs: HashMap<ClauseId, Refutation>,
+    /// Given clauses the prover processed for them.
+    pub processed: u64,
+}
+
+/// Grows a proof graph of `root` ([`grown_cut`], depth d, size n), refuses
+/// one where two clauses are variants (a step could then cite the clause
+/// it derives), and certifies every step with the prover
+/// (reconstruction's and derivation's graphs).
+pub(super) fn certified_cut(
     g: &Graph,
-    t: &Scored,
+    root: ClauseId,
+    d: u32,
+    n: u32,
     prover: &mut Prover,
-    cfg: &TasksConfig,
-    level: u8,
     rng: &mut impl Rng,
-) -> Result<Built, Reject> {
-    let (d, n) = cfg.params(super::Family::Reconstruction, level);
-    let (depth, nodes, steps) = grown_cut(g, t.id, d, n, rng).ok_or(Reject::NoProofGraph)?;
-    // No clause twice, not even as a variant.
+) -> Result<CertifiedCut, Reject> {
+    let (longest, nodes, steps) = grown_cut(g, root, d, n, rng).ok_or(Reject::NoProofGraph)?;
     let canon: HashSet<String> = nodes.iter().map(|&c| g.canon(c)).collect();
     if canon.len() != nodes.len() {
         return Err(Reject::NoProofGraph);
@@ -247,6 +262,32 @@ pub fn generate(
             _ => return Err(Reject::StepNotCertified),
         }
     }
+    Ok(CertifiedCut {
+        longest,
+        nodes,
+        steps,
+        proofs,
+        processed,
+    })
+}
+
+/// One generation attempt.
+pub fn generate(
+    g: &Graph,
+    t: &Scored,
+    prover: &mut Prover,
+    cfg: &TasksConfig,
+    level: u8,
+    rng: &mut impl Rng,
+) -> Result<Built, Reject> {
+    let (d, n) = cfg.params(super::Family::Reconstruction, level);
+    let CertifiedCut {
+        longest: depth,
+        nodes,
+        steps,
+        mut proofs,
+        processed,
+    } = certified_cut(g, t.id, d, n, prover, rng)?;
     let mut order = nodes.clone();
     order.sort_unstable();
     order.shuffle(rng);
@@ -599,23 +640,7 @@ mod tests {
     use crate::tasks::Verdict;
 
     fn instance(level: u8) -> Built {
-        let g = graph(SETS, 600);
-        let cfg = TasksConfig::default();
-        let mut prover = Prover::new(ProverLimits::default());
-        for i in 0..60 {
-            let mut rng = crate::tasks::instance_rng(9, &["r"], i);
-            if let Ok(b) = generate(
-                &g,
-                &g.pool[i as usize % g.pool.len()],
-                &mut prover,
-                &cfg,
-                level,
-                &mut rng,
-            ) {
-                return b;
-            }
-        }
-        panic!("no reconstruction instance at level {level}");
+        first_instance(generate, "reconstruction", level)
     }
 
     #[test]

@@ -29,7 +29,7 @@ use super::{
     Background, Built, Graph, Reject, Scored, TasksConfig, context_block, str_field, str_list,
 };
 use crate::logic::{Literal, TermBank};
-use crate::prover::{Prover, ProverLimits, Refutation, Verdict as ProverVerdict, canonical_clause};
+use crate::prover::{Prover, ProverLimits, Refutation, canonical_clause};
 use crate::saturation::ClauseId;
 use crate::tasks::{Score, StepVerdict, Verdict};
 use rand::Rng;
@@ -82,26 +82,13 @@ pub fn generate(
     rng: &mut impl Rng,
 ) -> Result<Built, Reject> {
     let (d, n) = cfg.params(super::Family::Derivation, level);
-    let (longest, nodes, steps) =
-        super::recon::grown_cut(g, t.id, d, n, rng).ok_or(Reject::NoProofGraph)?;
-    // No clause twice, not even as a variant: a step could then cite the
-    // clause it derives.
-    let canon: HashSet<String> = nodes.iter().map(|&c| g.canon(c)).collect();
-    if canon.len() != nodes.len() {
-        return Err(Reject::NoProofGraph);
-    }
-    let mut processed = 0;
-    let mut proofs: HashMap<ClauseId, Refutation> = HashMap::new();
-    for &(child, [a, b]) in &steps {
-        let o = g.prove(prover, &[a, b], child);
-        processed += o.stats.processed;
-        match o.verdict {
-            ProverVerdict::Theorem { refutation } => {
-                proofs.insert(child, refutation);
-            }
-            _ => return Err(Reject::StepNotCertified),
-        }
-    }
+    let super::recon::CertifiedCut {
+        longest,
+        nodes,
+        steps,
+        mut proofs,
+        processed,
+    } = super::recon::certified_cut(g, t.id, d, n, prover, rng)?;
     let parents: BTreeMap<ClauseId, [ClauseId; 2]> = steps.into_iter().collect();
     let mut leaves: Vec<ClauseId> = nodes
         .iter()
@@ -606,23 +593,7 @@ mod tests {
     use super::*;
 
     fn instance(level: u8) -> Built {
-        let g = graph(SETS, 600);
-        let cfg = TasksConfig::default();
-        let mut prover = Prover::new(ProverLimits::default());
-        for i in 0..60 {
-            let mut rng = crate::tasks::instance_rng(11, &["d"], i);
-            if let Ok(b) = generate(
-                &g,
-                &g.pool[i as usize % g.pool.len()],
-                &mut prover,
-                &cfg,
-                level,
-                &mut rng,
-            ) {
-                return b;
-            }
-        }
-        panic!("no derivation instance at level {level}");
+        first_instance(generate, "derivation", level)
     }
 
     fn sc(b: &Built, answer: &str) -> Score {
