@@ -3,7 +3,8 @@
 //! defaults, then the overrides every generator command takes (`--jobs`,
 //! `--seed`, `--count`, `--levels`, `--max-rows-per-shard`) applied to the
 //! family's section, then every value range-checked, exactly as the CLI
-//! does before it calls [`super::run_pl`], [`super::run_eq`] or
+//! does before it calls [`super::run_pl`], [`super::run_eq`],
+//! [`super::run_equiv`] or
 //! [`super::tptp::run_tptp`].
 
 use super::RunError;
@@ -19,18 +20,21 @@ pub enum RunKind {
     Pl,
     /// `saturate eq` (`[tasks.eq]`).
     Eq,
+    /// `saturate equiv` (`[tasks.equiv]`).
+    Equiv,
 }
 
 impl RunKind {
-    /// The kind named `tptp`, `pl` or `eq`; an input error naming the
+    /// The kind named `tptp`, `pl`, `eq` or `equiv`; an input error naming the
     /// choices otherwise.
     pub fn parse(name: &str) -> Result<RunKind, RunError> {
         match name {
             "tptp" => Ok(RunKind::Tptp),
             "pl" => Ok(RunKind::Pl),
             "eq" => Ok(RunKind::Eq),
+            "equiv" => Ok(RunKind::Equiv),
             other => Err(RunError::Input(format!(
-                "unknown run kind {:?}; expected \"tptp\", \"pl\" or \"eq\"",
+                "unknown run kind {:?}; expected \"tptp\", \"pl\", \"eq\" or \"equiv\"",
                 crate::tptp::excerpt(other, 40)
             ))),
         }
@@ -105,6 +109,11 @@ impl Overrides {
                 &mut t.eq.count,
                 &mut t.eq.levels,
                 &mut t.eq.max_rows_per_shard,
+            ),
+            RunKind::Equiv => (
+                &mut t.equiv.count,
+                &mut t.equiv.levels,
+                &mut t.equiv.max_rows_per_shard,
             ),
         };
         if let Some(n) = self.count {
