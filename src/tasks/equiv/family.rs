@@ -120,11 +120,16 @@ impl TaskFamily for EquivFamily {
         Some(task_of(&row.task).and_then(|t| super::render(t, &row.metadata)))
     }
 
-    /// The shown formula (the left one of a pair): its restatements and
-    /// mutations stay in one split.
+    /// The drawn formula (of a pair, the side `drawn` names; of a
+    /// roundtrip row, the shown one): its restatements and mutations stay
+    /// in one split.
     fn split_group(&self, row: &Record) -> Option<String> {
         let meta: serde_json::Value = serde_json::from_str(&row.metadata).ok()?;
-        let f = meta.get("left").or_else(|| meta.get("formula"))?.as_str()?;
+        let side = meta
+            .get("drawn")
+            .and_then(|s| s.as_str())
+            .unwrap_or("formula");
+        let f = meta.get(side)?.as_str()?;
         Some(format!("equiv:{f}"))
     }
 

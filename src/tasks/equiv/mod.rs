@@ -9,7 +9,8 @@
 //! (3-CNF or general, by index) → a contingent formula of the level's size
 //! ([`pl::random_formula`]) → sound rewrites ([`pl::rewrite`]) → for an
 //! equivalence row labelled False one minimal mutation of the rewritten
-//! form ([`pl::mutate`]) → the label decided by SAT ([`pl::decide`]),
+//! form ([`pl::mutate`]); the drawn formula is shown first or second at
+//! random → the label decided by SAT ([`pl::decide`]),
 //! re-checked by a truth table ([`pl::recheck_equivalent`]) or, for False,
 //! by evaluating the counterexample → prompt, gold answer, metadata,
 //! certificate. Labels alternate by index parity (50/50); both labels get
@@ -35,6 +36,7 @@ use crate::prop::formula::{Formula, compact};
 use crate::tasks::family::Built;
 use crate::tasks::{Score, instance_rng};
 use pl::{Form, Level, VocabKind};
+use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 use serde_json::{Value, json};
 
@@ -196,11 +198,19 @@ fn build_equivalence(
             None => return Ok(None),
         }
     };
-    let (left_text, right_text) = (compact(&d.formula), compact(&right));
-    if left_text == right_text {
+    if compact(&d.formula) == compact(&right) {
         return Ok(None);
     }
-    let decided = pl::decide(&d.formula, &right);
+    // The drawn formula is shown first or second at random, so no side is
+    // always the rewritten one.
+    let drawn_first = rng.random_bool(0.5);
+    let (left, right) = if drawn_first {
+        (d.formula.clone(), right)
+    } else {
+        (right, d.formula.clone())
+    };
+    let (left_text, right_text) = (compact(&left), compact(&right));
+    let decided = pl::decide(&left, &right);
     if decided.is_ok() != equivalent {
         return Err(format!(
             "{left_text} vs {right_text}: built as {} but SAT says otherwise",
@@ -213,7 +223,7 @@ fn build_equivalence(
     }
     let certificate = match &decided {
         Ok(()) => {
-            let how = pl::recheck_equivalent(&d.formula, &right).map_err(|a| {
+            let how = pl::recheck_equivalent(&left, &right).map_err(|a| {
                 format!(
                     "{left_text} vs {right_text}: SAT unsat but the re-check separates them at {}",
                     pl::show_assignment(&a)
@@ -225,13 +235,17 @@ fn build_equivalence(
             "equivalent": false,
             "method": "sat: ~(left <=> right) satisfiable",
             "counterexample": cex,
-            "left": pl::eval(&d.formula, cex),
+            "left": pl::eval(&left, cex),
             "right": pl::eval(&right, cex),
         }),
     };
     let mut meta = common_meta(d, level);
     meta.insert("left".into(), json!(left_text));
     meta.insert("right".into(), json!(right_text));
+    meta.insert(
+        "drawn".into(),
+        json!(if drawn_first { "left" } else { "right" }),
+    );
     meta.insert("rewrites".into(), json!(rewrites));
     meta.insert("mutation".into(), json!(mutation));
     let label = if equivalent { "True" } else { "False" };
@@ -246,7 +260,7 @@ fn build_equivalence(
         source: Some(format!("{:?}", d.form).to_lowercase()),
         stats: vec![
             ("atoms", d.vocabulary.len() as f64),
-            ("left_connectives", d.formula.size() as f64),
+            ("left_connectives", left.size() as f64),
             ("right_connectives", right.size() as f64),
         ],
     }))
