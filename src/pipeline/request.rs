@@ -202,8 +202,13 @@ mod tests {
     #[test]
     fn bad_kinds_values_and_files_are_input_errors() {
         let e = RunKind::parse("fol").unwrap_err();
-        assert!(e.to_string().contains("\"tptp\", \"pl\" or \"eq\""), "{e}");
+        assert!(
+            e.to_string()
+                .contains("\"tptp\", \"pl\", \"eq\" or \"equiv\""),
+            "{e}"
+        );
         assert_eq!(e.exit_code(), 2);
+        assert_eq!(RunKind::parse("equiv").unwrap(), RunKind::Equiv);
         let o = Overrides {
             seed: Some(u64::MAX),
             ..Overrides::default()
@@ -219,6 +224,11 @@ mod tests {
         assert_eq!(
             e.to_string(),
             "overrides: tasks.eq.levels: no EQ level 9 (levels are 1-4)"
+        );
+        let e = run_config(None, RunKind::Equiv, &o).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "overrides: tasks.equiv.levels: no equivalence level 9 (levels are 1-4)"
         );
         let o2 = Overrides {
             answer_format: Some("xml".into()),
