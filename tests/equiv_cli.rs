@@ -64,10 +64,7 @@ fn equiv_dataset_verifies_and_scores_every_verdict() {
             _ => unreachable!(),
         }
     }
-    for (_, v) in ["ok", "wrong", "malformed", "cheating", "timeout"]
-        .iter()
-        .enumerate()
-    {
+    for v in ["ok", "wrong", "malformed", "cheating", "timeout"] {
         want.entry(v).or_default();
     }
     assert!(want["cheating"] > 0 && want["wrong"] > 0 && want["malformed"] > 0);
