@@ -103,6 +103,8 @@ pub struct TasksSection {
     pub pl: crate::tasks::pl::family::PlConfig,
     /// `[tasks.eq]`: EQ.
     pub eq: crate::tasks::eq::family::EqConfig,
+    /// `[tasks.equiv]`: equivalence and roundtrip (AutoEval).
+    pub equiv: crate::tasks::equiv::family::EquivConfig,
 }
 
 /// A configuration file that could not be read or understood.
@@ -333,6 +335,14 @@ impl Config {
             1,
             MAX_COUNT,
         )?;
+        let equiv = &self.tasks.equiv;
+        within("tasks.equiv.count", equiv.count as u64, 0, MAX_COUNT)?;
+        within(
+            "tasks.equiv.max_rows_per_shard",
+            equiv.max_rows_per_shard as u64,
+            1,
+            MAX_COUNT,
+        )?;
         let located = |message: String| BadValue {
             key: message
                 .split([':', ' '])
@@ -344,6 +354,7 @@ impl Config {
         t.validate().map_err(located)?;
         pl.validate().map_err(located)?;
         eq.validate().map_err(located)?;
+        equiv.validate().map_err(located)?;
         self.dataset.validate()
     }
 
@@ -484,7 +495,13 @@ mod tests {
         let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("configs/default.toml");
         assert_eq!(Config::load(&path).unwrap(), Config::default());
         let text = std::fs::read_to_string(&path).unwrap();
-        for section in ["[tasks.tptp]", "[tasks.pl]", "[tasks.pl.pl2]", "[tasks.eq]"] {
+        for section in [
+            "[tasks.tptp]",
+            "[tasks.pl]",
+            "[tasks.pl.pl2]",
+            "[tasks.eq]",
+            "[tasks.equiv]",
+        ] {
             assert!(text.contains(section), "{section} missing");
         }
     }

@@ -383,6 +383,26 @@ enum Command {
     /// Generate the equational-logic (EQ) dataset: proof checking, elided
     /// equation recovery and gap filling, one config per task.
     Eq(EqArgs),
+    /// Generate the equivalence dataset (after AutoEval): pairs of
+    /// propositional formulas to judge equivalent or not
+    /// (equivalence_pl) and formulas to restate in a different equivalent
+    /// form over a given vocabulary (roundtrip_pl).
+    Equiv(EquivArgs),
+}
+
+#[derive(Args, Debug)]
+struct EquivArgs {
+    /// Output folder.
+    #[arg(long, value_name = "DIR", default_value = "out/equiv")]
+    out: PathBuf,
+    /// TOML configuration file (`[tasks.equiv]`; see configs/default.toml).
+    #[arg(long, value_name = "FILE")]
+    config: Option<PathBuf>,
+    /// No progress or summary on stderr (errors are still printed).
+    #[arg(long, short)]
+    quiet: bool,
+    #[command(flatten)]
+    generation: GenArgs,
 }
 
 #[derive(Args, Debug)]
@@ -548,6 +568,7 @@ fn main() {
             load_config(&common).map(|c| print!("{}", c.to_toml()))
         }
         Some(Command::Eq(args)) => run_eq(&args),
+        Some(Command::Equiv(args)) => run_equiv(&args),
         Some(Command::Score {
             dataset,
             answers,
@@ -952,6 +973,23 @@ fn run_eq(a: &EqArgs) -> Result<(), RunError> {
     a.generation.apply(&mut cfg, pipeline::RunKind::Eq);
     let cfg = validated(cfg)?;
     let summary = pipeline::run_eq(&cfg, &a.out, &a.generation.settings(&cfg, a.quiet))?;
+    if !a.quiet {
+        eprint!("{}", summary.render());
+        eprintln!("dataset written to {}", a.out.display());
+    }
+    write_cost(
+        a.generation.cost_json.as_deref(),
+        &summary,
+        Default::default(),
+    )?;
+    defects(&summary, &a.out)
+}
+
+fn run_equiv(a: &EquivArgs) -> Result<(), RunError> {
+    let mut cfg = load_file(a.config.as_deref())?;
+    a.generation.apply(&mut cfg, pipeline::RunKind::Equiv);
+    let cfg = validated(cfg)?;
+    let summary = pipeline::run_equiv(&cfg, &a.out, &a.generation.settings(&cfg, a.quiet))?;
     if !a.quiet {
         eprint!("{}", summary.render());
         eprintln!("dataset written to {}", a.out.display());

@@ -612,6 +612,7 @@ fn generate<'py>(
             let (summary, dataset) = match kind {
                 RunKind::Pl => (saturate::pipeline::run_pl(&cfg, &out, &settings)?, out),
                 RunKind::Eq => (saturate::pipeline::run_eq(&cfg, &out, &settings)?, out),
+                RunKind::Equiv => (saturate::pipeline::run_equiv(&cfg, &out, &settings)?, out),
                 RunKind::Tptp => {
                     let s = run_tptp(&tptp_run(domains, tptp, cfg, out, shard, stage)?)?;
                     artifacts = Some((

@@ -16,7 +16,7 @@ pub mod tptp;
 pub use generate::{LoopSettings, RunSummary};
 pub use progress::Progress;
 pub use request::{Overrides, RunKind, run_config};
-pub use runs::{run_eq, run_pl};
+pub use runs::{run_eq, run_equiv, run_pl};
 pub use sources::{AxiomSource, EMBEDDED_AXIOMS, domain_sources};
 
 use crate::derivation::{DagStats, Derivation, write_dump, write_tstp};

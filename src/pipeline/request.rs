@@ -3,7 +3,8 @@
 //! defaults, then the overrides every generator command takes (`--jobs`,
 //! `--seed`, `--count`, `--levels`, `--max-rows-per-shard`) applied to the
 //! family's section, then every value range-checked, exactly as the CLI
-//! does before it calls [`super::run_pl`], [`super::run_eq`] or
+//! does before it calls [`super::run_pl`], [`super::run_eq`],
+//! [`super::run_equiv`] or
 //! [`super::tptp::run_tptp`].
 
 use super::RunError;
@@ -19,18 +20,21 @@ pub enum RunKind {
     Pl,
     /// `saturate eq` (`[tasks.eq]`).
     Eq,
+    /// `saturate equiv` (`[tasks.equiv]`).
+    Equiv,
 }
 
 impl RunKind {
-    /// The kind named `tptp`, `pl` or `eq`; an input error naming the
+    /// The kind named `tptp`, `pl`, `eq` or `equiv`; an input error naming the
     /// choices otherwise.
     pub fn parse(name: &str) -> Result<RunKind, RunError> {
         match name {
             "tptp" => Ok(RunKind::Tptp),
             "pl" => Ok(RunKind::Pl),
             "eq" => Ok(RunKind::Eq),
+            "equiv" => Ok(RunKind::Equiv),
             other => Err(RunError::Input(format!(
-                "unknown run kind {:?}; expected \"tptp\", \"pl\" or \"eq\"",
+                "unknown run kind {:?}; expected \"tptp\", \"pl\", \"eq\" or \"equiv\"",
                 crate::tptp::excerpt(other, 40)
             ))),
         }
@@ -105,6 +109,11 @@ impl Overrides {
                 &mut t.eq.count,
                 &mut t.eq.levels,
                 &mut t.eq.max_rows_per_shard,
+            ),
+            RunKind::Equiv => (
+                &mut t.equiv.count,
+                &mut t.equiv.levels,
+                &mut t.equiv.max_rows_per_shard,
             ),
         };
         if let Some(n) = self.count {
@@ -193,8 +202,13 @@ mod tests {
     #[test]
     fn bad_kinds_values_and_files_are_input_errors() {
         let e = RunKind::parse("fol").unwrap_err();
-        assert!(e.to_string().contains("\"tptp\", \"pl\" or \"eq\""), "{e}");
+        assert!(
+            e.to_string()
+                .contains("\"tptp\", \"pl\", \"eq\" or \"equiv\""),
+            "{e}"
+        );
         assert_eq!(e.exit_code(), 2);
+        assert_eq!(RunKind::parse("equiv").unwrap(), RunKind::Equiv);
         let o = Overrides {
             seed: Some(u64::MAX),
             ..Overrides::default()
@@ -210,6 +224,11 @@ mod tests {
         assert_eq!(
             e.to_string(),
             "overrides: tasks.eq.levels: no EQ level 9 (levels are 1-4)"
+        );
+        let e = run_config(None, RunKind::Equiv, &o).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "overrides: tasks.equiv.levels: no equivalence level 9 (levels are 1-4)"
         );
         let o2 = Overrides {
             answer_format: Some("xml".into()),

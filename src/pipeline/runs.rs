@@ -1,5 +1,6 @@
-//! The `saturate pl` and `saturate eq` runs: the families' generators from
-//! the configuration (`[tasks.pl]`, `[tasks.eq]`), handed to the one
+//! The `saturate pl`, `saturate eq` and `saturate equiv` runs: the
+//! families' generators from the configuration (`[tasks.pl]`, `[tasks.eq]`,
+//! `[tasks.equiv]`), handed to the one
 //! generation loop (`pipeline::generate`). These families need no stage
 //! before generation.
 
@@ -7,6 +8,7 @@ use super::RunError;
 use super::generate::{LoopSettings, RunSummary, run_generators};
 use crate::config::Config;
 use crate::tasks::eq::family::EqGenerator;
+use crate::tasks::equiv::family::EquivGenerator;
 use crate::tasks::family::Generator;
 use crate::tasks::pl::family::{Pl1Generator, Pl2Generator};
 use std::path::Path;
@@ -64,6 +66,32 @@ pub fn run_eq(cfg: &Config, out: &Path, settings: &LoopSettings) -> Result<RunSu
         &[&generator],
         &with_dataset(cfg, settings),
         eq.max_rows_per_shard,
+    )
+}
+
+/// Runs the equivalence family of `cfg.tasks.equiv` (after AutoEval) into
+/// a dataset at `out`.
+pub fn run_equiv(
+    cfg: &Config,
+    out: &Path,
+    settings: &LoopSettings,
+) -> Result<RunSummary, RunError> {
+    let equiv = &cfg.tasks.equiv;
+    equiv.validate().map_err(RunError::Input)?;
+    if equiv.count == 0 {
+        return Err(RunError::Input("--count must be at least 1".into()));
+    }
+    let generator = EquivGenerator {
+        config: equiv.clone(),
+        seed: cfg.seed,
+    };
+    run_generators(
+        out,
+        "saturate equiv",
+        cfg.seed,
+        &[&generator],
+        &with_dataset(cfg, settings),
+        equiv.max_rows_per_shard,
     )
 }
 

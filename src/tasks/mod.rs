@@ -6,6 +6,7 @@
 pub mod answer;
 pub mod audit;
 pub mod eq;
+pub mod equiv;
 pub mod error;
 pub mod family;
 pub mod fault;

@@ -13,6 +13,7 @@ impl Registry {
             &super::pl::family::PL1,
             &super::pl::family::PL2,
             &super::eq::family::EQ,
+            &super::equiv::family::EQUIV,
         ])
     }
 }

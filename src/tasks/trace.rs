@@ -31,6 +31,11 @@
 //!   (a corrupted proof), the cited equations and the checker's reason.
 //!   An unfillable gap (an `eq_gf` decoy) is one line saying why, from the
 //!   certificate's countermodel. The last line is the proof's last term.
+//! - Equivalence configs (after AutoEval): `equivalence_pl` shows the two
+//!   formulas, then either that they agree under every assignment of the
+//!   vocabulary or the separating assignment with both values, and the line
+//!   `So A and B are (not) equivalent.`; `roundtrip_pl` the formula and the
+//!   names of the meaning-keeping rewrite steps of the gold restatement.
 //!
 //! Traces are never truncated. Lines measured (median / max per config)
 //! on datasets of the seed-0 defaults: TPTP at smoke limits (SET, GRP, LAT;
@@ -55,6 +60,7 @@ enum Kind {
     Derivation,
     Pl,
     Eq,
+    Equiv,
 }
 
 /// The renderer of the config `task`, `None` for a config without traces.
@@ -67,6 +73,7 @@ fn kind(task: &str) -> Option<Kind> {
         "pl1_proof_checking" | "pl1_proof_writing" | "pl1_proof_masking" | "pl1_gap_filling"
         | "pl2_proof_checking" | "pl2_proof_writing" => Kind::Pl,
         "eq_pc" | "eq_er" | "eq_gf" => Kind::Eq,
+        "equivalence_pl" | "roundtrip_pl" => Kind::Equiv,
         _ => return None,
     })
 }
@@ -85,8 +92,53 @@ pub fn trace(task: &str, metadata: &Value, certificate: &Value) -> Option<String
         Kind::Derivation => derivation(metadata, certificate)?,
         Kind::Pl => pl(metadata, certificate)?,
         Kind::Eq => eq(metadata, certificate)?,
+        Kind::Equiv => equiv(metadata, certificate)?,
     };
     (!lines.is_empty()).then(|| lines.join("\n"))
+}
+
+/// An equivalence row: the two formulas, then the truth-table agreement of
+/// an equivalent pair or the separating assignment of a different one; a
+/// restatement row: the formula and the meaning-keeping rewrite steps.
+fn equiv(meta: &Value, cert: &Value) -> Option<Vec<String>> {
+    let rewrites = strings(&meta["rewrites"])?.join(", ");
+    if let Some(f) = meta["formula"].as_str() {
+        return Some(vec![
+            format!("Formula: {f}"),
+            format!("Rewrite steps, each keeping the meaning: {rewrites}."),
+            "So the rewritten formula is equivalent to the formula.".into(),
+        ]);
+    }
+    let (l, r) = (meta["left"].as_str()?, meta["right"].as_str()?);
+    let mut lines = vec![format!("A: {l}"), format!("B: {r}")];
+    if cert["equivalent"].as_bool()? {
+        let atoms = strings(&meta["vocabulary"])?.join(", ");
+        lines.push(format!(
+            "A and B take the same value under every assignment of {atoms}."
+        ));
+        lines.push("So A and B are equivalent.".into());
+    } else {
+        let cex = cert["counterexample"].as_object()?;
+        let at: Vec<String> = cex
+            .iter()
+            .map(|(k, v)| format!("{k}={}", u8::from(v.as_bool().unwrap_or(false))))
+            .collect();
+        let value = |b: &Value| {
+            if b.as_bool() == Some(true) {
+                "true"
+            } else {
+                "false"
+            }
+        };
+        lines.push(format!(
+            "Under {}: A is {}, B is {}.",
+            at.join(", "),
+            value(&cert["left"]),
+            value(&cert["right"])
+        ));
+        lines.push("So A and B are not equivalent.".into());
+    }
+    Some(lines)
 }
 
 /// The strings of a JSON array field.
@@ -454,6 +506,28 @@ mod tests {
             }
         }
         assert_eq!(trace("no_such_task", &json!({}), &json!({})), None);
+    }
+
+    #[test]
+    fn equivalence_traces_end_with_the_verdict() {
+        let meta = json!({"left": "(P ==> Q)", "right": "(Q ==> P)", "vocabulary": ["P", "Q"], "rewrites": ["commute"]});
+        let cert = json!({"equivalent": false, "counterexample": {"P": true, "Q": false}, "left": false, "right": true});
+        assert_eq!(
+            trace("equivalence_pl", &meta, &cert).unwrap(),
+            "A: (P ==> Q)\nB: (Q ==> P)\nUnder P=1, Q=0: A is false, B is true.\nSo A and B are not equivalent."
+        );
+        let cert = json!({"equivalent": true});
+        assert!(
+            trace("equivalence_pl", &meta, &cert)
+                .unwrap()
+                .ends_with("every assignment of P, Q.\nSo A and B are equivalent.")
+        );
+        let meta = json!({"formula": "(P ==> Q)", "rewrites": ["contraposition"]});
+        assert!(
+            trace("roundtrip_pl", &meta, &json!({}))
+                .unwrap()
+                .contains("contraposition")
+        );
     }
 
     #[test]

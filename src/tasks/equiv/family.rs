@@ -1,0 +1,231 @@
+//! The equivalence family (after AutoEval, seed 002) on the shared
+//! abstraction ([`crate::tasks::family`]): the `[tasks.equiv]` settings, the
+//! cells (task × level, filled until `count`), instance building through
+//! [`super::build`], scoring and re-checking.
+
+use super::{Task, pl::Level};
+use crate::dataset::Record;
+use crate::tasks::answer::AnswerShape;
+use crate::tasks::audit::AuditItem;
+use crate::tasks::family::{
+    Attempt, Cell, ConfigInfo, Fill, Generator, RejectReason, ScoreContext, TaskFamily, Worker,
+};
+use crate::tasks::{Score, TaskError};
+use serde::{Deserialize, Serialize};
+
+/// The `[tasks.equiv]` section: what `saturate equiv` generates.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct EquivConfig {
+    /// Rows per config and level.
+    pub count: usize,
+    /// Difficulty levels (1-4; the schedule is in [`super::pl`]).
+    pub levels: Vec<u8>,
+    /// Rows per Parquet shard.
+    pub max_rows_per_shard: usize,
+}
+
+impl Default for EquivConfig {
+    fn default() -> Self {
+        EquivConfig {
+            count: 50,
+            levels: vec![1, 2, 3, 4],
+            max_rows_per_shard: 10_000,
+        }
+    }
+}
+
+impl EquivConfig {
+    /// Checks what the types cannot.
+    pub fn validate(&self) -> Result<(), String> {
+        if let Some(l) = self.levels.iter().find(|&&l| Level::of(l).is_none()) {
+            return Err(format!(
+                "tasks.equiv.levels: no equivalence level {l} (levels are 1-4)"
+            ));
+        }
+        if self.levels.is_empty() {
+            return Err("tasks.equiv.levels: no level selected".into());
+        }
+        if self.max_rows_per_shard == 0 {
+            return Err("tasks.equiv.max_rows_per_shard must be at least 1".into());
+        }
+        Ok(())
+    }
+}
+
+/// The equivalence family (static face).
+pub struct EquivFamily;
+
+/// The registered equivalence family.
+pub static EQUIV: EquivFamily = EquivFamily;
+
+/// Why an equivalence candidate gave no instance.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EquivReject {
+    /// No attempt at this index gave a contingent formula with the wanted
+    /// rewriting or mutation.
+    NoInstance,
+}
+
+impl RejectReason for EquivReject {
+    fn name(&self) -> &'static str {
+        match self {
+            EquivReject::NoInstance => "no_instance",
+        }
+    }
+}
+
+fn task_of(config: &str) -> Result<Task, String> {
+    Task::from_config(config).ok_or_else(|| format!("no equivalence task {config}"))
+}
+
+impl TaskFamily for EquivFamily {
+    fn name(&self) -> &'static str {
+        "equiv"
+    }
+
+    fn configs(&self) -> Vec<ConfigInfo> {
+        Task::ALL
+            .into_iter()
+            .map(|t| ConfigInfo {
+                name: t.config(),
+                description: t.description(),
+            })
+            .collect()
+    }
+
+    fn score(&self, row: &Record, answer: &str, _: &mut ScoreContext) -> Score {
+        match task_of(&row.task) {
+            Ok(t) => super::score(t, &row.metadata, &row.answer, answer),
+            Err(e) => Score::malformed(e),
+        }
+    }
+
+    fn verify(&self, row: &Record) -> Result<String, TaskError> {
+        let task = task_of(&row.task).map_err(TaskError::Record)?;
+        super::verify(task, &row.metadata, &row.certificate, &row.answer)
+            .map_err(TaskError::Rejected)
+    }
+
+    /// A label is one word; a restatement is one formula, taken as the
+    /// text left once the explicit wrappers are removed.
+    fn answer_shape(&self, config: &str) -> AnswerShape {
+        match Task::from_config(config) {
+            Some(Task::EquivalencePl) => AnswerShape::Word,
+            _ => AnswerShape::Text,
+        }
+    }
+
+    fn render_prompt(&self, row: &Record) -> Option<Result<String, String>> {
+        Some(task_of(&row.task).and_then(|t| super::render(t, &row.metadata)))
+    }
+
+    /// The drawn formula (of a pair, the side `drawn` names; of a
+    /// roundtrip row, the shown one): its restatements and mutations stay
+    /// in one split.
+    fn split_group(&self, row: &Record) -> Option<String> {
+        let meta: serde_json::Value = serde_json::from_str(&row.metadata).ok()?;
+        let side = meta
+            .get("drawn")
+            .and_then(|s| s.as_str())
+            .unwrap_or("formula");
+        let f = meta.get(side)?.as_str()?;
+        Some(format!("equiv:{f}"))
+    }
+
+    fn audit_items(&self, row: &Record) -> Option<Result<Vec<AuditItem>, TaskError>> {
+        match task_of(&row.task).ok()? {
+            Task::EquivalencePl => Some(
+                super::audit::item(&row.metadata, &row.answer)
+                    .map(|it| vec![it])
+                    .map_err(TaskError::Record),
+            ),
+            Task::RoundtripPl => None,
+        }
+    }
+}
+
+/// One `saturate equiv` run.
+pub struct EquivGenerator {
+    /// The settings.
+    pub config: EquivConfig,
+    /// Run seed.
+    pub seed: u64,
+}
+
+impl EquivGenerator {
+    fn levels(&self) -> Vec<u8> {
+        let mut levels = self.config.levels.clone();
+        levels.sort_unstable();
+        levels.dedup();
+        levels
+    }
+}
+
+impl Generator for EquivGenerator {
+    fn family(&self) -> &dyn TaskFamily {
+        &EQUIV
+    }
+
+    fn version(&self) -> &'static str {
+        super::VERSION
+    }
+
+    fn cells(&self) -> Vec<Cell> {
+        let levels = self.levels();
+        let count = self.config.count as u64;
+        Task::ALL
+            .into_iter()
+            .flat_map(|t| {
+                levels.iter().map(move |&level| Cell {
+                    config: t.config(),
+                    group: "PL".into(),
+                    level,
+                    count,
+                    fill: Fill::UntilFull {
+                        budget: count.saturating_mul(20).saturating_add(100),
+                        patience: None,
+                    },
+                    tag: 0,
+                })
+            })
+            .collect()
+    }
+
+    fn build(&self, cell: &Cell, index: u64, _: &mut Worker) -> Attempt {
+        let Ok(task) = task_of(cell.config) else {
+            return Attempt::rejected(&EquivReject::NoInstance);
+        };
+        match super::build(task, cell.level, self.seed, index) {
+            Ok(Some(b)) => Attempt::built(b),
+            Ok(None) => Attempt::rejected(&EquivReject::NoInstance),
+            // A label failed its own re-check: a bug, listed in rejects/.
+            Err(e) => Attempt {
+                built: None,
+                rejects: vec!["certificate_failure"],
+                bugs: vec![crate::tasks::fault::RejectEntry::from_check(
+                    cell.id(index),
+                    e,
+                )],
+            },
+        }
+    }
+
+    fn manifest(&self) -> serde_json::Value {
+        let levels = self.levels();
+        let schedule: serde_json::Map<String, serde_json::Value> = levels
+            .iter()
+            .filter_map(|&l| Some((l.to_string(), serde_json::to_value(Level::of(l)?).ok()?)))
+            .collect();
+        serde_json::json!({
+            "generator": super::VERSION,
+            "countPerConfigAndLevel": self.config.count,
+            "levels": levels,
+            "levelParams": schedule,
+        })
+    }
+
+    fn card(&self) -> String {
+        "Equivalence and restatement of propositional formulas after AutoEval (seed 002): pairs of formulas to judge equivalent or not, and formulas to restate over a fixed vocabulary; every label decided by SAT and re-checked by a truth table or a counterexample, every gold restatement scored by the task's own scorer.".into()
+    }
+}

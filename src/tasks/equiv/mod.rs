@@ -1,0 +1,460 @@
+//! Truth maintenance and equivalence tasks after AutoEval (seed 002): is a
+//! pair of formulas logically equivalent (`equivalence_pl`), and restate a
+//! formula in a different but equivalent form over a given vocabulary
+//! (`roundtrip_pl`, the formal half of AutoEval's informalise-then-formalise
+//! round trip, scored by deciding equivalence with the original).
+//!
+//! Data flow of one instance: `instance_rng(seed, ["equiv", config,
+//! level], index)` → vocabulary (abstract or natural, by index) and grammar
+//! (3-CNF or general, by index) → a contingent formula of the level's size
+//! ([`pl::random_formula`]) → sound rewrites ([`pl::rewrite`]) → for an
+//! equivalence row labelled False one minimal mutation of the rewritten
+//! form ([`pl::mutate`]); the drawn formula is shown first or second at
+//! random → the label decided by SAT ([`pl::decide`]),
+//! re-checked by a truth table ([`pl::recheck_equivalent`]) or, for False,
+//! by evaluating the counterexample → prompt, gold answer, metadata,
+//! certificate. Labels alternate by index parity (50/50); both labels get
+//! the same number of rewrite steps (the level's plus one), a False pair
+//! then one minimal mutation, which keeps the size (one operator, one
+//! argument or atom swap) or adds or removes one negation, so the lengths
+//! and connective counts of the two labels overlap (the shortcut audit).
+//!
+//! Roundtrip scoring (documented in the prompt): the answer is parsed in
+//! the PL language (a complex formula without outer parentheses is read as
+//! if it had them); unparsable is `malformed`; an atom outside the given
+//! vocabulary is `cheating`, and so is the shown formula itself (the same
+//! formula tree: spacing and redundant parentheses do not make it
+//! different), since the prompt asks for a different form; otherwise `ok`
+//! when equivalent and `wrong` with a separating assignment when not. A PL
+//! check never runs out of budget, so no PL answer is a `timeout`.
+
+pub mod audit;
+pub mod family;
+pub mod pl;
+
+use crate::prop::formula::{Formula, compact};
+use crate::tasks::family::Built;
+use crate::tasks::{Score, instance_rng};
+use pl::{Form, Level, VocabKind};
+use rand::Rng;
+use rand_chacha::ChaCha8Rng;
+use serde_json::{Value, json};
+
+/// The generator version in every row's metadata and the manifest; bumped
+/// when a config and seed give other bytes.
+pub const VERSION: &str = "equiv-1";
+
+/// Attempts per candidate index before it is given up.
+const ATTEMPTS: usize = 40;
+
+/// The equivalence tasks (one config each).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Task {
+    /// Are two propositional formulas equivalent? True / False.
+    EquivalencePl,
+    /// Restate a propositional formula in a different, equivalent form.
+    RoundtripPl,
+}
+
+impl Task {
+    /// Every task, in output order.
+    pub const ALL: [Task; 2] = [Task::EquivalencePl, Task::RoundtripPl];
+
+    /// The dataset config name (the rows' `task`).
+    pub fn config(self) -> &'static str {
+        match self {
+            Task::EquivalencePl => "equivalence_pl",
+            Task::RoundtripPl => "roundtrip_pl",
+        }
+    }
+
+    /// The task of a config name.
+    pub fn from_config(name: &str) -> Option<Task> {
+        Task::ALL.into_iter().find(|t| t.config() == name)
+    }
+
+    /// The card paragraph.
+    pub fn description(self) -> &'static str {
+        match self {
+            Task::EquivalencePl => {
+                "Two propositional formulas over one vocabulary: are they logically equivalent? Answer True or False. Equivalent pairs are sound rewritings (De Morgan, distribution, contraposition, double negation, reordering); non-equivalent ones differ from such a rewriting by one operator, one negation or one swapped argument. Labels decided by SAT on ~(left <=> right), the counterexample assignment of a False label re-checked by evaluation, a True label by a truth table."
+            }
+            Task::RoundtripPl => {
+                "A propositional formula and its vocabulary: write an equivalent formula in a different form using only that vocabulary. Scored by SAT equivalence with the original (a separating assignment reported when not equivalent); symbols outside the vocabulary or a verbatim copy are graded cheating."
+            }
+        }
+    }
+}
+
+/// The syntax paragraph of every PL prompt.
+const PL_SYNTAX: &str = "Syntax: atoms are the names listed under Vocabulary; ~ is not, & is and, | is or, ==> is implies, <==> is if and only if; true and false are the constants. ~ binds tightest, then &, then |, then ==>, then <==>; binary connectives group to the right, and a formula with a connective at the top is wrapped in parentheses.";
+
+/// The vocabulary block of a prompt: one line per atom, with its gloss
+/// when it has one.
+fn vocabulary_block(vocabulary: &[String]) -> String {
+    let mut s = String::from("Vocabulary:\n");
+    for a in vocabulary {
+        match pl::gloss(a) {
+            Some(g) => s.push_str(&format!("- {a}: {g}\n")),
+            None => s.push_str(&format!("- {a}\n")),
+        }
+    }
+    s
+}
+
+/// The prompt of an `equivalence_pl` row.
+pub fn equivalence_prompt(vocabulary: &[String], left: &str, right: &str) -> String {
+    format!(
+        "Two propositional formulas are given.\n\n{PL_SYNTAX}\n\n{}\nFormula A:\n{left}\n\nFormula B:\n{right}\n\nQuestion: are A and B logically equivalent, that is, true under exactly the same assignments of truth values to the atoms?\nAnswer with exactly one word: True or False.\n",
+        vocabulary_block(vocabulary)
+    )
+}
+
+/// The prompt of a `roundtrip_pl` row.
+pub fn roundtrip_prompt(vocabulary: &[String], formula: &str) -> String {
+    format!(
+        "Restate a propositional formula in a different form.\n\n{PL_SYNTAX}\n\n{}\nFormula:\n{formula}\n\nTask: write one formula that is logically equivalent to the formula above (true under exactly the same assignments of truth values to the atoms), uses only the atoms of the vocabulary, and is written in a different form. The formula itself, copied (even with other spacing or parentheses), is not accepted.\nAnswer with the formula alone, on one line.\n",
+        vocabulary_block(vocabulary)
+    )
+}
+
+/// What every row's metadata shares: the vocabulary and how the formula
+/// was drawn.
+struct Drawn {
+    vocabulary: Vec<String>,
+    kind: VocabKind,
+    form: Form,
+    formula: Formula,
+}
+
+fn draw(rng: &mut ChaCha8Rng, level: &Level, index: u64) -> Option<Drawn> {
+    let kind = if (index / 2) % 2 == 0 {
+        VocabKind::Abstract
+    } else {
+        VocabKind::Natural
+    };
+    let form = if (index / 4) % 2 == 0 {
+        Form::General
+    } else {
+        Form::Cnf3
+    };
+    let vocabulary = pl::vocabulary(rng, kind, level.atoms);
+    let formula = pl::random_formula(rng, form, &vocabulary, level);
+    (formula.atoms().len() == vocabulary.len() && pl::contingent(&formula)).then_some(Drawn {
+        vocabulary,
+        kind,
+        form,
+        formula,
+    })
+}
+
+fn common_meta(d: &Drawn, level: u8) -> serde_json::Map<String, Value> {
+    let mut m = serde_json::Map::new();
+    m.insert("generator".into(), json!(VERSION));
+    m.insert("logic".into(), json!("pl"));
+    m.insert("level".into(), json!(level));
+    m.insert("form".into(), json!(d.form));
+    m.insert("vocabulary".into(), json!(d.vocabulary));
+    m.insert("vocabularyKind".into(), json!(d.kind));
+    m
+}
+
+/// Builds the instance at `index` of (`task`, `level`) for run seed
+/// `seed`: `Ok(None)` when no attempt gave one, `Err` when a label failed
+/// its own re-check (a bug).
+pub fn build(task: Task, level: u8, seed: u64, index: u64) -> Result<Option<Built>, String> {
+    let lv = Level::of(level).ok_or_else(|| format!("no equivalence level {level}"))?;
+    let mut rng = instance_rng(seed, &["equiv", task.config(), &level.to_string()], index);
+    for _ in 0..ATTEMPTS {
+        let Some(d) = draw(&mut rng, &lv, index) else {
+            continue;
+        };
+        let built = match task {
+            Task::EquivalencePl => build_equivalence(&mut rng, &d, &lv, level, index % 2 == 0)?,
+            Task::RoundtripPl => build_roundtrip(&mut rng, &d, &lv, level)?,
+        };
+        if built.is_some() {
+            return Ok(built);
+        }
+    }
+    Ok(None)
+}
+
+fn build_equivalence(
+    rng: &mut ChaCha8Rng,
+    d: &Drawn,
+    lv: &Level,
+    level: u8,
+    equivalent: bool,
+) -> Result<Option<Built>, String> {
+    let Some((rewrites, g)) = pl::rewrite(rng, &d.formula, lv.rewrites + 1) else {
+        return Ok(None);
+    };
+    let (right, mutation) = if equivalent {
+        (g, None)
+    } else {
+        match pl::mutate(rng, &g) {
+            Some((name, m)) => (m, Some(name)),
+            None => return Ok(None),
+        }
+    };
+    if compact(&d.formula) == compact(&right) {
+        return Ok(None);
+    }
+    // The drawn formula is shown first or second at random, so no side is
+    // always the rewritten one.
+    let drawn_first = rng.random_bool(0.5);
+    let (left, right) = if drawn_first {
+        (d.formula.clone(), right)
+    } else {
+        (right, d.formula.clone())
+    };
+    let (left_text, right_text) = (compact(&left), compact(&right));
+    let decided = pl::decide(&left, &right);
+    if decided.is_ok() != equivalent {
+        return Err(format!(
+            "{left_text} vs {right_text}: built as {} but SAT says otherwise",
+            if equivalent {
+                "equivalent"
+            } else {
+                "different"
+            }
+        ));
+    }
+    let certificate = match &decided {
+        Ok(()) => {
+            let how = pl::recheck_equivalent(&left, &right).map_err(|a| {
+                format!(
+                    "{left_text} vs {right_text}: SAT unsat but the re-check separates them at {}",
+                    pl::show_assignment(&a)
+                )
+            })?;
+            json!({"equivalent": true, "method": "sat: ~(left <=> right) unsatisfiable", "recheck": how})
+        }
+        Err(cex) => json!({
+            "equivalent": false,
+            "method": "sat: ~(left <=> right) satisfiable",
+            "counterexample": cex,
+            "left": pl::eval(&left, cex),
+            "right": pl::eval(&right, cex),
+        }),
+    };
+    let mut meta = common_meta(d, level);
+    meta.insert("left".into(), json!(left_text));
+    meta.insert("right".into(), json!(right_text));
+    meta.insert(
+        "drawn".into(),
+        json!(if drawn_first { "left" } else { "right" }),
+    );
+    meta.insert("rewrites".into(), json!(rewrites));
+    meta.insert("mutation".into(), json!(mutation));
+    let label = if equivalent { "True" } else { "False" };
+    Ok(Some(Built {
+        prompt: equivalence_prompt(&d.vocabulary, &left_text, &right_text),
+        answer: label.into(),
+        metadata: Value::Object(meta).to_string(),
+        certificate: certificate.to_string(),
+        key: format!("{left_text}|{right_text}"),
+        label: label.into(),
+        domain: Some("PL".into()),
+        source: Some(format!("{:?}", d.form).to_lowercase()),
+        stats: vec![
+            ("atoms", d.vocabulary.len() as f64),
+            ("left_connectives", left.size() as f64),
+            ("right_connectives", right.size() as f64),
+        ],
+    }))
+}
+
+fn build_roundtrip(
+    rng: &mut ChaCha8Rng,
+    d: &Drawn,
+    lv: &Level,
+    level: u8,
+) -> Result<Option<Built>, String> {
+    let Some((rewrites, gold)) = pl::rewrite(rng, &d.formula, lv.rewrites) else {
+        return Ok(None);
+    };
+    if gold == d.formula {
+        return Ok(None);
+    }
+    let (shown, gold_text) = (compact(&d.formula), compact(&gold));
+    let mut meta = common_meta(d, level);
+    meta.insert("formula".into(), json!(shown));
+    meta.insert("rewrites".into(), json!(rewrites));
+    let metadata = Value::Object(meta).to_string();
+    // The gold answer must pass the scorer, or the row is a bug.
+    let s = score_roundtrip(&metadata, &gold_text);
+    if s.verdict != crate::tasks::Verdict::Ok {
+        return Err(format!(
+            "gold restatement {gold_text} of {shown} scores {}: {}",
+            s.verdict, s.detail
+        ));
+    }
+    let how = pl::recheck_equivalent(&d.formula, &gold).map_err(|a| {
+        format!(
+            "gold {gold_text} differs from {shown} at {}",
+            pl::show_assignment(&a)
+        )
+    })?;
+    Ok(Some(Built {
+        prompt: roundtrip_prompt(&d.vocabulary, &shown),
+        answer: gold_text,
+        metadata,
+        certificate: json!({"goldEquivalent": true, "method": "sat: ~(formula <=> gold) unsatisfiable", "recheck": how}).to_string(),
+        key: shown,
+        label: format!("{:?}", d.form).to_lowercase(),
+        domain: Some("PL".into()),
+        source: Some(format!("{:?}", d.form).to_lowercase()),
+        stats: vec![
+            ("atoms", d.vocabulary.len() as f64),
+            ("connectives", d.formula.size() as f64),
+        ],
+    }))
+}
+
+/// A metadata field as text.
+fn field<'a>(meta: &'a Value, key: &str) -> Result<&'a str, String> {
+    meta[key]
+        .as_str()
+        .ok_or_else(|| format!("metadata has no string `{key}`"))
+}
+
+/// The metadata's vocabulary.
+fn vocabulary_of(meta: &Value) -> Result<Vec<String>, String> {
+    meta["vocabulary"]
+        .as_array()
+        .ok_or("metadata has no `vocabulary` list")?
+        .iter()
+        .map(|v| {
+            v.as_str()
+                .map(String::from)
+                .ok_or_else(|| "a vocabulary entry is not a string".to_string())
+        })
+        .collect()
+}
+
+/// A stored formula, parsed.
+fn stored(meta: &Value, key: &str) -> Result<Formula, String> {
+    Formula::parse(field(meta, key)?).map_err(|e| format!("metadata `{key}`: {e}"))
+}
+
+/// A model's formula: the PL language, also without the outer parentheses
+/// of a complex formula.
+pub fn parse_answer(answer: &str) -> Result<Formula, String> {
+    let a = answer.trim();
+    Formula::parse(a).or_else(|e| Formula::parse(&format!("({a})")).map_err(|_| e))
+}
+
+/// Scores a roundtrip answer against the row's metadata (see the module
+/// notes for the verdicts).
+pub fn score_roundtrip(metadata: &str, answer: &str) -> Score {
+    let meta: Value = match serde_json::from_str(metadata) {
+        Ok(m) => m,
+        Err(e) => return Score::malformed(format!("row metadata: {e}")),
+    };
+    let (original, vocabulary) = match (stored(&meta, "formula"), vocabulary_of(&meta)) {
+        (Ok(f), Ok(v)) => (f, v),
+        (Err(e), _) | (_, Err(e)) => return Score::malformed(format!("row metadata: {e}")),
+    };
+    let f = match parse_answer(answer) {
+        Ok(f) => f,
+        Err(e) => return Score::malformed(format!("the answer is not a formula: {e}")),
+    };
+    let outside: Vec<String> = f
+        .atoms()
+        .into_iter()
+        .filter(|a| !vocabulary.contains(a))
+        .collect();
+    if !outside.is_empty() {
+        return Score::cheating(format!(
+            "atoms outside the vocabulary: {}",
+            outside.join(", ")
+        ));
+    }
+    if f == original {
+        return Score::cheating("the shown formula copied, not restated");
+    }
+    match pl::decide(&original, &f) {
+        Ok(()) => Score::correct(),
+        Err(cex) => Score::wrong(format!(
+            "not equivalent: at {} the formula is {} and the answer {}",
+            pl::show_assignment(&cex),
+            pl::eval(&original, &cex),
+            pl::eval(&f, &cex)
+        )),
+    }
+}
+
+/// Scores an answer to a row of `task`.
+pub fn score(task: Task, metadata: &str, gold: &str, answer: &str) -> Score {
+    match task {
+        Task::EquivalencePl => crate::tasks::tptp::entail::score(gold, answer),
+        Task::RoundtripPl => score_roundtrip(metadata, answer),
+    }
+}
+
+/// Re-checks a stored row from its own text: the label of an equivalence
+/// row (a True label by a truth table or a second SAT call, a False label
+/// by evaluating the stored counterexample), a roundtrip row's gold answer
+/// (equivalent, in the vocabulary, not a copy). `Ok` says what was checked.
+pub fn verify(task: Task, metadata: &str, certificate: &str, gold: &str) -> Result<String, String> {
+    let meta: Value = serde_json::from_str(metadata).map_err(|e| format!("metadata: {e}"))?;
+    let cert: Value = serde_json::from_str(certificate).map_err(|e| format!("certificate: {e}"))?;
+    match task {
+        Task::EquivalencePl => {
+            let (l, r) = (stored(&meta, "left")?, stored(&meta, "right")?);
+            match gold.trim() {
+                "True" => pl::recheck_equivalent(&l, &r)
+                    .map(|how| format!("equivalent ({how})"))
+                    .map_err(|a| {
+                        format!(
+                            "labelled True but {} separates the formulas",
+                            pl::show_assignment(&a)
+                        )
+                    }),
+                "False" => {
+                    let cex: pl::Assignment =
+                        serde_json::from_value(cert["counterexample"].clone())
+                            .map_err(|e| format!("certificate counterexample: {e}"))?;
+                    if pl::eval(&l, &cex) == pl::eval(&r, &cex) {
+                        return Err(format!(
+                            "labelled False but the counterexample {} gives both formulas the same value",
+                            pl::show_assignment(&cex)
+                        ));
+                    }
+                    Ok(format!(
+                        "not equivalent (counterexample {} evaluated)",
+                        pl::show_assignment(&cex)
+                    ))
+                }
+                other => Err(format!("gold label {other:?} is not True or False")),
+            }
+        }
+        Task::RoundtripPl => {
+            let s = score_roundtrip(metadata, gold);
+            if s.verdict != crate::tasks::Verdict::Ok {
+                return Err(format!("gold answer scores {}: {}", s.verdict, s.detail));
+            }
+            let (f, g) = (stored(&meta, "formula")?, parse_answer(gold)?);
+            pl::recheck_equivalent(&f, &g)
+                .map(|how| format!("gold restatement equivalent ({how})"))
+                .map_err(|a| format!("gold differs at {}", pl::show_assignment(&a)))
+        }
+    }
+}
+
+/// The prompt of a stored row, from its metadata.
+pub fn render(task: Task, metadata: &str) -> Result<String, String> {
+    let meta: Value = serde_json::from_str(metadata).map_err(|e| format!("metadata: {e}"))?;
+    let vocabulary = vocabulary_of(&meta)?;
+    Ok(match task {
+        Task::EquivalencePl => {
+            equivalence_prompt(&vocabulary, field(&meta, "left")?, field(&meta, "right")?)
+        }
+        Task::RoundtripPl => roundtrip_prompt(&vocabulary, field(&meta, "formula")?),
+    })
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,121 @@
+//! Tests of the equivalence tasks (after AutoEval, seed 002): built rows
+//! carry certified labels that `verify` re-checks, labels alternate, and the
+//! roundtrip scorer accepts equivalent rewritings and rejects near misses.
+
+use super::*;
+use crate::tasks::Verdict;
+
+fn meta(formula: &str, vocabulary: &[&str]) -> String {
+    json!({"formula": formula, "vocabulary": vocabulary}).to_string()
+}
+
+#[test]
+fn built_rows_verify_and_labels_alternate() {
+    for task in Task::ALL {
+        for level in 1..=4 {
+            let mut labels = Vec::new();
+            for index in 0..8 {
+                let b = build(task, level, 11, index).unwrap().expect("an instance");
+                let checked = verify(task, &b.metadata, &b.certificate, &b.answer)
+                    .unwrap_or_else(|e| panic!("{task:?} L{level} #{index}: {e}"));
+                assert!(!checked.is_empty());
+                assert_eq!(render(task, &b.metadata).unwrap(), b.prompt);
+                // The gold answer scores 1 through the row's scorer.
+                let s = score(task, &b.metadata, &b.answer, &b.answer);
+                assert_eq!(s.verdict, Verdict::Ok, "{}", s.detail);
+                labels.push(b.answer.clone());
+                // Deterministic.
+                assert_eq!(build(task, level, 11, index).unwrap().unwrap(), b);
+            }
+            if task == Task::EquivalencePl {
+                let want: Vec<&str> = (0..8)
+                    .map(|i| if i % 2 == 0 { "True" } else { "False" })
+                    .collect();
+                assert_eq!(labels, want);
+            }
+        }
+    }
+}
+
+#[test]
+fn a_tampered_label_or_counterexample_is_refused() {
+    let b = build(Task::EquivalencePl, 2, 5, 1).unwrap().unwrap();
+    assert_eq!(b.answer, "False");
+    assert!(verify(Task::EquivalencePl, &b.metadata, &b.certificate, "True").is_err());
+    let mut cert: Value = serde_json::from_str(&b.certificate).unwrap();
+    // Flip every atom of the counterexample until it no longer separates.
+    let cex = cert["counterexample"].as_object().unwrap().clone();
+    let mut refused = false;
+    for k in cex.keys() {
+        let mut c = cert.clone();
+        let v = c["counterexample"][k].as_bool().unwrap();
+        c["counterexample"][k] = json!(!v);
+        refused |= verify(Task::EquivalencePl, &b.metadata, &c.to_string(), "False").is_err();
+    }
+    cert["counterexample"] = json!({});
+    let _ = verify(Task::EquivalencePl, &b.metadata, &cert.to_string(), "False");
+    assert!(refused, "no single flip made the counterexample fail");
+    let t = build(Task::EquivalencePl, 2, 5, 0).unwrap().unwrap();
+    assert_eq!(t.answer, "True");
+    assert!(verify(Task::EquivalencePl, &t.metadata, &t.certificate, "False").is_err());
+}
+
+#[test]
+fn roundtrip_accepts_equivalent_rewritings() {
+    let m = meta("((P & Q) ==> R)", &["P", "Q", "R"]);
+    for a in [
+        "((Q & P) ==> R)",
+        "(~(P & Q) | R)",
+        "(~P | ~Q | R)",
+        "~P | ~Q | R",
+        "(~R ==> ~(P & Q))",
+        "(P ==> Q ==> R)",
+        "(~~(P & Q) ==> R)",
+    ] {
+        let s = score_roundtrip(&m, a);
+        assert_eq!(s.verdict, Verdict::Ok, "{a}: {}", s.detail);
+        assert_eq!(s.value, 1.0);
+    }
+}
+
+#[test]
+fn roundtrip_rejects_near_misses_copies_and_foreign_symbols() {
+    let m = meta("((P & Q) ==> R)", &["P", "Q", "R"]);
+    for a in [
+        "((P | Q) ==> R)",
+        "(R ==> (P & Q))",
+        "(~(P & Q) & R)",
+        "((P & Q) <==> R)",
+        "((P & R) ==> Q)",
+    ] {
+        let s = score_roundtrip(&m, a);
+        assert_eq!(s.verdict, Verdict::Wrong, "{a}: {}", s.detail);
+        assert!(s.detail.contains("P="), "{}", s.detail);
+        assert!(s.consistent());
+    }
+    for a in [
+        "((P & Q) ==> R)",
+        "(P & Q ==> R)",
+        "  ((P&Q)==>R) ",
+        "P & Q ==> R",
+    ] {
+        let s = score_roundtrip(&m, a);
+        assert_eq!(s.verdict, Verdict::Cheating, "{a}: {}", s.detail);
+    }
+    let s = score_roundtrip(&m, "((P & Q) ==> (R | (S & ~S)))");
+    assert_eq!(s.verdict, Verdict::Cheating);
+    assert!(s.detail.contains('S'));
+    for a in ["", "P and Q imply R", "((P & Q) ==>", "(p & q)"] {
+        let s = score_roundtrip(&m, a);
+        assert_eq!(s.verdict, Verdict::Malformed, "{a:?}: {}", s.detail);
+    }
+}
+
+#[test]
+fn equivalence_answers_are_words() {
+    let b = build(Task::EquivalencePl, 1, 2, 0).unwrap().unwrap();
+    let s = |a: &str| score(Task::EquivalencePl, &b.metadata, &b.answer, a).verdict;
+    assert_eq!(s("True"), Verdict::Ok);
+    assert_eq!(s("false"), Verdict::Wrong);
+    assert_eq!(s("maybe"), Verdict::Malformed);
+}
