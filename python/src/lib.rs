@@ -515,8 +515,8 @@ fn domains_arg(v: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<String>> {
     Ok(items)
 }
 
-/// Generates a dataset in-process, as `saturate --domain D`, `saturate pl`
-/// or `saturate eq` would (`kind` = "tptp", "pl" or "eq"): the
+/// Generates a dataset in-process, as `saturate --domain D`, `saturate pl`,
+/// `saturate eq` or `saturate equiv` would (`kind` = "tptp", "pl", "eq" or "equiv"): the
 /// configuration file `config` (default: the built-in defaults), then the
 /// overrides `count` (rows per cell), `seed`, `levels` (a list or "1,2"),
 /// `jobs` (worker threads; 0 keeps the config's, whose default is one per
@@ -526,7 +526,7 @@ fn domains_arg(v: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<String>> {
 /// For "tptp", `domain` ("SET", "ALG,SET" or a list; default: the
 /// config's `tasks.tptp.domains`) and `tptp` (a TPTP library root; default:
 /// the embedded axioms) choose the axioms, and `out` is the output root:
-/// the dataset goes to `out/<DOMAINS>/<DOMAINS>-tasks`. For "pl" and "eq",
+/// the dataset goes to `out/<DOMAINS>/<DOMAINS>-tasks`. For "pl", "eq" and "equiv",
 /// `out` is the dataset folder. `answer_format` ("plain", "tags", "json"),
 /// `trace`, `format` ("parquet", "jsonl"), `split_by` ("theorem",
 /// "source") and `split` ([train, validation, test] percentages) override
