@@ -137,8 +137,9 @@ pub struct Score {
     #[serde(default, skip_deserializing)]
     pub metrics: Vec<(&'static str, f64)>,
     /// For answers made of steps (a derivation chain, reconstruction
-    /// lines), the verdict on each step in answer order, so the score can
-    /// serve as a process reward; empty for other answers.
+    /// lines, a written PL proof), the verdict on each step in answer
+    /// order, so the score can serve as a process reward; empty for other
+    /// answers.
     #[serde(default)]
     pub steps: Vec<StepVerdict>,
 }
