@@ -42,7 +42,7 @@ use serde_json::{Value, json};
 
 /// The generator version in every row's metadata and the manifest; bumped
 /// when a config and seed give other bytes.
-pub const VERSION: &str = "equiv-1";
+pub const VERSION: &str = "equiv-2";
 
 /// Attempts per candidate index before it is given up.
 const ATTEMPTS: usize = 40;

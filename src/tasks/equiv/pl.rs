@@ -157,11 +157,57 @@ pub fn random_formula(
                 names.push(atoms[rng.random_range(0..atoms.len())].clone());
             }
             names.truncate(leaves.max(1));
-            names.shuffle(rng);
-            let mut it = names.into_iter();
-            tree(rng, &mut it, level.connectives)
+            // Redrawn while a sub-formula repeats an operand under one
+            // connective, such as `(U & U & V)` or `(U <==> U)`: idempotent
+            // and trivially tautological pieces (issue 16 on PL1).
+            let mut f = Formula::True;
+            for _ in 0..MAX_REDRAWS {
+                names.shuffle(rng);
+                let mut it = names.clone().into_iter();
+                f = tree(rng, &mut it, level.connectives);
+                if !repeats_an_operand(&f) {
+                    break;
+                }
+            }
+            f
         }
     }
+}
+
+/// Most redraws of a general formula with a repeated operand; the last
+/// draw is kept (then rare: an operand repeats only when atoms are few).
+const MAX_REDRAWS: usize = 64;
+
+/// Whether some connective of `f` has two equal operands, up to one
+/// negation: a chain of `&` (or of `|`) counts as one connective.
+pub fn repeats_an_operand(f: &Formula) -> bool {
+    fn strip(f: &Formula) -> &Formula {
+        match f {
+            Formula::Not(x) => x,
+            x => x,
+        }
+    }
+    fn operands<'a>(f: &'a Formula, and: bool, out: &mut Vec<&'a Formula>) {
+        match (f, and) {
+            (Formula::And(a, b), true) | (Formula::Or(a, b), false) => {
+                operands(a, and, out);
+                operands(b, and, out);
+            }
+            _ => out.push(f),
+        }
+    }
+    let here = match f {
+        Formula::And(..) | Formula::Or(..) => {
+            let mut ops = Vec::new();
+            operands(f, matches!(f, Formula::And(..)), &mut ops);
+            ops.iter()
+                .enumerate()
+                .any(|(i, a)| ops[i + 1..].iter().any(|b| strip(a) == strip(b)))
+        }
+        Formula::Imp(a, b) | Formula::Iff(a, b) => strip(a) == strip(b),
+        _ => false,
+    };
+    here || children(f).into_iter().any(repeats_an_operand)
 }
 
 fn tree(rng: &mut ChaCha8Rng, leaves: &mut impl Iterator<Item = String>, n: usize) -> Formula {
@@ -528,6 +574,28 @@ mod tests {
             mutated += 1;
         }
         assert_eq!(mutated, fs.len());
+    }
+
+    #[test]
+    fn general_formulas_repeat_no_operand_under_one_connective() {
+        assert!(repeats_an_operand(&p("((U & U) | V)")));
+        assert!(repeats_an_operand(&p("(U & (V & ~U))")));
+        assert!(repeats_an_operand(&p("(V ==> (U <==> U))")));
+        assert!(!repeats_an_operand(&p("((U & V) | (U & W))")));
+        let mut rng = crate::tasks::instance_rng(0, &["twins"], 0);
+        for l in 1..=4 {
+            let lv = Level::of(l).unwrap();
+            let atoms: Vec<String> = ["P", "Q", "R", "S", "T", "U"][..lv.atoms]
+                .iter()
+                .map(|a| a.to_string())
+                .collect();
+            let twins = (0..200)
+                .filter(|_| {
+                    repeats_an_operand(&random_formula(&mut rng, Form::General, &atoms, &lv))
+                })
+                .count();
+            assert_eq!(twins, 0, "level {l}");
+        }
     }
 
     #[test]
