@@ -969,37 +969,51 @@ fn run_domain(args: &RunArgs) -> Result<(), RunError> {
 }
 
 fn run_eq(a: &EqArgs) -> Result<(), RunError> {
-    let mut cfg = load_file(a.config.as_deref())?;
-    a.generation.apply(&mut cfg, pipeline::RunKind::Eq);
-    let cfg = validated(cfg)?;
-    let summary = pipeline::run_eq(&cfg, &a.out, &a.generation.settings(&cfg, a.quiet))?;
-    if !a.quiet {
-        eprint!("{}", summary.render());
-        eprintln!("dataset written to {}", a.out.display());
-    }
-    write_cost(
-        a.generation.cost_json.as_deref(),
-        &summary,
-        Default::default(),
-    )?;
-    defects(&summary, &a.out)
+    run_one_family(
+        pipeline::RunKind::Eq,
+        a.config.as_deref(),
+        &a.out,
+        a.quiet,
+        &a.generation,
+        pipeline::run_eq,
+    )
 }
 
 fn run_equiv(a: &EquivArgs) -> Result<(), RunError> {
-    let mut cfg = load_file(a.config.as_deref())?;
-    a.generation.apply(&mut cfg, pipeline::RunKind::Equiv);
+    run_one_family(
+        pipeline::RunKind::Equiv,
+        a.config.as_deref(),
+        &a.out,
+        a.quiet,
+        &a.generation,
+        pipeline::run_equiv,
+    )
+}
+
+/// A one-family generator command (`eq`, `equiv`): the config with the
+/// flags applied, the run into `out`, the summary, the cost file, defects.
+fn run_one_family(
+    kind: pipeline::RunKind,
+    config: Option<&Path>,
+    out: &Path,
+    quiet: bool,
+    generation: &GenArgs,
+    run: fn(&Config, &Path, &pipeline::LoopSettings) -> Result<pipeline::RunSummary, RunError>,
+) -> Result<(), RunError> {
+    let mut cfg = load_file(config)?;
+    generation.apply(&mut cfg, kind);
     let cfg = validated(cfg)?;
-    let summary = pipeline::run_equiv(&cfg, &a.out, &a.generation.settings(&cfg, a.quiet))?;
-    if !a.quiet {
+    let summary = run(&cfg, out, &generation.settings(&cfg, quiet))?;
+    if !quiet {
         eprint!("{}", summary.render());
-        eprintln!("dataset written to {}", a.out.display());
+        eprintln!("dataset written to {}", out.display());
     }
     write_cost(
-        a.generation.cost_json.as_deref(),
+        generation.cost_json.as_deref(),
         &summary,
         Default::default(),
     )?;
-    defects(&summary, &a.out)
+    defects(&summary, out)
 }
 
 fn score(
