@@ -33,10 +33,18 @@ fn equiv_dataset_verifies_and_scores_every_verdict() {
         assert!(o.status.success(), "{}", stderr(&o));
     }
     assert_eq!(files(&a), files(&b), "--jobs 1 and --jobs 2 differ");
-    common::assert_verify_rechecks(&a, &["equivalence_pl", "roundtrip_pl"]);
+    common::assert_verify_rechecks(
+        &a,
+        &[
+            "equivalence_pl",
+            "roundtrip_pl",
+            "equivalence_fol",
+            "roundtrip_fol",
+        ],
+    );
 
     let rows = read_dataset(&a).unwrap();
-    assert_eq!(rows.len(), 12);
+    assert_eq!(rows.len(), 24);
     let mut lines = String::new();
     let mut want: BTreeMap<&str, u64> = BTreeMap::new();
     let mut give = |id: &str, answer: &str, verdict: &'static str| {
@@ -47,13 +55,21 @@ fn equiv_dataset_verifies_and_scores_every_verdict() {
         let meta: Value = serde_json::from_str(&r.metadata).unwrap();
         match (r.task.as_str(), i % 4) {
             (_, 0) => give(&r.id, &r.answer, "ok"),
-            ("equivalence_pl", 1) => give(
+            ("equivalence_pl" | "equivalence_fol", 1) => give(
                 &r.id,
                 if r.answer == "True" { "False" } else { "True" },
                 "wrong",
             ),
-            ("equivalence_pl", 2) => give(&r.id, "Perhaps", "malformed"),
-            ("equivalence_pl", _) => give(&r.id, &format!("Answer: {}", r.answer), "ok"),
+            ("equivalence_pl" | "equivalence_fol", 2) => give(&r.id, "Perhaps", "malformed"),
+            ("equivalence_pl" | "equivalence_fol", _) => {
+                give(&r.id, &format!("Answer: {}", r.answer), "ok")
+            }
+            ("roundtrip_fol", 1) => {
+                let f = meta["formula"].as_str().unwrap();
+                give(&r.id, &format!("~ {f}"), "wrong")
+            }
+            ("roundtrip_fol", 2) => give(&r.id, "! [X] : (p(X) &", "malformed"),
+            ("roundtrip_fol", _) => give(&r.id, meta["formula"].as_str().unwrap(), "cheating"),
             ("roundtrip_pl", 1) => {
                 // The negation of a contingent formula is never equivalent.
                 let f = meta["formula"].as_str().unwrap();

@@ -29,3 +29,18 @@ fn equivalence_prompt_false_natural() {
 fn roundtrip_prompt_natural() {
     snapshot(Task::RoundtripPl, 2);
 }
+
+#[test]
+fn first_order_equivalence_prompt_true_abstract() {
+    snapshot(Task::EquivalenceFol, 0);
+}
+
+#[test]
+fn first_order_equivalence_prompt_false_natural() {
+    snapshot(Task::EquivalenceFol, 3);
+}
+
+#[test]
+fn first_order_roundtrip_prompt_natural() {
+    snapshot(Task::RoundtripFol, 2);
+}

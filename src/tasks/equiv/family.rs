@@ -111,7 +111,7 @@ impl TaskFamily for EquivFamily {
     /// text left once the explicit wrappers are removed.
     fn answer_shape(&self, config: &str) -> AnswerShape {
         match Task::from_config(config) {
-            Some(Task::EquivalencePl) => AnswerShape::Word,
+            Some(t) if t.is_judgement() => AnswerShape::Word,
             _ => AnswerShape::Text,
         }
     }
@@ -140,7 +140,12 @@ impl TaskFamily for EquivFamily {
                     .map(|it| vec![it])
                     .map_err(TaskError::Record),
             ),
-            Task::RoundtripPl => None,
+            Task::EquivalenceFol => Some(
+                super::audit::fol_item(&row.metadata, &row.answer)
+                    .map(|it| vec![it])
+                    .map_err(TaskError::Record),
+            ),
+            Task::RoundtripPl | Task::RoundtripFol => None,
         }
     }
 }
@@ -179,7 +184,7 @@ impl Generator for EquivGenerator {
             .flat_map(|t| {
                 levels.iter().map(move |&level| Cell {
                     config: t.config(),
-                    group: "PL".into(),
+                    group: if t.first_order() { "FOL" } else { "PL" }.into(),
                     level,
                     count,
                     fill: Fill::UntilFull {
@@ -213,19 +218,24 @@ impl Generator for EquivGenerator {
 
     fn manifest(&self) -> serde_json::Value {
         let levels = self.levels();
-        let schedule: serde_json::Map<String, serde_json::Value> = levels
-            .iter()
-            .filter_map(|&l| Some((l.to_string(), serde_json::to_value(Level::of(l)?).ok()?)))
-            .collect();
+        let schedule = |f: &dyn Fn(u8) -> Option<serde_json::Value>| {
+            levels
+                .iter()
+                .filter_map(|&l| Some((l.to_string(), f(l)?)))
+                .collect::<serde_json::Map<String, serde_json::Value>>()
+        };
+        let pl = schedule(&|l| serde_json::to_value(Level::of(l)?).ok());
+        let fol = schedule(&|l| serde_json::to_value(super::fol::Level::of(l)?).ok());
         serde_json::json!({
             "generator": super::VERSION,
             "countPerConfigAndLevel": self.config.count,
             "levels": levels,
-            "levelParams": schedule,
+            "levelParams": pl,
+            "levelParamsFol": fol,
         })
     }
 
     fn card(&self) -> String {
-        "Equivalence and restatement of propositional formulas after AutoEval (seed 002): pairs of formulas to judge equivalent or not, and formulas to restate over a fixed vocabulary; every label decided by SAT and re-checked by a truth table or a counterexample, every gold restatement scored by the task's own scorer.".into()
+        "Equivalence and restatement of propositional and first-order formulas after AutoEval (seed 002): pairs of formulas to judge equivalent or not, and formulas to restate over a fixed vocabulary. Propositional labels are decided by SAT and re-checked by a truth table or a counterexample; first-order labels by the built-in prover in both directions (refutations and clausification re-checked by the independent checker) or a finite countermodel re-checked by evaluation; every gold restatement is scored by the task's own scorer.".into()
     }
 }

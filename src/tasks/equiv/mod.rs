@@ -30,6 +30,8 @@
 
 pub mod audit;
 pub mod family;
+pub mod fol;
+pub mod fol_task;
 pub mod pl;
 
 use crate::prop::formula::{Formula, compact};
@@ -42,7 +44,7 @@ use serde_json::{Value, json};
 
 /// The generator version in every row's metadata and the manifest; bumped
 /// when a config and seed give other bytes.
-pub const VERSION: &str = "equiv-2";
+pub const VERSION: &str = "equiv-3";
 
 /// Attempts per candidate index before it is given up.
 const ATTEMPTS: usize = 40;
@@ -54,18 +56,39 @@ pub enum Task {
     EquivalencePl,
     /// Restate a propositional formula in a different, equivalent form.
     RoundtripPl,
+    /// Are two first-order formulas equivalent? True / False.
+    EquivalenceFol,
+    /// Restate a first-order formula in a different, equivalent form.
+    RoundtripFol,
 }
 
 impl Task {
     /// Every task, in output order.
-    pub const ALL: [Task; 2] = [Task::EquivalencePl, Task::RoundtripPl];
+    pub const ALL: [Task; 4] = [
+        Task::EquivalencePl,
+        Task::RoundtripPl,
+        Task::EquivalenceFol,
+        Task::RoundtripFol,
+    ];
 
     /// The dataset config name (the rows' `task`).
     pub fn config(self) -> &'static str {
         match self {
             Task::EquivalencePl => "equivalence_pl",
             Task::RoundtripPl => "roundtrip_pl",
+            Task::EquivalenceFol => "equivalence_fol",
+            Task::RoundtripFol => "roundtrip_fol",
         }
+    }
+
+    /// Whether the task is first-order (else propositional).
+    pub fn first_order(self) -> bool {
+        matches!(self, Task::EquivalenceFol | Task::RoundtripFol)
+    }
+
+    /// Whether the answer is a True/False label (else a formula).
+    pub fn is_judgement(self) -> bool {
+        matches!(self, Task::EquivalencePl | Task::EquivalenceFol)
     }
 
     /// The task of a config name.
@@ -81,6 +104,12 @@ impl Task {
             }
             Task::RoundtripPl => {
                 "A propositional formula and its vocabulary: write an equivalent formula in a different form using only that vocabulary. Scored by SAT equivalence with the original (a separating assignment reported when not equivalent); symbols outside the vocabulary or a verbatim copy are graded cheating."
+            }
+            Task::EquivalenceFol => {
+                "Two closed first-order formulas (TPTP FOF syntax) over one vocabulary of unary and binary predicates and constants: are they logically equivalent? Answer True or False. Equivalent pairs are sound rewritings (the propositional ones plus quantifier duality, distribution, miniscoping and prenexing, swapped like quantifiers, renamed bound variables); non-equivalent ones differ from such a rewriting by one operator, one quantifier, one scope, one argument or one negation. True labels: the built-in prover proves both directions (refutations and clausification re-checked by the independent checker); False labels: a finite countermodel from the prover, re-checked by evaluating both formulas in it."
+            }
+            Task::RoundtripFol => {
+                "A closed first-order formula (TPTP FOF syntax) and its vocabulary: write an equivalent formula in a different form using only that vocabulary. Scored by the built-in prover in both directions (a finite countermodel reported when not equivalent, `timeout` when neither is found within the work limits); symbols outside the vocabulary or a copy of the formula are graded cheating."
             }
         }
     }
@@ -165,13 +194,16 @@ fn common_meta(d: &Drawn, level: u8) -> serde_json::Map<String, Value> {
 pub fn build(task: Task, level: u8, seed: u64, index: u64) -> Result<Option<Built>, String> {
     let lv = Level::of(level).ok_or_else(|| format!("no equivalence level {level}"))?;
     let mut rng = instance_rng(seed, &["equiv", task.config(), &level.to_string()], index);
+    if task.first_order() {
+        return fol_task::build(&mut rng, task, level, index);
+    }
     for _ in 0..ATTEMPTS {
         let Some(d) = draw(&mut rng, &lv, index) else {
             continue;
         };
         let built = match task {
             Task::EquivalencePl => build_equivalence(&mut rng, &d, &lv, level, index % 2 == 0)?,
-            Task::RoundtripPl => build_roundtrip(&mut rng, &d, &lv, level)?,
+            _ => build_roundtrip(&mut rng, &d, &lv, level)?,
         };
         if built.is_some() {
             return Ok(built);
@@ -389,8 +421,11 @@ pub fn score_roundtrip(metadata: &str, answer: &str) -> Score {
 /// Scores an answer to a row of `task`.
 pub fn score(task: Task, metadata: &str, gold: &str, answer: &str) -> Score {
     match task {
-        Task::EquivalencePl => crate::tasks::tptp::entail::score(gold, answer),
+        Task::EquivalencePl | Task::EquivalenceFol => {
+            crate::tasks::tptp::entail::score(gold, answer)
+        }
         Task::RoundtripPl => score_roundtrip(metadata, answer),
+        Task::RoundtripFol => fol_task::score_roundtrip(metadata, answer),
     }
 }
 
@@ -399,6 +434,9 @@ pub fn score(task: Task, metadata: &str, gold: &str, answer: &str) -> Score {
 /// by evaluating the stored counterexample), a roundtrip row's gold answer
 /// (equivalent, in the vocabulary, not a copy). `Ok` says what was checked.
 pub fn verify(task: Task, metadata: &str, certificate: &str, gold: &str) -> Result<String, String> {
+    if task.first_order() {
+        return fol_task::verify(task, metadata, certificate, gold);
+    }
     let meta: Value = serde_json::from_str(metadata).map_err(|e| format!("metadata: {e}"))?;
     let cert: Value = serde_json::from_str(certificate).map_err(|e| format!("certificate: {e}"))?;
     match task {
@@ -431,7 +469,7 @@ pub fn verify(task: Task, metadata: &str, certificate: &str, gold: &str) -> Resu
                 other => Err(format!("gold label {other:?} is not True or False")),
             }
         }
-        Task::RoundtripPl => {
+        _ => {
             let s = score_roundtrip(metadata, gold);
             if s.verdict != crate::tasks::Verdict::Ok {
                 return Err(format!("gold answer scores {}: {}", s.verdict, s.detail));
@@ -446,13 +484,16 @@ pub fn verify(task: Task, metadata: &str, certificate: &str, gold: &str) -> Resu
 
 /// The prompt of a stored row, from its metadata.
 pub fn render(task: Task, metadata: &str) -> Result<String, String> {
+    if task.first_order() {
+        return fol_task::render(task, metadata);
+    }
     let meta: Value = serde_json::from_str(metadata).map_err(|e| format!("metadata: {e}"))?;
     let vocabulary = vocabulary_of(&meta)?;
     Ok(match task {
         Task::EquivalencePl => {
             equivalence_prompt(&vocabulary, field(&meta, "left")?, field(&meta, "right")?)
         }
-        Task::RoundtripPl => roundtrip_prompt(&vocabulary, field(&meta, "formula")?),
+        _ => roundtrip_prompt(&vocabulary, field(&meta, "formula")?),
     })
 }
 

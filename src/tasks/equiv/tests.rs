@@ -1,6 +1,7 @@
 //! Tests of the equivalence tasks (after AutoEval, seed 002): built rows
 //! carry certified labels that `verify` re-checks, labels alternate, and the
-//! roundtrip scorer accepts equivalent rewritings and rejects near misses.
+//! roundtrip scorers (propositional and first-order) accept equivalent
+//! rewritings and reject near misses.
 
 use super::*;
 use crate::tasks::Verdict;
@@ -27,7 +28,7 @@ fn built_rows_verify_and_labels_alternate() {
                 // Deterministic.
                 assert_eq!(build(task, level, 11, index).unwrap().unwrap(), b);
             }
-            if task == Task::EquivalencePl {
+            if task.is_judgement() {
                 let want: Vec<&str> = (0..8)
                     .map(|i| if i % 2 == 0 { "True" } else { "False" })
                     .collect();
@@ -118,4 +119,133 @@ fn equivalence_answers_are_words() {
     assert_eq!(s("True"), Verdict::Ok);
     assert_eq!(s("false"), Verdict::Wrong);
     assert_eq!(s("maybe"), Verdict::Malformed);
+}
+
+fn fol_meta(formula: &str) -> String {
+    json!({
+        "formula": formula,
+        "vocabulary": [
+            {"name": "p", "kind": "predicate", "arity": 1},
+            {"name": "q", "kind": "predicate", "arity": 1},
+            {"name": "e", "kind": "predicate", "arity": 2},
+            {"name": "a", "kind": "constant", "arity": 0},
+        ],
+    })
+    .to_string()
+}
+
+#[test]
+fn fol_roundtrip_accepts_reordered_de_morgan_and_renamed_rewritings() {
+    let m = fol_meta("! [X] : ((p(X) & q(X)) => ? [Y] : e(X,Y))");
+    for a in [
+        // Renamed bound variables.
+        "! [Z] : ((p(Z) & q(Z)) => ? [W] : e(Z,W))",
+        // Reordered.
+        "! [X] : ((q(X) & p(X)) => ? [Y] : e(X,Y))",
+        // De Morgan and implication.
+        "! [X] : ((~ p(X) | ~ q(X)) | ? [Y] : e(X,Y))",
+        "! [X] : (~ (p(X) & q(X)) | ? [Y] : e(X,Y))",
+        // Quantifier duality and prenex form.
+        "~ ? [X] : ((p(X) & q(X)) & ! [Y] : ~ e(X,Y))",
+        "! [X] : ? [Y] : ((p(X) & q(X)) => e(X,Y))",
+        // Chains without inner parentheses, a final full stop.
+        "![X]: (~p(X) | ~q(X) | ?[Y]: e(X,Y)).",
+    ] {
+        let s = fol_task::score_roundtrip(&m, a);
+        assert_eq!(s.verdict, Verdict::Ok, "{a}: {}", s.detail);
+        assert_eq!(s.value, 1.0);
+    }
+}
+
+#[test]
+fn fol_roundtrip_rejects_near_misses_copies_foreign_symbols_and_junk() {
+    let m = fol_meta("! [X] : ((p(X) & q(X)) => ? [Y] : e(X,Y))");
+    for a in [
+        // One quantifier.
+        "? [X] : ((p(X) & q(X)) => ? [Y] : e(X,Y))",
+        "! [X] : ((p(X) & q(X)) => ! [Y] : e(X,Y))",
+        // One operator.
+        "! [X] : ((p(X) | q(X)) => ? [Y] : e(X,Y))",
+        // One argument.
+        "! [X] : ((p(X) & q(X)) => ? [Y] : e(Y,X))",
+        // One scope.
+        "(! [X] : (p(X) & q(X)) => ! [X] : ? [Y] : e(X,Y))",
+        // The converse.
+        "! [X] : (? [Y] : e(X,Y) => (p(X) & q(X)))",
+    ] {
+        let s = fol_task::score_roundtrip(&m, a);
+        assert_eq!(s.verdict, Verdict::Wrong, "{a}: {}", s.detail);
+        assert!(s.detail.contains("domain {"), "{}", s.detail);
+        assert!(s.consistent());
+    }
+    for a in [
+        "! [X] : ((p(X) & q(X)) => ? [Y] : e(X,Y))",
+        "![X]:(((p(X)&q(X)))=>?[Y]:e(X,Y))",
+        "! [X] : (p(X) & q(X) => ? [Y] : e(X,Y))",
+    ] {
+        let s = fol_task::score_roundtrip(&m, a);
+        // The third mixes & and => without parentheses: not TPTP.
+        let want = if a.contains("q(X) =>") {
+            Verdict::Malformed
+        } else {
+            Verdict::Cheating
+        };
+        assert_eq!(s.verdict, want, "{a}: {}", s.detail);
+    }
+    for a in [
+        "! [X] : ((p(X) & q(X)) => ? [Y] : (e(X,Y) & r(Y)))",
+        "! [X] : ((p(X) & q(b)) => ? [Y] : e(X,Y))",
+        "! [X] : ((p(f(X)) & q(X)) => ? [Y] : e(X,Y))",
+    ] {
+        let s = fol_task::score_roundtrip(&m, a);
+        assert_eq!(s.verdict, Verdict::Cheating, "{a}: {}", s.detail);
+    }
+    for a in [
+        "",
+        "for all x, p and q imply some e",
+        "! [X] : (p(X) &",
+        "((p(X) & q(X)) => ? [Y] : e(X,Y))",
+    ] {
+        let s = fol_task::score_roundtrip(&m, a);
+        assert_eq!(s.verdict, Verdict::Malformed, "{a:?}: {}", s.detail);
+    }
+}
+
+#[test]
+fn a_tampered_fol_label_or_countermodel_is_refused() {
+    let f = build(Task::EquivalenceFol, 2, 5, 1).unwrap().unwrap();
+    assert_eq!(f.answer, "False");
+    assert!(verify(Task::EquivalenceFol, &f.metadata, &f.certificate, "False").is_ok());
+    assert!(verify(Task::EquivalenceFol, &f.metadata, &f.certificate, "True").is_err());
+    let mut cert: Value = serde_json::from_str(&f.certificate).unwrap();
+    // Some single predicate-table entry flip makes the model fail.
+    let mut refused = false;
+    let preds = cert["countermodel"]["predicates"]
+        .as_array()
+        .unwrap()
+        .clone();
+    for (i, t) in preds.iter().enumerate() {
+        for j in 0..t["values"].as_array().unwrap().len() {
+            let mut c = cert.clone();
+            let v = c["countermodel"]["predicates"][i]["values"][j]
+                .as_u64()
+                .unwrap();
+            c["countermodel"]["predicates"][i]["values"][j] = json!(1 - v);
+            refused |= verify(Task::EquivalenceFol, &f.metadata, &c.to_string(), "False").is_err();
+        }
+    }
+    assert!(refused, "no single flip made the countermodel fail");
+    cert["countermodel"] = json!("none");
+    assert!(
+        verify(
+            Task::EquivalenceFol,
+            &f.metadata,
+            &cert.to_string(),
+            "False"
+        )
+        .is_err()
+    );
+    let t = build(Task::EquivalenceFol, 2, 5, 0).unwrap().unwrap();
+    assert_eq!(t.answer, "True");
+    assert!(verify(Task::EquivalenceFol, &t.metadata, &t.certificate, "False").is_err());
 }

@@ -1,0 +1,151 @@
+//! The certified equivalence decision for first-order formulas (after
+//! AutoEval, seed 002): the built-in prover on `premise |= conclusion` in
+//! both directions (DESIGN.md §6), each refutation and the clausification
+//! re-checked by the independent checker, a countermodel re-checked by
+//! Tarski evaluation.
+
+use super::{Fol, Model, eval, show_model};
+use crate::certificate::Table;
+use crate::checker;
+use crate::logic::TermBank;
+use crate::prover::file::clausification_of;
+use crate::prover::{Evidence, InputClause, Prover, ProverLimits, Verdict};
+use std::collections::BTreeSet;
+
+/// The prover's work limits for one direction: a short saturation, small
+/// models, a longer saturation, models up to size 4.
+pub fn limits() -> ProverLimits {
+    ProverLimits {
+        max_processed: 1_000,
+        max_model_size: 4,
+        ..ProverLimits::default()
+    }
+}
+
+/// What the prover established about `premise |= conclusion`.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Entails {
+    /// A refutation of `premise & ~conclusion`, checked; with the given
+    /// clauses it took.
+    Yes {
+        /// Given clauses processed.
+        processed: u64,
+        /// Steps of the refutation.
+        steps: usize,
+    },
+    /// A finite model of `premise & ~conclusion`, restricted to the two
+    /// formulas' symbols and re-checked by [`eval`].
+    No(Model),
+    /// Neither within the work limits.
+    Unknown,
+}
+
+/// Decides `premise |= conclusion` with the built-in prover on the TPTP
+/// problem `fof(premise, axiom, P). fof(conclusion, conjecture, C).`,
+/// clausified by the project's clausifier (re-checked by the independent
+/// checker), refuted or given a finite model (the certificate re-checked
+/// by the checker inside the prover). `Err` is a bug: a clausification
+/// the checker refuses, or a model that does not separate the formulas.
+pub fn entails(prover: &mut Prover, premise: &Fol, conclusion: &Fol) -> Result<Entails, String> {
+    let text =
+        format!("fof(premise, axiom, {premise}).\nfof(conclusion, conjecture, {conclusion}).\n");
+    let mut bank = TermBank::new();
+    let problem = crate::tptp::parse_str(&mut bank, &text, "<equivalence>", None)
+        .map_err(|e| format!("the printed problem does not read: {e}\n{text}"))?;
+    checker::check_clausification(&clausification_of(&bank, &problem))
+        .map_err(|e| format!("clausification refused by the checker: {e}\n{text}"))?;
+    let inputs: Vec<InputClause> = problem
+        .clauses
+        .iter()
+        .map(|c| InputClause {
+            lits: c.lits.clone(),
+            name: c.name.clone(),
+            role: c.role.as_str().to_string(),
+        })
+        .collect();
+    let outcome = prover.refute(&bank, &inputs);
+    if let Some(d) = prover.take_defects().into_iter().next() {
+        return Err(format!("certificate refused by the checker: {}", d.reason));
+    }
+    match outcome.verdict {
+        Verdict::Theorem { refutation } => Ok(Entails::Yes {
+            processed: outcome.stats.processed,
+            steps: refutation.steps.len(),
+        }),
+        Verdict::CounterSatisfiable {
+            evidence: Evidence::Model { model },
+        } => {
+            let mut sig = premise.signature();
+            let sc = conclusion.signature();
+            sig.predicates.extend(sc.predicates);
+            sig.functions.extend(sc.functions);
+            let keep = |t: &Table, syms: &BTreeSet<(String, usize)>| {
+                syms.contains(&(t.name.clone(), t.arity as usize))
+            };
+            let m = Model {
+                size: model.size,
+                functions: model
+                    .functions
+                    .into_iter()
+                    .filter(|t| keep(t, &sig.functions))
+                    .collect(),
+                predicates: model
+                    .predicates
+                    .into_iter()
+                    .filter(|t| keep(t, &sig.predicates))
+                    .collect(),
+            };
+            if !eval(premise, &m) || eval(conclusion, &m) {
+                return Err(format!(
+                    "the prover's model ({}) is not a model of {premise} and ~{conclusion}",
+                    show_model(&m)
+                ));
+            }
+            Ok(Entails::No(m))
+        }
+        // A saturated set is not a certificate the checker re-verifies.
+        _ => Ok(Entails::Unknown),
+    }
+}
+
+/// The decision on a pair of formulas.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Decision {
+    /// Both directions proved: given clauses processed for left |= right
+    /// and right |= left.
+    Equivalent([u64; 2]),
+    /// A model where `left` has the value `left_value` and `right` the
+    /// other.
+    Different {
+        /// The separating model.
+        model: Model,
+        /// `left`'s value in it.
+        left_value: bool,
+    },
+    /// Undecided within the limits.
+    Unknown,
+}
+
+/// Decides `left ≡ right` with the prover in both directions
+/// ([`entails`]); `Err` is a bug.
+pub fn decide(left: &Fol, right: &Fol) -> Result<Decision, String> {
+    let mut prover = Prover::new(limits());
+    let lr = match entails(&mut prover, left, right)? {
+        Entails::No(model) => {
+            return Ok(Decision::Different {
+                model,
+                left_value: true,
+            });
+        }
+        Entails::Unknown => return Ok(Decision::Unknown),
+        Entails::Yes { processed, .. } => processed,
+    };
+    match entails(&mut prover, right, left)? {
+        Entails::No(model) => Ok(Decision::Different {
+            model,
+            left_value: false,
+        }),
+        Entails::Unknown => Ok(Decision::Unknown),
+        Entails::Yes { processed, .. } => Ok(Decision::Equivalent([lr, processed])),
+    }
+}

@@ -1,0 +1,201 @@
+//! Tests of the first-order formulas of the equivalence tasks: reading and
+//! printing, Tarski evaluation, sound rewrites, mutations and the prover's
+//! two-way decision.
+
+use super::rewrite::{get, positions, replace, rewrites_at};
+use super::*;
+use crate::certificate::Table;
+use crate::tasks::instance_rng;
+use std::collections::BTreeSet;
+
+fn p(s: &str) -> Fol {
+    parse(s).unwrap_or_else(|e| panic!("{s}: {e}"))
+}
+
+#[test]
+fn parse_and_print_round_trip() {
+    for s in [
+        "! [X] : (p(X) => ? [Y] : e(X,Y))",
+        "(~ p(a) | q(a))",
+        "! [X,Y] : (e(X,Y) <=> e(Y,X))",
+        "? [X] : ~ ! [Y] : ~ e(X,Y)",
+        "(! [X] : (X = a) & $true)",
+    ] {
+        let f = p(s);
+        assert_eq!(p(&f.to_string()), f, "{s} printed as {f}");
+    }
+    assert_eq!(p("p(a) & q(a) & r(a)"), p("((p(a) & q(a)) & r(a))"));
+    assert_eq!(p("p(a) <= q(a)"), p("(q(a) => p(a))"));
+    assert_eq!(p("p(a) <~> q(a)"), p("~ (p(a) <=> q(a))"));
+    assert_eq!(p("a != b"), p("~ (a = b)"));
+    assert_eq!(p("! [X] : p(X)."), p("![X]:p(X)"));
+    for bad in [
+        "",
+        "p(X)",
+        "p(a) => q(a) => r(a)",
+        "p(a) & q(a) | r(a)",
+        "! [x] : p(x)",
+        "(p(a)",
+        "X",
+        "p(a) %",
+    ] {
+        assert!(parse(bad).is_err(), "{bad:?} parsed");
+    }
+    assert!(parse("p(a) => ").unwrap_err().contains("column"));
+}
+
+#[test]
+fn evaluation_follows_tarski() {
+    let m = Model {
+        size: 2,
+        functions: vec![Table {
+            name: "a".into(),
+            arity: 0,
+            values: vec![1],
+        }],
+        predicates: vec![
+            Table {
+                name: "p".into(),
+                arity: 1,
+                values: vec![0, 1],
+            },
+            Table {
+                name: "e".into(),
+                arity: 2,
+                values: vec![0, 1, 0, 0],
+            },
+        ],
+    };
+    assert!(eval(&p("p(a)"), &m));
+    assert!(eval(&p("? [X] : ~ p(X)"), &m));
+    assert!(!eval(&p("! [X] : p(X)"), &m));
+    assert!(eval(&p("e(X0,a)".replace("X0", "b").as_str()), &m) == eval(&p("e(b,a)"), &m));
+    assert!(eval(&p("? [X,Y] : e(X,Y)"), &m));
+    assert!(!eval(&p("? [X] : e(X,X)"), &m));
+    assert!(eval(&p("! [X] : ? [Y] : (X = Y)"), &m));
+    assert_eq!(show_model(&m), "domain {0,1}; a=1; p={1}; e={(0,1)}");
+}
+
+#[test]
+fn every_rewrite_is_sound_and_mutations_differ() {
+    let mut rng = instance_rng(3, &["fol-test"], 0);
+    let mut seen = BTreeSet::new();
+    let mut mutations = BTreeSet::new();
+    for i in 0..60u64 {
+        let lv = Level::of(1 + (i % 4) as u8).unwrap();
+        let kind = if i % 2 == 0 {
+            crate::tasks::equiv::pl::VocabKind::Abstract
+        } else {
+            crate::tasks::equiv::pl::VocabKind::Natural
+        };
+        let voc = vocabulary(&mut rng, kind, &lv);
+        let f = random_formula(&mut rng, &voc, &lv);
+        assert!(f.free_vars().is_empty(), "{f}");
+        assert_eq!(parse(&f.to_string()).unwrap(), f);
+        if degenerate(&f) {
+            continue;
+        }
+        for (name, g) in positions(&f)
+            .into_iter()
+            .flat_map(|q| {
+                rewrites_at(get(&f, &q), "S")
+                    .into_iter()
+                    .map(move |(n, g)| (n, q.clone(), g))
+            })
+            .map(|(n, q, g)| (n, replace(&f, &q, g)))
+        {
+            seen.insert(name);
+            assert!(
+                separate(&mut rng, &f, &g).is_none(),
+                "{name} changed the meaning of {f}: {g}"
+            );
+        }
+        if i < 12 {
+            // The prover agrees on one rewrite chain.
+            if let Some((_, g)) = rewrite(&mut rng, &f, 2) {
+                assert!(
+                    matches!(
+                        decide(&f, &g).unwrap(),
+                        Decision::Equivalent(_) | Decision::Unknown
+                    ),
+                    "{f} vs {g}"
+                );
+            }
+        }
+        if let Some((name, g)) = mutate(&mut rng, &f) {
+            mutations.insert(name);
+            if i < 12 {
+                match decide(&f, &g).unwrap() {
+                    Decision::Different { model, left_value } => {
+                        assert_eq!(eval(&f, &model), left_value);
+                        assert_ne!(eval(&g, &model), left_value);
+                    }
+                    d => assert_eq!(d, Decision::Unknown, "{f} vs {g}"),
+                }
+            }
+        }
+    }
+    for r in [
+        "commute",
+        "de_morgan",
+        "quantifier_negation",
+        "rename_variable",
+        "prenex",
+        "miniscope",
+    ] {
+        assert!(seen.contains(r), "rewrite {r} never applied: {seen:?}");
+    }
+    assert!(mutations.len() >= 4, "{mutations:?}");
+}
+
+#[test]
+fn the_prover_decides_both_directions_with_a_checked_model() {
+    let (l, r) = (
+        p("! [X] : (p(X) & q(X))"),
+        p("(! [X] : p(X) & ! [Y] : q(Y))"),
+    );
+    assert!(matches!(decide(&l, &r).unwrap(), Decision::Equivalent(_)));
+    let (l, r) = (
+        p("? [X] : (p(X) & q(X))"),
+        p("(? [X] : p(X) & ? [X] : q(X))"),
+    );
+    match decide(&l, &r).unwrap() {
+        Decision::Different { model, left_value } => {
+            assert!(!left_value, "left implies right");
+            assert!(
+                eval(&r, &model) && !eval(&l, &model),
+                "{}",
+                show_model(&model)
+            );
+        }
+        d => panic!("{d:?}"),
+    }
+}
+
+#[test]
+fn degenerate_shapes_are_named() {
+    assert!(degenerate(&p("! [X] : p(a)")));
+    assert!(degenerate(&p("(p(a) | ~ p(a))")));
+    assert!(degenerate(&p("(p(a) & p(a))")));
+    assert!(!degenerate(&p("! [X] : (p(X) | ~ q(X))")));
+    assert_eq!(
+        outside(
+            &p("(p(a) & f(a) = b)"),
+            &[
+                Symbol {
+                    name: "p".into(),
+                    kind: "predicate".into(),
+                    arity: 1,
+                    gloss: None
+                },
+                Symbol {
+                    name: "a".into(),
+                    kind: "constant".into(),
+                    arity: 0,
+                    gloss: None
+                },
+            ]
+        ),
+        vec!["b/0".to_string(), "f/1".to_string()]
+    );
+}

@@ -1,0 +1,378 @@
+//! The first-order equivalence tasks (after AutoEval, seed 002):
+//! `equivalence_fol` (are two closed formulas equivalent?) and
+//! `roundtrip_fol` (restate a formula over its vocabulary), built, scored
+//! and re-checked with [`super::fol`].
+//!
+//! Data flow of one instance: vocabulary (abstract or natural by index) →
+//! a closed formula of the level's size ([`fol::random_formula`]),
+//! redrawn while degenerate ([`fol::degenerate`]) or not contingent
+//! under random interpretations → level + 1 sound rewrites (both labels)
+//! → for a pair labelled False one minimal mutation that random
+//! interpretations separate ([`fol::mutate`]) → the label decided by the prover in both directions
+//! ([`fol::decide`]; an undecided pair is redrawn) → prompt, gold,
+//! metadata (`left`, `right` in TPTP FOF syntax, the vocabulary with
+//! arities), certificate (the work of both proofs, or the countermodel).
+//!
+//! Roundtrip scoring: the answer is read as one TPTP FOF formula
+//! ([`fol::parse`]; unreadable or with a free variable: `malformed`); a
+//! symbol outside the vocabulary, or the shown formula itself (the same
+//! tree: spacing and redundant parentheses do not count, a renamed bound
+//! variable does) is `cheating`; random interpretations that separate the
+//! two give `wrong` at once; otherwise the prover decides both directions:
+//! `ok` when both are proved, `wrong` with the countermodel when one has a
+//! finite model, `timeout` when neither is found within the limits.
+
+use super::Task;
+use super::fol::{self, Decision, Fol, Symbol};
+use super::pl::VocabKind;
+use crate::tasks::family::Built;
+use crate::tasks::{Score, Verdict, instance_rng};
+use rand::Rng;
+use rand_chacha::ChaCha8Rng;
+use serde_json::{Value, json};
+
+/// Attempts per candidate index (each may cost two prover calls).
+const ATTEMPTS: usize = 12;
+
+/// The syntax paragraph of every first-order prompt.
+const FOL_SYNTAX: &str = "Syntax (TPTP FOF): variables start with an upper-case letter, predicates and constants with a lower-case one; ~ is not, & is and, | is or, => is implies, <=> is if and only if; ! [X] : F says that F holds for every X and ? [X] : F that F holds for some X (! [X,Y] : F binds two variables at once). ~ and the quantifiers apply to the formula right after them; a binary connective with its two operands is wrapped in parentheses.";
+
+/// The prompt of an `equivalence_fol` row.
+pub fn equivalence_prompt(vocabulary: &[fol::Symbol], left: &str, right: &str) -> String {
+    format!(
+        "Two first-order formulas are given.\n\n{FOL_SYNTAX}\n\n{}\nFormula A:\n{left}\n\nFormula B:\n{right}\n\nQuestion: are A and B logically equivalent, that is, true in exactly the same interpretations (every non-empty domain, every meaning of the predicates and constants)?\nAnswer with exactly one word: True or False.\n",
+        fol::vocabulary_lines(vocabulary)
+    )
+}
+
+/// The prompt of a `roundtrip_fol` row.
+pub fn roundtrip_prompt(vocabulary: &[fol::Symbol], formula: &str) -> String {
+    format!(
+        "Restate a first-order formula in a different form.\n\n{FOL_SYNTAX}\n\n{}\nFormula:\n{formula}\n\nTask: write one closed formula in the same syntax that is logically equivalent to the formula above (true in exactly the same interpretations), uses only the predicates and constants of the vocabulary, and is written in a different form. The formula itself, copied (even with other spacing or parentheses), is not accepted.\nAnswer with the formula alone, on one line.\n",
+        fol::vocabulary_lines(vocabulary)
+    )
+}
+
+struct Drawn {
+    vocabulary: Vec<Symbol>,
+    kind: VocabKind,
+    formula: Fol,
+}
+
+fn draw(rng: &mut ChaCha8Rng, level: &fol::Level, index: u64) -> Option<Drawn> {
+    let kind = if (index / 2) % 2 == 0 {
+        VocabKind::Abstract
+    } else {
+        VocabKind::Natural
+    };
+    let vocabulary = fol::vocabulary(rng, kind, level);
+    let formula = fol::random_formula(rng, &vocabulary, level);
+    (!fol::degenerate(&formula) && fol::contingent(rng, &formula)).then_some(Drawn {
+        vocabulary,
+        kind,
+        formula,
+    })
+}
+
+fn common_meta(d: &Drawn, level: u8) -> serde_json::Map<String, Value> {
+    let mut m = serde_json::Map::new();
+    m.insert("generator".into(), json!(super::VERSION));
+    m.insert("logic".into(), json!("fol"));
+    m.insert("level".into(), json!(level));
+    m.insert("form".into(), json!("first_order"));
+    m.insert("vocabulary".into(), json!(d.vocabulary));
+    m.insert("vocabularyKind".into(), json!(d.kind));
+    m
+}
+
+/// Builds one first-order instance of `task` at `level` from `rng`:
+/// `Ok(None)` when no attempt gave one, `Err` when the prover contradicts
+/// the construction (a bug).
+pub fn build(
+    rng: &mut ChaCha8Rng,
+    task: Task,
+    level: u8,
+    index: u64,
+) -> Result<Option<Built>, String> {
+    let lv = fol::Level::of(level).ok_or_else(|| format!("no equivalence level {level}"))?;
+    for _ in 0..ATTEMPTS {
+        let Some(d) = draw(rng, &lv, index) else {
+            continue;
+        };
+        let built = match task {
+            Task::EquivalenceFol => build_equivalence(rng, &d, &lv, level, index % 2 == 0)?,
+            _ => build_roundtrip(rng, &d, &lv, level)?,
+        };
+        if built.is_some() {
+            return Ok(built);
+        }
+    }
+    Ok(None)
+}
+
+fn build_equivalence(
+    rng: &mut ChaCha8Rng,
+    d: &Drawn,
+    lv: &fol::Level,
+    level: u8,
+    equivalent: bool,
+) -> Result<Option<Built>, String> {
+    let Some((rewrites, g)) = fol::rewrite(rng, &d.formula, lv.rewrites + 1) else {
+        return Ok(None);
+    };
+    let (right, mutation) = if equivalent {
+        (g, None)
+    } else {
+        match fol::mutate(rng, &g) {
+            Some((name, m)) => (m, Some(name)),
+            None => return Ok(None),
+        }
+    };
+    if right == d.formula {
+        return Ok(None);
+    }
+    let drawn_first = rng.random_bool(0.5);
+    let (left, right) = if drawn_first {
+        (d.formula.clone(), right)
+    } else {
+        (right, d.formula.clone())
+    };
+    let (left_text, right_text) = (left.to_string(), right.to_string());
+    let certificate = match (fol::decide(&left, &right)?, equivalent) {
+        (Decision::Unknown, _) => return Ok(None),
+        (Decision::Equivalent(work), true) => json!({
+            "equivalent": true,
+            "method": "prover: left |= right and right |= left, each refutation and clausification re-checked by the independent checker",
+            "processed": {"leftToRight": work[0], "rightToLeft": work[1]},
+        }),
+        (Decision::Different { model, left_value }, false) => json!({
+            "equivalent": false,
+            "method": if left_value {
+                "prover: a finite model of left & ~right"
+            } else {
+                "prover: a finite model of right & ~left"
+            },
+            "countermodel": model,
+            "left": left_value,
+            "right": !left_value,
+        }),
+        (Decision::Equivalent(_), false) => {
+            return Err(format!(
+                "{left_text} vs {right_text}: random interpretations separate them but the prover proves both directions"
+            ));
+        }
+        (Decision::Different { model, .. }, true) => {
+            return Err(format!(
+                "{left_text} vs {right_text}: built by sound rewrites but the prover finds the countermodel {}",
+                fol::show_model(&model)
+            ));
+        }
+    };
+    let mut meta = common_meta(d, level);
+    meta.insert("left".into(), json!(left_text));
+    meta.insert("right".into(), json!(right_text));
+    meta.insert(
+        "drawn".into(),
+        json!(if drawn_first { "left" } else { "right" }),
+    );
+    meta.insert("rewrites".into(), json!(rewrites));
+    meta.insert("mutation".into(), json!(mutation));
+    let label = if equivalent { "True" } else { "False" };
+    Ok(Some(Built {
+        prompt: equivalence_prompt(&d.vocabulary, &left_text, &right_text),
+        answer: label.into(),
+        metadata: Value::Object(meta).to_string(),
+        certificate: certificate.to_string(),
+        key: format!("{left_text}|{right_text}"),
+        label: label.into(),
+        domain: Some("FOL".into()),
+        source: Some("first_order".into()),
+        stats: vec![
+            ("symbols", d.vocabulary.len() as f64),
+            ("left_size", left.size() as f64),
+            ("right_size", right.size() as f64),
+        ],
+    }))
+}
+
+fn build_roundtrip(
+    rng: &mut ChaCha8Rng,
+    d: &Drawn,
+    lv: &fol::Level,
+    level: u8,
+) -> Result<Option<Built>, String> {
+    let Some((rewrites, gold)) = fol::rewrite(rng, &d.formula, lv.rewrites) else {
+        return Ok(None);
+    };
+    if gold == d.formula {
+        return Ok(None);
+    }
+    let (shown, gold_text) = (d.formula.to_string(), gold.to_string());
+    let mut meta = common_meta(d, level);
+    meta.insert("formula".into(), json!(shown));
+    meta.insert("rewrites".into(), json!(rewrites));
+    let metadata = Value::Object(meta).to_string();
+    // The gold answer must pass the scorer, or the row is dropped (the
+    // prover left it undecided) or is a bug.
+    let s = score_roundtrip(&metadata, &gold_text);
+    let work = match s.verdict {
+        Verdict::Ok => s.detail.clone(),
+        Verdict::Timeout => return Ok(None),
+        _ => {
+            return Err(format!(
+                "gold restatement {gold_text} of {shown} scores {}: {}",
+                s.verdict, s.detail
+            ));
+        }
+    };
+    Ok(Some(Built {
+        prompt: roundtrip_prompt(&d.vocabulary, &shown),
+        answer: gold_text,
+        metadata,
+        certificate: json!({
+            "goldEquivalent": true,
+            "method": "prover: formula |= gold and gold |= formula, each refutation and clausification re-checked by the independent checker",
+            "scored": work,
+        })
+        .to_string(),
+        key: shown,
+        label: "first_order".into(),
+        domain: Some("FOL".into()),
+        source: Some("first_order".into()),
+        stats: vec![
+            ("symbols", d.vocabulary.len() as f64),
+            ("size", d.formula.size() as f64),
+        ],
+    }))
+}
+
+/// The metadata's vocabulary.
+fn vocabulary_of(meta: &Value) -> Result<Vec<Symbol>, String> {
+    serde_json::from_value(meta["vocabulary"].clone())
+        .map_err(|e| format!("metadata `vocabulary`: {e}"))
+}
+
+/// A stored formula, parsed.
+fn stored(meta: &Value, key: &str) -> Result<Fol, String> {
+    let text = meta[key]
+        .as_str()
+        .ok_or_else(|| format!("metadata has no string `{key}`"))?;
+    fol::parse(text).map_err(|e| format!("metadata `{key}`: {e}"))
+}
+
+/// Scores a `roundtrip_fol` answer against the row's metadata (see the
+/// module notes for the verdicts). The detail of an `ok` names the work of
+/// both proofs.
+pub fn score_roundtrip(metadata: &str, answer: &str) -> Score {
+    let meta: Value = match serde_json::from_str(metadata) {
+        Ok(m) => m,
+        Err(e) => return Score::malformed(format!("row metadata: {e}")),
+    };
+    let (original, vocabulary) = match (stored(&meta, "formula"), vocabulary_of(&meta)) {
+        (Ok(f), Ok(v)) => (f, v),
+        (Err(e), _) | (_, Err(e)) => return Score::malformed(format!("row metadata: {e}")),
+    };
+    let f = match fol::parse(answer) {
+        Ok(f) => f,
+        Err(e) => return Score::malformed(format!("the answer is not a TPTP FOF formula: {e}")),
+    };
+    let outside = fol::outside(&f, &vocabulary);
+    if !outside.is_empty() {
+        return Score::cheating(format!(
+            "symbols outside the vocabulary: {}",
+            outside.join(", ")
+        ));
+    }
+    if f == original {
+        return Score::cheating("the shown formula copied, not restated");
+    }
+    let not_equivalent = |m: &fol::Model| {
+        Score::wrong(format!(
+            "not equivalent: in the interpretation {} the formula is {} and the answer {}",
+            fol::show_model(m),
+            fol::eval(&original, m),
+            fol::eval(&f, m)
+        ))
+    };
+    // Cheap first: random interpretations (seeded, so scores repeat).
+    let mut rng = instance_rng(0, &["roundtrip_fol", "score"], 0);
+    if let Some(m) = fol::separate(&mut rng, &original, &f) {
+        return not_equivalent(&m);
+    }
+    match fol::decide(&original, &f) {
+        Ok(Decision::Equivalent(work)) => Score {
+            detail: format!(
+                "equivalent: both directions proved ({} and {} given clauses)",
+                work[0], work[1]
+            ),
+            ..Score::correct()
+        },
+        Ok(Decision::Different { model, .. }) => not_equivalent(&model),
+        Ok(Decision::Unknown) => Score::timeout(format!(
+            "the prover decided neither direction within {} given clauses and models up to size {}",
+            fol::limits().max_processed,
+            fol::limits().max_model_size
+        )),
+        Err(e) => Score::timeout(format!("the check failed: {e}")),
+    }
+}
+
+/// Re-checks a stored first-order row: a True label by proving both
+/// directions again, a False label by evaluating both formulas in the
+/// stored countermodel, a roundtrip gold answer through the scorer.
+pub fn verify(task: Task, metadata: &str, certificate: &str, gold: &str) -> Result<String, String> {
+    let meta: Value = serde_json::from_str(metadata).map_err(|e| format!("metadata: {e}"))?;
+    let cert: Value = serde_json::from_str(certificate).map_err(|e| format!("certificate: {e}"))?;
+    if task == Task::RoundtripFol {
+        let s = score_roundtrip(metadata, gold);
+        return if s.verdict == Verdict::Ok {
+            Ok(format!("gold restatement {}", s.detail))
+        } else {
+            Err(format!("gold answer scores {}: {}", s.verdict, s.detail))
+        };
+    }
+    let (l, r) = (stored(&meta, "left")?, stored(&meta, "right")?);
+    match gold.trim() {
+        "True" => match fol::decide(&l, &r)? {
+            Decision::Equivalent(w) => Ok(format!(
+                "equivalent (both directions proved again: {} and {} given clauses)",
+                w[0], w[1]
+            )),
+            Decision::Different { model, .. } => Err(format!(
+                "labelled True but the interpretation {} separates the formulas",
+                fol::show_model(&model)
+            )),
+            Decision::Unknown => Err("labelled True but the proofs were not found again".into()),
+        },
+        "False" => {
+            let m: fol::Model = serde_json::from_value(cert["countermodel"].clone())
+                .map_err(|e| format!("certificate countermodel: {e}"))?;
+            if fol::eval(&l, &m) == fol::eval(&r, &m) {
+                return Err(format!(
+                    "labelled False but the countermodel {} gives both formulas the same value",
+                    fol::show_model(&m)
+                ));
+            }
+            Ok(format!(
+                "not equivalent (countermodel {} evaluated)",
+                fol::show_model(&m)
+            ))
+        }
+        other => Err(format!("gold label {other:?} is not True or False")),
+    }
+}
+
+/// The prompt of a stored first-order row, from its metadata.
+pub fn render(task: Task, metadata: &str) -> Result<String, String> {
+    let meta: Value = serde_json::from_str(metadata).map_err(|e| format!("metadata: {e}"))?;
+    let vocabulary = vocabulary_of(&meta)?;
+    let field = |k: &str| {
+        meta[k]
+            .as_str()
+            .ok_or_else(|| format!("metadata has no string `{k}`"))
+    };
+    Ok(match task {
+        Task::EquivalenceFol => equivalence_prompt(&vocabulary, field("left")?, field("right")?),
+        _ => roundtrip_prompt(&vocabulary, field("formula")?),
+    })
+}
