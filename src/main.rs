@@ -384,9 +384,10 @@ enum Command {
     /// equation recovery and gap filling, one config per task.
     Eq(EqArgs),
     /// Generate the equivalence dataset (after AutoEval): pairs of
-    /// propositional formulas to judge equivalent or not
-    /// (equivalence_pl) and formulas to restate in a different equivalent
-    /// form over a given vocabulary (roundtrip_pl).
+    /// propositional or first-order formulas to judge equivalent or not
+    /// (equivalence_pl, equivalence_fol) and formulas to restate in a
+    /// different equivalent form over a given vocabulary (roundtrip_pl,
+    /// roundtrip_fol).
     Equiv(EquivArgs),
 }
 

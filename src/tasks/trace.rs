@@ -36,6 +36,9 @@
 //!   vocabulary or the separating assignment with both values, and the line
 //!   `So A and B are (not) equivalent.`; `roundtrip_pl` the formula and the
 //!   names of the meaning-keeping rewrite steps of the gold restatement.
+//!   The first-order configs read the same, with "A entails B and B
+//!   entails A" for a proved equivalence and the countermodel
+//!   (`domain {0,1}; a=0; p={1}; ...`) with both values otherwise.
 //!
 //! Traces are never truncated. Lines measured (median / max per config)
 //! on datasets of the seed-0 defaults: TPTP at smoke limits (SET, GRP, LAT;
@@ -73,7 +76,7 @@ fn kind(task: &str) -> Option<Kind> {
         "pl1_proof_checking" | "pl1_proof_writing" | "pl1_proof_masking" | "pl1_gap_filling"
         | "pl2_proof_checking" | "pl2_proof_writing" => Kind::Pl,
         "eq_pc" | "eq_er" | "eq_gf" => Kind::Eq,
-        "equivalence_pl" | "roundtrip_pl" => Kind::Equiv,
+        "equivalence_pl" | "roundtrip_pl" | "equivalence_fol" | "roundtrip_fol" => Kind::Equiv,
         _ => return None,
     })
 }
@@ -111,6 +114,33 @@ fn equiv(meta: &Value, cert: &Value) -> Option<Vec<String>> {
     }
     let (l, r) = (meta["left"].as_str()?, meta["right"].as_str()?);
     let mut lines = vec![format!("A: {l}"), format!("B: {r}")];
+    let value = |b: &Value| {
+        if b.as_bool() == Some(true) {
+            "true"
+        } else {
+            "false"
+        }
+    };
+    if meta["logic"].as_str() == Some("fol") {
+        if cert["equivalent"].as_bool()? {
+            lines.push(
+                "A entails B and B entails A: each negated conclusion with its premise refutes to the empty clause."
+                    .into(),
+            );
+            lines.push("So A and B are equivalent.".into());
+        } else {
+            let model: crate::tasks::equiv::fol::Model =
+                serde_json::from_value(cert["countermodel"].clone()).ok()?;
+            lines.push(format!(
+                "In the interpretation {}: A is {}, B is {}.",
+                crate::tasks::equiv::fol::show_model(&model),
+                value(&cert["left"]),
+                value(&cert["right"])
+            ));
+            lines.push("So A and B are not equivalent.".into());
+        }
+        return Some(lines);
+    }
     if cert["equivalent"].as_bool()? {
         let atoms = strings(&meta["vocabulary"])?.join(", ");
         lines.push(format!(
@@ -123,13 +153,6 @@ fn equiv(meta: &Value, cert: &Value) -> Option<Vec<String>> {
             .iter()
             .map(|(k, v)| format!("{k}={}", u8::from(v.as_bool().unwrap_or(false))))
             .collect();
-        let value = |b: &Value| {
-            if b.as_bool() == Some(true) {
-                "true"
-            } else {
-                "false"
-            }
-        };
         lines.push(format!(
             "Under {}: A is {}, B is {}.",
             at.join(", "),
@@ -521,6 +544,12 @@ mod tests {
             trace("equivalence_pl", &meta, &cert)
                 .unwrap()
                 .ends_with("every assignment of P, Q.\nSo A and B are equivalent.")
+        );
+        let meta = json!({"logic": "fol", "left": "! [X] : p(X)", "right": "? [X] : p(X)", "rewrites": ["flip_quantifier"]});
+        let cert = json!({"equivalent": false, "left": false, "right": true, "countermodel": {"size": 2, "functions": [], "predicates": [{"name": "p", "arity": 1, "values": [0, 1]}]}});
+        assert_eq!(
+            trace("equivalence_fol", &meta, &cert).unwrap(),
+            "A: ! [X] : p(X)\nB: ? [X] : p(X)\nIn the interpretation domain {0,1}; p={1}: A is false, B is true.\nSo A and B are not equivalent."
         );
         let meta = json!({"formula": "(P ==> Q)", "rewrites": ["contraposition"]});
         assert!(
