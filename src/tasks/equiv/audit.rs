@@ -26,10 +26,10 @@ fn connectives(text: &str) -> [f64; 5] {
     ]
 }
 
-/// The item of an `equivalence_pl` row, from its metadata (`left`,
-/// `right`: what the prompt shows) and gold label.
-pub fn item(metadata: &str, gold: &str) -> Result<AuditItem, String> {
-    let meta: Value = serde_json::from_str(metadata).map_err(|e| format!("metadata: {e}"))?;
+/// The two shown formulas of a pair's metadata and an item with the gold
+/// label and the features both logics share: lengths and the left
+/// formula's nesting.
+fn pair_item<'a>(meta: &'a Value, gold: &str) -> Result<(&'a str, &'a str, AuditItem), String> {
     let text = |k: &str| {
         meta[k]
             .as_str()
@@ -46,6 +46,14 @@ pub fn item(metadata: &str, gold: &str) -> Result<AuditItem, String> {
     it.push("right_chars", r.len() as f64);
     it.push("chars_diff", r.len() as f64 - l.len() as f64);
     it.push("left_nesting", nesting(l) as f64);
+    Ok((l, r, it))
+}
+
+/// The item of an `equivalence_pl` row, from its metadata (`left`,
+/// `right`: what the prompt shows) and gold label.
+pub fn item(metadata: &str, gold: &str) -> Result<AuditItem, String> {
+    let meta: Value = serde_json::from_str(metadata).map_err(|e| format!("metadata: {e}"))?;
+    let (l, r, mut it) = pair_item(&meta, gold)?;
     it.push("right_nesting", nesting(r) as f64);
     it.push("nesting_diff", nesting(r) as f64 - nesting(l) as f64);
     let (cl, cr) = (connectives(l), connectives(r));
@@ -92,23 +100,8 @@ fn fol_connectives(text: &str) -> [f64; 7] {
 /// `right` in TPTP FOF syntax) and gold label.
 pub fn fol_item(metadata: &str, gold: &str) -> Result<AuditItem, String> {
     let meta: Value = serde_json::from_str(metadata).map_err(|e| format!("metadata: {e}"))?;
-    let text = |k: &str| {
-        meta[k]
-            .as_str()
-            .ok_or_else(|| format!("metadata has no string `{k}`"))
-    };
-    let (l, r) = (text("left")?, text("right")?);
+    let (l, r, mut it) = pair_item(&meta, gold)?;
     let (fl, fr) = (super::fol::parse(l)?, super::fol::parse(r)?);
-    let label = match gold.trim() {
-        "True" => "True",
-        "False" => "False",
-        other => return Err(format!("gold label {other:?} is not True or False")),
-    };
-    let mut it = AuditItem::new(label);
-    it.push("left_chars", l.len() as f64);
-    it.push("right_chars", r.len() as f64);
-    it.push("chars_diff", r.len() as f64 - l.len() as f64);
-    it.push("left_nesting", nesting(l) as f64);
     it.push("nesting_diff", nesting(r) as f64 - nesting(l) as f64);
     let (cl, cr) = (fol_connectives(l), fol_connectives(r));
     let names_l = [

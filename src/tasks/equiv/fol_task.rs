@@ -168,31 +168,25 @@ fn build_equivalence(
             ));
         }
     };
-    let mut meta = common_meta(d, level);
-    meta.insert("left".into(), json!(left_text));
-    meta.insert("right".into(), json!(right_text));
-    meta.insert(
-        "drawn".into(),
-        json!(if drawn_first { "left" } else { "right" }),
-    );
-    meta.insert("rewrites".into(), json!(rewrites));
-    meta.insert("mutation".into(), json!(mutation));
-    let label = if equivalent { "True" } else { "False" };
-    Ok(Some(Built {
-        prompt: equivalence_prompt(&d.vocabulary, &left_text, &right_text),
-        answer: label.into(),
-        metadata: Value::Object(meta).to_string(),
-        certificate: certificate.to_string(),
-        key: format!("{left_text}|{right_text}"),
-        label: label.into(),
-        domain: Some("FOL".into()),
-        source: Some("first_order".into()),
-        stats: vec![
+    let pair = super::Pair {
+        left: &left_text,
+        right: &right_text,
+        drawn_first,
+        rewrites: &rewrites,
+        mutation,
+        equivalent,
+    };
+    Ok(Some(pair.built(
+        common_meta(d, level),
+        equivalence_prompt(&d.vocabulary, &left_text, &right_text),
+        &certificate,
+        ("FOL", "first_order".into()),
+        vec![
             ("symbols", d.vocabulary.len() as f64),
             ("left_size", left.size() as f64),
             ("right_size", right.size() as f64),
         ],
-    }))
+    )))
 }
 
 fn build_roundtrip(

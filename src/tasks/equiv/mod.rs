@@ -271,31 +271,78 @@ fn build_equivalence(
             "right": pl::eval(&right, cex),
         }),
     };
-    let mut meta = common_meta(d, level);
-    meta.insert("left".into(), json!(left_text));
-    meta.insert("right".into(), json!(right_text));
-    meta.insert(
-        "drawn".into(),
-        json!(if drawn_first { "left" } else { "right" }),
-    );
-    meta.insert("rewrites".into(), json!(rewrites));
-    meta.insert("mutation".into(), json!(mutation));
-    let label = if equivalent { "True" } else { "False" };
-    Ok(Some(Built {
-        prompt: equivalence_prompt(&d.vocabulary, &left_text, &right_text),
-        answer: label.into(),
-        metadata: Value::Object(meta).to_string(),
-        certificate: certificate.to_string(),
-        key: format!("{left_text}|{right_text}"),
-        label: label.into(),
-        domain: Some("PL".into()),
-        source: Some(format!("{:?}", d.form).to_lowercase()),
-        stats: vec![
+    let pair = Pair {
+        left: &left_text,
+        right: &right_text,
+        drawn_first,
+        rewrites: &rewrites,
+        mutation,
+        equivalent,
+    };
+    Ok(Some(pair.built(
+        common_meta(d, level),
+        equivalence_prompt(&d.vocabulary, &left_text, &right_text),
+        &certificate,
+        ("PL", format!("{:?}", d.form).to_lowercase()),
+        vec![
             ("atoms", d.vocabulary.len() as f64),
             ("left_connectives", left.size() as f64),
             ("right_connectives", right.size() as f64),
         ],
-    }))
+    )))
+}
+
+/// What the row of an equivalence pair holds beyond its logic: the two
+/// shown formulas, which one was drawn, the rewrite steps, the mutation
+/// of a False pair and the label. Shared by both logics.
+pub(crate) struct Pair<'a> {
+    /// The formula shown as A.
+    pub left: &'a str,
+    /// The formula shown as B.
+    pub right: &'a str,
+    /// Whether A is the drawn formula (else B is).
+    pub drawn_first: bool,
+    /// The sound rewrite steps between the drawn formula and the other.
+    pub rewrites: &'a [&'static str],
+    /// The mutation of a False pair.
+    pub mutation: Option<&'static str>,
+    /// The label.
+    pub equivalent: bool,
+}
+
+impl Pair<'_> {
+    /// The row: `meta` (the logic's common fields) completed with the
+    /// pair's, the label as answer, `domain_source` as the row's domain and
+    /// source.
+    pub(crate) fn built(
+        &self,
+        mut meta: serde_json::Map<String, Value>,
+        prompt: String,
+        certificate: &Value,
+        domain_source: (&str, String),
+        stats: Vec<(&'static str, f64)>,
+    ) -> Built {
+        meta.insert("left".into(), json!(self.left));
+        meta.insert("right".into(), json!(self.right));
+        meta.insert(
+            "drawn".into(),
+            json!(if self.drawn_first { "left" } else { "right" }),
+        );
+        meta.insert("rewrites".into(), json!(self.rewrites));
+        meta.insert("mutation".into(), json!(self.mutation));
+        let label = if self.equivalent { "True" } else { "False" };
+        Built {
+            prompt,
+            answer: label.into(),
+            metadata: Value::Object(meta).to_string(),
+            certificate: certificate.to_string(),
+            key: format!("{}|{}", self.left, self.right),
+            label: label.into(),
+            domain: Some(domain_source.0.into()),
+            source: Some(domain_source.1),
+            stats,
+        }
+    }
 }
 
 fn build_roundtrip(
