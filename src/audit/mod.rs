@@ -307,21 +307,35 @@ pub fn audit_dataset(
 /// row).
 pub const MAX_AUDIT_ROWS: usize = 5_000;
 
+/// One item as kept: its label's index in the cell's label table and its
+/// feature values in the order of the cell's names (a missing feature or
+/// a value that is not finite counts 0). Names and labels are stored once
+/// per cell, not per item: an item costs its numbers and little more.
+struct Item {
+    label: u16,
+    x: Box<[f64]>,
+}
+
 /// One row's items, kept for its cell.
 struct RowItems {
-    id: String,
+    id: Box<str>,
     /// The sampling key: 64 bits of the id's SHA-256 (not those of the
     /// folds).
     key: u64,
-    items: Vec<AuditItem>,
+    items: Vec<Item>,
 }
 
-/// A cell's rows so far: at most twice [`MAX_AUDIT_ROWS`] kept (pruned to
-/// the smallest keys), and how many arrived.
+/// A cell's rows so far: at most [`MAX_AUDIT_ROWS`] and a quarter more kept
+/// (pruned to the smallest keys), how many arrived, and the feature names
+/// and labels its items index.
 #[derive(Default)]
 struct CellRows {
     rows: Vec<RowItems>,
     seen: usize,
+    /// The feature names, from the cell's first item.
+    names: Vec<&'static str>,
+    /// The labels met so far, in order of first appearance.
+    labels: Vec<String>,
 }
 
 impl CellRows {
@@ -331,6 +345,42 @@ impl CellRows {
             self.rows
                 .sort_unstable_by(|a, b| (a.key, &a.id).cmp(&(b.key, &b.id)));
             self.rows.truncate(MAX_AUDIT_ROWS);
+            self.rows.shrink_to(MAX_AUDIT_ROWS + MAX_AUDIT_ROWS / 4);
+        }
+    }
+
+    /// The compact form of `it`: features by the cell's names (the first
+    /// item's, fixed then), its label interned.
+    fn compact(&mut self, it: AuditItem) -> Item {
+        if self.names.is_empty() && self.rows.is_empty() {
+            self.names = it.features.iter().map(|f| f.0).collect();
+        }
+        let fast = it.features.len() == self.names.len()
+            && it.features.iter().zip(&self.names).all(|(f, n)| f.0 == *n);
+        let clean = |v: f64| if v.is_finite() { v } else { 0.0 };
+        let x: Box<[f64]> = if fast {
+            it.features.iter().map(|f| clean(f.1)).collect()
+        } else {
+            self.names
+                .iter()
+                .map(|n| {
+                    it.features
+                        .iter()
+                        .find(|f| f.0 == *n)
+                        .map_or(0.0, |f| clean(f.1))
+                })
+                .collect()
+        };
+        let label = match self.labels.iter().position(|l| *l == it.label) {
+            Some(i) => i,
+            None => {
+                self.labels.push(it.label);
+                self.labels.len() - 1
+            }
+        };
+        Item {
+            label: u16::try_from(label).unwrap_or(u16::MAX),
+            x,
         }
     }
 }
@@ -367,13 +417,14 @@ impl Collector {
                 let level = row.level.map_or_else(|| "-".into(), |l| l.to_string());
                 let cell = self.cells.entry((row.task.clone(), level)).or_default();
                 let d = Sha256::digest(row.id.as_bytes());
+                let items = items.into_iter().map(|it| cell.compact(it)).collect();
                 cell.rows.push(RowItems {
-                    id: row.id.clone(),
+                    id: row.id.as_str().into(),
                     key: u64::from_le_bytes(d[8..16].try_into().expect("8 bytes")),
                     items,
                 });
                 cell.seen += 1;
-                if cell.rows.len() >= 2 * MAX_AUDIT_ROWS {
+                if cell.rows.len() >= MAX_AUDIT_ROWS + MAX_AUDIT_ROWS / 4 {
                     cell.prune();
                 }
             }
@@ -387,7 +438,7 @@ impl Collector {
         for ((config, level), cell) in &mut self.cells {
             cell.prune();
             cell.rows.sort_by(|a, b| a.id.cmp(&b.id));
-            let mut judged = judge(config, level, &cell.rows, settings);
+            let mut judged = judge(config, level, cell, settings);
             if cell.seen > cell.rows.len() {
                 judged.sampled_from = Some(cell.seen);
             }
@@ -408,10 +459,13 @@ fn fold_of(id: &str) -> usize {
     (u64::from_le_bytes(d[..8].try_into().expect("8 bytes")) % FOLDS as u64) as usize
 }
 
-fn judge(config: &str, level: &str, rows: &[RowItems], settings: &AuditSettings) -> CellAudit {
+fn judge(config: &str, level: &str, cell_rows: &CellRows, settings: &AuditSettings) -> CellAudit {
+    let rows = &cell_rows.rows;
     let mut labels: BTreeMap<String, usize> = BTreeMap::new();
     for it in rows.iter().flat_map(|r| &r.items) {
-        *labels.entry(it.label.clone()).or_default() += 1;
+        *labels
+            .entry(cell_rows.labels[usize::from(it.label)].clone())
+            .or_default() += 1;
     }
     let items = labels.values().sum();
     let mut cell = CellAudit {
@@ -440,7 +494,7 @@ fn judge(config: &str, level: &str, rows: &[RowItems], settings: &AuditSettings)
     if folds.len() < 2 {
         return cell;
     }
-    let e = evaluate_rows(rows, &labels);
+    let e = evaluate_rows(cell_rows, &labels);
     cell.majority = Some(e.majority);
     cell.single_rule = Some(e.single_rule);
     cell.single_rule_text = Some(e.single_rule_text.clone());
@@ -463,39 +517,24 @@ fn judge(config: &str, level: &str, rows: &[RowItems], settings: &AuditSettings)
 
 /// The cell's items as numbers (features by the first item's names; an
 /// item lacking a feature counts it 0) and their evaluation.
-fn evaluate_rows(rows: &[RowItems], labels: &BTreeMap<String, usize>) -> Evaluation {
+fn evaluate_rows(cell: &CellRows, labels: &BTreeMap<String, usize>) -> Evaluation {
     let classes: Vec<String> = labels.keys().cloned().collect();
-    let names: Vec<&'static str> = rows
+    // The cell's label table, as class indices.
+    let class_of: Vec<usize> = cell
+        .labels
         .iter()
-        .flat_map(|r| &r.items)
-        .next()
-        .map(|it| it.features.iter().map(|f| f.0).collect())
-        .unwrap_or_default();
+        .map(|l| classes.iter().position(|c| c == l).unwrap_or(0))
+        .collect();
     let mut data = Data {
         classes,
-        names,
+        names: cell.names.clone(),
         ..Data::default()
     };
-    for r in rows {
+    for r in &cell.rows {
         let fold = fold_of(&r.id);
         for it in &r.items {
-            let x = data
-                .names
-                .iter()
-                .map(|n| {
-                    it.features
-                        .iter()
-                        .find(|f| f.0 == *n)
-                        .map_or(0.0, |f| if f.1.is_finite() { f.1 } else { 0.0 })
-                })
-                .collect();
-            data.x.push(x);
-            data.y.push(
-                data.classes
-                    .iter()
-                    .position(|c| *c == it.label)
-                    .expect("label counted"),
-            );
+            data.x.push(it.x.to_vec());
+            data.y.push(class_of[usize::from(it.label)]);
             data.fold.push(fold);
         }
     }

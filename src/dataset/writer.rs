@@ -23,22 +23,25 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 /// Row-group caps: whichever is reached first closes a row group.
-const ROW_GROUP_ROWS: usize = 4096;
+const ROW_GROUP_ROWS: usize = 1024;
 const ROW_GROUP_BYTES: usize = 64 * 1024 * 1024;
 /// Records read back from the spill and encoded at a time.
-const ENCODE_BATCH: usize = 1024;
+const ENCODE_BATCH: usize = 256;
 /// The spill file inside the staging directory (removed before the swap).
 const SPILL: &str = ".records.spill";
 
 /// Where one pushed record lives in the spill, with what the split
-/// assignment and the sort need.
+/// assignment and the sort need: the writer's only per-row memory (about
+/// 100 bytes and the id), so a run's memory does not grow with the rows'
+/// text.
 struct Entry {
     config: u32,
     level: Option<u32>,
     group: u64,
-    id: String,
-    /// The answer when it is a class label (the card's label balance).
-    label: Option<String>,
+    id: Box<str>,
+    /// The answer when it is a class label (the card's label balance), as
+    /// an index into [`DatasetWriter::labels`].
+    label: Option<u32>,
     offset: u64,
     len: u64,
 }
@@ -55,7 +58,11 @@ pub struct DatasetWriter {
     configs: Vec<String>,
     config_index: HashMap<String, u32>,
     entries: Vec<Entry>,
-    ids: HashSet<String>,
+    /// The first 128 bits of the SHA-256 of every id pushed (duplicate
+    /// ids are refused; digests keep the set small).
+    ids: HashSet<[u8; 16]>,
+    /// The class labels met, indexed by [`Entry::label`].
+    labels: Vec<String>,
     descriptions: BTreeMap<String, String>,
     sections: Vec<(String, String)>,
     extra_files: Vec<String>,
@@ -378,6 +385,7 @@ impl DatasetWriter {
             config_index: HashMap::new(),
             entries: Vec::new(),
             ids: HashSet::new(),
+            labels: Vec::new(),
             descriptions: BTreeMap::new(),
             sections: Vec::new(),
             extra_files: Vec::new(),
@@ -445,7 +453,13 @@ impl DatasetWriter {
                 name: config.to_string(),
             });
         }
-        if record.id.is_empty() || !self.ids.insert(record.id.clone()) {
+        let digest = {
+            let d = Sha256::digest(record.id.as_bytes());
+            let mut out = [0u8; 16];
+            out.copy_from_slice(&d[..16]);
+            out
+        };
+        if record.id.is_empty() || !self.ids.insert(digest) {
             return Err(DatasetError::DuplicateId {
                 path: self.out_dir.clone(),
                 id: record.id,
@@ -467,8 +481,16 @@ impl DatasetWriter {
             config,
             level: record.level,
             group: group_hash(group),
-            label: card::label_of(&record.answer),
-            id: record.id,
+            label: card::label_of(&record.answer).map(|l| {
+                match self.labels.iter().position(|x| *x == l) {
+                    Some(i) => i as u32,
+                    None => {
+                        self.labels.push(l);
+                        (self.labels.len() - 1) as u32
+                    }
+                }
+            }),
+            id: record.id.into_boxed_str(),
             offset: self.spilled,
             len: bytes.len() as u64,
         });
@@ -513,7 +535,7 @@ impl DatasetWriter {
                 .or_default()
                 .entry(e.level)
                 .or_default()[split] += 1;
-            if let Some(label) = &e.label {
+            if let Some(label) = e.label.map(|i| &self.labels[i as usize]) {
                 *stats
                     .labels
                     .entry(config.clone())
