@@ -134,6 +134,23 @@ impl Parser {
         if self.eat(&t) { Ok(()) } else { self.err(what) }
     }
 
+    /// Whether the next token is a binary connective.
+    fn at_binary(&self) -> bool {
+        matches!(
+            self.peek(),
+            Some(
+                Tok::And
+                    | Tok::Or
+                    | Tok::Imp
+                    | Tok::RevImp
+                    | Tok::Iff
+                    | Tok::Xor
+                    | Tok::Nor
+                    | Tok::Nand
+            )
+        )
+    }
+
     /// `<fof_logic_formula>`: a unit, then one non-associative binary
     /// connective and a unit, or a chain of `&` or of `|` (grouped to the
     /// left).
@@ -148,19 +165,7 @@ impl Parser {
                     let next = self.unit()?;
                     acc = Fol::bin(op, acc, next);
                 }
-                if matches!(
-                    self.peek(),
-                    Some(
-                        Tok::And
-                            | Tok::Or
-                            | Tok::Imp
-                            | Tok::RevImp
-                            | Tok::Iff
-                            | Tok::Xor
-                            | Tok::Nor
-                            | Tok::Nand
-                    )
-                ) {
+                if self.at_binary() {
                     return self.err("')' (mixed connectives need parentheses)");
                 }
                 return Ok(acc);
@@ -172,19 +177,7 @@ impl Parser {
         };
         self.pos += 1;
         let second = self.unit()?;
-        if matches!(
-            self.peek(),
-            Some(
-                Tok::And
-                    | Tok::Or
-                    | Tok::Imp
-                    | Tok::RevImp
-                    | Tok::Iff
-                    | Tok::Xor
-                    | Tok::Nor
-                    | Tok::Nand
-            )
-        ) {
+        if self.at_binary() {
             return self.err("')' (a non-associative connective needs parentheses)");
         }
         Ok(match op {
