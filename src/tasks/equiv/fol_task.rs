@@ -18,7 +18,10 @@
 //! symbol outside the vocabulary, or the shown formula itself (the same
 //! tree: spacing and redundant parentheses do not count, a renamed bound
 //! variable does) is `cheating`; random interpretations that separate the
-//! two give `wrong` at once; otherwise the prover decides both directions:
+//! two give `wrong` at once; otherwise the prover decides both directions
+//! (an answer nesting more than [`MAX_EXTRA_DEPTH`] quantifiers beyond the
+//! formula's is `timeout` unchecked, since evaluation grows as the model
+//! size to the nesting depth):
 //! `ok` when both are proved, `wrong` with the countermodel when one has a
 //! finite model, `timeout` when neither is found within the limits.
 
@@ -30,6 +33,11 @@ use crate::tasks::{Score, Verdict, instance_rng};
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 use serde_json::{Value, json};
+
+/// Quantifiers an answer may nest beyond the shown formula before the
+/// scorer declines to evaluate it (the cost grows as the model size to that
+/// power).
+const MAX_EXTRA_DEPTH: usize = 6;
 
 /// Attempts per candidate index (each may cost two prover calls).
 const ATTEMPTS: usize = 12;
@@ -279,6 +287,15 @@ pub fn score_roundtrip(metadata: &str, answer: &str) -> Score {
     }
     if f == original {
         return Score::cheating("the shown formula copied, not restated");
+    }
+    // Evaluating in a model of size n costs about n^depth: an answer that
+    // nests quantifiers far beyond the shown formula's is not checked.
+    let depth_limit = original.quantifier_depth() + MAX_EXTRA_DEPTH;
+    if f.quantifier_depth() > depth_limit {
+        return Score::timeout(format!(
+            "the answer nests {} quantifiers; answers nesting more than {depth_limit} are not checked",
+            f.quantifier_depth()
+        ));
     }
     let not_equivalent = |m: &fol::Model| {
         Score::wrong(format!(

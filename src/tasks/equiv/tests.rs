@@ -200,6 +200,13 @@ fn fol_roundtrip_rejects_near_misses_copies_foreign_symbols_and_junk() {
         let s = fol_task::score_roundtrip(&m, a);
         assert_eq!(s.verdict, Verdict::Cheating, "{a}: {}", s.detail);
     }
+    // Quantifiers nested far beyond the formula's are not evaluated.
+    let deep = format!(
+        "! [X] : ((p(X) & q(X)) => {}? [Y] : e(X,Y))",
+        "! [Z] : ".repeat(12)
+    );
+    let s = fol_task::score_roundtrip(&m, &deep);
+    assert_eq!(s.verdict, Verdict::Timeout, "{}", s.detail);
     for a in [
         "",
         "for all x, p and q imply some e",

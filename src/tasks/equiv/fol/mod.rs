@@ -142,6 +142,16 @@ impl Fol {
             Fol::Q(_, y, f) => y != x && f.free(x),
         }
     }
+    /// The largest number of quantifiers on one path from the root: the
+    /// exponent of the cost of evaluating the formula in a finite model.
+    pub fn quantifier_depth(&self) -> usize {
+        match self {
+            Fol::True | Fol::False | Fol::Atom(..) | Fol::Eq(..) => 0,
+            Fol::Not(f) => f.quantifier_depth(),
+            Fol::Q(_, _, f) => 1 + f.quantifier_depth(),
+            Fol::Bin(_, a, b) => a.quantifier_depth().max(b.quantifier_depth()),
+        }
+    }
     /// The free variables, sorted.
     pub fn free_vars(&self) -> BTreeSet<String> {
         fn go(f: &Fol, bound: &mut Vec<String>, out: &mut BTreeSet<String>) {
