@@ -17,15 +17,7 @@ cnf(distributivity, axiom, f(f(X,W,Y),W,Z) = f(X,W,f(Y,W,Z))).
 fn refute(text: &str) -> (CheckProblem, Verdict, Prover) {
     let mut bank = TermBank::new();
     let p = parse_str(&mut bank, text, "test.p", None).unwrap();
-    let inputs: Vec<InputClause> = p
-        .clauses
-        .iter()
-        .map(|c| InputClause {
-            lits: c.lits.clone(),
-            name: c.name.clone(),
-            role: c.role.as_str().to_string(),
-        })
-        .collect();
+    let inputs: Vec<InputClause> = p.clauses.iter().map(InputClause::parsed).collect();
     let mut prover = Prover::new(ProverLimits::default());
     let o = prover.refute(&bank, &inputs);
     let problem = CheckProblem {

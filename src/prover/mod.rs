@@ -147,6 +147,18 @@ pub struct InputClause {
     pub role: String,
 }
 
+impl InputClause {
+    /// A clause as read from TPTP, under its own name and role (for
+    /// [`Prover::refute`] on a whole parsed problem).
+    pub fn parsed(c: &crate::tptp::ParsedClause) -> InputClause {
+        InputClause {
+            lits: c.lits.clone(),
+            name: c.name.clone(),
+            role: c.role.as_str().to_string(),
+        }
+    }
+}
+
 /// Counters of a [`Prover`] session.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SessionStats {

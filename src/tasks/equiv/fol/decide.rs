@@ -54,15 +54,7 @@ pub fn entails(prover: &mut Prover, premise: &Fol, conclusion: &Fol) -> Result<E
         .map_err(|e| format!("the printed problem does not read: {e}\n{text}"))?;
     checker::check_clausification(&clausification_of(&bank, &problem))
         .map_err(|e| format!("clausification refused by the checker: {e}\n{text}"))?;
-    let inputs: Vec<InputClause> = problem
-        .clauses
-        .iter()
-        .map(|c| InputClause {
-            lits: c.lits.clone(),
-            name: c.name.clone(),
-            role: c.role.as_str().to_string(),
-        })
-        .collect();
+    let inputs: Vec<InputClause> = problem.clauses.iter().map(InputClause::parsed).collect();
     let outcome = prover.refute(&bank, &inputs);
     if let Some(d) = prover.take_defects().into_iter().next() {
         return Err(format!("certificate refused by the checker: {}", d.reason));
