@@ -94,6 +94,10 @@ pub struct CellSummary {
     /// Means of the family's numeric features over the written rows that
     /// have them.
     pub stats: BTreeMap<String, f64>,
+    /// Means of the rows' difficulty features (`Built::difficulty`, in each
+    /// row's metadata as `difficulty`) over the written rows that have them.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub difficulty: BTreeMap<String, f64>,
     /// Worker seconds spent on the cell (timing: not in `summary.json`).
     #[serde(skip)]
     pub seconds: f64,
@@ -105,6 +109,8 @@ pub struct CellSummary {
     pub cost: crate::prover::cost::Costs,
     #[serde(skip)]
     sums: BTreeMap<&'static str, (f64, u64)>,
+    #[serde(skip)]
+    difficulty_sums: BTreeMap<&'static str, (f64, u64)>,
 }
 
 /// What a run did.
@@ -224,6 +230,65 @@ impl RunSummary {
             ));
         }
         s
+    }
+
+    /// The card's difficulty section: per config, one line per level with
+    /// the mean of each difficulty feature over the level's rows (every
+    /// group of the config pooled, weighted by rows). `None` when no row
+    /// carries difficulty features.
+    pub fn difficulty_markdown(&self) -> Option<String> {
+        // config -> level -> feature -> (sum, rows)
+        type Levels = BTreeMap<u32, BTreeMap<String, (f64, u64)>>;
+        let mut by_config: BTreeMap<String, Levels> = BTreeMap::new();
+        for (key, c) in &self.cells {
+            if c.difficulty.is_empty() || c.written == 0 {
+                continue;
+            }
+            let (config, level) = cell_config_level(key);
+            let features = by_config
+                .entry(config.to_string())
+                .or_default()
+                .entry(level)
+                .or_default();
+            for (name, mean) in &c.difficulty {
+                let e = features.entry(name.clone()).or_default();
+                e.0 += mean * c.written as f64;
+                e.1 += c.written;
+            }
+        }
+        if by_config.is_empty() {
+            return None;
+        }
+        let mut s = String::from(
+            "Means of the measured difficulty features of each row (`metadata.difficulty`) per config and level:              how hardness grows with the level. Prover effort is in work units (given clauses, SAT conflicts), never seconds.\n",
+        );
+        for (config, levels) in &by_config {
+            let names: std::collections::BTreeSet<&String> =
+                levels.values().flat_map(|f| f.keys()).collect();
+            s.push_str(&format!("\n**{config}**\n\n| level | rows |"));
+            for n in &names {
+                s.push_str(&format!(" {n} |"));
+            }
+            s.push_str("\n|---:|---:|");
+            for _ in &names {
+                s.push_str("---:|");
+            }
+            s.push('\n');
+            for (level, features) in levels {
+                let rows = features.values().map(|v| v.1).max().unwrap_or(0);
+                s.push_str(&format!("| {level} | {rows} |"));
+                for n in &names {
+                    match features.get(*n) {
+                        Some(&(sum, k)) if k > 0 => {
+                            s.push_str(&format!(" {:.2} |", sum / k as f64))
+                        }
+                        _ => s.push_str(" - |"),
+                    }
+                }
+                s.push('\n');
+            }
+        }
+        Some(s)
     }
 
     /// The deterministic `summary.json` bytes.
@@ -622,8 +687,24 @@ pub fn generate(
                     e.0 += v;
                     e.1 += 1;
                 }
+                for (name, v) in &built.difficulty {
+                    let e = cs.difficulty_sums.entry(name).or_default();
+                    e.0 += v;
+                    e.1 += 1;
+                }
                 cs.written += 1;
+                let metadata = match built.metadata_with_difficulty() {
+                    Ok(m) => m,
+                    Err(e) => {
+                        stop = Some(RunError::Defect(format!(
+                            "{} row {index}: {e}; no dataset written",
+                            cell.key()
+                        )));
+                        break 'cells;
+                    }
+                };
                 let mut record = built.into_record(cell, index);
+                record.metadata = metadata;
                 if let Err(e) = audit.add_family(&record, gen_ref.family()) {
                     stop = Some(RunError::Defect(format!(
                         "the shortcut audit cannot read a generated row: {e}; no dataset written"
@@ -640,10 +721,8 @@ pub fn generate(
             next = end;
         }
         cs.shortfall = cell.count - cs.written;
-        cs.stats = std::mem::take(&mut cs.sums)
-            .into_iter()
-            .map(|(k, (sum, n))| (k.to_string(), round6(sum / n.max(1) as f64)))
-            .collect();
+        cs.stats = means(std::mem::take(&mut cs.sums));
+        cs.difficulty = means(std::mem::take(&mut cs.difficulty_sums));
         summary.cells.insert(cell.key(), cs);
     }
     if let Some((g, group)) = entered {
@@ -704,6 +783,9 @@ pub(crate) fn write_run_files(
         .collect();
     summary.audit_text = report.text();
     writer.add_card_section("Yields", &summary.yields_markdown());
+    if let Some(table) = summary.difficulty_markdown() {
+        writer.add_card_section("Difficulty by level", &table);
+    }
     writer.add_card_section("Shortcut audit", &report.markdown());
     let mut audit_json = serde_json::to_vec_pretty(report).expect("report serialises");
     audit_json.push(b'\n');
@@ -720,6 +802,26 @@ pub(crate) fn write_run_files(
         .map_err(dataset_error)
 }
 
+/// The config and level of a cell key (`config group Llevel`,
+/// [`crate::tasks::family::Cell::key`]).
+fn cell_config_level(key: &str) -> (&str, u32) {
+    let config = key.split(' ').next().unwrap_or(key);
+    let level = key
+        .rsplit(' ')
+        .next()
+        .and_then(|l| l.strip_prefix('L'))
+        .and_then(|l| l.parse().ok())
+        .unwrap_or(0);
+    (config, level)
+}
+
+/// Per feature, the mean of its sums (rounded by [`round6`]).
+fn means(sums: BTreeMap<&'static str, (f64, u64)>) -> BTreeMap<String, f64> {
+    sums.into_iter()
+        .map(|(k, (sum, n))| (k.to_string(), round6(sum / n.max(1) as f64)))
+        .collect()
+}
+
 /// Rounds a mean to 6 decimals, so summaries print stable short numbers.
 fn round6(x: f64) -> f64 {
     (x * 1e6).round() / 1e6
@@ -732,4 +834,29 @@ fn key_digest(key: &str) -> [u8; 16] {
     let mut out = [0u8; 16];
     out.copy_from_slice(&d[..16]);
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn difficulty_table_pools_groups_by_config_and_level() {
+        let mut run = RunSummary::default();
+        assert!(run.difficulty_markdown().is_none());
+        let cell = |written: u64, depth: f64| CellSummary {
+            written,
+            difficulty: [("proof_depth".to_string(), depth)].into(),
+            ..CellSummary::default()
+        };
+        run.cells.insert("entailment SET L1".into(), cell(1, 1.0));
+        run.cells.insert("entailment GEO L1".into(), cell(3, 3.0));
+        run.cells.insert("entailment SET L12".into(), cell(2, 12.0));
+        let t = run.difficulty_markdown().unwrap();
+        // (1 * 1 + 3 * 3) / 4 = 2.5 at level 1; level 12 after level 1.
+        assert!(t.contains("| 1 | 4 | 2.50 |"), "{t}");
+        assert!(t.contains("| 12 | 2 | 12.00 |"), "{t}");
+        assert!(t.find("| 1 | 4").unwrap() < t.find("| 12 | 2").unwrap());
+        assert_eq!(cell_config_level("a b c L7"), ("a", 7));
+    }
 }

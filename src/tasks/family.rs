@@ -97,6 +97,16 @@ impl Cell {
     }
 }
 
+/// A difficulty feature as JSON: an integer when it is one, so counts read
+/// as counts.
+fn difficulty_value(x: f64) -> serde_json::Value {
+    if x.fract() == 0.0 && x.abs() < 1e15 {
+        serde_json::Value::from(x as i64)
+    } else {
+        serde_json::Value::from((x * 1e6).round() / 1e6)
+    }
+}
+
 /// A generated, certified instance, ready to become a record.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Built {
@@ -119,9 +129,36 @@ pub struct Built {
     /// Numeric features averaged per cell in the summary (proof lines,
     /// prover effort, ...), in a fixed order.
     pub stats: Vec<(&'static str, f64)>,
+    /// Measured difficulty features of the instance (proof depth,
+    /// inferences, premises, symbols, prover effort in work units...), in a
+    /// fixed order. The generation loop writes them into the row's metadata
+    /// as the object `difficulty` ([`Built::metadata_with_difficulty`]) and
+    /// the card tabulates their means per config and level.
+    pub difficulty: Vec<(&'static str, f64)>,
 }
 
 impl Built {
+    /// The metadata JSON with the difficulty features added as the object
+    /// `difficulty` (unchanged when there are none). Metadata that is not a
+    /// JSON object is an error: a generator bug.
+    pub fn metadata_with_difficulty(&self) -> Result<String, String> {
+        if self.difficulty.is_empty() {
+            return Ok(self.metadata.clone());
+        }
+        let mut v: serde_json::Value = serde_json::from_str(&self.metadata)
+            .map_err(|e| format!("metadata is not JSON: {e}"))?;
+        let obj = v
+            .as_object_mut()
+            .ok_or_else(|| "metadata is not a JSON object".to_string())?;
+        let features: serde_json::Map<String, serde_json::Value> = self
+            .difficulty
+            .iter()
+            .map(|(k, x)| ((*k).to_string(), difficulty_value(*x)))
+            .collect();
+        obj.insert("difficulty".into(), serde_json::Value::Object(features));
+        serde_json::to_string(&v).map_err(|e| e.to_string())
+    }
+
     /// The dataset record of this instance at `index` of `cell`.
     pub fn into_record(self, cell: &Cell, index: u64) -> Record {
         Record {
@@ -398,5 +435,30 @@ mod tests {
         };
         assert_eq!(c.id(7), "conjecture_entailment-SET-L3-00007");
         assert_eq!(c.key(), "conjecture_entailment SET L3");
+    }
+
+    #[test]
+    fn difficulty_goes_into_the_metadata() {
+        let mut b = Built {
+            prompt: String::new(),
+            answer: String::new(),
+            metadata: r#"{"theorem":"p(X)","z":1}"#.into(),
+            certificate: String::new(),
+            key: String::new(),
+            label: String::new(),
+            domain: None,
+            source: None,
+            stats: Vec::new(),
+            difficulty: Vec::new(),
+        };
+        assert_eq!(b.metadata_with_difficulty().unwrap(), b.metadata);
+        b.difficulty = vec![("proof_depth", 3.0), ("prover_effort", 2.5)];
+        let m: serde_json::Value =
+            serde_json::from_str(&b.metadata_with_difficulty().unwrap()).unwrap();
+        assert_eq!(m["theorem"], "p(X)");
+        assert_eq!(m["difficulty"]["proof_depth"], serde_json::json!(3));
+        assert_eq!(m["difficulty"]["prover_effort"], serde_json::json!(2.5));
+        b.metadata = "[1]".into();
+        assert!(b.metadata_with_difficulty().is_err());
     }
 }

@@ -172,6 +172,7 @@ fn assemble<I: Serialize>(proof: &Proof, p: Parts<'_, I>) -> Result<Built, Strin
         label: p.label.to_string(),
         domain: None,
         source: Some(format!("generator:{GENERATOR_VERSION}")),
+        difficulty: Vec::new(),
         stats: Vec::new(),
     })
 }

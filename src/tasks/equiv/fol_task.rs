@@ -241,6 +241,7 @@ fn build_roundtrip(
         label: "first_order".into(),
         domain: Some("FOL".into()),
         source: Some("first_order".into()),
+        difficulty: Vec::new(),
         stats: vec![
             ("symbols", d.vocabulary.len() as f64),
             ("size", d.formula.size() as f64),

@@ -340,6 +340,7 @@ impl Pair<'_> {
             label: label.into(),
             domain: Some(domain_source.0.into()),
             source: Some(domain_source.1),
+            difficulty: Vec::new(),
             stats,
         }
     }
@@ -385,6 +386,7 @@ fn build_roundtrip(
         label: format!("{:?}", d.form).to_lowercase(),
         domain: Some("PL".into()),
         source: Some(format!("{:?}", d.form).to_lowercase()),
+        difficulty: Vec::new(),
         stats: vec![
             ("atoms", d.vocabulary.len() as f64),
             ("connectives", d.formula.size() as f64),

@@ -55,6 +55,7 @@ impl PlInstance {
             label: self.label.to_string(),
             domain: Some("PL".into()),
             source: Some(self.source),
+            difficulty: Vec::new(),
             stats: self.stats,
         }
     }

@@ -455,6 +455,7 @@ impl Generator for TptpGenerator {
                         label: b.label,
                         domain: Some(cell.group.clone()),
                         source: Some(g.name.clone()),
+                        difficulty: Vec::new(),
                         stats: vec![("prover_processed", b.prover_processed as f64)],
                     });
                     return out;
