@@ -237,6 +237,19 @@ impl Config {
         if let Some(n) = s.max_clause_literals {
             within("saturation.max_clause_literals", n.into(), 1, 1_000_000)?;
         }
+        within("saturation.iterate.rounds", s.iterate.rounds.into(), 1, 100)?;
+        within(
+            "saturation.iterate.promote",
+            s.iterate.promote.into(),
+            1,
+            1_000_000,
+        )?;
+        if !(0.0..=1.0).contains(&s.iterate.min_score) {
+            bad(
+                "saturation.iterate.min_score",
+                format!("{} is not in 0-1", s.iterate.min_score),
+            )?;
+        }
         for (section, p) in [
             ("prover", &self.prover),
             ("tasks.tptp.prover", &self.tasks.tptp.prover),

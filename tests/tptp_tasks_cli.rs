@@ -327,3 +327,76 @@ fn hugging_face_datasets_loads_every_config() {
     let out = check(&[&top]);
     assert!(out.contains("OK:"), "{out}");
 }
+
+/// Levels past 4 and iterative saturation through the real binary: level 6
+/// rows carry their depth and a graph that grew with the level, every row
+/// has its measured difficulty features (also tabulated in the card), the
+/// rows verify, and a level of 0 is refused with the flag named.
+#[test]
+fn deep_levels_and_rounds_carry_their_difficulty() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cfg = tmp.path().join("deep.toml");
+    std::fs::write(
+        &cfg,
+        std::fs::read_to_string(crate_root().join("configs/smoke.toml")).unwrap()
+            + "\n[saturation.iterate]\nrounds = 2\npromote = 30\n",
+    )
+    .unwrap();
+    let out = tmp.path().join("out");
+    let o = saturate()
+        .args(["--domain", "SET", "-q", "--levels", "1,6", "--count", "2"])
+        .arg("--config")
+        .arg(&cfg)
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}\n{}", stdout(&o), stderr(&o));
+    let ds = out.join("SET/SET-tasks");
+    let rows = read_dataset(&ds).unwrap();
+    let features = [
+        "proof_depth",
+        "derivation_size",
+        "premises",
+        "clauses_shown",
+        "symbols",
+        "certificate_steps",
+        "prover_effort",
+        "round",
+        "via_lemma",
+    ];
+    let mut deep_recon = 0;
+    for r in &rows {
+        let m: serde_json::Value = serde_json::from_str(&r.metadata).unwrap();
+        let d = &m["difficulty"];
+        for f in features {
+            assert!(d[f].is_number(), "{} lacks {f}: {d}", r.id);
+        }
+        assert!((1..=2).contains(&d["round"].as_u64().unwrap()), "{d}");
+        if r.level == Some(6) {
+            assert_eq!(m["d"], 6, "{}", r.id);
+            // A premise at distance 6 makes the theorem at least that deep.
+            assert!(d["proof_depth"].as_u64().unwrap() >= 6, "{d}");
+            if r.task == "proof_reconstruction" {
+                // Level 6 asks for at least 24 nodes (16 at level 4, +4 per level).
+                assert!(m["nodes"].as_u64().unwrap() >= 24, "{m}");
+                deep_recon += 1;
+            }
+        }
+    }
+    assert!(deep_recon > 0, "no reconstruction row at level 6");
+    let card = std::fs::read_to_string(ds.join("README.md")).unwrap();
+    assert!(card.contains("## Difficulty by level"), "{card}");
+    let summary = std::fs::read_to_string(out.join("SET/saturation/summary.json")).unwrap();
+    assert!(summary.contains("\"rounds\""), "{summary}");
+    let o = run(&["verify", "-q", ds.to_str().unwrap()]);
+    assert!(o.status.success(), "{}{}", stdout(&o), stderr(&o));
+
+    let o = saturate()
+        .args(["--domain", "SET", "-q", "--levels", "0", "--out"])
+        .arg(tmp.path().join("zero"))
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("--levels"), "{}", stderr(&o));
+}

@@ -8,7 +8,9 @@
 //! clause and never made redundant), were derived by a step with at least
 //! two distinct premises (parents plus the unit equations used to rewrite
 //! it), are not tautologies, not empty, and are not a variant of an input
-//! clause.
+//! clause or of an earlier candidate. After iterative saturation
+//! (`[saturation.iterate]`) "the final active set" is each round's: a
+//! round's theorems stay candidates after the next round starts.
 //!
 //! Score (documented here, where it is computed): each component is
 //! min-max normalised over the candidates of the graph, components where
@@ -197,9 +199,14 @@ pub fn rank(bank: &TermBank, store: &ClauseStore) -> Ranking {
         .iter()
         .map(|&c| canonical_clause(bank, &store.get(c).clause.lits))
         .collect();
+    // A clause derived again in a later round of iterative saturation is a
+    // candidate once, under its first record (within one round, forward
+    // subsumption already keeps variants out of the active set).
+    let mut seen_canon: HashSet<String> = HashSet::new();
     let cands: Vec<ClauseId> = store
         .ids()
         .filter(|&c| is_candidate(bank, store, c, &input_canon))
+        .filter(|&c| seen_canon.insert(canonical_clause(bank, &store.get(c).clause.lits)))
         .collect();
     let m = cands.len();
     if m == 0 {

@@ -260,7 +260,8 @@ impl RunSummary {
             return None;
         }
         let mut s = String::from(
-            "Means of the measured difficulty features of each row (`metadata.difficulty`) per config and level:              how hardness grows with the level. Prover effort is in work units (given clauses, SAT conflicts), never seconds.\n",
+            "Means of the measured difficulty features of each row (`metadata.difficulty`) per config and level: how hardness grows \
+             with the level. Prover effort is in work units (given clauses, SAT conflicts), never seconds.\n",
         );
         for (config, levels) in &by_config {
             let names: std::collections::BTreeSet<&String> =

@@ -21,7 +21,9 @@ pub use sources::{AxiomSource, EMBEDDED_AXIOMS, domain_sources};
 
 use crate::derivation::{DagStats, Derivation, write_dump, write_tstp};
 use crate::logic::TermBank;
-use crate::saturation::{InputInfo, Inputs, Params, Saturator, Stats, Status};
+use crate::saturation::{
+    ClauseId, InputInfo, Inputs, Params, RoundReport, Saturator, Stats, Status,
+};
 use crate::tptp::{Problem, TptpError};
 use serde::{Deserialize, Serialize};
 use std::io::Write;
@@ -190,6 +192,64 @@ pub struct SaturationReport {
     pub cpu_seconds: f64,
     /// Every loop counter.
     pub counters: Stats,
+    /// The rounds of iterative saturation (`[saturation.iterate]`), in
+    /// order; empty for a one-round run, so its report reads as before.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub rounds: Vec<RoundReport>,
+    /// The ranked theorem candidates of a domain run's file (phase 1);
+    /// `None` from `derive` and for inconsistent axioms.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub theorems: Option<TheoremStats>,
+}
+
+/// The theorem candidates of one saturated file: how many, how deep
+/// (inferences from the original axioms: record depth), and how many are
+/// reached only through an earlier round's lemma.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct TheoremStats {
+    /// Ranked candidates.
+    pub candidates: u64,
+    /// Their greatest depth.
+    pub max_depth: u32,
+    /// Their median depth (the lower middle one).
+    pub median_depth: u32,
+    /// Candidates per round that created them (index 0 = round 1).
+    pub per_round: Vec<u64>,
+    /// Candidates created in round 2 or later that descend from a lemma.
+    pub via_lemma: u64,
+}
+
+impl TheoremStats {
+    /// The figures of `ranking` over `store`, with the run's `rounds`.
+    pub fn of(
+        store: &crate::saturation::ClauseStore,
+        ranking: &crate::interest::Ranking,
+        rounds: &[RoundReport],
+    ) -> TheoremStats {
+        let via = crate::saturation::via_lemma(store, rounds);
+        let mut depths: Vec<u32> = ranking
+            .ranked
+            .iter()
+            .map(|s| store.get(s.id).depth)
+            .collect();
+        depths.sort_unstable();
+        let mut per_round = vec![0u64; rounds.len().max(1)];
+        for s in &ranking.ranked {
+            let r = RoundReport::round_of(rounds, s.id.0) as usize;
+            let last = per_round.len() - 1;
+            per_round[r.saturating_sub(1).min(last)] += 1;
+        }
+        TheoremStats {
+            candidates: depths.len() as u64,
+            max_depth: depths.last().copied().unwrap_or(0),
+            median_depth: depths
+                .get(depths.len().saturating_sub(1) / 2)
+                .copied()
+                .unwrap_or(0),
+            per_round,
+            via_lemma: ranking.ranked.iter().filter(|s| via[s.id.index()]).count() as u64,
+        }
+    }
 }
 
 impl SaturationReport {
@@ -204,10 +264,11 @@ impl SaturationReport {
             let seconds = obj.remove("seconds");
             let cpu_seconds = obj.remove("cpu_seconds");
             if timing {
-                obj.insert(
-                    "timing".into(),
-                    serde_json::json!({ "seconds": seconds, "cpu_seconds": cpu_seconds }),
-                );
+                let mut t = serde_json::json!({ "seconds": seconds, "cpu_seconds": cpu_seconds });
+                if !self.rounds.is_empty() {
+                    t["round_seconds"] = self.rounds.iter().map(|r| r.seconds).collect();
+                }
+                obj.insert("timing".into(), t);
             }
         }
         v
@@ -236,9 +297,64 @@ pub fn saturate_until(
     deadline: Option<std::time::Instant>,
 ) -> (Saturator, SaturationReport) {
     let start = std::time::Instant::now();
-    let mut sat = Saturator::from_inputs(bank, inputs, params.clone());
+    let iterate = &params.iterate;
+    let total = params.limits.max_processed;
+    let mut first = params.clone();
+    first.limits.max_processed = iterate.round_budget(total, 1);
+    let mut sat = Saturator::from_inputs(bank, inputs, first);
     sat.deadline = deadline;
-    let status = sat.run(&mut |s| progress.tick(s.processed));
+    let mut status = sat.run(&mut |s| progress.tick(s.processed));
+    let mut rounds = Vec::new();
+    if iterate.rounds > 1 {
+        let inputs: Vec<ClauseId> = sat
+            .store
+            .ids()
+            .filter(|&c| sat.store.get(c).rule == crate::saturation::Rule::Input)
+            .collect();
+        let mut lemmas: Vec<ClauseId> = Vec::new();
+        let mut round_start = std::time::Instant::now();
+        let mut before = (0u32, 0u64);
+        for round in 1..=iterate.rounds {
+            let last = round == iterate.rounds || status == Status::Unsatisfiable || sat.timed_out;
+            let promoted = if last {
+                Vec::new()
+            } else {
+                promote(&mut sat, &inputs, &lemmas)
+            };
+            rounds.push(RoundReport {
+                round,
+                first_record: before.0,
+                processed: sat.stats.processed - before.1,
+                status,
+                lemmas: promoted.iter().map(|c| c.0).collect(),
+                seconds: round_start.elapsed().as_secs_f64(),
+            });
+            tracing::info!(
+                "{source}: round {round}: {} ({} processed{}) in {:.1}s",
+                status.name(),
+                sat.stats.processed - before.1,
+                if promoted.is_empty() {
+                    String::new()
+                } else {
+                    format!(", {} lemmas promoted", promoted.len())
+                },
+                round_start.elapsed().as_secs_f64()
+            );
+            if last {
+                break;
+            }
+            lemmas.extend(promoted);
+            let carried: Vec<ClauseId> = inputs.iter().chain(&lemmas).copied().collect();
+            before = (sat.store.len() as u32, sat.stats.processed);
+            round_start = std::time::Instant::now();
+            sat.params.limits.max_processed = iterate
+                .round_budget(total, round + 1)
+                .map(|b| sat.stats.processed + b);
+            sat.next_round(&carried);
+            status = sat.run(&mut |s| progress.tick(s.processed));
+        }
+    }
+    sat.params.limits.max_processed = total;
     let seconds = start.elapsed().as_secs_f64();
     let dag: DagStats = Derivation::new(&sat.store).stats();
     let report = SaturationReport {
@@ -253,8 +369,45 @@ pub fn saturate_until(
         seconds,
         cpu_seconds: cpu_seconds(),
         counters: sat.stats.clone(),
+        rounds,
+        theorems: None,
     };
     (sat, report)
+}
+
+/// The lemmas a round promotes (see [`crate::saturation::Iterate`]): the
+/// best-ranked candidates of the run so far with a score of at least
+/// `min_score`, skipping earlier lemmas and any clause that an input, an
+/// earlier lemma or a lemma chosen before it subsumes (variants included),
+/// at most `promote` of them.
+fn promote(sat: &mut Saturator, inputs: &[ClauseId], lemmas: &[ClauseId]) -> Vec<ClauseId> {
+    let it = sat.params.iterate.clone();
+    let ranking = crate::interest::rank(&sat.bank, &sat.store);
+    let mut matcher = crate::logic::Matcher::new();
+    let mut kept: Vec<ClauseId> = inputs.iter().chain(lemmas).copied().collect();
+    let mut out = Vec::new();
+    for cand in &ranking.ranked {
+        if out.len() >= it.promote as usize || cand.score < it.min_score {
+            break;
+        }
+        let c = sat.store.clause(cand.id);
+        if c.is_empty() || c.is_tautology() || lemmas.contains(&cand.id) {
+            continue;
+        }
+        let subsumed = kept.iter().any(|&k| {
+            crate::saturation::rules::subsumption::subsumes(
+                &sat.bank,
+                &mut matcher,
+                sat.store.clause(k),
+                c,
+            )
+        });
+        if !subsumed {
+            kept.push(cand.id);
+            out.push(cand.id);
+        }
+    }
+    out
 }
 
 /// Output format of a derivation.

@@ -201,6 +201,12 @@ pub(super) fn saturate_file(
         t.elapsed().as_secs_f64()
     );
     let ranking = crate::interest::rank(&sat.bank, &sat.store);
+    let mut report = report;
+    report.theorems = Some(super::TheoremStats::of(
+        &sat.store,
+        &ranking,
+        &report.rounds,
+    ));
     Saturated {
         report,
         bank: sat.bank,
@@ -244,15 +250,18 @@ fn graph_loader(
         for (src, dir, key) in files.iter().filter(|f| f.0.domain == domain) {
             let t = Instant::now();
             let s = artifact::read(dir, key)?;
-            graphs.push(Graph::new(
-                s.bank,
-                s.store,
-                s.ranking,
-                &src.domain,
-                &src.name,
-                &cfg.tasks.tptp,
-                s.consistent,
-            ));
+            graphs.push(
+                Graph::new(
+                    s.bank,
+                    s.store,
+                    s.ranking,
+                    &src.domain,
+                    &src.name,
+                    &cfg.tasks.tptp,
+                    s.consistent,
+                )
+                .with_rounds(&s.report.rounds),
+            );
             tracing::debug!(
                 "{}: graph read back in {:.2}s",
                 src.name,

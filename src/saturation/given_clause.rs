@@ -324,6 +324,52 @@ impl Saturator {
         id
     }
 
+    /// Starts another round of iterative saturation on the same bank and
+    /// store: the loop state (active set and its indexes, passive queues,
+    /// duplicate table, normal-form cache) is emptied, and `carried` (the
+    /// input records, then the lemmas promoted from the rounds so far, in
+    /// that order) are queued again as they are, under their own ids. So
+    /// every clause of the new round descends, through the carried records,
+    /// from the original inputs, and record depths keep counting inferences
+    /// from them. Records that are not carried keep their state as the
+    /// rounds before left it (an earlier round's theorems stay `Active` in
+    /// the store, outside the new active set). A carried clause that is a
+    /// tautology, a duplicate of one queued before it, or over the weight or
+    /// literal limits is not queued.
+    ///
+    /// The limits keep counting over the whole run; a round's own budget is
+    /// the caller's to set (`params.limits`) before [`Saturator::run`].
+    pub fn next_round(&mut self, carried: &[ClauseId]) {
+        self.active = ActiveSet::new();
+        self.passive = Passive::with_goal_queue(
+            self.params.weight_picks_per_age_pick,
+            self.params.goal_picks_per_age_pick,
+        );
+        self.passive_live = 0;
+        self.seen = HashTable::new();
+        self.nf_cache.clear();
+        self.conclusions.clear();
+        self.incomplete = false;
+        for &id in carried {
+            let clause = self.store.clause(id).clone();
+            if self.over_limits(&clause.lits)
+                || self.is_tautology(&clause)
+                || self.find_duplicate(&clause.lits).is_some()
+            {
+                continue;
+            }
+            if clause.is_empty() && self.empty.is_none() {
+                self.empty = Some(id);
+            }
+            self.store.set_state(id, State::Passive);
+            self.remember(id);
+            let goal = self.goal[id.index()];
+            let weight = self.queue_weight(self.clause_weight(&clause.lits), goal);
+            self.passive.push_entry(id, weight, goal);
+            self.passive_live += 1;
+        }
+    }
+
     /// True (and counted, and the run marked incomplete) if a non-empty
     /// clause exceeds `max_clause_weight` or `max_clause_literals`.
     fn over_limits(&mut self, lits: &[Literal]) -> bool {

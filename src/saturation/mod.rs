@@ -9,11 +9,13 @@ pub mod fingerprint;
 mod given_clause;
 pub mod params;
 pub mod passive;
+pub mod rounds;
 pub mod rules;
 pub mod selection;
 pub mod store;
 pub mod trie;
 
 pub use given_clause::{Saturator, Stats, Status, symbol_frequencies};
-pub use params::{ClauseWeight, Limits, LiteralSelection, Params};
+pub use params::{ClauseWeight, Iterate, Limits, LiteralSelection, Params};
+pub use rounds::{RoundReport, via_lemma};
 pub use store::{ClauseId, ClauseStore, InputInfo, Inputs, Record, Rule, SimpStep, State};

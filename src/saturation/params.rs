@@ -133,7 +133,7 @@ pub const DEPTH_PENALTY: u32 = 2;
 pub const LENGTH_PENALTY: u32 = 3;
 
 /// All saturation parameters.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Params {
     /// Work limits.
@@ -189,6 +189,57 @@ pub struct Params {
     /// that certificates can be replayed without search. Off: nothing extra
     /// is recorded and the search is unchanged.
     pub record_simp_detail: bool,
+    /// Iterative saturation (`[saturation.iterate]`): rounds whose most
+    /// interesting theorems become lemmas of the next.
+    pub iterate: Iterate,
+}
+
+/// Iterative saturation in the manner of AGInT (Puzis, Gao and Sutcliffe,
+/// FLAIRS 2006; the next step named by seed 001): after each round but the
+/// last, the `promote` top-ranked derived clauses with an interestingness
+/// score of at least `min_score` (never a tautology, never a variant of,
+/// or subsumed by, an input or an earlier lemma) join the inputs of the
+/// next round as lemmas, under their own records, so the final derivation
+/// graph reaches back through every round to the original axioms. The
+/// given-clause budget `limits.max_processed` is the total: each round gets
+/// an equal share (the last one the remainder), so runs with different
+/// `rounds` do the same work. The other limits count over the whole run.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Iterate {
+    /// Rounds (1, the default: one plain saturation).
+    pub rounds: u32,
+    /// Lemmas promoted after each round but the last.
+    pub promote: u32,
+    /// Smallest interestingness score (0-1) of a promoted lemma.
+    pub min_score: f64,
+}
+
+impl Default for Iterate {
+    fn default() -> Self {
+        Iterate {
+            rounds: 1,
+            promote: 50,
+            min_score: 0.0,
+        }
+    }
+}
+
+impl Iterate {
+    /// The given-clause budget of round `round` (1-based) out of a total
+    /// `total`: an equal share, the remainder in the last round; `None`
+    /// (unlimited) stays unlimited.
+    pub fn round_budget(&self, total: Option<u64>, round: u32) -> Option<u64> {
+        let rounds = u64::from(self.rounds.max(1));
+        total.map(|t| {
+            let share = t / rounds;
+            if u64::from(round) >= rounds {
+                t - share * (rounds - 1)
+            } else {
+                share
+            }
+        })
+    }
 }
 
 impl Default for Params {
@@ -207,6 +258,7 @@ impl Default for Params {
             non_goal_weight_factor: 1,
             requeue_duplicates: true,
             record_simp_detail: false,
+            iterate: Iterate::default(),
         }
     }
 }

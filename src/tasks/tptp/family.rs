@@ -446,6 +446,7 @@ impl Generator for TptpGenerator {
             }
             match r {
                 Ok(b) => {
+                    let difficulty = g.difficulty(&b);
                     out.built = Some(Built {
                         prompt: b.prompt,
                         answer: b.answer,
@@ -455,7 +456,7 @@ impl Generator for TptpGenerator {
                         label: b.label,
                         domain: Some(cell.group.clone()),
                         source: Some(g.name.clone()),
-                        difficulty: Vec::new(),
+                        difficulty,
                         stats: vec![("prover_processed", b.prover_processed as f64)],
                     });
                     return out;

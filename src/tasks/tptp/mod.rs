@@ -17,7 +17,7 @@ pub mod stepwise;
 use crate::interest::{Ranking, Scored, symbols};
 use crate::logic::{Literal, SymbolId, TermBank};
 use crate::prover::{Outcome, Prover, ProverLimits, canonical_clause};
-use crate::saturation::{ClauseId, ClauseStore, Rule, State};
+use crate::saturation::{ClauseId, ClauseStore, RoundReport, Rule, State};
 use crate::tptp::clause_to_tptp;
 use rand::Rng;
 use serde::{Deserialize, Serialize};
@@ -26,7 +26,7 @@ use std::collections::HashSet;
 
 /// Version of the TPTP task generators; recorded in the manifest and in
 /// every record's `source` so a change of generation is visible.
-pub const GENERATOR_VERSION: &str = "tptp-tasks-5";
+pub const GENERATOR_VERSION: &str = "tptp-tasks-6";
 
 /// One of the three families.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -107,22 +107,57 @@ impl Family {
 
 /// Per-level parameters of one family: level `l` uses `depth[l-1]` and
 /// `k[l-1]` (perturbations for entailment, distractors for selection, the
-/// smallest node count for reconstruction).
+/// smallest node count for reconstruction and derivation). Levels go on
+/// past the lists: beyond the last entry a value grows by the lists' last
+/// step (last minus second-to-last, at least 1) per level
+/// ([`LevelMap::at`]), so with the defaults level `l` > 4 has depth `l`
+/// and
+///
+/// | family | k at level 4 | step | k at level 8 |
+/// |---|---:|---:|---:|
+/// | entailment (perturbations) | 6 | 2 | 14 |
+/// | selection (distractors) | 8 | 2 | 16 |
+/// | reconstruction (nodes) | 16 | 4 | 32 |
+/// | derivation (nodes) | 12 | 3 | 24 |
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct LevelMap {
-    /// Proof depth d per level 1-4.
-    pub depth: [u32; 4],
-    /// Perturbations or distractors k per level 1-4.
-    pub k: [u32; 4],
+    /// Proof depth d from level 1 on (at least one entry).
+    pub depth: Vec<u32>,
+    /// Perturbations, distractors or node counts k from level 1 on (at
+    /// least one entry).
+    pub k: Vec<u32>,
 }
 
 impl Default for LevelMap {
     fn default() -> Self {
         LevelMap {
-            depth: [1, 2, 3, 4],
-            k: [2, 3, 4, 6],
+            depth: vec![1, 2, 3, 4],
+            k: vec![2, 3, 4, 6],
         }
+    }
+}
+
+impl LevelMap {
+    /// (d, k) at `level` (1-based; 0 reads as 1): the listed values, then
+    /// the linear continuation described on [`LevelMap`].
+    pub fn at(&self, level: u8) -> (u32, u32) {
+        (extend(&self.depth, level), extend(&self.k, level))
+    }
+}
+
+/// The value of a per-level list at `level`: its entry, or past the end
+/// the last entry plus the last step (at least 1) per level beyond.
+fn extend(values: &[u32], level: u8) -> u32 {
+    let i = usize::from(level.max(1)) - 1;
+    match values {
+        [] => 0,
+        _ if i < values.len() => values[i],
+        [.., before, last] => {
+            let step = last.saturating_sub(*before).max(1);
+            last.saturating_add(step.saturating_mul((i + 1 - values.len()) as u32))
+        }
+        [only] => only.saturating_add((i + 1 - values.len()) as u32),
     }
 }
 
@@ -160,7 +195,8 @@ pub struct TasksConfig {
     pub domains: Vec<String>,
     /// Families to generate (`entailment`, `selection`, `reconstruction`).
     pub families: Vec<Family>,
-    /// Difficulty levels to generate (1-4).
+    /// Difficulty levels to generate (any of 1-255; levels past the
+    /// [`LevelMap`] lists continue them, see there).
     pub levels: Vec<u8>,
     /// Instances per (domain, family, level).
     pub count: usize,
@@ -227,16 +263,16 @@ impl Default for TasksConfig {
             max_premises: 10,
             entailment: LevelMap::default(),
             selection: LevelMap {
-                depth: [1, 2, 3, 4],
-                k: [2, 4, 6, 8],
+                depth: vec![1, 2, 3, 4],
+                k: vec![2, 4, 6, 8],
             },
             reconstruction: LevelMap {
-                depth: [1, 2, 3, 4],
-                k: [5, 8, 12, 16],
+                depth: vec![1, 2, 3, 4],
+                k: vec![5, 8, 12, 16],
             },
             derivation: LevelMap {
-                depth: [1, 2, 3, 4],
-                k: [5, 6, 9, 12],
+                depth: vec![1, 2, 3, 4],
+                k: vec![5, 6, 9, 12],
             },
             max_rows_per_shard: 10_000,
             prover: generation_limits(),
@@ -253,14 +289,13 @@ impl TasksConfig {
             Family::Reconstruction => &self.reconstruction,
             Family::Derivation => &self.derivation,
         };
-        let i = (level.clamp(1, 4) - 1) as usize;
-        (m.depth[i], m.k[i])
+        m.at(level)
     }
 
     /// Checks the values a TOML file cannot constrain by type.
     pub fn validate(&self) -> Result<(), String> {
-        if let Some(l) = self.levels.iter().find(|&&l| !(1..=4).contains(&l)) {
-            return Err(format!("tasks.tptp.levels: level {l} is not in 1-4"));
+        if self.levels.contains(&0) {
+            return Err("tasks.tptp.levels: levels start at 1".into());
         }
         if !(0.0..=1.0).contains(&self.true_share) {
             return Err("tasks.tptp.true_share must be in [0, 1]".into());
@@ -273,6 +308,11 @@ impl TasksConfig {
         ] {
             if m.depth.contains(&0) {
                 return Err(format!("tasks.tptp.{name}.depth: depths start at 1"));
+            }
+            if m.depth.is_empty() || m.k.is_empty() {
+                return Err(format!(
+                    "tasks.tptp.{name}: depth and k need at least one entry (level 1's)"
+                ));
             }
         }
         if self.max_premises == 0 || self.max_premises > 20 {
@@ -363,6 +403,12 @@ pub struct Graph {
     /// clause of the graph is then true in it, so no premise set drawn from
     /// the graph is inconsistent.
     pub consistent: bool,
+    /// The rounds of iterative saturation that made the store (empty for
+    /// one round; [`Graph::with_rounds`]).
+    pub rounds: Vec<RoundReport>,
+    /// Per record: reached only through an earlier round's lemma
+    /// ([`crate::saturation::via_lemma`]; empty for one round).
+    via_lemma: Vec<bool>,
 }
 
 /// The farthest an entailment replacement may be from the premise it
@@ -489,6 +535,8 @@ impl Graph {
             active_index,
             reach: Vec::new(),
             consistent,
+            rounds: Vec::new(),
+            via_lemma: Vec::new(),
         };
         g.reach = g
             .pool
@@ -744,6 +792,90 @@ impl Graph {
         })
     }
 
+    /// The graph with the rounds of iterative saturation that made it, so
+    /// rows can say which round their theorem comes from.
+    pub fn with_rounds(mut self, rounds: &[RoundReport]) -> Graph {
+        self.via_lemma = crate::saturation::via_lemma(&self.store, rounds);
+        self.rounds = rounds.to_vec();
+        self
+    }
+
+    /// The measured difficulty features of an instance (its row's
+    /// `metadata.difficulty`), from its metadata and certificate and the
+    /// graph: `proof_depth` (the theorem's depth: inferences from the
+    /// original axioms, through every round), `derivation_size` (inference
+    /// records among the theorem's ancestors, itself included),
+    /// `premises` (the premises of the task: shown, or the gold answer's
+    /// leaves), `clauses_shown` (every clause of the prompt's problem, the
+    /// conclusion included), `symbols` (distinct symbols over them),
+    /// `certificate_steps` (inference steps in the stored certificate),
+    /// `prover_effort` (given clauses the generation prover processed to
+    /// certify it), `round` (the saturation round of the theorem) and
+    /// `via_lemma` (1 when the theorem is reached only through an earlier
+    /// round's lemma).
+    pub fn difficulty(&self, b: &Built) -> Vec<(&'static str, f64)> {
+        let m = &b.metadata;
+        let theorem = m["theorem_id"]
+            .as_str()
+            .and_then(|s| s.strip_prefix('c'))
+            .and_then(|s| s.parse::<u32>().ok())
+            .map(ClauseId)
+            .filter(|c| c.index() < self.store.len());
+        let texts = |key: &str| -> Vec<&str> {
+            m[key]
+                .as_array()
+                .map(|a| a.iter().filter_map(|v| v.as_str()).collect())
+                .unwrap_or_default()
+        };
+        let premises = texts("premises");
+        let pool = texts("pool");
+        let clauses = texts("clauses");
+        let n_premises = if premises.is_empty() {
+            m["premise_indices"].as_array().map_or(0, |a| a.len())
+        } else {
+            premises.len()
+        };
+        let theorem_text = m["theorem"].as_str().unwrap_or("");
+        let shown: Vec<&str> = if !clauses.is_empty() {
+            clauses
+        } else if !pool.is_empty() {
+            pool.into_iter().chain([theorem_text]).collect()
+        } else {
+            premises.into_iter().chain([theorem_text]).collect()
+        };
+        let symbols: std::collections::BTreeSet<&str> = shown
+            .iter()
+            .flat_map(|c| crate::tasks::audit::symbols(c))
+            .collect();
+        let (depth, size, round, via) = match theorem {
+            Some(t) => {
+                let size = crate::derivation::Derivation::new(&self.store)
+                    .ancestors(t)
+                    .into_iter()
+                    .filter(|&c| self.store.get(c).rule != Rule::Input)
+                    .count();
+                (
+                    self.store.get(t).depth,
+                    size,
+                    RoundReport::round_of(&self.rounds, t.0),
+                    self.via_lemma.get(t.index()).copied().unwrap_or(false),
+                )
+            }
+            None => (0, 0, 1, false),
+        };
+        vec![
+            ("proof_depth", f64::from(depth)),
+            ("derivation_size", size as f64),
+            ("premises", n_premises as f64),
+            ("clauses_shown", shown.len() as f64),
+            ("symbols", symbols.len() as f64),
+            ("certificate_steps", count_steps(&b.certificate) as f64),
+            ("prover_effort", b.prover_processed as f64),
+            ("round", f64::from(round)),
+            ("via_lemma", f64::from(u8::from(via))),
+        ]
+    }
+
     /// The metadata every family shares: the theorem, its interestingness,
     /// the axiom file, the context axioms (with `context_formulas` when
     /// some came from FOF formulas, see [`Background`]).
@@ -763,6 +895,24 @@ impl Graph {
         });
         Background::of(self, &self.context_axioms(t.id)).store(&mut meta);
         meta
+    }
+}
+
+/// Inference steps in a certificate: the elements of every `steps` array
+/// in it, however deep (refutations, step lists, per-answer proofs).
+fn count_steps(v: &serde_json::Value) -> usize {
+    match v {
+        serde_json::Value::Object(o) => o
+            .iter()
+            .map(|(k, x)| match (k.as_str(), x) {
+                ("steps", serde_json::Value::Array(a)) => {
+                    a.len() + a.iter().map(count_steps).sum::<usize>()
+                }
+                _ => count_steps(x),
+            })
+            .sum(),
+        serde_json::Value::Array(a) => a.iter().map(count_steps).sum(),
+        _ => 0,
     }
 }
 
@@ -1184,11 +1334,50 @@ mod tests {
     #[test]
     fn config_validation_names_the_field() {
         let c = TasksConfig {
-            levels: vec![5],
+            levels: vec![0],
             ..Default::default()
         };
         assert!(c.validate().unwrap_err().contains("tasks.tptp.levels"));
+        let deep = TasksConfig {
+            levels: vec![5, 8, 255],
+            ..Default::default()
+        };
+        assert!(deep.validate().is_ok());
+        let empty = TasksConfig {
+            selection: LevelMap {
+                depth: vec![],
+                k: vec![1],
+            },
+            ..Default::default()
+        };
+        assert!(
+            empty
+                .validate()
+                .unwrap_err()
+                .contains("tasks.tptp.selection")
+        );
         assert!(TasksConfig::default().validate().is_ok());
         assert_eq!(TasksConfig::default().params(Family::Selection, 4), (4, 8));
+    }
+
+    #[test]
+    fn levels_go_on_past_the_lists() {
+        let c = TasksConfig::default();
+        // The documented table: k at level 8, and depth = level.
+        assert_eq!(c.params(Family::Entailment, 8), (8, 14));
+        assert_eq!(c.params(Family::Selection, 8), (8, 16));
+        assert_eq!(c.params(Family::Reconstruction, 8), (8, 32));
+        assert_eq!(c.params(Family::Derivation, 8), (8, 24));
+        assert_eq!(c.params(Family::Entailment, 5), (5, 8));
+        // Levels 1-4 are the lists.
+        assert_eq!(c.params(Family::Reconstruction, 2), (2, 8));
+        // A one-entry list grows by 1; a flat tail still grows by 1.
+        let m = LevelMap {
+            depth: vec![3],
+            k: vec![4, 4],
+        };
+        assert_eq!(m.at(1), (3, 4));
+        assert_eq!(m.at(3), (5, 5));
+        assert_eq!(m.at(255).0, 257);
     }
 }
