@@ -138,25 +138,34 @@ pub struct Built {
 }
 
 impl Built {
-    /// The metadata JSON with the difficulty features added as the object
-    /// `difficulty` (unchanged when there are none). Metadata that is not a
-    /// JSON object is an error: a generator bug.
+    /// The metadata JSON with the difficulty features appended as the
+    /// object `difficulty` (unchanged when there are none; the family's
+    /// keys keep their order). Metadata that is not a JSON object, or that
+    /// has a `difficulty` key of its own, is an error: a generator bug.
     pub fn metadata_with_difficulty(&self) -> Result<String, String> {
         if self.difficulty.is_empty() {
             return Ok(self.metadata.clone());
         }
-        let mut v: serde_json::Value = serde_json::from_str(&self.metadata)
+        let v: serde_json::Value = serde_json::from_str(&self.metadata)
             .map_err(|e| format!("metadata is not JSON: {e}"))?;
         let obj = v
-            .as_object_mut()
+            .as_object()
             .ok_or_else(|| "metadata is not a JSON object".to_string())?;
+        if obj.contains_key("difficulty") {
+            return Err("metadata already has a difficulty key".into());
+        }
         let features: serde_json::Map<String, serde_json::Value> = self
             .difficulty
             .iter()
             .map(|(k, x)| ((*k).to_string(), difficulty_value(*x)))
             .collect();
-        obj.insert("difficulty".into(), serde_json::Value::Object(features));
-        serde_json::to_string(&v).map_err(|e| e.to_string())
+        let features = serde_json::to_string(&features).map_err(|e| e.to_string())?;
+        // Appended to the text as it is, so the family's own key order
+        // (E1, E2, ..., E10) survives: a checked object ends in `}`.
+        let body = self.metadata.trim_end();
+        let inner = &body[..body.len() - 1];
+        let sep = if obj.is_empty() { "" } else { "," };
+        Ok(format!("{inner}{sep}\"difficulty\":{features}}}"))
     }
 
     /// The dataset record of this instance at `index` of `cell`.
@@ -458,7 +467,17 @@ mod tests {
         assert_eq!(m["theorem"], "p(X)");
         assert_eq!(m["difficulty"]["proof_depth"], serde_json::json!(3));
         assert_eq!(m["difficulty"]["prover_effort"], serde_json::json!(2.5));
+        // The family's key order is kept; the features come last.
+        let text = b.metadata_with_difficulty().unwrap();
+        assert!(text.starts_with(r#"{"theorem":"p(X)","z":1,"difficulty":{"#), "{text}");
+        b.metadata = "{ }".into();
+        assert_eq!(
+            b.metadata_with_difficulty().unwrap(),
+            r#"{ "difficulty":{"proof_depth":3,"prover_effort":2.5}}"#
+        );
         b.metadata = "[1]".into();
+        assert!(b.metadata_with_difficulty().is_err());
+        b.metadata = r#"{"difficulty":1}"#.into();
         assert!(b.metadata_with_difficulty().is_err());
     }
 }
