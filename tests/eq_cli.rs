@@ -116,7 +116,7 @@ fn bad_arguments_exit_2_and_touch_nothing() {
     let out = tmp.path().join("o");
     let o = out.to_str().unwrap();
     for args in [
-        vec!["eq", "--levels", "5", "--out", o],
+        vec!["eq", "--levels", "256", "--out", o],
         vec!["eq", "--levels", "0,1", "--out", o],
         vec!["eq", "--count", "0", "--out", o],
         vec!["eq", "--count", "many", "--out", o],

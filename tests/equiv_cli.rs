@@ -105,7 +105,7 @@ fn bad_equiv_arguments_exit_2_and_touch_nothing() {
     let out = tmp.path().join("o");
     let o = out.to_str().unwrap();
     for args in [
-        vec!["equiv", "--levels", "5", "--out", o],
+        vec!["equiv", "--levels", "256", "--out", o],
         vec!["equiv", "--levels", "0,1", "--out", o],
         vec!["equiv", "--count", "0", "--out", o],
         vec!["equiv", "--count", "lots", "--out", o],

@@ -216,19 +216,33 @@ mod tests {
         let e = run_config(None, RunKind::Pl, &o).unwrap_err();
         assert!(e.to_string().contains("seed"), "{e}");
         assert_eq!(e.exit_code(), 2);
+        // EQ and equivalence levels are open-ended: 9 is taken, 0 refused
+        // naming the key.
         let o = Overrides {
             levels: vec![9],
+            ..Overrides::default()
+        };
+        for kind in [RunKind::Eq, RunKind::Equiv] {
+            let cfg = run_config(None, kind, &o).unwrap();
+            let levels = match kind {
+                RunKind::Eq => &cfg.tasks.eq.levels,
+                _ => &cfg.tasks.equiv.levels,
+            };
+            assert_eq!(levels, &[9]);
+        }
+        let o = Overrides {
+            levels: vec![2, 0],
             ..Overrides::default()
         };
         let e = run_config(None, RunKind::Eq, &o).unwrap_err();
         assert_eq!(
             e.to_string(),
-            "overrides: tasks.eq.levels: no EQ level 9 (levels are 1-4)"
+            "overrides: tasks.eq.levels: no EQ level 0 (levels start at 1)"
         );
         let e = run_config(None, RunKind::Equiv, &o).unwrap_err();
         assert_eq!(
             e.to_string(),
-            "overrides: tasks.equiv.levels: no equivalence level 9 (levels are 1-4)"
+            "overrides: tasks.equiv.levels: no equivalence level 0 (levels start at 1)"
         );
         let o2 = Overrides {
             answer_format: Some("xml".into()),

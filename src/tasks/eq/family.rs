@@ -25,7 +25,8 @@ pub const VERSION: &str = "eq-4";
 pub struct EqConfig {
     /// Instances per task and level.
     pub count: usize,
-    /// Difficulty levels (1-4).
+    /// Difficulty levels (any from 1; the schedule is
+    /// [`GenParams::level`]).
     pub levels: Vec<u8>,
     /// Rows per Parquet shard.
     pub max_rows_per_shard: usize,
@@ -45,7 +46,9 @@ impl EqConfig {
     /// Checks what the types cannot.
     pub fn validate(&self) -> Result<(), String> {
         if let Some(l) = self.levels.iter().find(|&&l| GenParams::level(l).is_none()) {
-            return Err(format!("tasks.eq.levels: no EQ level {l} (levels are 1-4)"));
+            return Err(format!(
+                "tasks.eq.levels: no EQ level {l} (levels start at 1)"
+            ));
         }
         if self.levels.is_empty() {
             return Err("tasks.eq.levels: no level selected".into());

@@ -6,8 +6,8 @@
 //! cited set checked minimal) after renaming.
 //!
 //! Difficulty knobs (steps, redexes per step, start depth, distractors, term
-//! size cap) are grouped in [`GenParams`] and mapped to levels 1-4 by
-//! [`GenParams::level`].
+//! size cap) are grouped in [`GenParams`] and mapped to any level from 1 by
+//! the schedule of [`GenParams::level`].
 
 use crate::equational::lang::{Equation, Pos, World, disjoint};
 use crate::equational::step::{Witness, check_step, is_minimal};
@@ -38,15 +38,52 @@ pub struct GenParams {
     pub balanced: bool,
 }
 
+/// Level from which the proof length of the EQ schedule stops growing.
+pub const STEPS_TOP_LEVEL: u8 = 12;
+
 impl GenParams {
-    /// The knobs of a difficulty level (1-4); `None` for another number.
+    /// The knobs of difficulty level `level` (any level from 1; `None` for
+    /// 0). Levels 1-4 are the original table. From level 5 on the proof
+    /// grows by 12 steps a level up to level [`STEPS_TOP_LEVEL`] (115-126
+    /// steps, a prompt of tens of thousands of characters), the term size
+    /// cap by 10 a level up to 120 (level 10), the distractors by 2 a level
+    /// up to 30 (level 16); the start depth is 5 (every term of the chain
+    /// stays within depth 8) and the redexes per step 3 (the generator
+    /// draws 1-3). Levels above 16 have level 16's knobs.
+    ///
+    /// | level | steps | redexes per step | start depth | distractors | term size cap |
+    /// |---:|---:|---:|---:|---:|---:|
+    /// | 1 | 3-5 | 1 | 3 | 0 | 30 |
+    /// | 2 | 6-10 | 2 | 3 | 2 | 40 |
+    /// | 3 | 11-18 | 2 | 4 | 4 | 50 |
+    /// | 4 | 19-30 | 3 | 4 | 6 | 60 |
+    /// | 5 | 31-42 | 3 | 5 | 8 | 70 |
+    /// | 6 | 43-54 | 3 | 5 | 10 | 80 |
+    /// | 7 | 55-66 | 3 | 5 | 12 | 90 |
+    /// | 8 | 67-78 | 3 | 5 | 14 | 100 |
+    /// | l in 5..=16, m = min(l, 12) | 12(m-4)+19 to 12(m-4)+30 | 3 | 5 | 2(l-1) | min(10(l-4)+60, 120) |
+    /// | above 16 | 115-126 | 3 | 5 | 30 | 120 |
+    ///
+    /// Gap filling caps the redexes per step at 2 (balanced equations).
     pub fn level(level: u8) -> Option<GenParams> {
         let (min_steps, max_steps, max_redexes, start_depth, distractors, max_size) = match level {
+            0 => return None,
             1 => (3, 5, 1, 3, 0, 30),
             2 => (6, 10, 2, 3, 2, 40),
             3 => (11, 18, 2, 4, 4, 50),
             4 => (19, 30, 3, 4, 6, 60),
-            _ => return None,
+            l => {
+                let grown = usize::from(l.min(STEPS_TOP_LEVEL)) - 4;
+                let min_steps = 19 + 12 * grown;
+                (
+                    min_steps,
+                    min_steps + 11,
+                    3,
+                    5,
+                    (2 * (usize::from(l) - 1)).min(30),
+                    (60 + 10 * grown as u32).min(120),
+                )
+            }
         };
         Some(GenParams {
             min_steps,
@@ -596,6 +633,39 @@ mod tests {
                     p.world.vars_of(e.rhs, &mut vr);
                     assert!(vr.iter().all(|v| vl.contains(v)), "vars(R) ⊆ vars(L)");
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn levels_past_four_keep_growing_up_to_their_caps() {
+        assert!(GenParams::level(0).is_none());
+        let four = GenParams::level(4).unwrap();
+        let mut last = four.clone();
+        for level in 5..=8u8 {
+            let p = GenParams::level(level).unwrap();
+            assert!(p.min_steps > last.max_steps, "level {level}: {p:?}");
+            assert!(p.distractors > last.distractors && p.max_size > last.max_size);
+            assert!(p.start_depth > four.start_depth && p.max_redexes == 3);
+            last = p;
+        }
+        // Past the caps nothing grows: level 255 is level 16.
+        assert_eq!(GenParams::level(255), GenParams::level(16));
+        let top = GenParams::level(16).unwrap();
+        assert_eq!((top.min_steps, top.max_steps), (115, 126));
+        assert_eq!((top.distractors, top.max_size), (30, 120));
+        assert_eq!(GenParams::level(12).unwrap().min_steps, 115);
+        // Proofs of the new levels are as long as their knobs say.
+        for level in [5u8, 8] {
+            let params = GenParams::level(level).unwrap();
+            let mut rng = instance_rng(3, &["eq-test-high", &level.to_string()], 0);
+            let p = generate(&params, &mut rng).expect("a proof");
+            assert!((params.min_steps..=params.max_steps).contains(&p.steps()));
+            assert!(p.distractors <= params.distractors);
+            for k in 1..=p.steps() {
+                let (s, t) = (p.terms[k - 1], p.terms[k]);
+                assert!(check_step(&p.world, &p.equations, s, t, &p.citations[k]).is_ok());
+                assert!(p.world.bank.weight(t) <= params.max_size);
             }
         }
     }

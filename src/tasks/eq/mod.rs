@@ -27,7 +27,7 @@ pub mod record;
 pub use generate::{GenParams, Proof};
 
 use crate::equational::lang;
-use crate::equational::step::check_step;
+use crate::equational::step::{self, check_step};
 use crate::tasks::family::Built;
 use crate::tasks::{Score, TaskError, instance_rng};
 use corrupt::{Corruption, corrupt_citation, corrupt_contractum, first_failure};
@@ -109,6 +109,74 @@ struct Features {
     start_size: u32,
 }
 
+/// The difficulty features of an EQ row, measured on the proof shown (the
+/// same names in every config, in this order): rewrite steps, redexes
+/// (rewrites) over all steps, equations listed, distractors among them,
+/// the largest term of the chain, the symbols of every term and equation,
+/// and the licensing candidates: the (equation, position) pairs over all
+/// steps that rewrite a step's redex into its contractum
+/// ([`step::candidates`]), the search space of the step checker and of a
+/// solver naming citations, and the redex options: the (equation side,
+/// position) pairs over the terms before each step where a side of a listed
+/// equation matches (a variable side excepted), the rewrites a reader
+/// weighs.
+fn difficulty(p: &Proof) -> Vec<(&'static str, f64)> {
+    let w = &p.world;
+    let size = |t| f64::from(w.bank.weight(t));
+    let symbols: f64 = p.terms.iter().map(|&t| size(t)).sum::<f64>()
+        + p.equations
+            .iter()
+            .map(|e| size(e.lhs) + size(e.rhs))
+            .sum::<f64>();
+    let candidates: usize = p
+        .terms
+        .windows(2)
+        .map(|st| {
+            (0..p.equations.len())
+                .map(|e| step::candidates(w, &p.equations, e, st[0], st[1]).len())
+                .sum::<usize>()
+        })
+        .sum();
+    // Either side of any equation matching a subterm of the term before a
+    // step: the rewrites a reader has to weigh at that step.
+    let mut m = crate::logic::Matcher::new();
+    let options: usize = p.terms[..p.terms.len() - 1]
+        .iter()
+        .map(|&s| {
+            w.positions(s)
+                .iter()
+                .map(|pos| {
+                    let u = w.subterm(s, pos).expect("own position");
+                    p.equations
+                        .iter()
+                        .flat_map(|e| [e.lhs, e.rhs])
+                        .filter(|&side| {
+                            m.clear();
+                            !w.bank.is_var(side) && m.matches(&w.bank, side, u)
+                        })
+                        .count()
+                })
+                .sum::<usize>()
+        })
+        .sum();
+    vec![
+        ("proof_steps", p.steps() as f64),
+        (
+            "redexes",
+            p.citations.iter().map(Vec::len).sum::<usize>() as f64,
+        ),
+        ("equations", p.equations.len() as f64),
+        ("distractors", p.distractors as f64),
+        (
+            "max_term_size",
+            p.terms.iter().map(|&t| size(t)).fold(0.0, f64::max),
+        ),
+        ("symbols", symbols),
+        ("licensing_candidates", candidates as f64),
+        ("redex_options", options as f64),
+    ]
+}
+
 fn features(p: &Proof) -> Features {
     let w = &p.world;
     Features {
@@ -172,7 +240,7 @@ fn assemble<I: Serialize>(proof: &Proof, p: Parts<'_, I>) -> Result<Built, Strin
         label: p.label.to_string(),
         domain: None,
         source: Some(format!("generator:{GENERATOR_VERSION}")),
-        difficulty: Vec::new(),
+        difficulty: difficulty(proof),
         stats: Vec::new(),
     })
 }
@@ -498,7 +566,10 @@ fn build_gf(
             label: if decoy { "decoy" } else { "fillable" },
         },
     )
-    .map(Some)
+    .map(|mut b| {
+        b.difficulty.push(("gap_lines", inst.gap_len as f64));
+        Some(b)
+    })
 }
 
 #[derive(Deserialize)]
@@ -567,6 +638,7 @@ pub fn verify_record(task: Task, metadata: &str, gold: &str) -> Result<String, S
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::collections::BTreeMap;
 
     #[test]
     fn built_instances_score_their_gold_and_keep_paper_fields() {
@@ -635,6 +707,55 @@ mod tests {
                     }
                 }
             }
+        }
+    }
+
+    /// Every row carries the difficulty features, in one order, measured
+    /// on its proof; they grow from level 4 to level 6.
+    #[test]
+    fn rows_carry_difficulty_features_that_grow_with_the_level() {
+        let names = |b: &Built| b.difficulty.iter().map(|d| d.0).collect::<Vec<_>>();
+        let common = [
+            "proof_steps",
+            "redexes",
+            "equations",
+            "distractors",
+            "max_term_size",
+            "symbols",
+            "licensing_candidates",
+            "redex_options",
+        ];
+        let mut steps = BTreeMap::new();
+        for task in Task::ALL {
+            for level in [4u8, 6] {
+                let b = (0..4)
+                    .find_map(|i| build(task, level, 9, i).unwrap())
+                    .expect("a row");
+                let mut want = common.to_vec();
+                if task == Task::GapFilling {
+                    want.push("gap_lines");
+                }
+                assert_eq!(names(&b), want, "{task:?}");
+                let m: Value = serde_json::from_str(&b.metadata).unwrap();
+                let d: BTreeMap<&str, f64> = b.difficulty.iter().copied().collect();
+                assert_eq!(
+                    d["proof_steps"],
+                    m["numberOfProofSteps"].as_f64().unwrap(),
+                    "{task:?}"
+                );
+                assert_eq!(d["equations"], m["features"]["equations"].as_f64().unwrap());
+                assert!(d["redexes"] >= d["proof_steps"]);
+                // Every step of a correct proof has a licensing candidate
+                // per redex at least.
+                if b.label == "correct" || b.label == "fillable" {
+                    assert!(d["licensing_candidates"] >= d["redexes"], "{d:?}");
+                }
+                // Each redex's own equation side matches where it is used.
+                assert!(d["redex_options"] >= d["licensing_candidates"].min(d["redexes"]));
+                assert!(verify_record(task, &b.metadata, &b.answer).is_ok());
+                steps.insert((task, level), d["proof_steps"]);
+            }
+            assert!(steps[&(task, 6)] > steps[&(task, 4)], "{task:?}: {steps:?}");
         }
     }
 

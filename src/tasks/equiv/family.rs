@@ -19,7 +19,8 @@ use serde::{Deserialize, Serialize};
 pub struct EquivConfig {
     /// Rows per config and level.
     pub count: usize,
-    /// Difficulty levels (1-4; the schedule is in [`super::pl`]).
+    /// Difficulty levels (any from 1; the schedules are [`Level::of`] and
+    /// [`super::fol::Level::of`]).
     pub levels: Vec<u8>,
     /// Rows per Parquet shard.
     pub max_rows_per_shard: usize,
@@ -40,7 +41,7 @@ impl EquivConfig {
     pub fn validate(&self) -> Result<(), String> {
         if let Some(l) = self.levels.iter().find(|&&l| Level::of(l).is_none()) {
             return Err(format!(
-                "tasks.equiv.levels: no equivalence level {l} (levels are 1-4)"
+                "tasks.equiv.levels: no equivalence level {l} (levels start at 1)"
             ));
         }
         if self.levels.is_empty() {

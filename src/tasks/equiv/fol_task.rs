@@ -20,8 +20,9 @@
 //! variable does) is `cheating`; random interpretations that separate the
 //! two give `wrong` at once; otherwise the prover decides both directions
 //! (an answer nesting more than [`MAX_EXTRA_DEPTH`] quantifiers beyond the
-//! formula's is `timeout` unchecked, since evaluation grows as the model
-//! size to the nesting depth):
+//! formula's, or more than [`MAX_ANSWER_DEPTH`] in all, is `timeout`
+//! unchecked, since evaluation grows as the model size to the nesting
+//! depth):
 //! `ok` when both are proved, `wrong` with the countermodel when one has a
 //! finite model, `timeout` when neither is found within the limits.
 
@@ -38,6 +39,13 @@ use serde_json::{Value, json};
 /// scorer declines to evaluate it (the cost grows as the model size to that
 /// power).
 const MAX_EXTRA_DEPTH: usize = 6;
+
+/// Quantifiers an answer may nest in all, whatever the shown formula's
+/// depth: the bound of level 4 (depth 3 + [`MAX_EXTRA_DEPTH`]), so deeper
+/// formulas at higher levels do not raise the scorer's worst case. A
+/// shown formula nests at most [`fol::MAX_QUANTIFIERS`], and its prenex
+/// form no more, so a plain restatement stays within the bound.
+const MAX_ANSWER_DEPTH: usize = 9;
 
 /// Attempts per candidate index (each may cost two prover calls).
 const ATTEMPTS: usize = 12;
@@ -146,7 +154,8 @@ fn build_equivalence(
         (right, d.formula.clone())
     };
     let (left_text, right_text) = (left.to_string(), right.to_string());
-    let certificate = match (fol::decide(&left, &right)?, equivalent) {
+    let (decision, effort) = fol::decide_measured(&left, &right)?;
+    let certificate = match (decision, equivalent) {
         (Decision::Unknown, _) => return Ok(None),
         (Decision::Equivalent(work), true) => json!({
             "equivalent": true,
@@ -184,7 +193,7 @@ fn build_equivalence(
         mutation,
         equivalent,
     };
-    Ok(Some(pair.built(
+    let mut built = pair.built(
         common_meta(d, level),
         equivalence_prompt(&d.vocabulary, &left_text, &right_text),
         &certificate,
@@ -194,7 +203,38 @@ fn build_equivalence(
             ("left_size", left.size() as f64),
             ("right_size", right.size() as f64),
         ],
-    )))
+    );
+    built.difficulty = difficulty(d, rewrites.len(), [&left, &right], effort);
+    Ok(Some(built))
+}
+
+/// The difficulty features of a first-order row (the same names in both
+/// configs, in this order): the vocabulary's predicates and constants, the
+/// quantifiers of the drawn formula, the deepest quantifier nesting of the
+/// two formulas shown or compared, the rewrite steps between them, the
+/// size (nodes) of each, and the prover's work on the certifying decision
+/// (given clauses, model-finder SAT conflicts).
+fn difficulty(
+    d: &Drawn,
+    rewrites: usize,
+    [a, b]: [&Fol; 2],
+    effort: fol::Effort,
+) -> Vec<(&'static str, f64)> {
+    let predicates = d.vocabulary.iter().filter(|s| s.arity > 0).count();
+    vec![
+        ("predicates", predicates as f64),
+        ("constants", (d.vocabulary.len() - predicates) as f64),
+        ("quantifiers", d.formula.quantifiers() as f64),
+        (
+            "quantifier_depth",
+            a.quantifier_depth().max(b.quantifier_depth()) as f64,
+        ),
+        ("rewrites", rewrites as f64),
+        ("size_a", a.size() as f64),
+        ("size_b", b.size() as f64),
+        ("prover_given_clauses", effort.given_clauses as f64),
+        ("prover_sat_conflicts", effort.sat_conflicts as f64),
+    ]
 }
 
 fn build_roundtrip(
@@ -216,7 +256,7 @@ fn build_roundtrip(
     let metadata = Value::Object(meta).to_string();
     // The gold answer must pass the scorer, or the row is dropped (the
     // prover left it undecided) or is a bug.
-    let s = score_roundtrip(&metadata, &gold_text);
+    let (s, effort) = score_roundtrip_measured(&metadata, &gold_text);
     let work = match s.verdict {
         Verdict::Ok => s.detail.clone(),
         Verdict::Timeout => return Ok(None),
@@ -241,7 +281,7 @@ fn build_roundtrip(
         label: "first_order".into(),
         domain: Some("FOL".into()),
         source: Some("first_order".into()),
-        difficulty: Vec::new(),
+        difficulty: difficulty(d, rewrites.len(), [&d.formula, &gold], effort),
         stats: vec![
             ("symbols", d.vocabulary.len() as f64),
             ("size", d.formula.size() as f64),
@@ -267,36 +307,53 @@ fn stored(meta: &Value, key: &str) -> Result<Fol, String> {
 /// module notes for the verdicts). The detail of an `ok` names the work of
 /// both proofs.
 pub fn score_roundtrip(metadata: &str, answer: &str) -> Score {
+    score_roundtrip_measured(metadata, answer).0
+}
+
+/// [`score_roundtrip`] with the prover's work (none when the answer was
+/// settled before the prover ran).
+fn score_roundtrip_measured(metadata: &str, answer: &str) -> (Score, fol::Effort) {
+    let none = fol::Effort::default();
     let meta: Value = match serde_json::from_str(metadata) {
         Ok(m) => m,
-        Err(e) => return Score::malformed(format!("row metadata: {e}")),
+        Err(e) => return (Score::malformed(format!("row metadata: {e}")), none),
     };
     let (original, vocabulary) = match (stored(&meta, "formula"), vocabulary_of(&meta)) {
         (Ok(f), Ok(v)) => (f, v),
-        (Err(e), _) | (_, Err(e)) => return Score::malformed(format!("row metadata: {e}")),
+        (Err(e), _) | (_, Err(e)) => {
+            return (Score::malformed(format!("row metadata: {e}")), none);
+        }
     };
     let f = match fol::parse(answer) {
         Ok(f) => f,
-        Err(e) => return Score::malformed(format!("the answer is not a TPTP FOF formula: {e}")),
+        Err(e) => {
+            let s = Score::malformed(format!("the answer is not a TPTP FOF formula: {e}"));
+            return (s, none);
+        }
     };
     let outside = fol::outside(&f, &vocabulary);
     if !outside.is_empty() {
-        return Score::cheating(format!(
+        let s = Score::cheating(format!(
             "symbols outside the vocabulary: {}",
             outside.join(", ")
         ));
+        return (s, none);
     }
     if f == original {
-        return Score::cheating("the shown formula copied, not restated");
+        return (
+            Score::cheating("the shown formula copied, not restated"),
+            none,
+        );
     }
     // Evaluating in a model of size n costs about n^depth: an answer that
     // nests quantifiers far beyond the shown formula's is not checked.
-    let depth_limit = original.quantifier_depth() + MAX_EXTRA_DEPTH;
+    let depth_limit = (original.quantifier_depth() + MAX_EXTRA_DEPTH).min(MAX_ANSWER_DEPTH);
     if f.quantifier_depth() > depth_limit {
-        return Score::timeout(format!(
+        let s = Score::timeout(format!(
             "the answer nests {} quantifiers; answers nesting more than {depth_limit} are not checked",
             f.quantifier_depth()
         ));
+        return (s, none);
     }
     let not_equivalent = |m: &fol::Model| {
         Score::wrong(format!(
@@ -309,9 +366,13 @@ pub fn score_roundtrip(metadata: &str, answer: &str) -> Score {
     // Cheap first: random interpretations (seeded, so scores repeat).
     let mut rng = instance_rng(0, &["roundtrip_fol", "score"], 0);
     if let Some(m) = fol::separate(&mut rng, &original, &f) {
-        return not_equivalent(&m);
+        return (not_equivalent(&m), none);
     }
-    match fol::decide(&original, &f) {
+    let (decision, effort) = match fol::decide_measured(&original, &f) {
+        Ok((d, effort)) => (Ok(d), effort),
+        Err(e) => (Err(e), none),
+    };
+    let s = match decision {
         Ok(Decision::Equivalent(work)) => Score {
             detail: format!(
                 "equivalent: both directions proved ({} and {} given clauses)",
@@ -326,7 +387,8 @@ pub fn score_roundtrip(metadata: &str, answer: &str) -> Score {
             fol::limits().max_model_size
         )),
         Err(e) => Score::timeout(format!("the check failed: {e}")),
-    }
+    };
+    (s, effort)
 }
 
 /// Re-checks a stored first-order row: a True label by proving both

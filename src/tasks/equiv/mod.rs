@@ -279,7 +279,7 @@ fn build_equivalence(
         mutation,
         equivalent,
     };
-    Ok(Some(pair.built(
+    let mut built = pair.built(
         common_meta(d, level),
         equivalence_prompt(&d.vocabulary, &left_text, &right_text),
         &certificate,
@@ -289,7 +289,25 @@ fn build_equivalence(
             ("left_connectives", left.size() as f64),
             ("right_connectives", right.size() as f64),
         ],
-    )))
+    );
+    built.difficulty = difficulty(d, rewrites.len(), [&left, &right]);
+    Ok(Some(built))
+}
+
+/// The difficulty features of a propositional row (the same names in both
+/// configs, in this order): the atoms, the rewrite steps between the two
+/// formulas shown or compared, the connectives (negations included) of
+/// each, the deeper nesting of the two, and the SAT conflicts of deciding
+/// their equivalence ([`pl::decision_conflicts`]).
+fn difficulty(d: &Drawn, rewrites: usize, [a, b]: [&Formula; 2]) -> Vec<(&'static str, f64)> {
+    vec![
+        ("atoms", d.vocabulary.len() as f64),
+        ("rewrites", rewrites as f64),
+        ("connectives_a", a.size() as f64),
+        ("connectives_b", b.size() as f64),
+        ("depth", a.depth().max(b.depth()) as f64),
+        ("sat_conflicts", pl::decision_conflicts(a, b) as f64),
+    ]
 }
 
 /// What the row of an equivalence pair holds beyond its logic: the two
@@ -386,7 +404,7 @@ fn build_roundtrip(
         label: format!("{:?}", d.form).to_lowercase(),
         domain: Some("PL".into()),
         source: Some(format!("{:?}", d.form).to_lowercase()),
-        difficulty: Vec::new(),
+        difficulty: difficulty(d, rewrites.len(), [&d.formula, &gold]),
         stats: vec![
             ("atoms", d.vocabulary.len() as f64),
             ("connectives", d.formula.size() as f64),

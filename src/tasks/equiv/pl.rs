@@ -6,18 +6,14 @@
 //! differ, re-checked by evaluation; an equivalence re-checked by a truth
 //! table up to [`TABLE_ATOMS`] atoms, else by a second SAT call).
 //!
-//! Level schedule (atoms, binary connectives of a general formula, clauses
-//! of a 3-CNF formula, sound rewrite steps):
-//!
-//! | level | atoms | connectives | 3-CNF clauses | rewrites |
-//! |---|---|---|---|---|
-//! | 1 | 3 | 3 | 2 | 1 |
-//! | 2 | 4 | 5 | 3 | 2 |
-//! | 3 | 5 | 7 | 4 | 3 |
-//! | 4 | 6 | 9 | 5 | 4 |
+//! Level schedule: [`Level::of`] (atoms, binary connectives of a general
+//! formula, clauses of a 3-CNF formula, sound rewrite steps), open-ended
+//! with the atoms capped at [`MAX_ATOMS`] and nothing growing past
+//! [`TOP_LEVEL`].
 
 use crate::prop::formula::Formula;
 use crate::prop::sat;
+use crate::sat::{Batsat, SatSolver};
 use rand::Rng;
 use rand::seq::SliceRandom;
 use rand_chacha::ChaCha8Rng;
@@ -41,12 +37,39 @@ pub struct Level {
     pub rewrites: usize,
 }
 
+/// Most atoms of a vocabulary: the abstract one has eight names, and
+/// formulas stay within a truth table of 256 rows (the re-check of
+/// [`recheck_equivalent`] and the reference script's table).
+pub const MAX_ATOMS: usize = 8;
+
+/// Level from which the schedule stops growing: every level above it has
+/// its parameters (a general formula of 49 binary connectives, 24 rewrite
+/// steps).
+pub const TOP_LEVEL: u8 = 24;
+
 impl Level {
-    /// The parameters of level `l` (1-4), `None` for any other.
+    /// The parameters of level `l` (any level from 1, `None` for 0): at
+    /// level `l`, `m = min(l, TOP_LEVEL)`, `min(m + 2, MAX_ATOMS)` atoms,
+    /// `2m + 1` binary connectives, `m + 1` 3-CNF clauses and `m` rewrite
+    /// steps (the equivalence pairs take one more). Levels 1-4 are as
+    /// before the schedule was opened; from level 6 the atoms stay at 8
+    /// while the formulas and rewritings keep growing.
+    ///
+    /// | level | atoms | connectives | 3-CNF clauses | rewrites |
+    /// |---:|---:|---:|---:|---:|
+    /// | 1 | 3 | 3 | 2 | 1 |
+    /// | 2 | 4 | 5 | 3 | 2 |
+    /// | 3 | 5 | 7 | 4 | 3 |
+    /// | 4 | 6 | 9 | 5 | 4 |
+    /// | 5 | 7 | 11 | 6 | 5 |
+    /// | 6 | 8 | 13 | 7 | 6 |
+    /// | 7 | 8 | 15 | 8 | 7 |
+    /// | 8 | 8 | 17 | 9 | 8 |
+    /// | 24 and above | 8 | 49 | 25 | 24 |
     pub fn of(l: u8) -> Option<Level> {
-        let i = usize::from(l);
-        (1..=4).contains(&i).then(|| Level {
-            atoms: i + 2,
+        let i = usize::from(l.min(TOP_LEVEL));
+        (i >= 1).then(|| Level {
+            atoms: (i + 2).min(MAX_ATOMS),
             connectives: 2 * i + 1,
             clauses: i + 1,
             rewrites: i,
@@ -506,6 +529,17 @@ pub fn decide(left: &Formula, right: &Formula) -> Result<(), Assignment> {
     }
 }
 
+/// The SAT conflicts of deciding `left ≡ right` ([`decide`]'s problem,
+/// `~(left <=> right)` Tseitin-encoded, on a fresh CDCL solver): the
+/// deterministic work of the decision.
+pub fn decision_conflicts(left: &Formula, right: &Formula) -> u64 {
+    let goal = Formula::negation(Formula::iff(left.clone(), right.clone()));
+    let mut e = sat::Encoder::new(Batsat::new());
+    let g = e.encode(&goal);
+    let _ = e.solver().solve(&[g]);
+    e.solver().conflicts()
+}
+
 /// Re-checks an equivalence without the generator's SAT call: every
 /// assignment when the two have at most [`TABLE_ATOMS`] atoms, else a
 /// second, fresh SAT call. `Err` with a separating assignment if they differ.
@@ -600,8 +634,8 @@ mod tests {
 
     #[test]
     fn levels_grow_and_formulas_use_every_atom() {
-        assert!(Level::of(0).is_none() && Level::of(5).is_none());
-        for l in 1..=4 {
+        assert!(Level::of(0).is_none());
+        for l in 1..=8 {
             let lv = Level::of(l).unwrap();
             for (i, form) in [Form::Cnf3, Form::General].into_iter().enumerate() {
                 let mut rng = instance_rng(3, &["lv"], u64::from(l) * 10 + i as u64);
@@ -612,6 +646,42 @@ mod tests {
             }
         }
         assert!(Level::of(4).unwrap().atoms > Level::of(1).unwrap().atoms);
+    }
+
+    #[test]
+    fn the_schedule_grows_past_level_four_within_its_caps() {
+        let mut last = Level::of(4).unwrap();
+        for l in 5..=8 {
+            let lv = Level::of(l).unwrap();
+            assert!(lv.connectives > last.connectives && lv.clauses > last.clauses);
+            assert!(lv.rewrites > last.rewrites && lv.atoms >= last.atoms);
+            assert!(lv.atoms <= MAX_ATOMS);
+            last = lv;
+        }
+        assert_eq!(Level::of(6).unwrap().atoms, MAX_ATOMS);
+        assert_eq!(Level::of(255), Level::of(TOP_LEVEL));
+        assert_eq!(Level::of(TOP_LEVEL).unwrap().connectives, 49);
+        // A level-8 formula and its rewriting: eight atoms, the conflicts
+        // of the decision counted.
+        let lv = Level::of(8).unwrap();
+        let mut rng = instance_rng(4, &["lv8"], 0);
+        let atoms = vocabulary(&mut rng, VocabKind::Natural, lv.atoms);
+        let f = random_formula(&mut rng, Form::General, &atoms, &lv);
+        assert_eq!(f.size() - count_negations(&f), lv.connectives);
+        let (_, g) = rewrite(&mut rng, &f, lv.rewrites).expect("rewrites");
+        assert!(decide(&f, &g).is_ok());
+        assert_eq!(decision_conflicts(&f, &g), decision_conflicts(&f, &g));
+        // Three pigeons, two holes: no unit propagation alone refutes it.
+        let php = p(
+            "((P | Q) & (R | S) & (T | U) & (~P | ~R) & (~P | ~T) & (~R | ~T) & (~Q | ~S) & (~Q | ~U) & (~S | ~U))",
+        );
+        assert!(decide(&php, &Formula::False).is_ok());
+        assert!(decision_conflicts(&php, &Formula::False) >= 1);
+    }
+
+    fn count_negations(f: &Formula) -> usize {
+        let here = usize::from(matches!(f, Formula::Not(_)));
+        here + children(f).into_iter().map(count_negations).sum::<usize>()
     }
 
     #[test]

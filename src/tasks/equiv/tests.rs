@@ -38,6 +38,74 @@ fn built_rows_verify_and_labels_alternate() {
     }
 }
 
+/// Rows past level 4 build, verify and carry the difficulty features, in
+/// one order per logic; the drawn formulas are larger than at level 4.
+#[test]
+fn rows_past_level_four_verify_and_carry_difficulty() {
+    let pl = [
+        "atoms",
+        "rewrites",
+        "connectives_a",
+        "connectives_b",
+        "depth",
+        "sat_conflicts",
+    ];
+    let fol = [
+        "predicates",
+        "constants",
+        "quantifiers",
+        "quantifier_depth",
+        "rewrites",
+        "size_a",
+        "size_b",
+        "prover_given_clauses",
+        "prover_sat_conflicts",
+    ];
+    for task in Task::ALL {
+        let want: &[&str] = if task.first_order() { &fol } else { &pl };
+        let mut rewrites = Vec::new();
+        for level in [4u8, 6, 8] {
+            for index in 0..2 {
+                let Some(b) = build(task, level, 11, index).unwrap() else {
+                    continue;
+                };
+                let names: Vec<&str> = b.difficulty.iter().map(|d| d.0).collect();
+                assert_eq!(names, want, "{task:?}");
+                verify(task, &b.metadata, &b.certificate, &b.answer)
+                    .unwrap_or_else(|e| panic!("{task:?} L{level} #{index}: {e}"));
+                assert_eq!(render(task, &b.metadata).unwrap(), b.prompt);
+                let d: std::collections::BTreeMap<&str, f64> =
+                    b.difficulty.iter().copied().collect();
+                let m: Value = serde_json::from_str(&b.metadata).unwrap();
+                assert_eq!(
+                    d["rewrites"],
+                    m["rewrites"].as_array().unwrap().len() as f64
+                );
+                if task.first_order() {
+                    let lv = fol::Level::of(level).unwrap();
+                    assert_eq!(d["quantifiers"], lv.quantifiers as f64);
+                    assert_eq!(d["predicates"], (lv.unary + lv.binary) as f64);
+                    // A True pair or a roundtrip row is two proofs.
+                    if b.answer != "False" {
+                        assert!(d["prover_given_clauses"] >= 2.0, "{d:?}");
+                    }
+                } else {
+                    assert_eq!(d["atoms"], Level::of(level).unwrap().atoms as f64);
+                }
+                rewrites.push((level, d["rewrites"]));
+            }
+        }
+        let at = |l: u8| {
+            rewrites
+                .iter()
+                .filter(|r| r.0 == l)
+                .map(|r| r.1)
+                .fold(0.0, f64::max)
+        };
+        assert!(at(8) > at(6) && at(6) > at(4), "{task:?}: {rewrites:?}");
+    }
+}
+
 #[test]
 fn a_tampered_label_or_counterexample_is_refused() {
     let b = build(Task::EquivalencePl, 2, 5, 1).unwrap().unwrap();
@@ -207,6 +275,32 @@ fn fol_roundtrip_rejects_near_misses_copies_foreign_symbols_and_junk() {
     );
     let s = fol_task::score_roundtrip(&m, &deep);
     assert_eq!(s.verdict, Verdict::Timeout, "{}", s.detail);
+    // Past a shown depth of 3 the bound is 9 in all, not 6 more.
+    let five = json!({
+        "formula": "! [X] : ! [Y] : ! [Z] : ! [W] : ! [V] : (e(X,Y) | e(Z,W) | p(V))",
+        "vocabulary": [
+            {"name": "p", "kind": "predicate", "arity": 1},
+            {"name": "e", "kind": "predicate", "arity": 2},
+        ],
+    })
+    .to_string();
+    let nest = |n: usize| {
+        format!(
+            "{}! [X] : ! [Y] : ! [Z] : ! [W] : ! [V] : (e(X,Y) | e(Z,W) | p(V))",
+            ["A", "B", "C", "D", "E", "F"][..n]
+                .iter()
+                .map(|v| format!("! [{v}] : "))
+                .collect::<String>()
+        )
+    };
+    let s = fol_task::score_roundtrip(&five, &nest(5));
+    assert_eq!(s.verdict, Verdict::Timeout, "{}", s.detail);
+    assert!(s.detail.contains("more than 9"), "{}", s.detail);
+    let s = fol_task::score_roundtrip(
+        &five,
+        "! [X] : ! [Y] : ! [Z] : ! [W] : ! [V] : (p(V) | e(X,Y) | e(Z,W))",
+    );
+    assert_eq!(s.verdict, Verdict::Ok, "{}", s.detail);
     for a in [
         "",
         "for all x, p and q imply some e",

@@ -9,7 +9,7 @@ use crate::certificate::Table;
 use crate::checker;
 use crate::logic::TermBank;
 use crate::prover::file::clausification_of;
-use crate::prover::{Evidence, InputClause, Prover, ProverLimits, Verdict};
+use crate::prover::{Evidence, InputClause, ProofStats, Prover, ProverLimits, Verdict};
 use std::collections::BTreeSet;
 
 /// The prover's work limits for one direction: a short saturation, small
@@ -47,6 +47,35 @@ pub enum Entails {
 /// by the checker inside the prover). `Err` is a bug: a clausification
 /// the checker refuses, or a model that does not separate the formulas.
 pub fn entails(prover: &mut Prover, premise: &Fol, conclusion: &Fol) -> Result<Entails, String> {
+    entails_measured(prover, premise, conclusion).map(|(e, _)| e)
+}
+
+/// The prover's work on a decision, in deterministic units, summed over
+/// its calls.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Effort {
+    /// Prover calls (one per direction tried).
+    pub calls: u64,
+    /// Given clauses processed by the saturations.
+    pub given_clauses: u64,
+    /// SAT conflicts spent by the model finder.
+    pub sat_conflicts: u64,
+}
+
+impl Effort {
+    fn add(&mut self, s: &ProofStats) {
+        self.calls += 1;
+        self.given_clauses += s.processed;
+        self.sat_conflicts += s.sat_conflicts;
+    }
+}
+
+/// [`entails`] with the work the call took.
+pub fn entails_measured(
+    prover: &mut Prover,
+    premise: &Fol,
+    conclusion: &Fol,
+) -> Result<(Entails, ProofStats), String> {
     let text =
         format!("fof(premise, axiom, {premise}).\nfof(conclusion, conjecture, {conclusion}).\n");
     let mut bank = TermBank::new();
@@ -59,11 +88,12 @@ pub fn entails(prover: &mut Prover, premise: &Fol, conclusion: &Fol) -> Result<E
     if let Some(d) = prover.take_defects().into_iter().next() {
         return Err(format!("certificate refused by the checker: {}", d.reason));
     }
-    match outcome.verdict {
-        Verdict::Theorem { refutation } => Ok(Entails::Yes {
-            processed: outcome.stats.processed,
+    let stats = outcome.stats;
+    let entails = match outcome.verdict {
+        Verdict::Theorem { refutation } => Entails::Yes {
+            processed: stats.processed,
             steps: refutation.steps.len(),
-        }),
+        },
         Verdict::CounterSatisfiable {
             evidence: Evidence::Model { model },
         } => {
@@ -93,11 +123,12 @@ pub fn entails(prover: &mut Prover, premise: &Fol, conclusion: &Fol) -> Result<E
                     show_model(&m)
                 ));
             }
-            Ok(Entails::No(m))
+            Entails::No(m)
         }
         // A saturated set is not a certificate the checker re-verifies.
-        _ => Ok(Entails::Unknown),
-    }
+        _ => Entails::Unknown,
+    };
+    Ok((entails, stats))
 }
 
 /// The decision on a pair of formulas.
@@ -121,23 +152,36 @@ pub enum Decision {
 /// Decides `left ≡ right` with the prover in both directions
 /// ([`entails`]); `Err` is a bug.
 pub fn decide(left: &Fol, right: &Fol) -> Result<Decision, String> {
+    decide_measured(left, right).map(|(d, _)| d)
+}
+
+/// [`decide`] with the prover's work over the calls it made (the second
+/// direction only when the first was proved).
+pub fn decide_measured(left: &Fol, right: &Fol) -> Result<(Decision, Effort), String> {
     let mut prover = Prover::new(limits());
-    let lr = match entails(&mut prover, left, right)? {
+    let mut effort = Effort::default();
+    let (first, stats) = entails_measured(&mut prover, left, right)?;
+    effort.add(&stats);
+    let lr = match first {
         Entails::No(model) => {
-            return Ok(Decision::Different {
+            let d = Decision::Different {
                 model,
                 left_value: true,
-            });
+            };
+            return Ok((d, effort));
         }
-        Entails::Unknown => return Ok(Decision::Unknown),
+        Entails::Unknown => return Ok((Decision::Unknown, effort)),
         Entails::Yes { processed, .. } => processed,
     };
-    match entails(&mut prover, right, left)? {
-        Entails::No(model) => Ok(Decision::Different {
+    let (second, stats) = entails_measured(&mut prover, right, left)?;
+    effort.add(&stats);
+    let d = match second {
+        Entails::No(model) => Decision::Different {
             model,
             left_value: false,
-        }),
-        Entails::Unknown => Ok(Decision::Unknown),
-        Entails::Yes { processed, .. } => Ok(Decision::Equivalent([lr, processed])),
-    }
+        },
+        Entails::Unknown => Decision::Unknown,
+        Entails::Yes { processed, .. } => Decision::Equivalent([lr, processed]),
+    };
+    Ok((d, effort))
 }

@@ -26,15 +26,57 @@ pub struct Level {
     pub rewrites: usize,
 }
 
+/// Most quantifiers of a drawn formula: evaluation in a model of size n
+/// costs about n to the nesting depth, and an answer may nest
+/// [`crate::tasks::equiv::fol_task`]'s extra depth on top.
+pub const MAX_QUANTIFIERS: usize = 6;
+
+/// Most binary connectives of a drawn formula (each direction of the
+/// decision is one prover call within fixed work limits; larger formulas
+/// mostly come back undecided).
+pub const MAX_CONNECTIVES: usize = 12;
+
+/// Level from which the schedule stops growing: every level above it has
+/// its parameters.
+pub const TOP_LEVEL: u8 = 24;
+
 impl Level {
-    /// The parameters of level `l` (1-4), `None` for any other.
+    /// The parameters of level `l` (any level from 1, `None` for 0).
+    /// Levels 1-4 are the original table. Above, the vocabulary takes
+    /// every name of the abstract lists (4 unary and 3 binary predicates, 3
+    /// constants: the caps), the quantifiers grow by one every two levels
+    /// up to [`MAX_QUANTIFIERS`] (level 9), the connectives by one a level
+    /// up to [`MAX_CONNECTIVES`] (level 11) and the rewrite steps by one a
+    /// level up to [`TOP_LEVEL`] (the equivalence pairs take one more).
+    ///
+    /// | level | unary | binary | constants | quantifiers | connectives | rewrites |
+    /// |---:|---:|---:|---:|---:|---:|---:|
+    /// | 1 | 2 | 1 | 1 | 1 | 2 | 1 |
+    /// | 2 | 2 | 1 | 2 | 2 | 3 | 2 |
+    /// | 3 | 3 | 2 | 2 | 2 | 4 | 3 |
+    /// | 4 | 3 | 2 | 2 | 3 | 5 | 4 |
+    /// | 5 | 4 | 2 | 3 | 4 | 6 | 5 |
+    /// | 6 | 4 | 3 | 3 | 4 | 7 | 6 |
+    /// | 7 | 4 | 3 | 3 | 5 | 8 | 7 |
+    /// | 8 | 4 | 3 | 3 | 5 | 9 | 8 |
+    /// | l ≥ 5, m = min(l, 24) | 4 | 2 at 5, else 3 | 3 | min(3 + (l-3)/2, 6) | min(l+1, 12) | m |
     pub fn of(l: u8) -> Option<Level> {
         let (unary, binary, constants, quantifiers, connectives) = match l {
+            0 => return None,
             1 => (2, 1, 1, 1, 2),
             2 => (2, 1, 2, 2, 3),
             3 => (3, 2, 2, 2, 4),
             4 => (3, 2, 2, 3, 5),
-            _ => return None,
+            l => {
+                let l = usize::from(l);
+                (
+                    4,
+                    if l == 5 { 2 } else { 3 },
+                    3,
+                    (3 + (l - 3) / 2).min(MAX_QUANTIFIERS),
+                    (l + 1).min(MAX_CONNECTIVES),
+                )
+            }
         };
         Some(Level {
             unary,
@@ -42,7 +84,7 @@ impl Level {
             constants,
             quantifiers,
             connectives,
-            rewrites: usize::from(l),
+            rewrites: usize::from(l.min(TOP_LEVEL)),
         })
     }
 }

@@ -29,10 +29,12 @@ mod rewrite;
 #[cfg(test)]
 mod tests;
 
-pub use decide::{Decision, Entails, decide, entails, limits};
+pub use decide::{
+    Decision, Effort, Entails, decide, decide_measured, entails, entails_measured, limits,
+};
 pub use generate::{
-    Level, Symbol, VARIABLES, degenerate, outside, random_formula, signature_of, vocabulary,
-    vocabulary_lines,
+    Level, MAX_CONNECTIVES, MAX_QUANTIFIERS, Symbol, VARIABLES, degenerate, outside,
+    random_formula, signature_of, vocabulary, vocabulary_lines,
 };
 pub use model::{Model, RANDOM_MODELS, contingent, eval, random_model, separate, show_model};
 pub use parse::parse;
@@ -141,6 +143,12 @@ impl Fol {
             Fol::Bin(_, a, b) => a.free(x) || b.free(x),
             Fol::Q(_, y, f) => y != x && f.free(x),
         }
+    }
+    /// The number of quantifiers (`! [X,Y]` counts two).
+    pub fn quantifiers(&self) -> usize {
+        let mut n = 0;
+        self.walk(&mut |g| n += usize::from(matches!(g, Fol::Q(..))));
+        n
     }
     /// The largest number of quantifiers on one path from the root: the
     /// exponent of the cost of evaluating the formula in a finite model.

@@ -277,10 +277,17 @@ fn readable(g: &Fol, base: &Fol) -> bool {
 /// to `base` and is not degenerate: (rule, result).
 fn rewrite_options(f: &Fol, base: &Fol) -> Vec<(&'static str, Fol)> {
     let used: BTreeSet<String> = f.var_names().into_iter().chain(base.var_names()).collect();
-    let fresh = VARIABLES
-        .iter()
-        .find(|v| !used.contains(**v))
-        .map_or_else(|| format!("X{}", used.len()), |v| v.to_string());
+    // Past the eight plain names (long rewritings at high levels rename
+    // often), the first `X<n>` no formula uses.
+    let fresh = VARIABLES.iter().find(|v| !used.contains(**v)).map_or_else(
+        || {
+            (used.len()..)
+                .map(|n| format!("X{n}"))
+                .find(|v| !used.contains(v))
+                .expect("an unused name")
+        },
+        |v| v.to_string(),
+    );
     let mut options = Vec::new();
     for p in positions(f) {
         for (name, g) in rewrites_at(get(f, &p), &fresh) {

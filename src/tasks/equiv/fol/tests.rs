@@ -199,3 +199,74 @@ fn degenerate_shapes_are_named() {
         vec!["b/0".to_string(), "f/1".to_string()]
     );
 }
+
+#[test]
+fn the_level_schedule_grows_past_four_within_its_caps() {
+    assert!(Level::of(0).is_none());
+    let four = Level::of(4).unwrap();
+    let mut last = four;
+    for l in 5..=8u8 {
+        let lv = Level::of(l).unwrap();
+        assert!(lv.connectives > last.connectives && lv.rewrites > last.rewrites);
+        assert!(lv.quantifiers >= last.quantifiers && lv.quantifiers > four.quantifiers);
+        assert!(lv.unary + lv.binary + lv.constants > four.unary + four.binary + four.constants);
+        // Within the abstract vocabulary's names.
+        assert!(lv.unary <= 4 && lv.binary <= 3 && lv.constants <= 3);
+        last = lv;
+    }
+    assert_eq!(Level::of(9).unwrap().quantifiers, MAX_QUANTIFIERS);
+    assert_eq!(Level::of(11).unwrap().connectives, MAX_CONNECTIVES);
+    assert_eq!(Level::of(255), Level::of(24));
+    // Drawn formulas have the level's quantifiers, distinct bound names,
+    // and every predicate of the vocabulary.
+    for l in [5u8, 8, 30] {
+        let lv = Level::of(l).unwrap();
+        for (i, kind) in [
+            crate::tasks::equiv::pl::VocabKind::Abstract,
+            crate::tasks::equiv::pl::VocabKind::Natural,
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            let mut rng = instance_rng(2, &["fol-lv", &l.to_string()], i as u64);
+            let voc = vocabulary(&mut rng, kind, &lv);
+            assert_eq!(voc.len(), lv.unary + lv.binary + lv.constants);
+            let f = random_formula(&mut rng, &voc, &lv);
+            assert_eq!(f.quantifiers(), lv.quantifiers, "{f}");
+            assert_eq!(f.var_names().len(), lv.quantifiers, "{f}");
+            assert_eq!(f.signature().predicates.len(), lv.unary + lv.binary, "{f}");
+            assert_eq!(parse(&f.to_string()).unwrap(), f);
+        }
+    }
+}
+
+#[test]
+fn renaming_past_the_plain_names_stays_fresh() {
+    // Every plain name is taken: a renamed bound variable gets X<n>, used
+    // nowhere, and the rewriting stays equivalent.
+    let f = p(
+        "! [X] : ! [Y] : ! [Z] : ! [W] : ! [V] : ! [U] : ! [T] : ! [S] : (e(X,Y) | (e(Z,W) | (e(V,U) | e(T,S))))",
+    );
+    let mut renamed = 0;
+    for pos in positions(&f) {
+        for (name, g) in rewrites_at(get(&f, &pos), "X8") {
+            if name == "rename_variable" {
+                let whole = replace(&f, &pos, g);
+                assert!(whole.var_names().contains("X8"), "{whole}");
+                renamed += 1;
+            }
+        }
+    }
+    assert_eq!(renamed, 8);
+    let mut rng = instance_rng(1, &["fresh"], 0);
+    for _ in 0..20 {
+        let (_, g) = rewrite(&mut rng, &f, 3).expect("rewrites");
+        let names = g.var_names();
+        assert!(
+            names
+                .iter()
+                .all(|v| VARIABLES.contains(&v.as_str()) || v.starts_with('X'))
+        );
+        assert!(!degenerate(&g), "{g}");
+    }
+}
