@@ -469,7 +469,10 @@ mod tests {
         assert_eq!(m["difficulty"]["prover_effort"], serde_json::json!(2.5));
         // The family's key order is kept; the features come last.
         let text = b.metadata_with_difficulty().unwrap();
-        assert!(text.starts_with(r#"{"theorem":"p(X)","z":1,"difficulty":{"#), "{text}");
+        assert!(
+            text.starts_with(r#"{"theorem":"p(X)","z":1,"difficulty":{"#),
+            "{text}"
+        );
         b.metadata = "{ }".into();
         assert_eq!(
             b.metadata_with_difficulty().unwrap(),
