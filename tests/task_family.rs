@@ -114,6 +114,7 @@ impl Generator for ParityRun {
             domain: None,
             source: Some("toy".into()),
             stats: vec![("digits", n.to_string().len() as f64)],
+            difficulty: Vec::new(),
         })
     }
     fn manifest(&self) -> serde_json::Value {
@@ -356,6 +357,7 @@ impl Generator for GroupedRun {
             domain: Some(cell.group.clone()),
             source: None,
             stats: Vec::new(),
+            difficulty: Vec::new(),
         })
     }
     fn manifest(&self) -> serde_json::Value {
