@@ -64,6 +64,27 @@ impl Default for Pl2Options {
     }
 }
 
+impl Pl2Options {
+    /// The limits at a size: sizes 1-3 use the configured ones, size `s`
+    /// above 3 allows `s - 1` times as many refutation steps, clauses and
+    /// solver conflicts (with the defaults: 450 steps and 600 clauses at
+    /// size 4, 600 and 800 at size 5), so the larger instances of
+    /// [`families::MAX_SIZE`]'s schedule fit.
+    pub fn at_size(&self, size: u8) -> Pl2Options {
+        let factor = if size <= 3 {
+            1
+        } else {
+            usize::from(size.min(families::MAX_SIZE)) - 1
+        };
+        Pl2Options {
+            max_refutation_steps: self.max_refutation_steps.saturating_mul(factor),
+            max_cnf_clauses: self.max_cnf_clauses.saturating_mul(factor),
+            solver_conflicts: self.solver_conflicts.saturating_mul(factor),
+            ..self.clone()
+        }
+    }
+}
+
 /// NDL_f limits for PL2: at most 5 justifiers, no justifier-free steps
 /// (they would prove any tautology in one line), at most 5 premises
 /// consolidated into one step.
@@ -128,7 +149,7 @@ impl Reject {
 pub struct Pl2Problem {
     /// Family.
     pub family: Family,
-    /// Size 1-3.
+    /// Size (the record's level; see [`families::MAX_SIZE`]).
     pub size: u8,
     /// The family's size parameters.
     pub params: Value,
@@ -174,7 +195,8 @@ fn minimal_core(premises: &[Formula], goal: &Formula) -> Option<Vec<usize>> {
     Some(core)
 }
 
-/// Generates and certifies one candidate, or says which filter rejected it.
+/// Generates and certifies one candidate, or says which filter rejected it
+/// (under the limits of its size, [`Pl2Options::at_size`]).
 pub fn make_problem(
     family: Family,
     size: u8,
@@ -182,6 +204,7 @@ pub fn make_problem(
     rng: &mut ChaCha8Rng,
     opts: &Pl2Options,
 ) -> Result<Pl2Problem, Reject> {
+    let opts = &opts.at_size(size);
     let raw = families::generate(family, size, decoy, rng).map_err(|p| match p {
         Prefilter::GreedyColourable | Prefilter::GreedyNotColourable => Reject::Greedy,
     })?;

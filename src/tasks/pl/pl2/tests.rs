@@ -449,3 +449,24 @@ fn writing_verdicts_and_the_curried_tautology_exploit_is_cheating() {
     }
     assert!(exploits >= 4, "{exploits}");
 }
+
+/// The limits scale only beyond size 3, and sizes above the schedule's
+/// last take its limits.
+#[test]
+fn limits_grow_beyond_size_three() {
+    let o = Pl2Options::default();
+    for size in 1..=3 {
+        assert_eq!(o.at_size(size), o);
+    }
+    let four = o.at_size(4);
+    assert_eq!(
+        (four.max_refutation_steps, four.max_cnf_clauses),
+        (450, 600)
+    );
+    let five = o.at_size(5);
+    assert_eq!(
+        (five.max_refutation_steps, five.max_cnf_clauses),
+        (600, 800)
+    );
+    assert_eq!(o.at_size(9), five);
+}
