@@ -24,6 +24,7 @@ use crate::prop::resolution::{self, RefuteError};
 use crate::prop::sat;
 use crate::tasks::pl::PlInstance;
 use crate::tasks::pl::families::{self, Family, Prefilter};
+use crate::tasks::pl::instance::size_features;
 use crate::tasks::pl::prompt::{proof_checking, proof_writing};
 use crate::tasks::pl::scoring::{self, ScoreInput, strict_steps};
 use crate::tasks::pl::tasks::{Built, Task, build_proof_checking};
@@ -417,6 +418,7 @@ pub fn build(
     }
     let mut sorted = strings(&p.premises);
     sorted.sort();
+    let difficulty = pl2_difficulty(&p);
     Ok(PlInstance {
         prompt,
         answer: built.answer,
@@ -426,7 +428,31 @@ pub fn build(
         label: built.label,
         source: format!("pl2-{}", family.name()),
         stats,
+        difficulty,
     })
+}
+
+/// The difficulty features of a PL2 row, in this order: `premises`,
+/// `atoms`, `connectives` (premises and goal as shown), `cnf_clauses` (the
+/// clausal form of the whole list), `proof_lines` and `proof_steps` of the
+/// NDL_f reference proof, `refutation_steps` (resolution inferences of the
+/// certifying refutation) and `sat_conflicts` (the CDCL back-end's
+/// conflicts deciding premises ⊨ goal). A decoy has no proof: its three
+/// proof features are 0. Every one is counted, none timed.
+pub fn pl2_difficulty(p: &Pl2Problem) -> Vec<(&'static str, f64)> {
+    let proof = p.proof.as_ref().map(crate::prop::prover::stats);
+    let mut features = size_features(&p.premises, &p.goal).to_vec();
+    features.extend([
+        ("cnf_clauses", p.cnf_clauses as f64),
+        ("proof_lines", proof.as_ref().map_or(0, |s| s.lines) as f64),
+        ("proof_steps", proof.as_ref().map_or(0, |s| s.steps) as f64),
+        ("refutation_steps", p.refutation_steps.unwrap_or(0) as f64),
+        (
+            "sat_conflicts",
+            sat::entailment_conflicts(&p.premises, &p.goal) as f64,
+        ),
+    ]);
+    features
 }
 
 /// The premises, goal and NDL_f limits stored in a record's metadata.
