@@ -529,6 +529,14 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(e.contains("tasks.pl.families"), "{e}");
+        let e = Config::from_toml("[tasks.pl]\nlevels = [0]\n", "c.toml")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("tasks.pl.levels") && e.contains("level 0"),
+            "{e}"
+        );
+        Config::from_toml("[tasks.pl]\nlevels = [9]\n", "c.toml").unwrap();
         // The TPTP knobs moved to [tasks.tptp]: the old place is refused.
         let e = Config::from_toml("[tasks]\ncount = 3\n", "c.toml")
             .unwrap_err()

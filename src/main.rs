@@ -440,9 +440,10 @@ struct PlArgs {
     #[arg(long, value_name = "SET,...", value_delimiter = ',',
           value_parser = ["pl1", "pl2"])]
     families: Vec<String>,
-    /// PL2 sizes, comma-separated (1-3).
+    /// PL2 sizes, comma-separated (from 1; 1-3 are ProofGrid's, 4-5 larger,
+    /// above 5 size 5's parameters).
     #[arg(long, value_name = "Z,...", value_delimiter = ',',
-          value_parser = clap::value_parser!(u8).range(1..=3))]
+          value_parser = clap::value_parser!(u8).range(1..=255))]
     sizes: Vec<u8>,
     /// PL2 families, comma-separated (default: all eight).
     #[arg(long, value_name = "NAME,...", value_delimiter = ',',

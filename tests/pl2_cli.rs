@@ -136,7 +136,7 @@ fn bad_pl2_arguments_exit_2_and_write_nothing() {
     let o = out.to_str().unwrap();
     for args in [
         vec!["pl", "--families", "pl3", "--out", o],
-        vec!["pl", "--families", "pl2", "--sizes", "4", "--out", o],
+        vec!["pl", "--families", "pl2", "--sizes", "0", "--out", o],
         vec![
             "pl",
             "--families",

@@ -133,7 +133,7 @@ fn bad_arguments_exit_2_and_write_nothing() {
     let out = tmp.path().join("ds");
     let o = out.to_str().unwrap();
     for args in [
-        vec!["pl", "--levels", "5", "--out", o],
+        vec!["pl", "--levels", "0", "--out", o],
         vec!["pl", "--levels", "x", "--out", o],
         vec!["pl", "--count", "0", "--out", o],
         vec!["pl", "--count", "-3", "--out", o],

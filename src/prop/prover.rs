@@ -590,6 +590,16 @@ fn prune_block(elems: &mut Vec<Element>) -> BTreeSet<Formula> {
 /// Writes a strict-checked NDL proof of `goal` from `premises` (which must
 /// entail it). `Err` if the proof would exceed the size cap.
 pub fn prove(premises: &[Formula], goal: &Formula) -> Result<Deduction, ProofTooLarge> {
+    prove_with_effort(premises, goal).map(|(d, _)| d)
+}
+
+/// [`prove`], with the search's effort: the proof elements it wrote before
+/// dead steps were pruned (a deterministic work measure: the same problem
+/// always gives the same count).
+pub fn prove_with_effort(
+    premises: &[Formula],
+    goal: &Formula,
+) -> Result<(Deduction, usize), ProofTooLarge> {
     let mut p = Prover {
         base: premises.to_vec(),
         emitted: 0,
@@ -614,7 +624,7 @@ pub fn prove(premises: &[Formula], goal: &Formula) -> Result<Deduction, ProofToo
         let text = super::ndl::print(&candidate);
         let parsed = super::ndl::parse_proof(&text, false).expect("own proofs parse");
         if check_parsed(&named, goal, &parsed, Mode::Strict).ok() {
-            return Ok(parsed);
+            return Ok((parsed, p.emitted));
         }
     }
     panic!("prover emitted a proof the strict checker rejects: {premises:?} ⊢ {goal}");

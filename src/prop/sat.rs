@@ -129,6 +129,18 @@ pub fn entails(premises: &[Formula], goal: &Formula) -> bool {
     entails_with(Batsat::new(), premises, goal)
 }
 
+/// Conflicts the CDCL back-end spends deciding `premises ⊨ goal` on a fresh
+/// solver (premises and the negated goal as assumptions): a deterministic
+/// measure of the effort to certify the entailment (or to refute it).
+pub fn entailment_conflicts(premises: &[Formula], goal: &Formula) -> u64 {
+    let mut e = Encoder::new(Batsat::new());
+    let mut assumptions: Vec<Lit> = premises.iter().map(|p| e.encode(p)).collect();
+    let g = e.encode(goal);
+    assumptions.push(!g);
+    definite(e.solver().solve(&assumptions));
+    e.solver().conflicts()
+}
+
 /// Whether the formulas are jointly satisfiable (CDCL back-end).
 pub fn satisfiable(fs: &[Formula]) -> bool {
     satisfiable_with(Batsat::new(), fs)
@@ -208,6 +220,30 @@ mod tests {
         let core = premise_core(&[p("C"), p("(A ==> B)"), p("A")], &p("B")).unwrap();
         assert_eq!(core, vec![1, 2]);
         assert_eq!(premise_core(&[p("C")], &p("B")), None);
+    }
+
+    /// The conflict count is the same on every call, and a pigeonhole
+    /// problem (four pigeons, three holes) costs the solver conflicts.
+    #[test]
+    fn entailment_conflicts_are_deterministic_and_grow_with_hardness() {
+        let x = |i: usize, j: usize| Formula::atom(&format!("P{i}_{j}"));
+        let mut premises = Vec::new();
+        for i in 1..=4 {
+            premises.push(Formula::or(x(i, 1), Formula::or(x(i, 2), x(i, 3))));
+        }
+        for j in 1..=3 {
+            for i in 1..=4 {
+                for k in i + 1..=4 {
+                    premises.push(Formula::negation(Formula::and(x(i, j), x(k, j))));
+                }
+            }
+        }
+        let hard = entailment_conflicts(&premises, &Formula::False);
+        assert!(hard > 0);
+        assert_eq!(entailment_conflicts(&premises, &Formula::False), hard);
+        let p = |s: &str| Formula::parse(s).unwrap();
+        let easy = entailment_conflicts(&[p("(A ==> B)"), p("A")], &p("B"));
+        assert!(easy < hard, "{easy} vs {hard}");
     }
 
     proptest! {

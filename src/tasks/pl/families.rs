@@ -1,5 +1,6 @@
 //! The eight structured PL2 families of ProofGrid (seed 000; PL/EQ spec
-//! §4.2) as seeded generators with a size knob (sizes 1-3), each producing
+//! §4.2) as seeded generators with a size knob (sizes 1 to [`MAX_SIZE`];
+//! larger sizes take [`MAX_SIZE`]'s parameters), each producing
 //! a formula list `[f1, f2, ..., fk]` that is unsatisfiable exactly when
 //! the instance is a theorem (`f2..fk ⊨ ¬f1`), with the spec's corrected
 //! conditions: relativized pigeonhole is satisfiable iff m ≤ t and m ≤ n;
@@ -172,15 +173,32 @@ fn at_most(atoms: &mut AtomTable, xs: &[String], k: usize) -> Vec<Formula> {
         .collect()
 }
 
-/// Generates one candidate of a family at a size (1-3). `decoy` asks for a
-/// satisfiable list where the family has decoys.
+/// The largest size with parameters of its own. Sizes 1-3 are ProofGrid's;
+/// 4 and 5 grow each family one step further (with the larger limits of
+/// [`crate::tasks::pl::pl2::Pl2Options::at_size`]):
+///
+/// | family | 1 | 2 | 3 | 4 | 5 |
+/// |---|---|---|---|---|---|
+/// | pyramid pebbling (rows) | 3-4 | 5-6 | 7 | 8-9 | 10-11 |
+/// | Horn chain (nodes) | 8-11 | 14-17 | 22-25 | 32-35 | 44-47 |
+/// | graph colouring (vertices) | 5-6 | 7-8 | 9-10 | 11-12 | 13-14 |
+/// | relativized pigeonhole (pigeons; short of) | 3; places | 3; holes | 4; places | 4; holes | 5; places |
+/// | subset cardinality (vertices a side) | 3 | 4 | 5 | 6 | 7 |
+/// | De Bruijn (n, theorems) | 7 | 9, 11 | 13 | 15 | 17 |
+/// | Tseitin (nodes) | 6-7 | 8-9 | 10-11 | 12-13 | 14-15 |
+/// | counting (elements, block size) | (4,3), (5,2) | (5,3), (6,4) | (7,3), (7,4) | (7,2), (8,3) | (9,2), (9,4) |
+pub const MAX_SIZE: u8 = 5;
+
+/// Generates one candidate of a family at a size (any size from 1; above
+/// [`MAX_SIZE`], [`MAX_SIZE`]'s parameters). `decoy` asks for a satisfiable
+/// list where the family has decoys.
 pub fn generate(
     family: Family,
     size: u8,
     decoy: bool,
     rng: &mut ChaCha8Rng,
 ) -> Result<Raw, Prefilter> {
-    let size = size.clamp(1, 3) as usize;
+    let size = size.clamp(1, MAX_SIZE) as usize;
     let decoy = decoy && family.has_decoys();
     let mut atoms = AtomTable::default();
     let raw = match family {
@@ -200,7 +218,11 @@ pub fn generate(
 /// has atoms `A{v}_1`, `A{v}_2`; node (r, i) rests on (r+1, i), (r+1, i+1).
 fn pyramid(size: usize, rng: &mut ChaCha8Rng, atoms: &mut AtomTable) -> Raw {
     // 6 resolutions per non-source node: 7 levels = 128 steps, 8 = 170.
-    let levels = [3, 5, 7][size - 1] + rng.random_range(0..2usize).min(3 - size);
+    let levels = if size <= 3 {
+        [3, 5, 7][size - 1] + rng.random_range(0..2usize).min(3 - size)
+    } else {
+        [8, 10][size - 4] + rng.random_range(0..2usize)
+    };
     let id = |r: usize, i: usize| r * (r - 1) / 2 + i; // r, i from 1
     let a = |v: usize, k: usize| format!("A{v}_{k}");
     let mut fs = vec![Formula::negation(Formula::or(
@@ -286,7 +308,7 @@ pub fn pyramid_refutation(
 /// A random DAG with long linear chains; one atom `P{v}` per node; sources
 /// are facts, every other node needs all its predecessors; the sink is the goal.
 fn horn_chain(size: usize, rng: &mut ChaCha8Rng, atoms: &mut AtomTable) -> Raw {
-    let n = [8, 14, 22][size - 1] + rng.random_range(0..4);
+    let n = [8, 14, 22, 32, 44][size - 1] + rng.random_range(0..4);
     let p = |v: usize| format!("P{v}");
     // Node v's chain predecessor is v-1 with high probability, else a
     // random earlier node; a few nodes are new sources; extra predecessors
@@ -382,7 +404,7 @@ fn coloring(
     rng: &mut ChaCha8Rng,
     atoms: &mut AtomTable,
 ) -> Result<Raw, Prefilter> {
-    let n = [5, 7, 9][size - 1] + rng.random_range(0..2);
+    let n = [5, 7, 9, 11, 13][size - 1] + rng.random_range(0..2);
     let p: f64 = if decoy {
         rng.random_range(0.3..0.6)
     } else {
@@ -434,12 +456,13 @@ fn coloring(
 /// `Q{k}_{j}` (place k to hole j). Unsatisfiable iff m > t or m > n.
 fn rphp(size: usize, decoy: bool, rng: &mut ChaCha8Rng, atoms: &mut AtomTable) -> Raw {
     // Sizes: 1 = too few places (m=3), 2 = relativized, too few holes
-    // (m=3, t>=3, n=2), 3 = m=4 with too few places. m=4 with enough places
-    // and too few holes needs more than 150 resolution steps.
-    let m = [3, 3, 4][size - 1];
+    // (m=3, t>=3, n=2), 3 = m=4 with too few places, 4 = m=4 relativized
+    // (more than 150 resolution steps, within size 4's limit), 5 = m=5
+    // with too few places.
+    let m = [3, 3, 4, 4, 5][size - 1];
     let (t, n) = if decoy {
         (m + rng.random_range(0..2), m + rng.random_range(0..2))
-    } else if size == 2 {
+    } else if size == 2 || size == 4 {
         (m + rng.random_range(0..2), m - 1)
     } else {
         (m - 1, m - 1 + rng.random_range(0..2))
@@ -516,7 +539,7 @@ fn subset_cardinality(
     rng: &mut ChaCha8Rng,
     atoms: &mut AtomTable,
 ) -> Raw {
-    let k = [3, 4, 5][size - 1];
+    let k = [3, 4, 5, 6, 7][size - 1];
     let odd = !decoy && rng.random_bool(0.5);
     let mut edges = loop {
         if let Some(e) = regular_bipartite(k, if odd { 3 } else { 2 }, rng) {
@@ -560,8 +583,8 @@ fn subset_cardinality(
 /// decoys use even n.
 fn de_bruijn(size: usize, decoy: bool, rng: &mut ChaCha8Rng) -> Raw {
     // n <= 5 would give at most 5 premises (a one-step proof); n >= 15
-    // exceeds the default clause cap (about 2n² clauses).
-    let odd = [[7, 7], [9, 11], [13, 13]][size - 1][rng.random_range(0..2)];
+    // exceeds the default clause cap of sizes 1-3 (about 2n² clauses).
+    let odd = [[7, 7], [9, 11], [13, 13], [15, 15], [17, 17]][size - 1][rng.random_range(0..2)];
     let n = if decoy { odd - 1 } else { odd };
     let a = |i: usize| Formula::atom(&format!("A{i}"));
     let q = conj((1..=n).map(a).collect());
@@ -597,7 +620,7 @@ fn xor(fs: &[Formula]) -> Formula {
 /// edges)`. f1 = a conjunction of literals for all node atoms with an odd
 /// number positive (decoys: even), so the goal is its negation.
 fn tseitin(size: usize, decoy: bool, rng: &mut ChaCha8Rng) -> Raw {
-    let n = [6, 8, 10][size - 1] + rng.random_range(0..2);
+    let n = [6, 8, 10, 12, 14][size - 1] + rng.random_range(0..2);
     let mut deg = vec![0usize; n + 1];
     let mut edges: Vec<(usize, usize)> = Vec::new();
     // Random spanning tree with degrees ≤ 3, then extra edges.
@@ -665,8 +688,14 @@ fn tseitin(size: usize, decoy: bool, rng: &mut ChaCha8Rng) -> Raw {
 /// Each element in exactly one block, each block exactly p elements.
 /// Unsatisfiable iff M ≠ n·p (decoys: M = n·p).
 fn counting(size: usize, decoy: bool, rng: &mut ChaCha8Rng, atoms: &mut AtomTable) -> Raw {
-    let (m, p): (usize, usize) =
-        [[(4, 3), (5, 2)], [(5, 3), (6, 4)], [(7, 3), (7, 4)]][size - 1][rng.random_range(0..2)];
+    // M is never a multiple of p (else both block counts would fit).
+    let (m, p): (usize, usize) = [
+        [(4, 3), (5, 2)],
+        [(5, 3), (6, 4)],
+        [(7, 3), (7, 4)],
+        [(7, 2), (8, 3)],
+        [(9, 2), (9, 4)],
+    ][size - 1][rng.random_range(0..2)];
     let (m, n) = if decoy {
         // Same block size, M rounded down to a multiple of p.
         let n = m / p;
@@ -733,6 +762,48 @@ mod tests {
                             break;
                         }
                     }
+                }
+            }
+        }
+    }
+
+    /// Sizes 4 and 5 (and a size past the schedule) keep the corrected
+    /// conditions, and their instances have more atoms on average than the
+    /// size below.
+    #[test]
+    fn larger_sizes_keep_the_conditions_and_grow() {
+        let atoms_of = |raw: &Raw| {
+            let mut names = std::collections::BTreeSet::new();
+            for f in &raw.formulas {
+                f.collect_atoms(&mut names);
+            }
+            names.len() as f64
+        };
+        for family in Family::ALL {
+            let mut means = Vec::new();
+            for size in [3u8, 4, 5] {
+                let mut rng = ChaCha8Rng::seed_from_u64(u64::from(size) * 11);
+                let raws: Vec<Raw> = (0..200)
+                    .filter_map(|_| generate(family, size, false, &mut rng).ok())
+                    .take(10)
+                    .collect();
+                assert_eq!(raws.len(), 10, "{family} size {size}");
+                if family != Family::Coloring {
+                    for raw in raws.iter().take(2) {
+                        assert!(!sat::satisfiable(&raw.formulas), "{family} {size}");
+                    }
+                }
+                means.push(raws.iter().map(atoms_of).sum::<f64>() / 10.0);
+            }
+            assert!(
+                means[0] < means[1] && means[1] < means[2],
+                "{family}: {means:?}"
+            );
+            if family.has_decoys() && family != Family::Coloring {
+                let mut rng = ChaCha8Rng::seed_from_u64(3);
+                for size in [4u8, 5, 9] {
+                    let raw = generate(family, size, true, &mut rng).unwrap();
+                    assert!(sat::satisfiable(&raw.formulas), "{family} decoy {size}");
                 }
             }
         }

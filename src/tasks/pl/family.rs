@@ -24,8 +24,10 @@ use std::marker::PhantomData;
 /// per-cell deduplication, the shared generation loop; 3: the NDL_f prompts
 /// state the tautology and hypothesis-gathering rules the checker enforces;
 /// 4: PL1 problems without degenerate sub-formulas, `l + 1` to `l + 2`
-/// premises at level `l`).
-pub const VERSION: &str = "pl-5";
+/// premises at level `l`; 6: PL1 levels beyond 4 and PL2 sizes beyond 3,
+/// measured difficulty features in every row's metadata; levels 1-4 and
+/// sizes 1-3 give the same prompts and answers as in 5).
+pub const VERSION: &str = "pl-6";
 
 /// Consecutive fruitless PL2 candidates after which a (task, family, size)
 /// cell stops: families with few distinct problems at a size (pyramids, De
@@ -38,7 +40,8 @@ pub const PL2_PATIENCE: u64 = 100;
 pub struct PlConfig {
     /// Instances per PL1 task and level, and per PL2 task, family and size.
     pub count: usize,
-    /// PL1 levels (1-4).
+    /// PL1 levels (any from 1; [`super::generate::level_params`] maps a
+    /// level to its parameters, levels above 8 taking level 8's).
     pub levels: Vec<u8>,
     /// PL1 tasks, by config name (default: all four).
     pub tasks: Vec<String>,
@@ -54,13 +57,16 @@ pub struct PlConfig {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Pl2Config {
-    /// Sizes (1-3), the records' level.
+    /// Sizes (any from 1; above [`super::families::MAX_SIZE`], its
+    /// parameters), the records' level.
     pub sizes: Vec<u8>,
     /// Structured families, by name (default: all eight).
     pub families: Vec<String>,
-    /// Reject theorems whose resolution refutation has this many steps or more.
+    /// Reject theorems whose resolution refutation has this many steps or
+    /// more (at sizes 1-3; larger sizes scale it, [`Pl2Options::at_size`]).
     pub max_refutation_steps: usize,
-    /// Reject instances whose clausal form has more clauses than this.
+    /// Reject instances whose clausal form has more clauses than this (at
+    /// sizes 1-3; scaled as `max_refutation_steps`).
     pub max_cnf_clauses: usize,
 }
 
@@ -92,8 +98,8 @@ impl Default for Pl2Config {
 impl PlConfig {
     /// Checks what the types cannot.
     pub fn validate(&self) -> Result<(), String> {
-        if let Some(l) = self.levels.iter().find(|l| !(1..=4).contains(*l)) {
-            return Err(format!("tasks.pl.levels: level {l} is not in 1-4"));
+        if self.levels.contains(&0) {
+            return Err("tasks.pl.levels: level 0 is not a level (levels start at 1)".into());
         }
         if let Some(t) = self
             .tasks
@@ -114,8 +120,8 @@ impl PlConfig {
             return Err("tasks.pl.families: no problem set selected".into());
         }
         let c = &self.pl2;
-        if let Some(z) = c.sizes.iter().find(|z| !(1..=3).contains(*z)) {
-            return Err(format!("tasks.pl.pl2.sizes: size {z} is not in 1-3"));
+        if c.sizes.contains(&0) {
+            return Err("tasks.pl.pl2.sizes: size 0 is not a size (sizes start at 1)".into());
         }
         if let Some(f) = c.families.iter().find(|f| Family::from_name(f).is_none()) {
             return Err(format!("tasks.pl.pl2.families: unknown family {f:?}"));
@@ -194,8 +200,9 @@ const DESCRIPTION_PL1: &str = "Propositional natural-deduction tasks in the styl
 (seed 000): random problems (premises that jointly and necessarily entail a goal, premises \
 satisfiable, goal not a tautology; no sub-formula with equal or complementary operands such as \
 `(A | A)` or `(A & (~ A))` and no valid or unsatisfiable sub-formula; level l has l+1 to l+2 \
-premises over l+2 atoms, premise depth 2 at level 1 and 3 above, goal depth 2 at levels 1-2 and \
-3 above), reference proofs in NDL written by saturate's prover and \
+premises over min(l+2, 8) atoms, premise depth 2 at level 1, 3 at levels 2-7 and 4 at level 8, \
+goal depth 2 at levels 1-2, 3 at levels 3-6 and 4 from level 7; levels above 8 take level 8's \
+parameters), reference proofs in NDL written by saturate's prover and \
 re-verified by its strict checker, and four tasks built from them: proof checking (about half \
 the proofs corrupted; labels from re-running the checker), proof writing, proof masking (30-90% \
 of the maskable items masked; some unsolvable decoys) and gap filling. Each record's `metadata` \
@@ -204,7 +211,9 @@ be re-checked independently; `certificate` holds the SAT evidence and the checke
 
 const DESCRIPTION_PL2: &str = "Structured propositional problems in the style of ProofGrid's PL2 \
 (seed 000): eight families (pyramid pebbling, Horn chains, graph 3-colouring, relativized \
-pigeonhole, subset cardinality, De Bruijn, Tseitin, counting principle) at three sizes each, with \
+pigeonhole, subset cardinality, De Bruijn, Tseitin, counting principle) at ProofGrid's three sizes \
+and two larger ones (4 and 5, under proportionally larger clause and refutation limits; larger \
+sizes take size 5's parameters), with \
 the corrected satisfiability conditions of the PL/EQ spec. Every theorem is certified by SAT and by \
 a resolution refutation (re-checked step by step, under the step bound) whose NDL_f translation is \
 the reference proof; every decoy (a non-theorem) carries a satisfying assignment. Two tasks: proof \
@@ -595,5 +604,54 @@ impl Generator for Pl2Generator {
 
     fn card(&self) -> String {
         DESCRIPTION_PL2.into()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Any level and size from 1 is accepted (the schedules cap them); 0 is
+    /// refused, naming the key.
+    #[test]
+    fn levels_and_sizes_from_one_are_accepted_and_zero_is_refused() {
+        let mut c = PlConfig {
+            levels: vec![1, 4, 5, 9, 255],
+            families: vec!["pl1".into(), "pl2".into()],
+            ..PlConfig::default()
+        };
+        c.pl2.sizes = vec![1, 3, 4, 9];
+        assert_eq!(c.validate(), Ok(()));
+        c.levels = vec![2, 0];
+        assert_eq!(
+            c.validate().unwrap_err(),
+            "tasks.pl.levels: level 0 is not a level (levels start at 1)"
+        );
+        c.levels = vec![9];
+        c.pl2.sizes = vec![0];
+        assert_eq!(
+            c.validate().unwrap_err(),
+            "tasks.pl.pl2.sizes: size 0 is not a size (sizes start at 1)"
+        );
+    }
+
+    /// A level-9 PL1 cell and a size-9 PL2 cell are made, with the level
+    /// as asked.
+    #[test]
+    fn cells_beyond_the_schedules_keep_their_level() {
+        let mut c = PlConfig {
+            levels: vec![9],
+            tasks: vec!["pl1_proof_writing".into()],
+            ..PlConfig::default()
+        };
+        c.pl2.sizes = vec![9];
+        c.pl2.families = vec!["horn_chain".into()];
+        let pl1 = Pl1Generator {
+            config: c.clone(),
+            seed: 0,
+        };
+        assert_eq!(pl1.cells().iter().map(|c| c.level).collect::<Vec<_>>(), [9]);
+        let pl2 = Pl2Generator::new(c, 0);
+        assert!(pl2.cells().iter().all(|c| c.level == 9));
     }
 }

@@ -7,9 +7,10 @@ use super::generate::{self, Problem, certify, generate, level_params};
 use super::prompt;
 use super::tasks::{self, Task};
 use super::{masking, scoring};
+use crate::prop::Formula;
 use crate::prop::ProofSystem;
 use crate::prop::check::named_premises;
-use crate::prop::prover::{self, stats};
+use crate::prop::prover::{self, ProofStats, stats};
 use crate::tasks::family::Built;
 use crate::tasks::instance_rng;
 use serde_json::{Value, json};
@@ -33,6 +34,51 @@ pub struct PlInstance {
     pub source: String,
     /// Numeric features averaged per cell in the run summary.
     pub stats: Vec<(&'static str, f64)>,
+    /// Measured difficulty features (the same names in the same order on
+    /// every row of a family): [`pl1_difficulty`], or PL2's.
+    pub difficulty: Vec<(&'static str, f64)>,
+}
+
+/// The size features of a problem as shown: the number of premises, of
+/// distinct atoms, and of connectives over the premises and the goal.
+pub fn size_features(premises: &[Formula], goal: &Formula) -> [(&'static str, f64); 3] {
+    let mut atoms = goal.atoms();
+    for p in premises {
+        p.collect_atoms(&mut atoms);
+    }
+    let connectives: usize = premises.iter().map(Formula::size).sum::<usize>() + goal.size();
+    [
+        ("premises", premises.len() as f64),
+        ("atoms", atoms.len() as f64),
+        ("connectives", connectives as f64),
+    ]
+}
+
+/// The difficulty features of a PL1 row, in this order: `premises` (of the
+/// underlying problem, which a conditionalized goal folds into its
+/// antecedent), `atoms`, `connectives` (premises and goal as shown),
+/// `proof_lines`, `proof_steps` (rule applications) and `proof_depth`
+/// (block nesting) of the reference proof, `search_steps` (proof elements
+/// the reference prover wrote before pruning) and `sat_conflicts` (the CDCL
+/// back-end's conflicts deciding the shown entailment). Every one is
+/// counted, none timed, so the same row always has the same values.
+pub fn pl1_difficulty(
+    problem: &Problem,
+    proof: &ProofStats,
+    search_steps: usize,
+) -> Vec<(&'static str, f64)> {
+    let [_, atoms, connectives] = size_features(&problem.premises, &problem.goal);
+    let conflicts = crate::prop::sat::entailment_conflicts(&problem.premises, &problem.goal);
+    vec![
+        ("premises", problem.source_premises.len() as f64),
+        atoms,
+        connectives,
+        ("proof_lines", proof.lines as f64),
+        ("proof_steps", proof.steps as f64),
+        ("proof_depth", proof.depth as f64),
+        ("search_steps", search_steps as f64),
+        ("sat_conflicts", conflicts as f64),
+    ]
 }
 
 impl PlInstance {
@@ -55,7 +101,7 @@ impl PlInstance {
             label: self.label.to_string(),
             domain: Some("PL".into()),
             source: Some(self.source),
-            difficulty: Vec::new(),
+            difficulty: self.difficulty,
             stats: self.stats,
         }
     }
@@ -82,8 +128,10 @@ pub fn build(seed: u64, task: Task, level: u8, index: u64) -> Result<PlInstance,
     let problem = generate(&mut rng, &params).ok_or(Skip::NoProblem)?;
     let cert = certify(&problem.source_premises, &problem.source_goal)
         .expect("truth-vector filter and SAT certificate agree");
-    let proof = prover::prove(&problem.premises, &problem.goal).map_err(|_| Skip::ProofTooLarge)?;
+    let (proof, search_steps) = prover::prove_with_effort(&problem.premises, &problem.goal)
+        .map_err(|_| Skip::ProofTooLarge)?;
     let pstats = stats(&proof);
+    let difficulty = pl1_difficulty(&problem, &pstats, search_steps);
     let reference = crate::prop::ndl::print(&proof);
     let built = match task {
         Task::ProofChecking => tasks::build_proof_checking(
@@ -158,6 +206,7 @@ pub fn build(seed: u64, task: Task, level: u8, index: u64) -> Result<PlInstance,
         label: built.label,
         source: "pl1-generator".into(),
         stats,
+        difficulty,
     })
 }
 

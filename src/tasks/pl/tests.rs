@@ -403,3 +403,74 @@ fn each_verdict_arises_where_it_should() {
         assert_eq!(s.verdict, Verdict::Wrong, "{}", s.detail);
     }
 }
+
+/// Every PL1 row carries the eight difficulty features in one order, and
+/// at levels 5-8 the rows are at least as large as level 4's (premises,
+/// atoms, proof lines on average) and the largest level's exceed them; the
+/// gold answers of those levels score 1 and verify.
+#[test]
+fn difficulty_features_are_present_and_grow_beyond_level_four() {
+    const NAMES: [&str; 8] = [
+        "premises",
+        "atoms",
+        "connectives",
+        "proof_lines",
+        "proof_steps",
+        "proof_depth",
+        "search_steps",
+        "sat_conflicts",
+    ];
+    let means = |level: u8| {
+        // Level 8 builds about half its candidates (the rest exceed the
+        // reference prover's size cap).
+        let rows: Vec<_> = (0..24u64)
+            .filter_map(|i| build(21, Task::ProofWriting, level, i).ok())
+            .collect();
+        assert!(rows.len() >= 8, "level {level}: {} of 24 built", rows.len());
+        let mut sums = [0.0; 8];
+        for inst in &rows {
+            let names: Vec<&str> = inst.difficulty.iter().map(|(n, _)| *n).collect();
+            assert_eq!(names, NAMES);
+            let get = |n: &str| inst.difficulty.iter().find(|(k, _)| *k == n).unwrap().1;
+            let stats = &inst.metadata["proof_stats"];
+            assert_eq!(get("proof_lines"), stats["lines"].as_f64().unwrap());
+            assert_eq!(get("proof_depth"), stats["depth"].as_f64().unwrap());
+            assert!(get("search_steps") >= get("proof_steps"));
+            assert_eq!(
+                get("premises"),
+                inst.metadata["source_premises"].as_array().unwrap().len() as f64
+            );
+            for (s, (_, v)) in sums.iter_mut().zip(&inst.difficulty) {
+                *s += v;
+            }
+            if level > 4 {
+                let s = score_record(
+                    Task::ProofWriting,
+                    &inst.metadata,
+                    &inst.answer,
+                    &inst.answer,
+                );
+                assert_eq!(s.value, 1.0, "level {level}: {}", s.detail);
+                super::instance::verify_record(Task::ProofWriting, &inst.metadata, &inst.answer)
+                    .unwrap();
+            }
+        }
+        sums.map(|s| s / rows.len() as f64)
+    };
+    let base = means(4);
+    let mut top = base;
+    for level in 5..=super::generate::MAX_LEVEL {
+        let m = means(level);
+        for k in [0, 1, 3] {
+            assert!(
+                m[k] >= base[k],
+                "level {level} {}: {m:?} vs {base:?}",
+                NAMES[k]
+            );
+        }
+        top = m;
+    }
+    for k in [0, 1, 2, 3] {
+        assert!(top[k] > base[k], "{}: {top:?} vs {base:?}", NAMES[k]);
+    }
+}

@@ -24,6 +24,7 @@ use crate::prop::resolution::{self, RefuteError};
 use crate::prop::sat;
 use crate::tasks::pl::PlInstance;
 use crate::tasks::pl::families::{self, Family, Prefilter};
+use crate::tasks::pl::instance::size_features;
 use crate::tasks::pl::prompt::{proof_checking, proof_writing};
 use crate::tasks::pl::scoring::{self, ScoreInput, strict_steps};
 use crate::tasks::pl::tasks::{Built, Task, build_proof_checking};
@@ -60,6 +61,27 @@ impl Default for Pl2Options {
             solver_conflicts: 5_000,
             decoy_rate: 0.25,
             ndlf: pl2_ndlf_options(),
+        }
+    }
+}
+
+impl Pl2Options {
+    /// The limits at a size: sizes 1-3 use the configured ones, size `s`
+    /// above 3 allows `s - 1` times as many refutation steps, clauses and
+    /// solver conflicts (with the defaults: 450 steps and 600 clauses at
+    /// size 4, 600 and 800 at size 5), so the larger instances of
+    /// [`families::MAX_SIZE`]'s schedule fit.
+    pub fn at_size(&self, size: u8) -> Pl2Options {
+        let factor = if size <= 3 {
+            1
+        } else {
+            usize::from(size.min(families::MAX_SIZE)) - 1
+        };
+        Pl2Options {
+            max_refutation_steps: self.max_refutation_steps.saturating_mul(factor),
+            max_cnf_clauses: self.max_cnf_clauses.saturating_mul(factor),
+            solver_conflicts: self.solver_conflicts.saturating_mul(factor),
+            ..self.clone()
         }
     }
 }
@@ -128,7 +150,7 @@ impl Reject {
 pub struct Pl2Problem {
     /// Family.
     pub family: Family,
-    /// Size 1-3.
+    /// Size (the record's level; see [`families::MAX_SIZE`]).
     pub size: u8,
     /// The family's size parameters.
     pub params: Value,
@@ -174,7 +196,8 @@ fn minimal_core(premises: &[Formula], goal: &Formula) -> Option<Vec<usize>> {
     Some(core)
 }
 
-/// Generates and certifies one candidate, or says which filter rejected it.
+/// Generates and certifies one candidate, or says which filter rejected it
+/// (under the limits of its size, [`Pl2Options::at_size`]).
 pub fn make_problem(
     family: Family,
     size: u8,
@@ -182,6 +205,7 @@ pub fn make_problem(
     rng: &mut ChaCha8Rng,
     opts: &Pl2Options,
 ) -> Result<Pl2Problem, Reject> {
+    let opts = &opts.at_size(size);
     let raw = families::generate(family, size, decoy, rng).map_err(|p| match p {
         Prefilter::GreedyColourable | Prefilter::GreedyNotColourable => Reject::Greedy,
     })?;
@@ -394,6 +418,7 @@ pub fn build(
     }
     let mut sorted = strings(&p.premises);
     sorted.sort();
+    let difficulty = pl2_difficulty(&p);
     Ok(PlInstance {
         prompt,
         answer: built.answer,
@@ -403,7 +428,31 @@ pub fn build(
         label: built.label,
         source: format!("pl2-{}", family.name()),
         stats,
+        difficulty,
     })
+}
+
+/// The difficulty features of a PL2 row, in this order: `premises`,
+/// `atoms`, `connectives` (premises and goal as shown), `cnf_clauses` (the
+/// clausal form of the whole list), `proof_lines` and `proof_steps` of the
+/// NDL_f reference proof, `refutation_steps` (resolution inferences of the
+/// certifying refutation) and `sat_conflicts` (the CDCL back-end's
+/// conflicts deciding premises ⊨ goal). A decoy has no proof: its three
+/// proof features are 0. Every one is counted, none timed.
+pub fn pl2_difficulty(p: &Pl2Problem) -> Vec<(&'static str, f64)> {
+    let proof = p.proof.as_ref().map(crate::prop::prover::stats);
+    let mut features = size_features(&p.premises, &p.goal).to_vec();
+    features.extend([
+        ("cnf_clauses", p.cnf_clauses as f64),
+        ("proof_lines", proof.as_ref().map_or(0, |s| s.lines) as f64),
+        ("proof_steps", proof.as_ref().map_or(0, |s| s.steps) as f64),
+        ("refutation_steps", p.refutation_steps.unwrap_or(0) as f64),
+        (
+            "sat_conflicts",
+            sat::entailment_conflicts(&p.premises, &p.goal) as f64,
+        ),
+    ]);
+    features
 }
 
 /// The premises, goal and NDL_f limits stored in a record's metadata.

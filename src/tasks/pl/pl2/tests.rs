@@ -449,3 +449,92 @@ fn writing_verdicts_and_the_curried_tautology_exploit_is_cheating() {
     }
     assert!(exploits >= 4, "{exploits}");
 }
+
+/// The limits scale only beyond size 3, and sizes above the schedule's
+/// last take its limits.
+#[test]
+fn limits_grow_beyond_size_three() {
+    let o = Pl2Options::default();
+    for size in 1..=3 {
+        assert_eq!(o.at_size(size), o);
+    }
+    let four = o.at_size(4);
+    assert_eq!(
+        (four.max_refutation_steps, four.max_cnf_clauses),
+        (450, 600)
+    );
+    let five = o.at_size(5);
+    assert_eq!(
+        (five.max_refutation_steps, five.max_cnf_clauses),
+        (600, 800)
+    );
+    assert_eq!(o.at_size(9), five);
+}
+
+/// Every PL2 row carries the difficulty features in one order; theorems of
+/// sizes 4 and 5 exist for the pebbling families, check and score 1, and
+/// their refutations and proofs are longer than size 3's.
+#[test]
+fn difficulty_features_are_present_and_sizes_four_and_five_grow() {
+    const NAMES: [&str; 8] = [
+        "premises",
+        "atoms",
+        "connectives",
+        "cnf_clauses",
+        "proof_lines",
+        "proof_steps",
+        "refutation_steps",
+        "sat_conflicts",
+    ];
+    let opts = Pl2Options::default();
+    for family in [Family::Pyramid, Family::HornChain] {
+        let mut previous = 0.0;
+        for size in 3..=5u8 {
+            let rows: Vec<PlInstance> = (0..6)
+                .filter_map(|i| build(7, Pl2Task::ProofWriting, family, size, i, &opts).ok())
+                .collect();
+            assert!(!rows.is_empty(), "{family} size {size}: nothing built");
+            let mut lines = 0.0;
+            for inst in &rows {
+                let names: Vec<&str> = inst.difficulty.iter().map(|(n, _)| *n).collect();
+                assert_eq!(names, NAMES);
+                let get = |n: &str| inst.difficulty.iter().find(|(k, _)| *k == n).unwrap().1;
+                assert_eq!(
+                    get("refutation_steps"),
+                    inst.metadata["refutation_steps"].as_f64().unwrap()
+                );
+                assert_eq!(
+                    get("proof_lines"),
+                    inst.metadata["reference_proof_lines"].as_f64().unwrap()
+                );
+                assert_eq!(
+                    get("cnf_clauses"),
+                    inst.metadata["cnf_clause_count"].as_f64().unwrap()
+                );
+                let s = score_record(
+                    Pl2Task::ProofWriting,
+                    &inst.metadata,
+                    &inst.answer,
+                    &inst.answer,
+                );
+                assert_eq!(s.value, 1.0, "{family} size {size}: {}", s.detail);
+                verify_record(Pl2Task::ProofWriting, &inst.metadata, &inst.answer).unwrap();
+                lines += get("proof_lines");
+            }
+            let mean = lines / rows.len() as f64;
+            assert!(
+                mean > previous,
+                "{family} size {size}: {mean} vs {previous}"
+            );
+            previous = mean;
+        }
+    }
+    // A decoy has no proof: its proof features are 0.
+    let decoy = (0..40)
+        .filter_map(|i| build(7, Pl2Task::ProofWriting, Family::Tseitin, 4, i, &opts).ok())
+        .find(|i| i.label == "non-theorem")
+        .expect("a size-4 Tseitin decoy");
+    let get = |n: &str| decoy.difficulty.iter().find(|(k, _)| *k == n).unwrap().1;
+    assert_eq!((get("proof_lines"), get("refutation_steps")), (0.0, 0.0));
+    assert!(get("premises") > 0.0 && get("cnf_clauses") > 0.0);
+}
