@@ -63,8 +63,8 @@ def test_a_bad_config_is_a_value_error_naming_file_and_line(tmp_path):
     with pytest.raises(ValueError, match=r"bad\.toml:3:\d+: bad config: unknown field `cuont`"):
         saturate.generate("eq", str(tmp_path / "out"), config=str(bad))
     out_of_range = tmp_path / "range.toml"
-    out_of_range.write_text("[tasks.eq]\nlevels = [9]\n")
-    with pytest.raises(ValueError, match="no EQ level 9"):
+    out_of_range.write_text("[tasks.eq]\nlevels = [0]\n")
+    with pytest.raises(ValueError, match=r"no EQ level 0 \(levels start at 1\)"):
         saturate.generate("eq", str(tmp_path / "out"), config=str(out_of_range))
     with pytest.raises(ValueError, match="cannot read config"):
         saturate.generate("eq", str(tmp_path / "out"), config=str(tmp_path / "missing.toml"))
@@ -80,7 +80,7 @@ def test_bad_arguments_are_value_errors(tmp_path):
         (dict(levels=[0]), "levels: 0 is not in 1-255"),
         (dict(levels=[]), "levels is empty"),
         (dict(levels="1,x"), "not a whole number"),
-        (dict(levels=[7]), "no EQ level 7"),
+        (dict(levels=[256]), "levels: 256 is not in 1-255"),
         (dict(shard="3/2"), "expected 1 <= i <= N"),
         (dict(shard="half"), "expected \"i/N\""),
         (dict(jobs=100000), "jobs=100000 is not in"),
