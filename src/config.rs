@@ -474,7 +474,15 @@ mod tests {
                 "[tasks.tptp.prover]\nmax_model_size = 1000\n",
                 "tasks.tptp.prover.max_model_size",
             ),
-            ("[tasks.tptp]\nlevels = [5]\n", "tasks.tptp.levels"),
+            ("[tasks.tptp]\nlevels = [0]\n", "tasks.tptp.levels"),
+            (
+                "[saturation.iterate]\nrounds = 0\n",
+                "saturation.iterate.rounds",
+            ),
+            (
+                "[saturation.iterate]\nmin_score = 1.5\n",
+                "saturation.iterate.min_score",
+            ),
             (
                 "[saturation]\nmax_clause_literals = 0\n",
                 "saturation.max_clause_literals",
@@ -521,7 +529,7 @@ mod tests {
 
     #[test]
     fn family_sections_are_checked_with_positions() {
-        let e = Config::from_toml("[tasks.eq]\nlevels = [9]\n", "c.toml")
+        let e = Config::from_toml("[tasks.eq]\nlevels = [0]\n", "c.toml")
             .unwrap_err()
             .to_string();
         assert!(e.starts_with("c.toml:2:"), "{e}");
