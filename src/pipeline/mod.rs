@@ -235,9 +235,8 @@ impl TheoremStats {
         depths.sort_unstable();
         let mut per_round = vec![0u64; rounds.len().max(1)];
         for s in &ranking.ranked {
-            let r = RoundReport::round_of(rounds, s.id.0) as usize;
-            let last = per_round.len() - 1;
-            per_round[r.saturating_sub(1).min(last)] += 1;
+            // 1 ..= rounds.len() (1 with no rounds recorded).
+            per_round[RoundReport::round_of(rounds, s.id.0) as usize - 1] += 1;
         }
         TheoremStats {
             candidates: depths.len() as u64,
