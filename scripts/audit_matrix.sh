@@ -6,7 +6,9 @@
 # half the rows of a family land (writing and checking share the count, and
 # a family fills only some sizes), so it gets COUNT/4 per family for COUNT or
 # more rows per audited cell. Each dataset is also re-verified (`saturate verify`), and the
-# rows requested and written per cell are printed from its summary.
+# rows requested and written per cell are printed from its summary. On the
+# TPTP datasets, scripts/recon_baseline.py scores the audit's `overlap`
+# reconstruction reader with the real scorer (OUT/<NAME>.recon).
 #
 # Usage: scripts/audit_matrix.sh [OUT]            (default out/audit-matrix)
 # Env:   BIN (default target/release/saturate, built if missing),
@@ -50,7 +52,13 @@ for key, c in s["cells"].items():
     print(f'{key:<44} {c["written"]:>5}/{c["requested"]:<5}')
 print(f'total {s["total_rows"]}/{s["requested_rows"]} (shortfall {s["shortfall"]})')
 EOF
-  line="$name: audit $([ $audit -eq 0 ] && echo pass || echo FAIL), verify $([ $verify -eq 0 ] && echo pass || echo FAIL), $(tail -1 "$OUT/$name.yields")"
+  recon=""
+  case $name in
+    PL1|PL2|EQ) ;;
+    *) python3 scripts/recon_baseline.py "$data" --bin "$BIN" > "$OUT/$name.recon" 2>&1 \
+         && recon=", recon reader solved (scorer) $(awk 'NR>1 {printf "%sL%s %.1f%%", sep, $1, 100*$4; sep=" "}' "$OUT/$name.recon")" ;;
+  esac
+  line="$name: audit $([ $audit -eq 0 ] && echo pass || echo FAIL), verify $([ $verify -eq 0 ] && echo pass || echo FAIL), $(tail -1 "$OUT/$name.yields")$recon"
   echo "$line" | tee -a "$OUT/summary.txt"
   [ $audit -eq 0 ] && [ $verify -eq 0 ] || status=1
 done

@@ -357,8 +357,10 @@ enum Command {
     /// Shortcut audit: per config and level, the cross-validated accuracy
     /// of shallow baselines (majority class, best single-feature rule,
     /// shallow tree, logistic regression) over surface features of the
-    /// rows; exits 1 when a baseline beats the majority by more than the
-    /// margin on a cell with enough rows, or a cell's label never varies.
+    /// rows (for proof reconstruction, the share of graphs fixed shallow
+    /// readers get whole); exits 1 when a baseline beats the majority by
+    /// more than the margin on a cell with enough rows, or a cell's label
+    /// never varies.
     Audit {
         /// The dataset folder (the one holding manifest.json).
         dir: PathBuf,

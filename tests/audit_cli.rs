@@ -148,3 +148,41 @@ fn bad_input_exits_2_with_a_message() {
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("0 to 100"), "{}", stderr(&o));
 }
+
+/// Proof reconstruction is judged by whole graphs: every cell carries the
+/// best shallow reader's share of rows solved, and its lead and status
+/// follow from that share, not from its per-edge items.
+#[test]
+fn reconstruction_cells_are_judged_by_whole_graphs() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = common::smoke_set_dataset(tmp.path());
+    let o = run(&["audit", d.to_str().unwrap(), "--json", "--min-rows", "1"]);
+    let report: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let cells = report["cells"].as_array().unwrap();
+    let recon: Vec<&serde_json::Value> = cells
+        .iter()
+        .filter(|c| c["config"] == "proof_reconstruction")
+        .collect();
+    assert_eq!(recon.len(), 4, "{report}");
+    for c in recon {
+        let w = &c["whole"];
+        assert!(
+            ["overlap", "overlap_any"].contains(&w["reader"].as_str().unwrap()),
+            "{c}"
+        );
+        let solved = w["solved"].as_f64().unwrap();
+        assert!((0.0..=1.0).contains(&solved), "{c}");
+        assert!((0.0..=1.0).contains(&w["parts_right"].as_f64().unwrap()));
+        let status = c["status"].as_str().unwrap();
+        assert_eq!(status == "shortcut", 100.0 * solved > 10.0, "{c}");
+    }
+    // The other families' cells have no reader.
+    assert!(
+        cells
+            .iter()
+            .filter(|c| c["config"] != "proof_reconstruction")
+            .all(|c| c.get("whole").is_none())
+    );
+    let o = run(&["audit", d.to_str().unwrap(), "--min-rows", "1"]);
+    assert!(stdout(&o).contains("% of rows"), "{}", stdout(&o));
+}

@@ -9,7 +9,13 @@
 //! logistic regression over all features. A cell with enough rows fails
 //! when a baseline beats the majority by more than the margin (default 10
 //! points), or when its label never varies (the answer is then given by the
-//! task's form, not by reasoning).
+//! task's form, not by reasoning). A config whose answer is a structure (a
+//! reconstruction graph) is judged instead by the share of rows that fixed
+//! shallow readers solve outright
+//! ([`crate::tasks::family::TaskFamily::audit_readers`]): its items test one
+//! edge at a time against easy negatives, and a parent shares literals with
+//! its child by the inference rule itself, so their accuracy is reported,
+//! not judged.
 //!
 //! Determinism: items are sorted by row id inside each cell and the folds
 //! come from a hash of the row id, so the report depends on the rows alone,
@@ -96,13 +102,35 @@ pub struct CellAudit {
     pub logistic: Option<f64>,
     /// The most predictive features with their own rule's accuracy.
     pub top_features: Vec<(String, f64)>,
+    /// For a config whose answer is a structure: the best shallow
+    /// reader's whole answers, by which the cell is judged (the accuracies
+    /// above are then of its per-part items, reported and not judged).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub whole: Option<WholeAudit>,
     /// The verdict.
     pub status: Status,
 }
 
+/// How well the best of a config's fixed shallow readers
+/// ([`crate::tasks::audit::ReaderAnswer`]) answers its rows whole.
+#[derive(Clone, Debug, Serialize)]
+pub struct WholeAudit {
+    /// The reader that solves the most rows (ties: the most parts right).
+    pub reader: String,
+    /// Share of rows it solves outright (every part right).
+    pub solved: f64,
+    /// Share of all parts it gets right.
+    pub parts_right: f64,
+}
+
 impl CellAudit {
-    /// The best baseline's lead over the majority, in points.
+    /// The best baseline's lead over the majority, in points: for a
+    /// structured answer, the share of rows the best reader solves (a
+    /// constant answer solves none).
     pub fn excess_points(&self) -> Option<f64> {
+        if let Some(w) = &self.whole {
+            return Some(100.0 * w.solved);
+        }
         let best = self.single_rule?.max(self.tree?).max(self.logistic?);
         Some(100.0 * (best - self.majority?))
     }
@@ -140,7 +168,14 @@ impl AuditReport {
              single-feature threshold rule, a depth-3 tree and a logistic regression over a bank \
              of surface features (sizes, verbatim membership in the background, symbol overlap, \
              positions). A cell with at least {} rows fails when a baseline beats the majority by \
-             more than {} points or when its label never varies. Re-run with `saturate audit DIR`.\n",
+             more than {} points or when its label never varies. A config whose answer is a \
+             structure (proof reconstruction: a graph) is judged by its whole answers instead: fixed \
+             shallow readers (each derived clause's parents taken as the two clauses sharing most \
+             literals with it) answer every row, and the lead is the share of rows the best one \
+             solves outright, since a constant answer solves none; its accuracies are of per-edge \
+             items (a parent against two random other clauses), shown and not judged, as a \
+             parent shares literals with its child by the inference rule itself. Re-run with \
+             `saturate audit DIR`.\n",
             self.min_rows, self.margin_points
         );
         s.push_str(
@@ -271,6 +306,24 @@ fn status_name(s: Status) -> &'static str {
 }
 
 fn top_text(c: &CellAudit) -> String {
+    if let Some(w) = &c.whole {
+        let edges: Vec<String> = c
+            .top_features
+            .iter()
+            .take(2)
+            .map(|(n, v)| format!("{n} {:.1}", 100.0 * v))
+            .collect();
+        let mut t = format!(
+            "reader {} solves {:.1}% of rows, {:.1}% of steps",
+            w.reader,
+            100.0 * w.solved,
+            100.0 * w.parts_right,
+        );
+        if !edges.is_empty() {
+            t.push_str(&format!("; edges (not judged): {}", edges.join(", ")));
+        }
+        return t;
+    }
     if let Some(rule) = &c.single_rule_text
         && c.status == Status::Shortcut
     {
@@ -323,6 +376,9 @@ struct RowItems {
     /// folds).
     key: u64,
     items: Vec<Item>,
+    /// The shallow readers' results on the row: (reader index in the
+    /// cell's table, parts, parts right).
+    reads: Vec<(u8, u32, u32)>,
 }
 
 /// A cell's rows so far: at most [`MAX_AUDIT_ROWS`] and a quarter more kept
@@ -336,6 +392,8 @@ struct CellRows {
     names: Vec<&'static str>,
     /// The labels met so far, in order of first appearance.
     labels: Vec<String>,
+    /// The shallow readers met so far, in order of first appearance.
+    readers: Vec<&'static str>,
 }
 
 impl CellRows {
@@ -414,14 +472,34 @@ impl Collector {
             None => *self.not_audited.entry(row.task.clone()).or_default() += 1,
             Some(Err(e)) => return Err(format!("row {}: {e}", row.id)),
             Some(Ok(items)) => {
+                let answers = match family.audit_readers(row) {
+                    None => Vec::new(),
+                    Some(Err(e)) => return Err(format!("row {}: {e}", row.id)),
+                    Some(Ok(a)) => a,
+                };
                 let level = row.level.map_or_else(|| "-".into(), |l| l.to_string());
                 let cell = self.cells.entry((row.task.clone(), level)).or_default();
                 let d = Sha256::digest(row.id.as_bytes());
                 let items = items.into_iter().map(|it| cell.compact(it)).collect();
+                let reads = answers
+                    .into_iter()
+                    .map(|a| {
+                        let i = match cell.readers.iter().position(|r| *r == a.reader) {
+                            Some(i) => i,
+                            None => {
+                                cell.readers.push(a.reader);
+                                cell.readers.len() - 1
+                            }
+                        };
+                        let n = |v: usize| u32::try_from(v).unwrap_or(u32::MAX);
+                        (u8::try_from(i).unwrap_or(u8::MAX), n(a.parts), n(a.right))
+                    })
+                    .collect();
                 cell.rows.push(RowItems {
                     id: row.id.as_str().into(),
                     key: u64::from_le_bytes(d[8..16].try_into().expect("8 bytes")),
                     items,
+                    reads,
                 });
                 cell.seen += 1;
                 if cell.rows.len() >= MAX_AUDIT_ROWS + MAX_AUDIT_ROWS / 4 {
@@ -481,6 +559,7 @@ fn judge(config: &str, level: &str, cell_rows: &CellRows, settings: &AuditSettin
         tree: None,
         logistic: None,
         top_features: Vec::new(),
+        whole: whole(cell_rows),
         status: Status::TooFewRows,
     };
     let enough = rows.len() >= settings.min_rows;
@@ -506,13 +585,53 @@ fn judge(config: &str, level: &str, cell_rows: &CellRows, settings: &AuditSettin
         .map(|(n, v)| (n.to_string(), *v))
         .collect();
     if enough {
-        cell.status = if 100.0 * e.excess() > settings.margin_points {
+        let lead = match &cell.whole {
+            Some(w) => w.solved,
+            None => e.excess(),
+        };
+        cell.status = if 100.0 * lead > settings.margin_points {
             Status::Shortcut
         } else {
             Status::Pass
         };
     }
     cell
+}
+
+/// The best shallow reader of a cell's rows (`None` when no row was read):
+/// the one solving the most rows, then getting the most parts right, then
+/// the first met. A row the reader did not answer counts unsolved.
+fn whole(cell: &CellRows) -> Option<WholeAudit> {
+    if cell.readers.is_empty() || cell.rows.is_empty() {
+        return None;
+    }
+    let rows = cell.rows.len() as f64;
+    (0..cell.readers.len())
+        .map(|i| {
+            let (mut solved, mut parts, mut right) = (0usize, 0u64, 0u64);
+            for r in &cell.rows {
+                for &(reader, p, ok) in &r.reads {
+                    if usize::from(reader) == i {
+                        parts += u64::from(p);
+                        right += u64::from(ok);
+                        solved += usize::from(p > 0 && ok == p);
+                    }
+                }
+            }
+            WholeAudit {
+                reader: cell.readers[i].to_string(),
+                solved: solved as f64 / rows,
+                parts_right: if parts == 0 {
+                    0.0
+                } else {
+                    right as f64 / parts as f64
+                },
+            }
+        })
+        .fold(None, |best: Option<WholeAudit>, w| match best {
+            Some(b) if (b.solved, b.parts_right) >= (w.solved, w.parts_right) => Some(b),
+            _ => Some(w),
+        })
 }
 
 /// The cell's items as numbers (features by the first item's names; an
@@ -546,6 +665,7 @@ mod tests {
     use super::*;
     use crate::tasks::Score;
     use crate::tasks::TaskError;
+    use crate::tasks::audit::ReaderAnswer;
     use crate::tasks::family::{ConfigInfo, ScoreContext};
 
     /// A toy family whose rows are `label:value`; `leak` rows carry the
@@ -570,6 +690,10 @@ mod tests {
                     name: "toy_free",
                     description: "",
                 },
+                ConfigInfo {
+                    name: "toy_graph",
+                    description: "",
+                },
             ]
         }
         fn score(&self, _: &Record, _: &str, _: &mut ScoreContext) -> Score {
@@ -585,6 +709,27 @@ mod tests {
             let v: f64 = row.prompt.parse().ok()?;
             Some(Ok(vec![
                 AuditItem::new(row.answer.clone()).with("value", v),
+            ]))
+        }
+        /// `toy_graph` rows are read by two readers: `none` gets nothing
+        /// right, `some` gets 2 of 3 parts right, or all 3 on a row whose
+        /// metadata is `solved`.
+        fn audit_readers(&self, row: &Record) -> Option<Result<Vec<ReaderAnswer>, TaskError>> {
+            if row.task != "toy_graph" {
+                return None;
+            }
+            let right = if row.metadata == "solved" { 3 } else { 2 };
+            Some(Ok(vec![
+                ReaderAnswer {
+                    reader: "none",
+                    parts: 3,
+                    right: 0,
+                },
+                ReaderAnswer {
+                    reader: "some",
+                    parts: 3,
+                    right,
+                },
             ]))
         }
     }
@@ -690,6 +835,40 @@ mod tests {
         let small = c.report(&AuditSettings::default());
         assert_eq!(small.cells[0].sampled_from, None);
         assert!(!small.markdown().contains("hash smallest"));
+    }
+
+    /// A structured answer is judged by its readers' whole answers, not by
+    /// its items: leaking items pass while no reader solves more than the
+    /// margin's share of rows, and a reader that does fails the cell.
+    #[test]
+    fn structured_answers_are_judged_by_whole_readers() {
+        let registry = Registry::new(vec![&TOY]);
+        let report = |every: usize| {
+            let mut c = Collector::new();
+            for i in 0..100 {
+                let label = if i % 2 == 0 { "parent" } else { "other" };
+                let mut r = row("toy_graph", i, label, (i % 2) as f64);
+                if i % every == 0 {
+                    r.metadata = "solved".into();
+                }
+                c.add(&r, &registry).unwrap();
+            }
+            c.report(&AuditSettings::default())
+        };
+        let fair = report(20);
+        let cell = &fair.cells[0];
+        let w = cell.whole.as_ref().unwrap();
+        assert_eq!((w.reader.as_str(), w.solved), ("some", 0.05));
+        assert!((w.parts_right - (5.0 * 3.0 + 95.0 * 2.0) / 300.0).abs() < 1e-12);
+        // The items alone would fail the cell (the value is the label).
+        assert!(cell.single_rule.unwrap() > 0.99);
+        assert_eq!(cell.status, Status::Pass);
+        assert_eq!(cell.excess_points(), Some(5.0));
+        assert!(fair.text().contains("reader some solves 5.0% of rows"));
+        assert!(fair.markdown().contains("judged by its whole answers"));
+        let leaky = report(5);
+        assert_eq!(leaky.cells[0].status, Status::Shortcut);
+        assert_eq!(leaky.cells[0].excess_points(), Some(20.0));
     }
 
     #[test]

@@ -6,8 +6,10 @@
 //!
 //! An item is the unit a shallow baseline predicts: a whole row for a
 //! True/False task, one pool clause (gold or distractor) for premise
-//! selection, one listed clause (premise or derived) for reconstruction.
-//! Features see only what the prompt shows; hidden metadata (the generator's
+//! selection, one (derived clause, candidate parent) pair for
+//! reconstruction. A task whose answer is a structure also hands over
+//! [`ReaderAnswer`]s: fixed shallow readers' whole answers, compared with
+//! the gold one part by part. Features see only what the prompt shows; hidden metadata (the generator's
 //! own parameters) never becomes a feature, or the audit would measure
 //! leakage that no model can use.
 
@@ -40,6 +42,29 @@ impl AuditItem {
     /// Adds a feature.
     pub fn push(&mut self, name: &'static str, value: f64) {
         self.features.push((name, value));
+    }
+}
+
+/// A shallow reader's whole answer to a row whose answer is a structure
+/// (a reconstruction graph), compared with the gold answer part by part.
+/// Items judge one choice at a time against easy negatives; a reader
+/// judges what a model must produce, the whole answer: a cell fails when
+/// a reader solves more rows than the audit's margin allows (a constant
+/// answer solves none).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReaderAnswer {
+    /// The reader's name (a fixed rule, such as `overlap`).
+    pub reader: &'static str,
+    /// Parts of the gold answer (derived clauses of a graph).
+    pub parts: usize,
+    /// Parts the reader got exactly right.
+    pub right: usize,
+}
+
+impl ReaderAnswer {
+    /// Whether every part is right: the reader solved the row.
+    pub fn solved(&self) -> bool {
+        self.parts > 0 && self.right == self.parts
     }
 }
 

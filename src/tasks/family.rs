@@ -23,7 +23,7 @@
 //! and whatever ran before on that worker.
 
 use super::answer::AnswerShape;
-use super::audit::AuditItem;
+use super::audit::{AuditItem, ReaderAnswer};
 use super::fault::RejectEntry;
 use super::{Score, TaskError};
 use crate::dataset::Record;
@@ -279,6 +279,17 @@ pub trait TaskFamily: Sync {
     /// answer is free text with no class to predict (proof writing, gap
     /// filling: the default); `Err` when the row cannot be read.
     fn audit_items(&self, row: &Record) -> Option<Result<Vec<AuditItem>, TaskError>> {
+        let _ = row;
+        None
+    }
+
+    /// For a config whose answer is a structure (a reconstruction graph):
+    /// the whole answers of fixed shallow readers, compared with the gold
+    /// answer part by part. The audit judges such a cell by the share of
+    /// rows a reader solves outright rather than by its items, which test
+    /// one choice at a time against easy negatives. `None` (default) for
+    /// every other config.
+    fn audit_readers(&self, row: &Record) -> Option<Result<Vec<ReaderAnswer>, TaskError>> {
         let _ = row;
         None
     }

@@ -2,7 +2,8 @@
 //! an entailment row is one item (True/False); a selection row gives one
 //! item per pool clause (gold/distractor); a reconstruction row, whose
 //! prompt names the starting premises, one item per (derived clause, other
-//! clause) pair (parent/other). Features are
+//! clause) pair (parent/other), and fixed shallow readers' whole graphs
+//! ([`readers`]), by which its cells are judged. Features are
 //! what a reader sees without reasoning: sizes, verbatim (up to variable
 //! names) membership in the background list, symbol overlap with the
 //! conclusion, positions.
@@ -10,7 +11,7 @@
 use super::{Family, str_field, str_list};
 use crate::tasks::TaskError;
 use crate::tasks::audit::{
-    AuditItem, jaccard, literals, max, mean, nesting, normalize_variables, symbols,
+    AuditItem, ReaderAnswer, jaccard, literals, max, mean, nesting, normalize_variables, symbols,
     upper_identifiers,
 };
 use std::collections::BTreeSet;
@@ -65,6 +66,90 @@ pub fn items(
         // A chain the prover checks step by step: no class to predict.
         Family::Derivation => Ok(Vec::new()),
     }
+}
+
+/// The shallow readers' whole answers to a reconstruction row
+/// ([`ReaderAnswer`]); `None` for the other families.
+pub fn readers(
+    f: Family,
+    meta: &serde_json::Value,
+    answer: &str,
+) -> Option<Result<Vec<ReaderAnswer>, TaskError>> {
+    if f != Family::Reconstruction {
+        return None;
+    }
+    let read = || {
+        let clauses = str_list(meta, "clauses").map_err(TaskError::Record)?;
+        let leaves = super::recon::premise_indices(meta).map_err(TaskError::Record)?;
+        let steps = super::recon::parse_steps(answer)
+            .map_err(|e| TaskError::Record(format!("gold answer: {e}")))?;
+        Ok(recon_readers(&clauses, &leaves, &steps))
+    };
+    Some(read())
+}
+
+/// Two fixed readers of a reconstruction prompt, each answering every
+/// derived clause with the two clauses that look most like its parents:
+/// most literals shared with it (up to variable names), then fewest
+/// symbols it lacks, then the shorter, then the lower number. `overlap`
+/// takes parents among the clauses printed before the child in length
+/// order only (shorter, or as long and numbered lower), which keeps its
+/// graph acyclic; `overlap_any` among all other clauses. A part is right
+/// when the two parents are the gold ones.
+fn recon_readers(
+    clauses: &[String],
+    leaves: &[usize],
+    steps: &[(usize, [usize; 2])],
+) -> Vec<ReaderAnswer> {
+    let n = clauses.len();
+    let lits: Vec<BTreeSet<String>> = clauses
+        .iter()
+        .map(|c| literals(c).into_iter().map(normalize_variables).collect())
+        .collect();
+    let syms: Vec<BTreeSet<&str>> = clauses.iter().map(|c| symbols(c)).collect();
+    let size = |i: usize| (clauses[i - 1].len(), i);
+    let guess = |child: usize, shorter_only: bool| -> [usize; 2] {
+        let mut cands: Vec<usize> = (1..=n)
+            .filter(|&p| p != child && (!shorter_only || size(p) < size(child)))
+            .collect();
+        if cands.len() < 2 {
+            cands = (1..=n).filter(|&p| p != child).collect();
+        }
+        cands.sort_by_key(|&p| {
+            let shared = lits[p - 1].intersection(&lits[child - 1]).count();
+            let missing = syms[p - 1].difference(&syms[child - 1]).count();
+            (std::cmp::Reverse(shared), missing, size(p))
+        });
+        let mut pair = [cands[0], cands.get(1).copied().unwrap_or(cands[0])];
+        pair.sort_unstable();
+        pair
+    };
+    let derived: Vec<&(usize, [usize; 2])> = steps
+        .iter()
+        .filter(|(c, _)| !leaves.contains(c) && (1..=n).contains(c))
+        .collect();
+    [("overlap", true), ("overlap_any", false)]
+        .into_iter()
+        .map(|(reader, shorter_only)| {
+            let right = if n < 3 {
+                0
+            } else {
+                derived
+                    .iter()
+                    .filter(|(c, ps)| {
+                        let mut gold = *ps;
+                        gold.sort_unstable();
+                        guess(*c, shorter_only) == gold
+                    })
+                    .count()
+            };
+            ReaderAnswer {
+                reader,
+                parts: derived.len(),
+                right,
+            }
+        })
+        .collect()
 }
 
 /// The items of a reconstruction row: the prompt names the starting
@@ -296,5 +381,39 @@ mod tests {
         let parents = got.iter().filter(|i| i.label == "parent").count();
         assert_eq!(parents, 4);
         assert!(items(Family::Reconstruction, &json!({}), "").is_err());
+    }
+
+    #[test]
+    fn readers_answer_whole_graphs() {
+        let meta = json!({
+            "context_axioms": [],
+            "clauses": ["p(a) | r", "~r | q(b)", "p(a) | q(b)", "s(c)"],
+            "theorem": "p(a) | q(b)",
+            "premise_indices": [1, 2, 4],
+        });
+        // Each parent shares one literal with the child: both readers
+        // find them.
+        let got = readers(Family::Reconstruction, &meta, "3 <- 2, 1\n")
+            .unwrap()
+            .unwrap();
+        let summary: Vec<(&str, usize, usize, bool)> = got
+            .iter()
+            .map(|a| (a.reader, a.parts, a.right, a.solved()))
+            .collect();
+        assert_eq!(
+            summary,
+            [("overlap", 1, 1, true), ("overlap_any", 1, 1, true)]
+        );
+        // Against another gold graph they are wrong.
+        let got = readers(Family::Reconstruction, &meta, "3 <- 1, 4\n")
+            .unwrap()
+            .unwrap();
+        assert!(got.iter().all(|a| a.right == 0 && !a.solved()));
+        assert!(readers(Family::Selection, &meta, "[1]").is_none());
+        assert!(
+            readers(Family::Reconstruction, &json!({}), "")
+                .unwrap()
+                .is_err()
+        );
     }
 }

@@ -23,7 +23,7 @@ use crate::dataset::Record;
 use crate::prover::{Prover, Verdict};
 use crate::saturation::Params;
 use crate::tasks::answer::AnswerShape;
-use crate::tasks::audit::AuditItem;
+use crate::tasks::audit::{AuditItem, ReaderAnswer};
 use crate::tasks::family::{
     Attempt, Built, Cell, ConfigInfo, Fill, Generator, RejectReason, ScoreContext, TaskFamily,
     Worker, certificate_json, metadata_json,
@@ -138,6 +138,17 @@ impl TaskFamily for TptpFamily {
             return None;
         }
         Some(metadata_json(row).and_then(|m| super::audit::items(f, &m, &row.answer)))
+    }
+
+    fn audit_readers(&self, row: &Record) -> Option<Result<Vec<ReaderAnswer>, TaskError>> {
+        let f = Family::from_config(&row.task)?;
+        if f != Family::Reconstruction {
+            return None;
+        }
+        match metadata_json(row) {
+            Ok(m) => super::audit::readers(f, &m, &row.answer),
+            Err(e) => Some(Err(e)),
+        }
     }
 
     fn answer_shape(&self, config: &str) -> AnswerShape {
