@@ -11,7 +11,10 @@
 //! replaced by a ground subterm of the line before the gap. Every symbol of
 //! the new line already occurs in the equations or in the line before the
 //! gap, as in a fillable gap (balanced equations create no symbol), so no
-//! symbol-occurrence feature tells decoys apart. The decoy is kept only with
+//! symbol-occurrence feature tells decoys apart. From level 5 (proofs of
+//! 31 steps and more, where positions outside every later redex grow rare),
+//! a relabel may also sit at a position that later redexes lie strictly
+//! below: each later line gets the new head symbol over its own arguments. The decoy is kept only with
 //! a finite countermodel ([`super::countermodel`]): every equation holds in
 //! it, the lines before and after the gap differ in it, so no chain of steps
 //! links them. The changed position lies outside every later redex, so the
@@ -106,11 +109,13 @@ const MAX_SEARCHES: usize = 8;
 
 /// Cuts a gap into a correct proof (generated with balanced equations and
 /// at most two redexes per step); with `decoy`, changes the line after the
-/// gap as described in the module documentation. `None` if no gap of the
+/// gap as described in the module documentation (with `relabel_above`, a
+/// relabel may also sit above later redexes). `None` if no gap of the
 /// wanted kind was found.
 pub fn make_gap(
     p: &Proof,
     decoy: bool,
+    relabel_above: bool,
     rng: &mut ChaCha8Rng,
 ) -> Option<(GfInstance, Option<Construction>)> {
     let n = p.steps();
@@ -126,7 +131,14 @@ pub fn make_gap(
         let gap_len = rng.random_range(1..=(n - gap_start).min(4));
         let mut q = p.clone();
         let (countermodel, construction) = if decoy {
-            match change_after_gap(&mut q, gap_start, gap_len, rng, &mut searches) {
+            match change_after_gap(
+                &mut q,
+                gap_start,
+                gap_len,
+                relabel_above,
+                rng,
+                &mut searches,
+            ) {
                 Some((m, c)) => (Some(m), Some(c)),
                 None if searches >= MAX_SEARCHES => return None,
                 None => continue,
@@ -193,11 +205,16 @@ fn changed(
 }
 
 /// Changes the line after the gap (and the later lines) into a certified
-/// decoy; the countermodel and construction, or `None`.
+/// decoy; the countermodel and construction, or `None`. With
+/// `relabel_above`, when no position outside every later redex gives one,
+/// a relabel is tried at positions that later redexes lie strictly below
+/// (never at or above): the head symbol is changed in each later line, whose
+/// arguments those redexes rewrite, so the rest still checks.
 fn change_after_gap(
     p: &mut Proof,
     gap_start: usize,
     gap_len: usize,
+    relabel_above: bool,
     rng: &mut ChaCha8Rng,
     searches: &mut usize,
 ) -> Option<(FiniteModel, Construction)> {
@@ -238,6 +255,29 @@ fn change_after_gap(
         Construction::Swap,
         Construction::Graft,
     ];
+    let relabel_positions: Vec<Pos> = if relabel_above {
+        let mut v: Vec<Pos> = p
+            .world
+            .positions(p.terms[j])
+            .into_iter()
+            .filter(|pos| {
+                let later = (j + 1..=n).flat_map(|k| p.witnesses[k].iter());
+                let mut below = false;
+                for x in later {
+                    if x.pos.len() > pos.len() && x.pos.starts_with(pos) {
+                        below = true;
+                    } else if !disjoint(&x.pos, pos) {
+                        return false;
+                    }
+                }
+                below
+            })
+            .collect();
+        v.shuffle(rng);
+        v
+    } else {
+        Vec::new()
+    };
     for (_, pos) in stable {
         if *searches >= MAX_SEARCHES {
             return None;
@@ -273,6 +313,44 @@ fn change_after_gap(
         if let Some(m) = countermodel::find(&q.world, &q.equations, before, q.terms[j]) {
             *p = q;
             return Some((m, c));
+        }
+    }
+    for pos in relabel_positions {
+        if *searches >= MAX_SEARCHES {
+            return None;
+        }
+        let u = p.world.subterm(p.terms[j], &pos).expect("own position");
+        let Some(new) = changed(p, u, Construction::Relabel, &allowed, &grafts, rng) else {
+            continue;
+        };
+        let g = p.world.bank.sym(new);
+        let mut q = p.clone();
+        for k in j..=n {
+            let t = q.terms[k];
+            // Redexes lie strictly below `pos`, so the path to it and its
+            // head symbol are those of line j in every later line.
+            let v = q.world.subterm(t, &pos).expect("path kept by later steps");
+            let args: Vec<TermId> = q.world.bank.args(v).to_vec();
+            let relabelled = q.world.bank.app(g, &args);
+            q.terms[k] = q.world.bank.replace_at(t, &pos, relabelled);
+        }
+        let rest_checks = (j + 1..=n).all(|k| {
+            check_step(
+                &q.world,
+                &q.equations,
+                q.terms[k - 1],
+                q.terms[k],
+                &q.citations[k],
+            )
+            .is_ok()
+        });
+        if !rest_checks {
+            continue;
+        }
+        *searches += 1;
+        if let Some(m) = countermodel::find(&q.world, &q.equations, before, q.terms[j]) {
+            *p = q;
+            return Some((m, Construction::Relabel));
         }
     }
     None
@@ -472,7 +550,7 @@ mod tests {
             for i in 0..8 {
                 let p = proof(level, i);
                 let mut rng = instance_rng(22, &["gap"], i);
-                let (inst, c) = make_gap(&p, false, &mut rng).unwrap();
+                let (inst, c) = make_gap(&p, false, false, &mut rng).unwrap();
                 assert_eq!(c, None);
                 let l = inst.proof.load().unwrap();
                 assert_eq!(decoy_certificate(&inst, &l), Ok(None));
@@ -508,7 +586,7 @@ mod tests {
             for i in 0..8 {
                 let p = proof(level, i);
                 let mut rng = instance_rng(23, &["decoy"], i);
-                let Some((inst, c)) = make_gap(&p, true, &mut rng) else {
+                let Some((inst, c)) = make_gap(&p, true, false, &mut rng) else {
                     continue;
                 };
                 made += 1;

@@ -39,8 +39,9 @@ use serde_json::{Value, json};
 /// Version of the generator; recorded in every record's metadata. Bump it when
 /// the output for a given seed changes (2: gap-filling decoys without fresh
 /// symbols, certified by a finite countermodel; 3: corruptions without
-/// fresh symbols, decoy indices draw several proofs).
-pub const GENERATOR_VERSION: &str = "eq-3";
+/// fresh symbols, decoy indices draw several proofs; 4: levels above 4, and
+/// from level 5 gap-filling decoys may relabel above later redexes).
+pub const GENERATOR_VERSION: &str = "eq-4";
 
 /// The three EQ tasks.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -499,7 +500,10 @@ fn build_gf(
     // with proof length (before: 25/22/16/5.5% at levels 1-4, so "always
     // fillable" scored 94.5% at level 4).
     let mut proof = proof;
-    let mut found = gf::make_gap(&proof, decoy, rng);
+    // Long proofs (level 5 on) rarely leave a position outside every later
+    // redex: a decoy there may relabel above later redexes too.
+    let relabel_above = level >= 5;
+    let mut found = gf::make_gap(&proof, decoy, relabel_above, rng);
     let draws = if decoy { DECOY_PROOFS } else { 1 };
     for _ in 1..draws {
         if found.is_some() {
@@ -509,7 +513,7 @@ fn build_gf(
             break;
         };
         proof = p;
-        found = gf::make_gap(&proof, decoy, rng);
+        found = gf::make_gap(&proof, decoy, relabel_above, rng);
     }
     let Some((inst, construction)) = found else {
         return Ok(None);
