@@ -9,14 +9,7 @@
 //! candidate of its kind to a premise of M of that kind in profile (symbol
 //! overlap with the theorem, length, literals, literals shared with the
 //! theorem, foreign symbols). Picking the pool clauses listed as
-//! background therefore no longer recovers the answer. Matching is hard on
-//! the two most visible tells: a candidate is admitted for a premise only
-//! if it has a symbol outside the theorem exactly when the premise has one
-//! and its printed length is within 30% of the premise's. When a premise
-//! drawn has no admissible look-alike, the other premises of M of its kind
-//! are tried (a kind is never made up from the other); when none has, the
-//! instance is rejected (`no_distractors`) and the slot draws another
-//! theorem, so theorems whose premises have no look-alikes are not used.
+//! background therefore no longer recovers the answer.
 //!
 //! Exactness: a subset that does not prove the theorem gets a finite
 //! countermodel; the model is then evaluated on every pool clause, and
@@ -198,24 +191,13 @@ fn minimum(
     Ok(st)
 }
 
-/// Largest relative difference of printed length between a distractor and
-/// the premise it is matched to (issue 16: short unit axioms with few
-/// look-alikes made `chars` a tell once the foreign-symbol tell was gone).
-const LENGTH_TOLERANCE: f64 = 0.3;
-
 /// `k` distractors for premise set `m` of theorem `t` (none in `premises`):
 /// background axioms in the share they have in `m`, the rest graph clauses
 /// that are not background axioms, each matched to a premise of `m` of its
-/// kind. A candidate is admitted for premise `like` only when it has
-/// foreign symbols (symbols not in `t`) exactly when `like` has and its
-/// printed length is within [`LENGTH_TOLERANCE`] of `like`'s; the closest
-/// admitted one in profile is taken. When no candidate is admitted for the
-/// premise drawn, the other premises of `m` of its kind are tried (never
-/// the other kind); fewer than `k` distractors come back when none is
-/// admitted, and the instance is then redrawn. Background distractors come
-/// from `t`'s background axioms and, when none of those is admitted, from
-/// the file's other axioms, which are returned second: the prompt lists
-/// them as background too.
+/// kind (fewer when the graph has too few candidates). Background
+/// distractors come from `t`'s background axioms and, when those run short,
+/// from the file's other axioms, which are returned second: the prompt
+/// lists them as background too.
 fn matched_distractors(
     g: &Graph,
     t: ClauseId,
@@ -229,52 +211,33 @@ fn matched_distractors(
         m.iter().partition(|c| background.contains(c));
     let share = m_background.len() as f64 / m.len().max(1) as f64;
     let want_background = ((k as f64 * share + rng.random::<f64>()).floor() as usize).min(k);
-    // Candidate pools: t's background axioms, the file's other axioms (a
-    // background distractor the prompt then lists too), plain clauses.
-    let spare_background = g.spare_background(t, m);
-    let mut other_axioms = g.other_axioms(t, m);
-    other_axioms.retain(|c| !spare_background.contains(c));
+    let mut spare_background = g.spare_background(t, m);
+    if spare_background.len() < want_background {
+        spare_background.extend(g.other_axioms(t, m));
+    }
     let mut spare_plain = g.plain_distractors(t, premises);
-    spare_plain.retain(|c| !spare_background.contains(c) && !other_axioms.contains(c));
-    let mut pools = [spare_background, other_axioms, spare_plain];
-    let tsyms = g.symbols_of(t);
-    let foreign_free = |c: ClauseId| g.symbols_of(c).iter().all(|s| tsyms.contains(s));
+    spare_plain.retain(|c| !spare_background.contains(c));
     let mut out = Vec::with_capacity(k);
     for j in 0..k {
-        let (likes, order): (&Vec<ClauseId>, &[usize]) = if j < want_background {
-            (&m_background, &[0, 1])
+        let (likes, cands, other) = if j < want_background {
+            (&m_background, &mut spare_background, &mut spare_plain)
         } else {
-            (&m_plain, &[2])
+            (&m_plain, &mut spare_plain, &mut spare_background)
         };
+        // A random premise of the kind (any premise when M has none of it:
+        // the first of a shuffle, the draw generator tptp-tasks-3 makes); a
+        // kind that runs out is made up from the other one.
         let mut likes: Vec<ClauseId> = if likes.is_empty() {
             m.to_vec()
         } else {
             likes.clone()
         };
-        // A random premise of the kind (any premise when M has none of it),
-        // then the other premises of the kind in random order. A kind is
-        // never made up from the other one: background membership is
-        // visible, and a plain stand-in for a background slot made
-        // `in_background` tell gold apart (TOP levels 3-4, +21).
         likes.shuffle(rng);
-        let mut picked = None;
-        'pools: for &like in &likes {
-            for &p in order {
-                let free = foreign_free(like);
-                let chars = g.chars(like) as f64;
-                let admit = |c: ClauseId| {
-                    let near = (g.chars(c) as f64 - chars).abs() <= LENGTH_TOLERANCE * chars;
-                    (near && foreign_free(c) == free).then_some(0.0)
-                };
-                picked = g.take_matched_by(t, like, &mut pools[p], rng, f64::INFINITY, admit);
-                if picked.is_some() {
-                    break 'pools;
-                }
-            }
-        }
-        match picked {
-            Some(c) => out.push(c),
-            None => break,
+        if let Some(c) = g
+            .take_matched(t, likes[0], cands, rng)
+            .or_else(|| g.take_matched(t, likes[0], other, rng))
+        {
+            out.push(c);
         }
     }
     out.sort_unstable();
