@@ -172,7 +172,8 @@ impl AuditReport {
              structure (proof reconstruction: a graph) is judged by its whole answers instead: fixed \
              shallow readers (each derived clause's parents taken as the two clauses sharing most \
              literals with it) answer every row, and the lead is the share of rows the best one \
-             solves outright, since a constant answer solves none; its accuracies are of per-edge \
+             solves outright (its graph is the gold one; `scripts/recon_baseline.py` also counts \
+             other sound graphs, through the scorer), since a constant answer solves none; its accuracies are of per-edge \
              items (a parent against two random other clauses), shown and not judged, as a \
              parent shares literals with its child by the inference rule itself. Re-run with \
              `saturate audit DIR`.\n",
