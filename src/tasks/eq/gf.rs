@@ -295,22 +295,7 @@ fn change_after_gap(
             let t = q.terms[k];
             q.terms[k] = q.world.bank.replace_at(t, &pos, new);
         }
-        // The rest of the proof still checks.
-        let rest_checks = (j + 1..=n).all(|k| {
-            check_step(
-                &q.world,
-                &q.equations,
-                q.terms[k - 1],
-                q.terms[k],
-                &q.citations[k],
-            )
-            .is_ok()
-        });
-        if !rest_checks {
-            continue;
-        }
-        *searches += 1;
-        if let Some(m) = countermodel::find(&q.world, &q.equations, before, q.terms[j]) {
+        if let Some(m) = certify(&q, j, before, searches) {
             *p = q;
             return Some((m, c));
         }
@@ -334,26 +319,33 @@ fn change_after_gap(
             let relabelled = q.world.bank.app(g, &args);
             q.terms[k] = q.world.bank.replace_at(t, &pos, relabelled);
         }
-        let rest_checks = (j + 1..=n).all(|k| {
-            check_step(
-                &q.world,
-                &q.equations,
-                q.terms[k - 1],
-                q.terms[k],
-                &q.citations[k],
-            )
-            .is_ok()
-        });
-        if !rest_checks {
-            continue;
-        }
-        *searches += 1;
-        if let Some(m) = countermodel::find(&q.world, &q.equations, before, q.terms[j]) {
+        if let Some(m) = certify(&q, j, before, searches) {
             *p = q;
             return Some((m, Construction::Relabel));
         }
     }
     None
+}
+
+/// The countermodel of changed proof `q` (line `j` after the gap, `before`
+/// the line before it), when the rest of the proof still checks and a model
+/// search (counted in `searches`) finds one.
+fn certify(q: &Proof, j: usize, before: TermId, searches: &mut usize) -> Option<FiniteModel> {
+    let rest_checks = (j + 1..=q.steps()).all(|k| {
+        check_step(
+            &q.world,
+            &q.equations,
+            q.terms[k - 1],
+            q.terms[k],
+            &q.citations[k],
+        )
+        .is_ok()
+    });
+    if !rest_checks {
+        return None;
+    }
+    *searches += 1;
+    countermodel::find(&q.world, &q.equations, before, q.terms[j])
 }
 
 #[derive(Serialize)]
