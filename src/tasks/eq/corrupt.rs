@@ -62,7 +62,13 @@ impl Corruption {
 
 /// The first step the checker rejects, with the reason.
 pub fn first_failure(p: &Proof) -> Option<(usize, StepError)> {
-    (1..p.terms.len()).find_map(|i| {
+    first_failure_from(p, 1)
+}
+
+/// The first step from step `from` on that the checker rejects, with the
+/// reason.
+pub fn first_failure_from(p: &Proof, from: usize) -> Option<(usize, StepError)> {
+    (from..p.terms.len()).find_map(|i| {
         check_step(
             &p.world,
             &p.equations,

@@ -102,10 +102,7 @@ fn recon_readers(
     steps: &[(usize, [usize; 2])],
 ) -> Vec<ReaderAnswer> {
     let n = clauses.len();
-    let lits: Vec<BTreeSet<String>> = clauses
-        .iter()
-        .map(|c| literals(c).into_iter().map(normalize_variables).collect())
-        .collect();
+    let lits = literal_sets(clauses);
     let syms: Vec<BTreeSet<&str>> = clauses.iter().map(|c| symbols(c)).collect();
     let size = |i: usize| (clauses[i - 1].len(), i);
     let guess = |child: usize, shorter_only: bool| -> [usize; 2] {
@@ -152,6 +149,14 @@ fn recon_readers(
         .collect()
 }
 
+/// Each clause's literals, up to variable names.
+fn literal_sets(clauses: &[String]) -> Vec<BTreeSet<String>> {
+    clauses
+        .iter()
+        .map(|c| literals(c).into_iter().map(normalize_variables).collect())
+        .collect()
+}
+
 /// The items of a reconstruction row: the prompt names the starting
 /// premises, so what is asked is which two clauses each derived clause
 /// comes from. Per derived clause, one item for each parent and for two
@@ -164,10 +169,7 @@ fn edge_items(
     steps: &[(usize, [usize; 2])],
 ) -> Vec<AuditItem> {
     let n = clauses.len();
-    let lits: Vec<BTreeSet<String>> = clauses
-        .iter()
-        .map(|c| literals(c).into_iter().map(normalize_variables).collect())
-        .collect();
+    let lits = literal_sets(clauses);
     let mut out = Vec::new();
     for &(child, parents) in steps {
         let c = &clauses[child - 1];
