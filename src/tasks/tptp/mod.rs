@@ -13,6 +13,7 @@ pub mod family;
 pub mod recon;
 pub mod select;
 pub mod stepwise;
+pub mod twin;
 
 use crate::interest::{Ranking, Scored, symbols};
 use crate::logic::{Literal, SymbolId, TermBank};
@@ -26,7 +27,7 @@ use std::collections::HashSet;
 
 /// Version of the TPTP task generators; recorded in the manifest and in
 /// every record's `source` so a change of generation is visible.
-pub const GENERATOR_VERSION: &str = "tptp-tasks-6";
+pub const GENERATOR_VERSION: &str = "tptp-tasks-7";
 
 /// One of the three families.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -753,6 +754,29 @@ impl Graph {
         scored.sort_unstable();
         let pick = scored[rng.random_range(0..scored.len().min(2))].1;
         Some(cands.remove(pick))
+    }
+
+    /// [`Graph::take_matched`] with each foreign symbol (one `t` lacks)
+    /// counting `weight` more in the profile distance.
+    pub fn take_matched_foreign(
+        &self,
+        t: ClauseId,
+        like: ClauseId,
+        cands: &mut Vec<ClauseId>,
+        rng: &mut impl Rng,
+        weight: f64,
+    ) -> Option<ClauseId> {
+        let tsyms = self.symbols_of(t).into_owned();
+        let foreign = |c: ClauseId| {
+            self.symbols_of(c)
+                .iter()
+                .filter(|x| !tsyms.contains(x))
+                .count() as f64
+        };
+        let target = foreign(like);
+        self.take_matched_by(t, like, cands, rng, f64::INFINITY, |c| {
+            Some(weight * (foreign(c) - target).abs())
+        })
     }
 
     /// The printed length of a clause.

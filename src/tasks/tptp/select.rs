@@ -3,13 +3,20 @@
 //! same-signature distractors; the answer is the sorted indices of a
 //! smallest subset that proves the theorem.
 //!
-//! Distractors look like the premises (issue 16): background axioms of the
-//! theorem make up the same share of the distractors as of M (rounded at
-//! random, so the expectation matches), and each distractor is the closest
-//! candidate of its kind to a premise of M of that kind in profile (symbol
-//! overlap with the theorem, length, literals, literals shared with the
-//! theorem, foreign symbols). Picking the pool clauses listed as
-//! background therefore no longer recovers the answer.
+//! Distractors look like the premises (issue 16). Up to k of them are
+//! twins: one-edit perturbations of premises of M ([`twin`]), at most one
+//! per premise, each checked not to stand in for any premise. Twins have a
+//! premise's length, literals, variables and symbols by construction, and
+//! a clause with a twin is a premise exactly half the time. The rest are
+//! axioms of the file (spare background axioms of the theorem, then its
+//! other axioms; derived clauses only when those run short), each the
+//! closest in profile (symbol overlap with the theorem, length, literals,
+//! literals shared with the theorem, foreign symbols weighted up) to a
+//! premise of M. The background the prompt lists leaves out every pool
+//! clause, so membership in it tells nothing either. On the small embedded
+//! theories, where the premises of a deep theorem are nearly all the
+//! axioms that mention its symbols, drawing from the graph alone left the
+//! premises the only pool clauses without foreign symbols.
 //!
 //! Exactness: a subset that does not prove the theorem gets a finite
 //! countermodel; the model is then evaluated on every pool clause, and
@@ -28,11 +35,12 @@
 
 use super::{
     Background, Built, Graph, Reject, Scored, TasksConfig, context_block, numbered, str_field,
-    str_list,
+    str_list, twin,
 };
 use crate::checker::{self, CheckProblem};
+use crate::logic::{Literal, TermBank};
 use crate::prover::{Evidence, FiniteModel, Prover, Refutation, Verdict};
-use crate::saturation::{ClauseId, Rule};
+use crate::saturation::ClauseId;
 use crate::tasks::Score;
 use rand::Rng;
 use rand::seq::SliceRandom;
@@ -117,13 +125,13 @@ fn indices(mask: u32) -> Vec<usize> {
 /// than a model of a small one: searching sizes upwards from 0 asked for
 /// models of every small subset the larger models then covered anyway.
 fn minimum(
-    g: &Graph,
+    bank: &TermBank,
     prover: &mut Prover,
-    pool: &[ClauseId],
-    t: ClauseId,
+    pool: &[Vec<Literal>],
+    texts: &[String],
+    t: &[Literal],
     max_size: usize,
 ) -> Result<Search, Reject> {
-    let texts: Vec<String> = pool.iter().map(|&c| g.text(c)).collect();
     let mut st = Search {
         size: 0,
         answers: Vec::new(),
@@ -139,8 +147,11 @@ fn minimum(
             if st.covers.iter().any(|(sat, _)| mask & !sat == 0) {
                 continue;
             }
-            let subset: Vec<ClauseId> = indices(mask).into_iter().map(|i| pool[i]).collect();
-            let o = g.prove(prover, &subset, t);
+            let subset: Vec<&[Literal]> = indices(mask)
+                .into_iter()
+                .map(|i| pool[i].as_slice())
+                .collect();
+            let o = prover.prove(bank, &subset, t);
             st.calls += 1;
             st.processed += o.stats.processed;
             match o.verdict {
@@ -191,13 +202,23 @@ fn minimum(
     Ok(st)
 }
 
-/// `k` distractors for premise set `m` of theorem `t` (none in `premises`):
-/// background axioms in the share they have in `m`, the rest graph clauses
-/// that are not background axioms, each matched to a premise of `m` of its
-/// kind (fewer when the graph has too few candidates). Background
-/// distractors come from `t`'s background axioms and, when those run short,
-/// from the file's other axioms, which are returned second: the prompt
-/// lists them as background too.
+/// How much more a foreign symbol (one the theorem lacks) weighs in
+/// matching a distractor to a premise than in [`Graph::take_matched`]: a
+/// distractor one foreign symbol away but of the same length was otherwise
+/// preferred to one with the theorem's symbols only but a little longer.
+const FOREIGN_WEIGHT: f64 = 1.5;
+
+/// `k` graph distractors for premise set `m` of theorem `t` (none in
+/// `premises`), each matched in profile to a premise of `m` (the premises
+/// in turn, in a random order): the spare background axioms of `t` and the
+/// file's other axioms, and the derived clauses of
+/// [`Graph::plain_distractors`] only when the axioms are fewer than `k`
+/// (fewer when the graph has too few candidates). Axioms first: the
+/// premises the twins do not stand beside are mostly axioms at the deeper
+/// levels, and a derived clause sharing the theorem's symbols often helps
+/// prove it (the instance is then rejected). The prompt's background
+/// leaves out the pool's clauses ([`shown_background`]), so no pool clause
+/// is told apart by being listed there.
 fn matched_distractors(
     g: &Graph,
     t: ClauseId,
@@ -205,48 +226,127 @@ fn matched_distractors(
     m: &[ClauseId],
     k: usize,
     rng: &mut impl Rng,
-) -> (Vec<ClauseId>, Vec<ClauseId>) {
-    let background: HashSet<ClauseId> = g.context_axioms(t).into_iter().collect();
-    let (m_background, m_plain): (Vec<ClauseId>, Vec<ClauseId>) =
-        m.iter().partition(|c| background.contains(c));
-    let share = m_background.len() as f64 / m.len().max(1) as f64;
-    let want_background = ((k as f64 * share + rng.random::<f64>()).floor() as usize).min(k);
-    let mut spare_background = g.spare_background(t, m);
-    if spare_background.len() < want_background {
-        spare_background.extend(g.other_axioms(t, m));
+) -> Vec<ClauseId> {
+    if k == 0 {
+        return Vec::new();
     }
-    let mut spare_plain = g.plain_distractors(t, premises);
-    spare_plain.retain(|c| !spare_background.contains(c));
+    let mut cands = g.spare_background(t, m);
+    cands.extend(g.other_axioms(t, m));
+    if cands.len() < k {
+        let mut seen: HashSet<String> = cands.iter().map(|&c| g.canon(c)).collect();
+        cands.extend(
+            g.plain_distractors(t, premises)
+                .into_iter()
+                .filter(|&c| seen.insert(g.canon(c))),
+        );
+    }
+    let mut likes = m.to_vec();
     let mut out = Vec::with_capacity(k);
     for j in 0..k {
-        let (likes, cands, other) = if j < want_background {
-            (&m_background, &mut spare_background, &mut spare_plain)
-        } else {
-            (&m_plain, &mut spare_plain, &mut spare_background)
-        };
-        // A random premise of the kind (any premise when M has none of it:
-        // the first of a shuffle, the draw generator tptp-tasks-3 makes); a
-        // kind that runs out is made up from the other one.
-        let mut likes: Vec<ClauseId> = if likes.is_empty() {
-            m.to_vec()
-        } else {
-            likes.clone()
-        };
-        likes.shuffle(rng);
-        if let Some(c) = g
-            .take_matched(t, likes[0], cands, rng)
-            .or_else(|| g.take_matched(t, likes[0], other, rng))
-        {
-            out.push(c);
+        if j % likes.len() == 0 {
+            likes.shuffle(rng);
+        }
+        match g.take_matched_foreign(t, likes[j % likes.len()], &mut cands, rng, FOREIGN_WEIGHT) {
+            Some(c) => out.push(c),
+            None => break,
         }
     }
     out.sort_unstable();
-    let extra = out
+    out
+}
+
+/// The background a selection prompt shows: `t`'s context axioms without
+/// the pool's clauses (up to variants) and, for an axiom clausified from a
+/// FOF formula, without the formula's other clauses (the formula shown
+/// would give the pool clause away). Every pool clause is then equally
+/// absent from the list, premise or distractor, axiom or derived.
+fn shown_background(
+    g: &Graph,
+    t: ClauseId,
+    m: &[ClauseId],
+    distractors: &[ClauseId],
+    pool_texts: &[String],
+) -> Background {
+    let mut pool_keys: HashSet<String> = m.iter().chain(distractors).map(|&c| g.canon(c)).collect();
+    if let Ok((bank, clauses)) = super::parse_clauses(pool_texts) {
+        pool_keys.extend(
+            clauses
+                .iter()
+                .map(|c| crate::prover::canonical_clause(&bank, c)),
+        );
+    }
+    let context = g.context_axioms(t);
+    let hidden: HashSet<String> = context
         .iter()
-        .copied()
-        .filter(|c| !background.contains(c) && g.store.get(*c).rule == Rule::Input)
+        .filter(|&&c| pool_keys.contains(&g.canon(c)))
+        .filter_map(|&c| g.origin(c).map(|o| o.name))
         .collect();
-    (out, extra)
+    let shown: Vec<ClauseId> = context
+        .into_iter()
+        .filter(|&c| !pool_keys.contains(&g.canon(c)))
+        .filter(|&c| g.origin(c).is_none_or(|o| !hidden.contains(&o.name)))
+        .collect();
+    Background::of(g, &shown)
+}
+
+/// Up to `k` twins ([`twin::twin`]) of the premises of `m`, at most one
+/// per premise (a premise with two twins would sit at their centre, one
+/// edit from each, where the twins are two apart), with the prover calls
+/// and processed clauses they cost. However many twins there are, a clause
+/// with a twin is a premise exactly as often as not, and one without is a
+/// premise as often as the pool's majority says, so having a twin tells
+/// nothing. A twin that stands in for a premise (M without that premise,
+/// plus the twin, proves the theorem) would be part of a minimum answer;
+/// another is drawn, up to six per premise.
+fn twins_of(
+    g: &Graph,
+    prover: &mut Prover,
+    t: ClauseId,
+    premises: &[ClauseId],
+    m: &[ClauseId],
+    k: usize,
+    rng: &mut impl Rng,
+) -> (Vec<String>, u64, u64) {
+    let theorem = g.text(t);
+    let mut taken: HashSet<String> = premises.iter().map(|&c| g.canon(c)).collect();
+    taken.insert(g.canon(t));
+    let texts: Vec<String> = m.iter().map(|&c| g.text(c)).collect();
+    let (mut twins, mut calls, mut processed) = (Vec::new(), 0u64, 0u64);
+    let mut order: Vec<usize> = (0..m.len()).collect();
+    order.shuffle(rng);
+    for p in order {
+        if twins.len() == k {
+            break;
+        }
+        'draw: for _ in 0..6 {
+            let Some(text) = twin::twin(&texts[p], &theorem, &taken, rng) else {
+                break;
+            };
+            let mut all = texts.clone();
+            all.push(text.clone());
+            all.push(theorem.clone());
+            let Ok((bank, c)) = super::parse_clauses(&all) else {
+                break;
+            };
+            let n = m.len();
+            taken.insert(crate::prover::canonical_clause(&bank, &c[n]));
+            for q in 0..n {
+                let refs: Vec<&[Literal]> = (0..=n)
+                    .filter(|&i| i != q)
+                    .map(|i| c[i].as_slice())
+                    .collect();
+                let o = prover.prove(&bank, &refs, &c[n + 1]);
+                calls += 1;
+                processed += o.stats.processed;
+                if o.verdict.label() != Some(false) {
+                    continue 'draw;
+                }
+            }
+            twins.push(text);
+            break;
+        }
+    }
+    (twins, calls, processed)
 }
 
 /// One generation attempt.
@@ -292,20 +392,38 @@ pub fn generate(
             m = rest;
         }
     }
-    let (distractors, extra) = matched_distractors(g, t.id, &premises, &m, k as usize, rng);
-    if distractors.len() < k as usize {
+    // Twins first, then graph distractors for the rest.
+    let theorem = g.text(t.id);
+    let (twins, twin_calls, twin_processed) =
+        twins_of(g, prover, t.id, &premises, &m, k as usize, rng);
+    calls += twin_calls;
+    processed += twin_processed;
+    let distractors = matched_distractors(g, t.id, &premises, &m, k as usize - twins.len(), rng);
+    if distractors.len() + twins.len() < k as usize {
         return Err(Reject::NoDistractors);
     }
-    let mut pool: Vec<ClauseId> = m.iter().chain(&distractors).copied().collect();
-    pool.shuffle(rng);
-    let second = minimum(g, prover, &pool, t.id, m.len())?;
+    // Pool entries: the premises of M, then the graph distractors, then
+    // the twins (in that order before the shuffle).
+    let mut entries: Vec<(String, bool, bool)> = m
+        .iter()
+        .map(|&c| (g.text(c), true, false))
+        .chain(distractors.iter().map(|&c| (g.text(c), false, false)))
+        .chain(twins.into_iter().map(|x| (x, false, true)))
+        .collect();
+    entries.shuffle(rng);
+    let pool_texts: Vec<String> = entries.iter().map(|e| e.0.clone()).collect();
+    let mut all = pool_texts.clone();
+    all.push(theorem.clone());
+    let (bank, mut clauses) = super::parse_clauses(&all).map_err(|_| Reject::Degenerate)?;
+    let tlits = clauses.pop().expect("theorem");
+    let second = minimum(&bank, prover, &clauses, &pool_texts, &tlits, m.len())?;
     // Every minimum answer must come from the depth-d premises: a
     // distractor that helps prove the theorem is not a distractor.
-    if second.answers.iter().any(|(mask, _)| {
-        indices(*mask)
-            .iter()
-            .any(|&i| distractors.contains(&pool[i]))
-    }) {
+    if second
+        .answers
+        .iter()
+        .any(|(mask, _)| indices(*mask).iter().any(|&i| !entries[i].1))
+    {
         return Err(Reject::DistractorEntails);
     }
     let first = Search {
@@ -315,7 +433,6 @@ pub fn generate(
         processed,
         calls,
     };
-    let pool_texts: Vec<String> = pool.iter().map(|&c| g.text(c)).collect();
     let one_based = |mask: u32| indices(mask).into_iter().map(|i| i + 1).collect::<Vec<_>>();
     let cert = Certificate {
         verdict: "minimum_premises".into(),
@@ -340,12 +457,7 @@ pub fn generate(
     let gold = cert.answers[0].premises.clone();
     let answer = format_answer(&gold);
     let mut meta = g.base_metadata(t, d, k);
-    if !extra.is_empty() {
-        let mut shown = g.context_axioms(t.id);
-        shown.extend(&extra);
-        shown.sort_unstable();
-        Background::of(g, &shown).store(&mut meta);
-    }
+    shown_background(g, t.id, &m, &distractors, &pool_texts).store(&mut meta);
     let obj = meta.as_object_mut().expect("object");
     obj.insert(
         "premises".into(),
@@ -356,6 +468,13 @@ pub fn generate(
             .into(),
     );
     obj.insert("pool".into(), pool_texts.clone().into());
+    obj.insert(
+        "perturbed".into(),
+        (1..=entries.len())
+            .filter(|&i| entries[i - 1].2)
+            .collect::<Vec<_>>()
+            .into(),
+    );
     obj.insert("answer_size".into(), gold.len().into());
     obj.insert("minimum_answers".into(), cert.answers.len().into());
     obj.insert(
@@ -373,7 +492,14 @@ pub fn generate(
         answer,
         metadata: meta,
         certificate: serde_json::to_value(&cert).expect("serialisable"),
-        key: g.instance_key(&pool, t.id),
+        key: {
+            let mut parts: Vec<String> = clauses
+                .iter()
+                .map(|c| crate::prover::canonical_clause(&bank, c))
+                .collect();
+            parts.sort();
+            format!("{}\n?{}", parts.join("\n"), tcanon)
+        },
         label: format!("size {}", gold.len()),
         prover_processed: first.processed + second.processed,
     })
@@ -731,6 +857,52 @@ mod tests {
         let mut broken = b.certificate.clone();
         broken["countermodels"] = serde_json::json!([]);
         assert!(verify(&b.metadata, &broken, &b.answer).is_err());
+    }
+
+    #[test]
+    fn twins_stand_beside_premises_and_the_background_hides_the_pool() {
+        let g = graph(SETS, 600);
+        let cfg = TasksConfig::default();
+        let mut prover = Prover::new(ProverLimits::default());
+        let (mut rows, mut twins) = (0, 0);
+        for i in 0..30 {
+            let mut rng = crate::tasks::instance_rng(9, &["t"], i);
+            let Ok(b) = generate(
+                &g,
+                &g.pool[i as usize % g.pool.len()],
+                &mut prover,
+                &cfg,
+                1 + (i % 2) as u8,
+                &mut rng,
+            ) else {
+                continue;
+            };
+            rows += 1;
+            let pool: Vec<String> = str_list(&b.metadata, "pool").unwrap();
+            let perturbed: Vec<usize> =
+                serde_json::from_value(b.metadata["perturbed"].clone()).unwrap();
+            twins += perturbed.len();
+            // A twin is never part of a minimum answer.
+            let answers = cert_premises(&b.certificate);
+            assert!(
+                perturbed.iter().all(|i| !answers.contains(i)),
+                "{perturbed:?} {answers:?}"
+            );
+            // No pool clause is listed in the background, up to variants.
+            let key = |t: &str| {
+                let (bank, c) = super::super::parse_clauses(&[t.to_string()]).unwrap();
+                crate::prover::canonical_clause(&bank, &c[0])
+            };
+            let shown: HashSet<String> = str_list(&b.metadata, "context_axioms")
+                .unwrap()
+                .iter()
+                .map(|t| key(t))
+                .collect();
+            assert!(pool.iter().all(|p| !shown.contains(&key(p))), "{pool:?}");
+            verify(&b.metadata, &b.certificate, &b.answer).unwrap();
+        }
+        assert!(rows >= 10, "only {rows} rows");
+        assert!(twins * 4 >= rows, "{twins} twins in {rows} rows");
     }
 
     /// Every premise of some certified minimum answer.

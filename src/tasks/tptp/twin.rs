@@ -1,0 +1,290 @@
+//! Perturbed copies ("twins") of premise clauses, the selection
+//! distractors that look like premises by construction: one edit (two
+//! arguments swapped, a symbol replaced by another of the same arity and
+//! kind from the clause or the theorem, or, in a clause of two or more
+//! literals, one literal negated) keeps a clause's length, literal count,
+//! variables and symbols nearly as they were, so neither surface profile
+//! nor background membership tells the premise from its twin; only
+//! reasoning about which of them the theorem needs does. The edit is the
+//! mutation operator of mutation testing (DeMillo, Lipton and Sayward,
+//! "Hints on test data selection", Computer 1978) applied to clauses.
+//!
+//! Written here: the edit works on the crate's own terms and prints them
+//! back as the rest of the prompt prints clauses.
+
+use crate::logic::{Head, Literal, SymbolKind, TermBank, TermId};
+use crate::prover::canonical_clause;
+use crate::tptp::{clause_to_tptp, parse_clause_str};
+use rand::Rng;
+use rand::seq::IndexedRandom;
+use std::collections::HashSet;
+
+/// A twin of `clause` (TPTP text) for theorem `theorem`: a clause one edit
+/// away, not a tautology, whose canonical form (up to variants) is not in
+/// `taken`, with the same number of foreign symbols (symbols the theorem
+/// lacks) and a printed length within a fifth of the clause's (at least
+/// two characters either way). Variables are renamed by first occurrence,
+/// as every clause of the graph prints. `None` when a few random edits
+/// give none.
+pub fn twin(
+    clause: &str,
+    theorem: &str,
+    taken: &HashSet<String>,
+    rng: &mut impl Rng,
+) -> Option<String> {
+    let mut bank = TermBank::new();
+    let lits = parse_clause_str(&mut bank, clause).ok()?;
+    let tlits = parse_clause_str(&mut bank, theorem).ok()?;
+    let tsyms = symbols(&bank, &tlits);
+    let foreign = |bank: &TermBank, l: &[Literal]| {
+        symbols(bank, l)
+            .iter()
+            .filter(|s| !tsyms.contains(s))
+            .count()
+    };
+    let want_foreign = foreign(&bank, &lits);
+    let chars = clause.len() as f64;
+    let slack = (chars / 5.0).max(2.0);
+    // Every symbol of the clause or the theorem, by arity and kind: what a
+    // replacement may use.
+    let mut pool_syms: Vec<u32> = symbols(&bank, &lits);
+    pool_syms.extend(tsyms.iter().copied());
+    pool_syms.sort_unstable();
+    pool_syms.dedup();
+    for _ in 0..24 {
+        let Some(edited) = edit(&mut bank, &lits, &pool_syms, rng) else {
+            continue;
+        };
+        let edited = renumber(&mut bank, &edited);
+        if tautology(&bank, &edited) || foreign(&bank, &edited) != want_foreign {
+            continue;
+        }
+        let text = clause_to_tptp(&bank, &edited);
+        if (text.len() as f64 - chars).abs() > slack {
+            continue;
+        }
+        if taken.contains(&canonical_clause(&bank, &edited)) {
+            continue;
+        }
+        return Some(text);
+    }
+    None
+}
+
+/// Distinct symbol ids (as raw codes) of a literal list, `$true` left out.
+fn symbols(bank: &TermBank, lits: &[Literal]) -> Vec<u32> {
+    let mut out = Vec::new();
+    for l in lits {
+        for side in [l.lhs, l.rhs] {
+            bank.for_each_nonvar_subterm(side, &mut |t, _| {
+                let s = bank.sym(t);
+                if bank.sig.get(s).kind != SymbolKind::True && !out.contains(&s.0) {
+                    out.push(s.0);
+                }
+            });
+        }
+    }
+    out
+}
+
+/// One random edit of `lits`, or `None` when the drawn kind of edit has
+/// nothing to act on.
+fn edit(
+    bank: &mut TermBank,
+    lits: &[Literal],
+    pool_syms: &[u32],
+    rng: &mut impl Rng,
+) -> Option<Vec<Literal>> {
+    // Every non-variable subterm position: (literal, side, path, term).
+    let mut sites: Vec<(usize, bool, Vec<u32>, TermId)> = Vec::new();
+    for (i, l) in lits.iter().enumerate() {
+        let sides: &[(bool, TermId)] = if l.is_equational(bank) {
+            &[(false, l.lhs), (true, l.rhs)]
+        } else {
+            &[(false, l.lhs)]
+        };
+        for &(right, side) in sides {
+            bank.for_each_nonvar_subterm(side, &mut |t, p| sites.push((i, right, p.to_vec(), t)));
+        }
+    }
+    let mut out = lits.to_vec();
+    match rng.random_range(0..3u8) {
+        0 => {
+            // Swap two different arguments of one application.
+            let cands: Vec<&(usize, bool, Vec<u32>, TermId)> =
+                sites.iter().filter(|s| bank.arity(s.3) >= 2).collect();
+            let &&(i, right, ref path, t) = cands.choose(rng)?;
+            let n = bank.arity(t);
+            let a = rng.random_range(0..n);
+            let b = (a + rng.random_range(1..n)) % n;
+            let mut args = bank.args(t).to_vec();
+            if args[a] == args[b] {
+                return None;
+            }
+            args.swap(a, b);
+            let sym = bank.sym(t);
+            let new = bank.app(sym, &args);
+            set_side(bank, &mut out[i], right, path, new);
+        }
+        1 => {
+            // Replace a symbol by another of the same arity and kind.
+            let &(i, right, ref path, t) = sites.choose(rng)?;
+            let s = bank.sym(t);
+            let (arity, kind) = (bank.sig.get(s).arity, bank.sig.get(s).kind);
+            let others: Vec<u32> = pool_syms
+                .iter()
+                .copied()
+                .filter(|&o| o != s.0)
+                .filter(|&o| {
+                    let x = bank.sig.get(crate::logic::SymbolId(o));
+                    x.arity == arity && x.kind == kind
+                })
+                .collect();
+            let &o = others.choose(rng)?;
+            let args = bank.args(t).to_vec();
+            let new = bank.app(crate::logic::SymbolId(o), &args);
+            set_side(bank, &mut out[i], right, path, new);
+        }
+        _ => {
+            // Negate one literal of a clause with two or more.
+            if lits.len() < 2 {
+                return None;
+            }
+            let i = rng.random_range(0..lits.len());
+            out[i] = out[i].negate();
+        }
+    }
+    Some(out)
+}
+
+fn set_side(bank: &mut TermBank, l: &mut Literal, right: bool, path: &[u32], new: TermId) {
+    if right {
+        l.rhs = bank.replace_at(l.rhs, path, new);
+    } else {
+        l.lhs = bank.replace_at(l.lhs, path, new);
+    }
+}
+
+/// Variables renamed `X0, X1, ...` by first occurrence in printing order.
+fn renumber(bank: &mut TermBank, lits: &[Literal]) -> Vec<Literal> {
+    fn order(bank: &TermBank, t: TermId, seen: &mut Vec<u32>) {
+        match bank.head(t) {
+            Head::Var(v) => {
+                if !seen.contains(&v) {
+                    seen.push(v);
+                }
+            }
+            Head::Sym(_) => {
+                for &a in bank.args(t) {
+                    order(bank, a, seen);
+                }
+            }
+        }
+    }
+    fn rename(bank: &mut TermBank, t: TermId, seen: &[u32]) -> TermId {
+        match bank.head(t) {
+            Head::Var(v) => {
+                let k = seen.iter().position(|&x| x == v).expect("collected") as u32;
+                bank.var(k)
+            }
+            Head::Sym(s) => {
+                if bank.arity(t) == 0 {
+                    return t;
+                }
+                let args: Vec<TermId> = bank.args(t).to_vec();
+                let args: Vec<TermId> = args.into_iter().map(|a| rename(bank, a, seen)).collect();
+                bank.app(s, &args)
+            }
+        }
+    }
+    let mut seen = Vec::new();
+    for l in lits {
+        order(bank, l.lhs, &mut seen);
+        order(bank, l.rhs, &mut seen);
+    }
+    lits.iter()
+        .map(|l| Literal {
+            lhs: rename(bank, l.lhs, &seen),
+            rhs: rename(bank, l.rhs, &seen),
+            pos: l.pos,
+        })
+        .collect()
+}
+
+/// A clause true in every interpretation: `s = s`, or a literal beside its
+/// own negation (either orientation of an equation).
+fn tautology(bank: &TermBank, lits: &[Literal]) -> bool {
+    lits.iter()
+        .any(|l| l.pos && l.lhs == l.rhs && l.is_equational(bank))
+        || lits.iter().any(|a| {
+            lits.iter().any(|b| {
+                a.pos != b.pos
+                    && ((a.lhs == b.lhs && a.rhs == b.rhs) || (a.lhs == b.rhs && a.rhs == b.lhs))
+            })
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::SeedableRng;
+
+    fn canon(text: &str) -> String {
+        let mut bank = TermBank::new();
+        let lits = parse_clause_str(&mut bank, text).unwrap();
+        canonical_clause(&bank, &lits)
+    }
+
+    #[test]
+    fn twins_are_one_edit_away_and_print_like_graph_clauses() {
+        let clause = "~subset(X0,X1) | ~member(X2,X0) | member(X2,X1)";
+        let theorem = "~subset(X0,X1) | member(f(X0),X1)";
+        let taken: HashSet<String> = [canon(clause), canon(theorem)].into_iter().collect();
+        let mut kinds = HashSet::new();
+        for seed in 0..40 {
+            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+            let t = twin(clause, theorem, &taken, &mut rng).expect("a twin");
+            assert!(
+                !taken.contains(&canon(&t)),
+                "{t} is a variant of a taken clause"
+            );
+            // Same literal count; variables named by first occurrence.
+            assert_eq!(t.matches(" | ").count(), 2, "{t}");
+            let first: Vec<usize> = ["X0", "X1", "X2"]
+                .iter()
+                .filter_map(|v| t.find(v))
+                .collect();
+            assert!(first.windows(2).all(|w| w[0] < w[1]), "{t}");
+            assert!((t.len() as i64 - clause.len() as i64).abs() <= 9, "{t}");
+            kinds.insert(t);
+        }
+        assert!(kinds.len() >= 4, "too few distinct twins: {kinds:?}");
+    }
+
+    #[test]
+    fn twins_never_are_tautologies_or_add_foreign_symbols() {
+        // `r` is foreign to the theorem. Replacing it by `q` would drop the
+        // foreign symbol, and replacing `p` by `r` (or `r` by `p`) would give
+        // a tautology: only `q(X0) | ~r(X0)` and the negations remain.
+        let theorem = "p(a) | ~q(a)";
+        let clause = "p(X0) | ~r(X0)";
+        let taken: HashSet<String> = [canon(clause)].into_iter().collect();
+        let allowed: HashSet<String> = ["q(X0) | ~r(X0)", "~p(X0) | ~r(X0)", "p(X0) | r(X0)"]
+            .iter()
+            .map(|t| canon(t))
+            .collect();
+        let mut seen = HashSet::new();
+        for seed in 0..60 {
+            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+            if let Some(t) = twin(clause, theorem, &taken, &mut rng) {
+                assert!(allowed.contains(&canon(&t)), "{t}");
+                seen.insert(canon(&t));
+            }
+        }
+        assert_eq!(seen, allowed);
+        // A unit clause has no literal to negate and nothing of its arity to
+        // swap in: no twin.
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
+        assert_eq!(twin("p(b)", "q(c)", &HashSet::new(), &mut rng), None);
+    }
+}
