@@ -260,21 +260,7 @@ fn matched_distractors(
 /// FOF formula, without the formula's other clauses (the formula shown
 /// would give the pool clause away). Every pool clause is then equally
 /// absent from the list, premise or distractor, axiom or derived.
-fn shown_background(
-    g: &Graph,
-    t: ClauseId,
-    m: &[ClauseId],
-    distractors: &[ClauseId],
-    pool_texts: &[String],
-) -> Background {
-    let mut pool_keys: HashSet<String> = m.iter().chain(distractors).map(|&c| g.canon(c)).collect();
-    if let Ok((bank, clauses)) = super::parse_clauses(pool_texts) {
-        pool_keys.extend(
-            clauses
-                .iter()
-                .map(|c| crate::prover::canonical_clause(&bank, c)),
-        );
-    }
+fn shown_background(g: &Graph, t: ClauseId, pool_keys: &HashSet<String>) -> Background {
     let context = g.context_axioms(t);
     let hidden: HashSet<String> = context
         .iter()
@@ -416,6 +402,13 @@ pub fn generate(
     all.push(theorem.clone());
     let (bank, mut clauses) = super::parse_clauses(&all).map_err(|_| Reject::Degenerate)?;
     let tlits = clauses.pop().expect("theorem");
+    // Canonical forms of the pool (variants compare equal): what the
+    // background must not list, and the instance's deduplication key.
+    let mut keys: Vec<String> = clauses
+        .iter()
+        .map(|c| crate::prover::canonical_clause(&bank, c))
+        .collect();
+    let pool_keys: HashSet<String> = keys.iter().cloned().collect();
     let second = minimum(&bank, prover, &clauses, &pool_texts, &tlits, m.len())?;
     // Every minimum answer must come from the depth-d premises: a
     // distractor that helps prove the theorem is not a distractor.
@@ -457,7 +450,7 @@ pub fn generate(
     let gold = cert.answers[0].premises.clone();
     let answer = format_answer(&gold);
     let mut meta = g.base_metadata(t, d, k);
-    shown_background(g, t.id, &m, &distractors, &pool_texts).store(&mut meta);
+    shown_background(g, t.id, &pool_keys).store(&mut meta);
     let obj = meta.as_object_mut().expect("object");
     obj.insert(
         "premises".into(),
@@ -493,12 +486,8 @@ pub fn generate(
         metadata: meta,
         certificate: serde_json::to_value(&cert).expect("serialisable"),
         key: {
-            let mut parts: Vec<String> = clauses
-                .iter()
-                .map(|c| crate::prover::canonical_clause(&bank, c))
-                .collect();
-            parts.sort();
-            format!("{}\n?{}", parts.join("\n"), tcanon)
+            keys.sort();
+            format!("{}\n?{}", keys.join("\n"), tcanon)
         },
         label: format!("size {}", gold.len()),
         prover_processed: first.processed + second.processed,
