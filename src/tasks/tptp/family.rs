@@ -54,6 +54,7 @@ impl RejectReason for Reject {
             Reject::NoProofGraph => "no_proof_graph",
             Reject::StepNotCertified => "step_not_certified",
             Reject::NoDistractors => "no_distractors",
+            Reject::UnmatchedPremises => "unmatched_premises",
         }
     }
 }

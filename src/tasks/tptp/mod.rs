@@ -27,7 +27,7 @@ use std::collections::HashSet;
 
 /// Version of the TPTP task generators; recorded in the manifest and in
 /// every record's `source` so a change of generation is visible.
-pub const GENERATOR_VERSION: &str = "tptp-tasks-7";
+pub const GENERATOR_VERSION: &str = "tptp-tasks-8";
 
 /// One of the three families.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -356,6 +356,9 @@ pub enum Reject {
     StepNotCertified,
     /// Not enough distractors with the theorem's symbols.
     NoDistractors,
+    /// Selection: more than one premise of the minimum answer has no
+    /// distractor of its shape in the pool (see `select::unmatched`).
+    UnmatchedPremises,
 }
 
 /// A generated, certified instance, ready to become a record.

@@ -72,7 +72,7 @@ pub fn twin(
 }
 
 /// Distinct symbol ids (as raw codes) of a literal list, `$true` left out.
-fn symbols(bank: &TermBank, lits: &[Literal]) -> Vec<u32> {
+pub(super) fn symbols(bank: &TermBank, lits: &[Literal]) -> Vec<u32> {
     let mut out = Vec::new();
     for l in lits {
         for side in [l.lhs, l.rhs] {
