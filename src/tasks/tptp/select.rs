@@ -287,7 +287,12 @@ struct StandIns {
 }
 
 impl StandIns {
-    fn new(g: &Graph, t: ClauseId, m: Vec<(ClauseId, Option<FiniteModel>)>, prover: &Prover) -> Self {
+    fn new(
+        g: &Graph,
+        t: ClauseId,
+        m: Vec<(ClauseId, Option<FiniteModel>)>,
+        prover: &Prover,
+    ) -> Self {
         let (ids, models): (Vec<ClauseId>, Vec<Option<FiniteModel>>) = m.into_iter().unzip();
         StandIns {
             texts: ids.iter().map(|&c| g.text(c)).collect(),
@@ -453,8 +458,7 @@ fn twins_of(
             break;
         }
         for _ in 0..6 {
-            let Some(text) =
-                twin::twin(&stand_ins.texts[p], &stand_ins.theorem, &taken, rng)
+            let Some(text) = twin::twin(&stand_ins.texts[p], &stand_ins.theorem, &taken, rng)
             else {
                 break;
             };
