@@ -72,6 +72,8 @@ impl TaskFamily for Parity {
 struct ParityRun {
     seed: u64,
     count: u64,
+    /// Most rows per label in a cell (the label is the row's group).
+    cap: Option<u64>,
 }
 
 impl Generator for ParityRun {
@@ -110,6 +112,7 @@ impl Generator for ParityRun {
             metadata: serde_json::json!({ "n": n }).to_string(),
             certificate: "{}".into(),
             key: n.to_string(),
+            group: self.cap.map(|_| label(n).to_string()),
             label: label(n).into(),
             domain: None,
             source: Some("toy".into()),
@@ -117,13 +120,20 @@ impl Generator for ParityRun {
             difficulty: Vec::new(),
         })
     }
+    fn max_per_group(&self, _: &Cell) -> Option<u64> {
+        self.cap
+    }
     fn manifest(&self) -> serde_json::Value {
         serde_json::json!({ "count": self.count })
     }
 }
 
 fn run(dir: &Path, jobs: usize, shard: Option<(u64, u64)>) {
-    let g = ParityRun { seed: 3, count: 40 };
+    let g = ParityRun {
+        seed: 3,
+        count: 40,
+        cap: None,
+    };
     let settings = LoopSettings {
         jobs,
         shard,
@@ -220,6 +230,49 @@ fn a_toy_family_gets_generation_sharding_scoring_and_verification() {
     }
     .into();
     assert!(PARITY.verify(&row).is_err());
+}
+
+/// Rows that share a group (here: a label) are limited per cell; the rest
+/// are counted as repeats, and the cell still fills when the groups allow,
+/// with the same bytes at any thread count.
+#[test]
+fn rows_per_group_are_limited_per_cell() {
+    let tmp = tempfile::tempdir().unwrap();
+    let run = |jobs: usize, cap: u64, count: u64| {
+        let dir = tmp.path().join(format!("cap{cap}-{count}-j{jobs}"));
+        let g = ParityRun {
+            seed: 3,
+            count,
+            cap: Some(cap),
+        };
+        let settings = LoopSettings {
+            jobs,
+            ..LoopSettings::default()
+        };
+        let s = run_generators(&dir, "toy", 3, &[&g], &settings, 16).unwrap();
+        (dir, s)
+    };
+    // Two labels, at most 6 rows each: 12 of 20 per cell.
+    let (one, s) = run(1, 6, 20);
+    assert_eq!(s.total_rows, 36, "{}", s.render());
+    assert!(s.repeats > 0);
+    for c in s.cells.values() {
+        assert_eq!(c.written, 12);
+        assert_eq!(c.labels.values().copied().collect::<Vec<_>>(), [6, 6]);
+    }
+    let summary: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(one.join("summary.json")).unwrap()).unwrap();
+    assert_eq!(summary["repeats"], s.repeats);
+    let (two, _) = run(2, 6, 20);
+    assert_eq!(
+        common::files(&one),
+        common::files(&two),
+        "--jobs changed bytes"
+    );
+    // A limit the cells never reach changes nothing but the absence of
+    // repeats.
+    let (_, s) = run(1, 40, 20);
+    assert_eq!((s.total_rows, s.repeats), (60, 0));
 }
 
 /// Every row of a dataset, by id, with all its text.
@@ -353,6 +406,7 @@ impl Generator for GroupedRun {
             metadata: serde_json::json!({ "n": n }).to_string(),
             certificate: "{}".into(),
             key: n.to_string(),
+            group: None,
             label: label(n).into(),
             domain: Some(cell.group.clone()),
             source: None,

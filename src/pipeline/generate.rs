@@ -32,7 +32,7 @@ use crate::tasks::family::{Attempt, Cell, Fill, Generator, Worker};
 use crate::tasks::fault::{self, RejectEntry};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
-use std::collections::{BTreeMap, BTreeSet, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
@@ -87,6 +87,10 @@ pub struct CellSummary {
     pub gave_up: u64,
     /// Instances skipped as duplicates of an earlier one in the cell.
     pub duplicates: u64,
+    /// Instances skipped because the cell already holds the most rows one
+    /// answer may have ([`Generator::max_per_group`]).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub repeats: u64,
     /// Refused certificates (bugs).
     pub certificate_failures: u64,
     /// Caught generator panics (bugs).
@@ -124,6 +128,9 @@ pub struct RunSummary {
     pub shortfall: u64,
     /// Duplicates skipped over all cells.
     pub duplicates: u64,
+    /// Repeated answers skipped over all cells.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub repeats: u64,
     /// Refused certificates over all cells (bugs).
     pub certificate_failures: u64,
     /// Generator panics over all cells (bugs).
@@ -155,6 +162,7 @@ impl RunSummary {
         self.requested_rows = cells.clone().map(|c| c.requested).sum();
         self.shortfall = cells.clone().map(|c| c.shortfall).sum();
         self.duplicates = cells.clone().map(|c| c.duplicates).sum();
+        self.repeats = cells.clone().map(|c| c.repeats).sum();
         self.certificate_failures = cells.clone().map(|c| c.certificate_failures).sum();
         self.generator_panics = cells.map(|c| c.generator_panics).sum();
     }
@@ -355,10 +363,11 @@ impl RunSummary {
         s.push_str(&self.audit_text);
         let total = self.generation_seconds;
         s.push_str(&format!(
-            "total: {} rows ({} requested, {} duplicates skipped) in {:.1}s ({:.2} certified instances/s); writing {:.2}s (writer thread, overlapped)\n",
+            "total: {} rows ({} requested, {} duplicates and {} repeated answers skipped) in {:.1}s ({:.2} certified instances/s); writing {:.2}s (writer thread, overlapped)\n",
             self.total_rows,
             self.requested_rows,
             self.duplicates,
+            self.repeats,
             total,
             if total > 0.0 { self.total_rows as f64 / total } else { 0.0 },
             self.writing_seconds
@@ -596,6 +605,9 @@ pub fn generate(
         };
         let mut misses = 0u64;
         let mut next = 0u64;
+        // Rows written per answer group in this cell (digests, as `seen`).
+        let group_cap = gen_ref.max_per_group(cell);
+        let mut groups: HashMap<[u8; 16], u64> = HashMap::new();
         'walk: while cs.written < cell.count && next < budget && patience.is_none_or(|k| misses < k)
         {
             let want = match cell.fill {
@@ -680,6 +692,15 @@ pub fn generate(
                     cs.duplicates += 1;
                     misses += 1;
                     continue;
+                }
+                if let (Some(group), Some(cap)) = (&built.group, group_cap) {
+                    let n = groups.entry(key_digest(group)).or_insert(0u64);
+                    if *n >= cap {
+                        cs.repeats += 1;
+                        misses += 1;
+                        continue;
+                    }
+                    *n += 1;
                 }
                 misses = 0;
                 *cs.labels.entry(built.label.clone()).or_default() += 1;
@@ -860,4 +881,9 @@ mod tests {
         assert!(t.find("| 1 | 4").unwrap() < t.find("| 12 | 2").unwrap());
         assert_eq!(cell_config_level("a b c L7"), ("a", 7));
     }
+}
+
+/// Serde helper: counters that are zero are left out of `summary.json`.
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }

@@ -120,6 +120,11 @@ pub struct Built {
     pub certificate: String,
     /// Canonical form for deduplication within the cell.
     pub key: String,
+    /// What rows of one answer share (e.g. a selection's minimum premise
+    /// set, canonical): at most [`Generator::max_per_group`] of a cell's
+    /// rows may share one; the rest are skipped as repeats. `None`: no
+    /// limit.
+    pub group: Option<String>,
     /// Label class for the summary (`True`, `correct`, an answer size, ...).
     pub label: String,
     /// The record's `domain` column.
@@ -340,6 +345,13 @@ pub trait Generator: Sync {
     /// determinism contract). A panic is caught by the loop and counted.
     fn build(&self, cell: &Cell, index: u64, worker: &mut Worker) -> Attempt;
 
+    /// Most rows of `cell` that may share one [`Built::group`] (default: no
+    /// limit). A row over the limit is skipped as a repeat and the cell
+    /// walks on, as after a duplicate.
+    fn max_per_group(&self, _cell: &Cell) -> Option<u64> {
+        None
+    }
+
     /// The run's settings for `manifest.json` (the configs' knobs, without
     /// anything that does not change the output, such as `jobs`).
     fn manifest(&self) -> Value;
@@ -465,6 +477,7 @@ mod tests {
             metadata: r#"{"theorem":"p(X)","z":1}"#.into(),
             certificate: String::new(),
             key: String::new(),
+            group: None,
             label: String::new(),
             domain: None,
             source: None,

@@ -238,6 +238,7 @@ fn assemble<I: Serialize>(proof: &Proof, p: Parts<'_, I>) -> Result<Built, Strin
         metadata: serde_json::to_string(&metadata).map_err(|e| e.to_string())?,
         certificate: p.certificate.to_string(),
         key: p.key,
+        group: None,
         label: p.label.to_string(),
         domain: None,
         source: Some(format!("generator:{GENERATOR_VERSION}")),

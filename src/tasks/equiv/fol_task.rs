@@ -278,6 +278,7 @@ fn build_roundtrip(
         })
         .to_string(),
         key: shown,
+        group: None,
         label: "first_order".into(),
         domain: Some("FOL".into()),
         source: Some("first_order".into()),

@@ -98,6 +98,7 @@ impl PlInstance {
             metadata: self.metadata.to_string(),
             certificate: self.certificate.to_string(),
             key: self.canonical,
+            group: None,
             label: self.label.to_string(),
             domain: Some("PL".into()),
             source: Some(self.source),

@@ -162,6 +162,7 @@ pub fn generate(
         metadata: meta,
         certificate: serde_json::to_value(&outcome.verdict).expect("serialisable"),
         key,
+        group: None,
         label: if label { "True" } else { "False" }.into(),
         prover_processed: outcome.stats.processed,
     })

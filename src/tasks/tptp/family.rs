@@ -319,6 +319,28 @@ impl TptpGenerator {
         f.dedup();
         f
     }
+
+    /// How a cell of `family` is filled: slot by slot (each with its
+    /// `max_attempts`), except selection, whose rows past the per-answer
+    /// limit are skipped as repeats: its cells walk on past `count`, up to
+    /// twice as many slots, so a skipped repeat does not leave a row
+    /// missing. Slots below `count` draw as before, so a cell that filled
+    /// then is unchanged.
+    fn fill(&self, family: Family) -> Fill {
+        match family {
+            Family::Selection => Fill::UntilFull {
+                budget: (self.tasks.count as u64).saturating_mul(2),
+                patience: None,
+            },
+            _ => Fill::Slots,
+        }
+    }
+}
+
+/// Most rows of a selection cell of `count` rows that may share one minimum
+/// answer: `share` of them, rounded up, and at least 2.
+pub fn answer_cap(share: f64, count: u64) -> u64 {
+    ((share * count as f64).ceil() as u64).max(2)
 }
 
 impl Generator for TptpGenerator {
@@ -344,7 +366,7 @@ impl Generator for TptpGenerator {
                         group: d.clone(),
                         level,
                         count: self.tasks.count as u64,
-                        fill: Fill::Slots,
+                        fill: self.fill(*f),
                         tag: *f as usize,
                     });
                 }
@@ -355,6 +377,11 @@ impl Generator for TptpGenerator {
 
     fn new_worker(&self) -> Worker {
         Box::new(self.new_prover())
+    }
+
+    fn max_per_group(&self, cell: &Cell) -> Option<u64> {
+        (Family::from_config(cell.config) == Some(Family::Selection))
+            .then(|| answer_cap(self.tasks.max_answer_share, cell.count))
     }
 
     fn build(&self, cell: &Cell, index: u64, worker: &mut Worker) -> Attempt {
@@ -465,6 +492,7 @@ impl Generator for TptpGenerator {
                         metadata: b.metadata.to_string(),
                         certificate: b.certificate.to_string(),
                         key: b.key,
+                        group: b.group,
                         label: b.label,
                         domain: Some(cell.group.clone()),
                         source: Some(g.name.clone()),

@@ -215,6 +215,12 @@ pub struct TasksConfig {
     /// Largest depth-d premise set used (bigger ones are redrawn): keeps the
     /// exact minimum search of premise selection small.
     pub max_premises: usize,
+    /// Selection: the largest share of a cell's rows whose minimum answer
+    /// is the same set of clauses (at least 2 rows each; 1.0: no limit).
+    /// On a small theory the deep theorems are mostly consequences of the
+    /// same few axioms (ALG level 4: one premise set in all 24 rows), and
+    /// a reader who learns that set answers without reading the theorem.
+    pub max_answer_share: f64,
     /// Entailment: depth d and perturbations k per level.
     pub entailment: LevelMap,
     /// Selection: depth d and distractors k per level.
@@ -262,6 +268,7 @@ impl Default for TasksConfig {
             conclusion: ConclusionForm::Clause,
             max_attempts: 12,
             max_premises: 10,
+            max_answer_share: 0.1,
             entailment: LevelMap::default(),
             selection: LevelMap {
                 depth: vec![1, 2, 3, 4],
@@ -315,6 +322,9 @@ impl TasksConfig {
                     "tasks.tptp.{name}: depth and k need at least one entry (level 1's)"
                 ));
             }
+        }
+        if !(self.max_answer_share > 0.0 && self.max_answer_share <= 1.0) {
+            return Err("tasks.tptp.max_answer_share must be in (0, 1]".into());
         }
         if self.max_premises == 0 || self.max_premises > 20 {
             return Err("tasks.tptp.max_premises must be in 1-20".into());
@@ -374,6 +384,9 @@ pub struct Built {
     pub certificate: serde_json::Value,
     /// Canonical key for deduplication.
     pub key: String,
+    /// Rows sharing a group are limited per cell (see
+    /// [`crate::tasks::family::Built::group`]): selection's minimum answer.
+    pub group: Option<String>,
     /// Label class for the summary (`True`, `False`, answer size, ...).
     pub label: String,
     /// Given clauses processed by the prover for this instance.

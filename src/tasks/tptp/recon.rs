@@ -337,6 +337,7 @@ pub fn generate(
         metadata: meta,
         certificate: serde_json::to_value(&cert).expect("serialisable"),
         key: g.instance_key(&order, t.id),
+        group: None,
         label: format!("{} nodes", nodes.len()),
         prover_processed: processed,
     })

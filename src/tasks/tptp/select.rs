@@ -614,6 +614,13 @@ pub fn generate(
             .collect(),
     };
     let gold = cert.answers[0].premises.clone();
+    // The answer's clauses, canonical and sorted: rows that share them are
+    // limited per cell (`max_answer_share`).
+    let group = {
+        let mut g: Vec<&str> = gold.iter().map(|&i| keys[i - 1].as_str()).collect();
+        g.sort_unstable();
+        g.join("\n")
+    };
     let answer = format_answer(&gold);
     let mut meta = g.base_metadata(t, d, k);
     shown_background(g, t.id, &pool_keys).store(&mut meta);
@@ -655,6 +662,7 @@ pub fn generate(
             keys.sort();
             format!("{}\n?{}", keys.join("\n"), tcanon)
         },
+        group: Some(group),
         label: format!("size {}", gold.len()),
         prover_processed: first.processed + second.processed,
     })

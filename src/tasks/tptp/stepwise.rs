@@ -154,6 +154,7 @@ pub fn generate(
         metadata: meta,
         certificate: serde_json::to_value(&cert).expect("serialisable"),
         key: g.instance_key(&nodes, t.id),
+        group: None,
         label: format!("{derived} steps"),
         prover_processed: processed,
     })
