@@ -225,6 +225,12 @@ impl RunSummary {
                 labels.join(" ")
             ));
         }
+        if self.repeats > 0 {
+            s.push_str(&format!(
+                "\n{} certified instances were skipped as repeats: their answer was already that of as many rows of their cell as one answer may have (premise selection: `max_answer_share`), so no answer dominates a cell.\n",
+                self.repeats
+            ));
+        }
         if self.shortfall > 0 {
             let short = self.cells.values().filter(|c| c.shortfall > 0).count();
             s.push_str(&format!(
