@@ -864,6 +864,11 @@ fn key_digest(key: &str) -> [u8; 16] {
     out
 }
 
+/// Serde helper: counters that are zero are left out of `summary.json`.
+fn is_zero(n: &u64) -> bool {
+    *n == 0
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -887,9 +892,4 @@ mod tests {
         assert!(t.find("| 1 | 4").unwrap() < t.find("| 12 | 2").unwrap());
         assert_eq!(cell_config_level("a b c L7"), ("a", 7));
     }
-}
-
-/// Serde helper: counters that are zero are left out of `summary.json`.
-fn is_zero(n: &u64) -> bool {
-    *n == 0
 }
