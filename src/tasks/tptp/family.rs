@@ -339,7 +339,7 @@ impl TptpGenerator {
 
 /// Most rows of a selection cell of `count` rows that may share one minimum
 /// answer: `share` of them, rounded up, and at least 2.
-pub fn answer_cap(share: f64, count: u64) -> u64 {
+fn answer_cap(share: f64, count: u64) -> u64 {
     ((share * count as f64).ceil() as u64).max(2)
 }
 

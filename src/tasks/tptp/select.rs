@@ -306,6 +306,17 @@ impl StandIns {
 
     /// True when `text` is known to stand in for no premise of M.
     fn excluded(&mut self, text: &str) -> bool {
+        // The premises whose countermodel does not settle the question.
+        let open: Vec<usize> = (0..self.texts.len())
+            .filter(|&q| {
+                !self.models[q]
+                    .as_ref()
+                    .is_some_and(|model| checker::model_satisfies(model, text).unwrap_or(false))
+            })
+            .collect();
+        if open.is_empty() {
+            return true;
+        }
         let mut all = self.texts.clone();
         all.push(text.to_string());
         all.push(self.theorem.clone());
@@ -313,13 +324,7 @@ impl StandIns {
             return false;
         };
         let n = self.texts.len();
-        for q in 0..n {
-            let held = self.models[q]
-                .as_ref()
-                .is_some_and(|model| checker::model_satisfies(model, text).unwrap_or(false));
-            if held {
-                continue;
-            }
+        for q in open {
             let refs: Vec<&[Literal]> = (0..=n)
                 .filter(|&i| i != q)
                 .map(|i| c[i].as_slice())
