@@ -55,6 +55,7 @@ impl RejectReason for Reject {
             Reject::StepNotCertified => "step_not_certified",
             Reject::NoDistractors => "no_distractors",
             Reject::UnmatchedPremises => "unmatched_premises",
+            Reject::FewStartingPremises => "few_starting_premises",
         }
     }
 }

@@ -27,7 +27,7 @@ use std::collections::HashSet;
 
 /// Version of the TPTP task generators; recorded in the manifest and in
 /// every record's `source` so a change of generation is visible.
-pub const GENERATOR_VERSION: &str = "tptp-tasks-9";
+pub const GENERATOR_VERSION: &str = "tptp-tasks-10";
 
 /// One of the three families.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -369,6 +369,9 @@ pub enum Reject {
     /// Selection: more than one premise of the minimum answer has no
     /// distractor of its shape in the pool (see `select::unmatched`).
     UnmatchedPremises,
+    /// Reconstruction: the proof graph starts from fewer than
+    /// [`recon::MIN_STARTING_PREMISES`] clauses.
+    FewStartingPremises,
 }
 
 /// A generated, certified instance, ready to become a record.

@@ -103,6 +103,13 @@ pub(super) type Steps = Vec<(ClauseId, [ClauseId; 2])>;
 /// How far past the level's depth d the longest path may reach.
 pub const MAX_EXTRA_DEPTH: u32 = 6;
 
+/// The fewest starting premises (leaves) a reconstruction graph may have.
+/// With two, the first derived clause's parents are forced (they are the
+/// two premises) and every later clause descends from the same pair: the
+/// audit's overlap reader fixed 11 of 11 such ALG level-1 graphs whole,
+/// against 3 of 78 graphs with three or more.
+pub const MIN_STARTING_PREMISES: usize = 3;
+
 /// The smallest node count a level asks for: the level's `k`, at least 5.
 pub fn min_nodes(k: u32) -> usize {
     (k as usize).max(5)
@@ -236,16 +243,19 @@ pub(super) struct CertifiedCut {
 /// Grows a proof graph of `root` ([`grown_cut`], depth d, size n), refuses
 /// one where two clauses are variants (a step could then cite the clause
 /// it derives), and certifies every step with the prover
-/// (reconstruction's and derivation's graphs).
+/// (reconstruction's and derivation's graphs). A graph with fewer than
+/// `min_leaves` starting premises is refused before any prover call.
 pub(super) fn certified_cut(
     g: &Graph,
     root: ClauseId,
-    d: u32,
-    n: u32,
+    (d, n, min_leaves): (u32, u32, usize),
     prover: &mut Prover,
     rng: &mut impl Rng,
 ) -> Result<CertifiedCut, Reject> {
     let (longest, nodes, steps) = grown_cut(g, root, d, n, rng).ok_or(Reject::NoProofGraph)?;
+    if nodes.len() - steps.len() < min_leaves {
+        return Err(Reject::FewStartingPremises);
+    }
     let canon: HashSet<String> = nodes.iter().map(|&c| g.canon(c)).collect();
     if canon.len() != nodes.len() {
         return Err(Reject::NoProofGraph);
@@ -287,7 +297,7 @@ pub fn generate(
         steps,
         mut proofs,
         processed,
-    } = certified_cut(g, t.id, d, n, prover, rng)?;
+    } = certified_cut(g, t.id, (d, n, MIN_STARTING_PREMISES), prover, rng)?;
     let mut order = nodes.clone();
     order.sort_unstable();
     order.shuffle(rng);
@@ -664,6 +674,11 @@ mod tests {
             );
             // A binary tree of longest path D has at most 2^(D+1)-1 nodes.
             assert!(nodes < 1 << (longest + 1));
+            let starting = b.metadata["premise_indices"].as_array().unwrap().len();
+            assert!(
+                starting >= MIN_STARTING_PREMISES,
+                "{starting} starting premises"
+            );
             let mut prover = Prover::new(ProverLimits::default());
             let s = score(&b.metadata, &b.certificate, &b.answer, &mut prover).unwrap();
             assert_eq!(s.value, 1.0, "{}", s.detail);
