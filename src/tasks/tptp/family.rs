@@ -486,7 +486,7 @@ impl Generator for TptpGenerator {
             }
             match r {
                 Ok(b) => {
-                    let difficulty = g.difficulty(&b);
+                    let difficulty = g.difficulty(t.id, &b);
                     out.built = Some(Built {
                         prompt: b.prompt,
                         answer: b.answer,

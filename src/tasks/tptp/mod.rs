@@ -855,15 +855,11 @@ impl Graph {
     /// `prover_effort` (given clauses the generation prover processed to
     /// certify it), `round` (the saturation round of the theorem) and
     /// `via_lemma` (1 when the theorem is reached only through an earlier
-    /// round's lemma).
-    pub fn difficulty(&self, b: &Built) -> Vec<(&'static str, f64)> {
+    /// round's lemma). `t` is the instance's theorem, a clause of this
+    /// graph; the graph features are 0 for an id outside it.
+    pub fn difficulty(&self, t: ClauseId, b: &Built) -> Vec<(&'static str, f64)> {
         let m = &b.metadata;
-        let theorem = m["theorem_id"]
-            .as_str()
-            .and_then(|s| s.strip_prefix('c'))
-            .and_then(|s| s.parse::<u32>().ok())
-            .map(ClauseId)
-            .filter(|c| c.index() < self.store.len());
+        let theorem = Some(t).filter(|c| c.index() < self.store.len());
         let texts = |key: &str| -> Vec<&str> {
             m[key]
                 .as_array()
