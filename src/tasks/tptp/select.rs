@@ -353,9 +353,11 @@ fn quick_limits(limits: &crate::prover::ProverLimits) -> crate::prover::ProverLi
     }
 }
 
-/// `k` graph distractors for premise set `m` of theorem `t` (none in
-/// `premises`), each matched in profile to a premise of `m` (the premises
-/// in turn, in a random order): the spare background axioms of `t` and the
+/// `k` graph distractors for premise set `m` of theorem `t`, each matched
+/// in profile to a premise of `m` (the premises in turn, in a random
+/// order): first the depth-d `premises` outside `m` (the deletion pass
+/// dropped them), each admitted only when it stands in for no premise of
+/// `m` ([`StandIns`]); then the spare background axioms of `t` and the
 /// file's other axioms, and the derived clauses of
 /// [`Graph::plain_distractors`] only when the axioms are fewer than `k`
 /// (fewer when the graph has too few candidates). Axioms first: the
@@ -380,8 +382,22 @@ fn matched_distractors(
     if k == 0 {
         return Vec::new();
     }
+    // The depth-d premises the deletion pass dropped: as deep as the
+    // premises and cut from the same proof, the closest look-alikes there
+    // are (on the equational theories the file's few axioms are far
+    // shorter than derived premises: ALG level 2, "shorter than 33
+    // characters is a distractor" led by 10.5 points).
+    let mut banned: HashSet<String> = m.iter().map(|&c| g.canon(c)).collect();
+    banned.insert(g.canon(t));
+    let mut dropped: Vec<ClauseId> = premises
+        .iter()
+        .copied()
+        .filter(|c| !m.contains(c))
+        .filter(|&c| banned.insert(g.canon(c)))
+        .collect();
     let mut cands = g.spare_background(t, m);
     cands.extend(g.other_axioms(t, m));
+    cands.retain(|c| !dropped.contains(c));
     let axioms: HashSet<ClauseId> = cands.iter().copied().collect();
     if cands.len() < k {
         let mut seen: HashSet<String> = cands.iter().map(|&c| g.canon(c)).collect();
@@ -398,8 +414,14 @@ fn matched_distractors(
         if j % likes.len() == 0 {
             likes.shuffle(rng);
         }
+        let like = likes[j % likes.len()];
+        while let Some(c) = g.take_matched_foreign(t, like, &mut dropped, rng, FOREIGN_WEIGHT) {
+            if stand_ins.excluded(&g.text(c)) {
+                out.push(c);
+                continue 'fill;
+            }
+        }
         loop {
-            let like = likes[j % likes.len()];
             let Some(c) = g.take_matched_foreign(t, like, &mut cands, rng, FOREIGN_WEIGHT) else {
                 break 'fill;
             };
@@ -1071,6 +1093,47 @@ mod tests {
         }
         assert!(rows >= 10, "only {rows} rows");
         assert!(twins * 4 >= rows, "{twins} twins in {rows} rows");
+    }
+
+    /// Depth-d premises that the deletion pass dropped are offered as
+    /// distractors first: they are as deep as the answer's premises.
+    #[test]
+    fn dropped_premises_become_distractors() {
+        let g = graph(SETS, 600);
+        let cfg = TasksConfig::default();
+        let mut prover = Prover::new(ProverLimits::default());
+        let (mut with_dropped, mut used) = (0, 0);
+        for i in 0..40 {
+            let mut rng = crate::tasks::instance_rng(11, &["d"], i);
+            let t = &g.pool[i as usize % g.pool.len()];
+            let Ok(b) = generate(&g, t, &mut prover, &cfg, 3, &mut rng) else {
+                continue;
+            };
+            let pool: Vec<String> = str_list(&b.metadata, "pool").unwrap();
+            let gold = cert_premises(&b.certificate);
+            let gold_texts: Vec<&String> = gold.iter().map(|&i| &pool[i - 1]).collect();
+            let dropped: Vec<String> = str_list(&b.metadata, "premises")
+                .unwrap()
+                .into_iter()
+                .filter(|p| !gold_texts.contains(&p))
+                .collect();
+            if dropped.is_empty() {
+                continue;
+            }
+            with_dropped += 1;
+            if dropped.iter().any(|d| pool.contains(d)) {
+                used += 1;
+            }
+            verify(&b.metadata, &b.certificate, &b.answer).unwrap();
+        }
+        assert!(
+            with_dropped >= 3,
+            "only {with_dropped} rows dropped premises"
+        );
+        assert!(
+            used * 2 >= with_dropped,
+            "dropped premises in {used} of {with_dropped} pools"
+        );
     }
 
     /// A clause stands in for a premise when the other premises and it
