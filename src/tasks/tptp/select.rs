@@ -1049,24 +1049,26 @@ mod tests {
         assert!(verify(&b.metadata, &broken, &b.answer).is_err());
     }
 
-    #[test]
-    fn twins_stand_beside_premises_and_the_background_hides_the_pool() {
+    /// The instances that `n` attempts on the SET graph give, attempt `i`
+    /// at level `level(i)` with theorem `i` of the pool (cycling), each
+    /// with its own stream of `seed`.
+    fn set_instances(seed: u64, n: u64, level: impl Fn(u64) -> u8) -> Vec<Built> {
         let g = graph(SETS, 600);
         let cfg = TasksConfig::default();
         let mut prover = Prover::new(ProverLimits::default());
+        (0..n)
+            .filter_map(|i| {
+                let mut rng = crate::tasks::instance_rng(seed, &["t"], i);
+                let t = &g.pool[i as usize % g.pool.len()];
+                generate(&g, t, &mut prover, &cfg, level(i), &mut rng).ok()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn twins_stand_beside_premises_and_the_background_hides_the_pool() {
         let (mut rows, mut twins) = (0, 0);
-        for i in 0..30 {
-            let mut rng = crate::tasks::instance_rng(9, &["t"], i);
-            let Ok(b) = generate(
-                &g,
-                &g.pool[i as usize % g.pool.len()],
-                &mut prover,
-                &cfg,
-                1 + (i % 2) as u8,
-                &mut rng,
-            ) else {
-                continue;
-            };
+        for b in set_instances(9, 30, |i| 1 + (i % 2) as u8) {
             rows += 1;
             let pool: Vec<String> = str_list(&b.metadata, "pool").unwrap();
             let perturbed: Vec<usize> =
@@ -1099,16 +1101,8 @@ mod tests {
     /// distractors first: they are as deep as the answer's premises.
     #[test]
     fn dropped_premises_become_distractors() {
-        let g = graph(SETS, 600);
-        let cfg = TasksConfig::default();
-        let mut prover = Prover::new(ProverLimits::default());
         let (mut with_dropped, mut used) = (0, 0);
-        for i in 0..40 {
-            let mut rng = crate::tasks::instance_rng(11, &["d"], i);
-            let t = &g.pool[i as usize % g.pool.len()];
-            let Ok(b) = generate(&g, t, &mut prover, &cfg, 3, &mut rng) else {
-                continue;
-            };
+        for b in set_instances(11, 40, |_| 3) {
             let pool: Vec<String> = str_list(&b.metadata, "pool").unwrap();
             let gold = cert_premises(&b.certificate);
             let gold_texts: Vec<&String> = gold.iter().map(|&i| &pool[i - 1]).collect();
