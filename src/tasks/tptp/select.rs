@@ -387,8 +387,7 @@ fn matched_distractors(
     // are (on the equational theories the file's few axioms are far
     // shorter than derived premises: ALG level 2, "shorter than 33
     // characters is a distractor" led by 10.5 points).
-    let mut banned: HashSet<String> = m.iter().map(|&c| g.canon(c)).collect();
-    banned.insert(g.canon(t));
+    let mut banned = g.variant_keys(t, m);
     let mut dropped: Vec<ClauseId> = premises
         .iter()
         .copied()
