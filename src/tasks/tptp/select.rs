@@ -458,6 +458,10 @@ fn shown_background(g: &Graph, t: ClauseId, pool_keys: &HashSet<String>) -> Back
     Background::of(g, &shown)
 }
 
+/// Edits a twin may be from its premise: one first, two when every
+/// one-edit twin drawn may stand in for a premise.
+const TWIN_EDITS: usize = 2;
+
 /// Up to `k` twins ([`twin::twin`]) of the premises of M, at most one
 /// per premise (a premise with two twins would sit at their centre, one
 /// edit from each, where the twins are two apart). However many twins
@@ -465,17 +469,22 @@ fn shown_background(g: &Graph, t: ClauseId, pool_keys: &HashSet<String>) -> Back
 /// and one without is a premise as often as the pool's majority says, so
 /// having a twin tells nothing. A twin that may stand in for a premise
 /// ([`StandIns`]) would be part of a minimum answer; another is drawn, up
-/// to six per premise.
+/// to six per premise one edit away, then six two edits away. Strong laws
+/// need the second round: every one-edit twin of associativity
+/// `op(op(X0,X1),X2)=op(X0,op(X1,X2))` is itself a permuted associativity
+/// law (`op(op(X0,X1),X2)=op(X0,op(X2,X1))`, ...) that proves the deep
+/// monoid theorems with the other premises, so the law, in every answer at
+/// ALG level 4 and the pool's only clause with one symbol, stood out by its
+/// symbol count; two swaps reach the weaker `op(op(X0,X1),X2)=op(op(X0,X2),X1)`
+/// and its kind, which prove none of them.
+/// `taken` holds the canonical forms no twin may have (the depth-d
+/// premises and the theorem); each twin drawn joins it.
 fn twins_of(
-    g: &Graph,
-    t: ClauseId,
-    premises: &[ClauseId],
+    mut taken: HashSet<String>,
     k: usize,
     stand_ins: &mut StandIns,
     rng: &mut impl Rng,
 ) -> Vec<String> {
-    let mut taken: HashSet<String> = premises.iter().map(|&c| g.canon(c)).collect();
-    taken.insert(g.canon(t));
     let mut twins = Vec::new();
     let mut order: Vec<usize> = (0..stand_ins.texts.len()).collect();
     order.shuffle(rng);
@@ -483,18 +492,21 @@ fn twins_of(
         if twins.len() == k {
             break;
         }
-        for _ in 0..6 {
-            let Some(text) = twin::twin(&stand_ins.texts[p], &stand_ins.theorem, &taken, rng)
-            else {
-                break;
-            };
-            let Ok((bank, c)) = super::parse_clauses(std::slice::from_ref(&text)) else {
-                break;
-            };
-            taken.insert(crate::prover::canonical_clause(&bank, &c[0]));
-            if stand_ins.excluded(&text) {
-                twins.push(text);
-                break;
+        'premise: for edits in 1..=TWIN_EDITS {
+            for _ in 0..6 {
+                let Some(text) =
+                    twin::twin(&stand_ins.texts[p], &stand_ins.theorem, &taken, edits, rng)
+                else {
+                    break;
+                };
+                let Ok((bank, c)) = super::parse_clauses(std::slice::from_ref(&text)) else {
+                    break;
+                };
+                taken.insert(crate::prover::canonical_clause(&bank, &c[0]));
+                if stand_ins.excluded(&text) {
+                    twins.push(text);
+                    break 'premise;
+                }
             }
         }
     }
@@ -561,7 +573,9 @@ pub fn generate(
     // Twins first, then graph distractors for the rest.
     let theorem = g.text(t.id);
     let mut stand_ins = StandIns::new(g, t.id, with_models, prover);
-    let twins = twins_of(g, t.id, &premises, k as usize, &mut stand_ins, rng);
+    let mut taken: HashSet<String> = premises.iter().map(|&c| g.canon(c)).collect();
+    taken.insert(tcanon.clone());
+    let twins = twins_of(taken, k as usize, &mut stand_ins, rng);
     let distractors = matched_distractors(
         g,
         t.id,
@@ -1132,6 +1146,55 @@ mod tests {
     /// A clause stands in for a premise when the other premises and it
     /// prove the theorem; a clause true in each premise's countermodel is
     /// cleared without a prover call.
+    #[test]
+    fn strong_laws_get_twins_two_edits_away() {
+        // A monoid theorem over `square` and `cube`: every twin of
+        // associativity one swap away is a permuted associativity law that
+        // the quick prover cannot clear (with the other two premises it
+        // often proves the theorem), so only a second edit finds the law a
+        // twin, without which it is the pool's only clause of one symbol.
+        let texts: Vec<String> = [
+            "op(op(X0,X1),X2)=op(X0,op(X1,X2))",
+            "op(X0,X0)=square(X0)",
+            "op(X0,square(X0))=cube(X0)",
+        ]
+        .map(String::from)
+        .to_vec();
+        let theorem = "op(cube(X0),cube(op(X0,square(square(X0)))))=square(cube(cube(X0)))";
+        let taken: HashSet<String> = texts
+            .iter()
+            .chain([theorem.to_string()].iter())
+            .map(|t| {
+                let (bank, c) = super::super::parse_clauses(std::slice::from_ref(t)).unwrap();
+                crate::prover::canonical_clause(&bank, &c[0])
+            })
+            .collect();
+        let mut assoc_twins = 0;
+        for seed in 0..6 {
+            let mut s = StandIns {
+                texts: texts.clone(),
+                models: vec![None, None, None],
+                theorem: theorem.to_string(),
+                quick: Prover::new(quick_limits(&TasksConfig::default().prover)),
+                calls: 0,
+                processed: 0,
+            };
+            use rand::SeedableRng;
+            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+            let twins = twins_of(taken.clone(), 3, &mut s, &mut rng);
+            // Twins of associativity: one symbol and three variables.
+            assoc_twins += twins
+                .iter()
+                .filter(|t| !t.contains("square") && !t.contains("cube"))
+                .inspect(|t| assert!(t.contains("X2"), "{t}"))
+                .count();
+        }
+        assert!(
+            assoc_twins >= 5,
+            "associativity got {assoc_twins} twins in 6 draws"
+        );
+    }
+
     #[test]
     fn stand_ins_are_refused_and_models_clear_the_rest() {
         let texts = vec!["p(a)".to_string(), "~p(X) | q(X)".to_string()];

@@ -5,7 +5,10 @@
 //! literals, one literal negated) keeps a clause's length, literal count,
 //! variables and symbols nearly as they were, so neither surface profile
 //! nor background membership tells the premise from its twin; only
-//! reasoning about which of them the theorem needs does. The edit is the
+//! reasoning about which of them the theorem needs does. A premise whose
+//! one-edit twins may all stand in for it (a strong law such as
+//! associativity, whose permuted forms are as strong) gets a twin two
+//! edits away, which changes the same surface as little. The edit is the
 //! mutation operator of mutation testing (DeMillo, Lipton and Sayward,
 //! "Hints on test data selection", Computer 1978) applied to clauses.
 //!
@@ -19,8 +22,8 @@ use rand::Rng;
 use rand::seq::IndexedRandom;
 use std::collections::HashSet;
 
-/// A twin of `clause` (TPTP text) for theorem `theorem`: a clause one edit
-/// away, not a tautology, whose canonical form (up to variants) is not in
+/// A twin of `clause` (TPTP text) for theorem `theorem`: a clause `edits`
+/// random edits away (at least one), not a tautology, whose canonical form (up to variants) is not in
 /// `taken`, with the same number of foreign symbols (symbols the theorem
 /// lacks), as many literals equal to a theorem literal (up to variable
 /// names) as the clause has, and a printed length within a fifth of the
@@ -35,6 +38,7 @@ pub fn twin(
     clause: &str,
     theorem: &str,
     taken: &HashSet<String>,
+    edits: usize,
     rng: &mut impl Rng,
 ) -> Option<String> {
     let mut bank = TermBank::new();
@@ -63,10 +67,14 @@ pub fn twin(
     pool_syms.extend(tsyms.iter().copied());
     pool_syms.sort_unstable();
     pool_syms.dedup();
-    for _ in 0..24 {
-        let Some(edited) = edit(&mut bank, &lits, &pool_syms, rng) else {
-            continue;
-        };
+    'draw: for _ in 0..24 {
+        let mut edited = lits.clone();
+        for _ in 0..edits.max(1) {
+            let Some(next) = edit(&mut bank, &edited, &pool_syms, rng) else {
+                continue 'draw;
+            };
+            edited = next;
+        }
         let edited = renumber(&mut bank, &edited);
         if tautology(&bank, &edited)
             || foreign(&bank, &edited) != want_foreign
@@ -263,7 +271,7 @@ mod tests {
         let mut kinds = HashSet::new();
         for seed in 0..40 {
             let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
-            let t = twin(clause, theorem, &taken, &mut rng).expect("a twin");
+            let t = twin(clause, theorem, &taken, 1, &mut rng).expect("a twin");
             assert!(
                 !taken.contains(&canon(&t)),
                 "{t} is a variant of a taken clause"
@@ -292,7 +300,7 @@ mod tests {
         let mut found = 0;
         for seed in 0..40 {
             let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
-            let Some(t) = twin(clause, theorem, &taken, &mut rng) else {
+            let Some(t) = twin(clause, theorem, &taken, 1, &mut rng) else {
                 continue;
             };
             found += 1;
@@ -319,7 +327,7 @@ mod tests {
         let mut seen = HashSet::new();
         for seed in 0..60 {
             let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
-            if let Some(t) = twin(clause, theorem, &taken, &mut rng) {
+            if let Some(t) = twin(clause, theorem, &taken, 1, &mut rng) {
                 assert!(allowed.contains(&canon(&t)), "{t}");
                 seen.insert(canon(&t));
             }
@@ -328,6 +336,6 @@ mod tests {
         // A unit clause has no literal to negate and nothing of its arity to
         // swap in: no twin.
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
-        assert_eq!(twin("p(b)", "q(c)", &HashSet::new(), &mut rng), None);
+        assert_eq!(twin("p(b)", "q(c)", &HashSet::new(), 1, &mut rng), None);
     }
 }
