@@ -290,6 +290,38 @@ mod tests {
     }
 
     #[test]
+    fn two_edits_reach_twins_one_edit_cannot() {
+        // Associativity's one-swap twins are the permuted associativity
+        // laws; two swaps also reach `op(op(X0,X1),X2)=op(op(X0,X2),X1)`
+        // and its kind. Every twin keeps the law's surface: one symbol,
+        // three variables, the same length.
+        let clause = "op(op(X0,X1),X2)=op(X0,op(X1,X2))";
+        let theorem = "op(square(X0),X0)=op(X0,square(X0))";
+        let taken: HashSet<String> = [canon(clause), canon(theorem)].into_iter().collect();
+        let draws = |edits: usize| -> HashSet<String> {
+            (0..60)
+                .filter_map(|seed| {
+                    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+                    twin(clause, theorem, &taken, edits, &mut rng)
+                })
+                .inspect(|t| {
+                    assert_eq!(t.len(), clause.len(), "{t}");
+                    assert_eq!(t.matches("op(").count(), 4, "{t}");
+                    assert!(t.contains("X2") && !t.contains("X3"), "{t}");
+                })
+                .map(|t| canon(&t))
+                .collect()
+        };
+        let one = draws(1);
+        let two = draws(2);
+        assert!(!one.is_empty());
+        let right_commutative = canon("op(op(X0,X1),X2)=op(op(X0,X2),X1)");
+        assert!(!one.contains(&right_commutative), "{one:?}");
+        assert!(two.contains(&right_commutative), "{two:?}");
+        assert!(two.difference(&one).count() >= 2, "{two:?} vs {one:?}");
+    }
+
+    #[test]
     fn twins_keep_the_literals_shared_with_the_theorem() {
         // `q(X0)` is a literal of the theorem: a twin may edit `~r(X0,X1)`
         // (swap, replace `r`, negate) but never `q(X0)` (negated or
