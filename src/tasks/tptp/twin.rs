@@ -67,7 +67,11 @@ pub fn twin(
     pool_syms.extend(tsyms.iter().copied());
     pool_syms.sort_unstable();
     pool_syms.dedup();
-    'draw: for _ in 0..24 {
+    // Draws: 24 for one edit; four times as many for more, since each edit
+    // of a draw may fail on its own (a unit clause over one function symbol
+    // has only swaps: one draw in nine gives two).
+    let draws = if edits <= 1 { 24 } else { 96 };
+    'draw: for _ in 0..draws {
         let mut edited = lits.clone();
         for _ in 0..edits.max(1) {
             let Some(next) = edit(&mut bank, &edited, &pool_syms, rng) else {
