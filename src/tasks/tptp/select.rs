@@ -476,7 +476,8 @@ const TWIN_EDITS: usize = 2;
 /// monoid theorems with the other premises, so the law, in every answer at
 /// ALG level 4 and the pool's only clause with one symbol, stood out by its
 /// symbol count; two swaps reach the weaker `op(op(X0,X1),X2)=op(op(X0,X2),X1)`
-/// and its kind, which prove none of them.
+/// and its kind, which the quick model search clears there.
+///
 /// `taken` holds the canonical forms no twin may have (the depth-d
 /// premises and the theorem); each twin drawn joins it.
 fn twins_of(
@@ -1143,11 +1144,9 @@ mod tests {
         );
     }
 
-    /// A clause stands in for a premise when the other premises and it
-    /// prove the theorem; a clause true in each premise's countermodel is
-    /// cleared without a prover call.
     #[test]
     fn strong_laws_get_twins_two_edits_away() {
+        use rand::SeedableRng;
         // A monoid theorem over `square` and `cube`: every twin of
         // associativity one swap away is a permuted associativity law that
         // the quick prover cannot clear (with the other two premises it
@@ -1179,7 +1178,6 @@ mod tests {
                 calls: 0,
                 processed: 0,
             };
-            use rand::SeedableRng;
             let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
             let twins = twins_of(taken.clone(), 3, &mut s, &mut rng);
             // Twins of associativity: one symbol and three variables.
@@ -1195,6 +1193,9 @@ mod tests {
         );
     }
 
+    /// A clause stands in for a premise when the other premises and it
+    /// prove the theorem; a clause true in each premise's countermodel is
+    /// cleared without a prover call.
     #[test]
     fn stand_ins_are_refused_and_models_clear_the_rest() {
         let texts = vec!["p(a)".to_string(), "~p(X) | q(X)".to_string()];
