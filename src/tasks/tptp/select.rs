@@ -500,10 +500,10 @@ fn twins_of(
                 else {
                     break;
                 };
-                let Ok((bank, c)) = super::parse_clauses(std::slice::from_ref(&text)) else {
+                let Some(key) = text_key(&text) else {
                     break;
                 };
-                taken.insert(crate::prover::canonical_clause(&bank, &c[0]));
+                taken.insert(key);
                 if stand_ins.excluded(&text) {
                     twins.push(text);
                     break 'premise;
@@ -512,6 +512,13 @@ fn twins_of(
         }
     }
     twins
+}
+
+/// The canonical form (up to variants) of one clause given as TPTP text,
+/// `None` when it does not parse.
+fn text_key(text: &str) -> Option<String> {
+    let (bank, c) = super::parse_clauses(&[text.to_string()]).ok()?;
+    Some(crate::prover::canonical_clause(&bank, &c[0]))
 }
 
 /// One generation attempt.
@@ -1095,10 +1102,7 @@ mod tests {
                 "{perturbed:?} {answers:?}"
             );
             // No pool clause is listed in the background, up to variants.
-            let key = |t: &str| {
-                let (bank, c) = super::super::parse_clauses(&[t.to_string()]).unwrap();
-                crate::prover::canonical_clause(&bank, &c[0])
-            };
+            let key = |t: &str| text_key(t).unwrap();
             let shown: HashSet<String> = str_list(&b.metadata, "context_axioms")
                 .unwrap()
                 .iter()
@@ -1162,11 +1166,9 @@ mod tests {
         let theorem = "op(cube(X0),cube(op(X0,square(square(X0)))))=square(cube(cube(X0)))";
         let taken: HashSet<String> = texts
             .iter()
-            .chain([theorem.to_string()].iter())
-            .map(|t| {
-                let (bank, c) = super::super::parse_clauses(std::slice::from_ref(t)).unwrap();
-                crate::prover::canonical_clause(&bank, &c[0])
-            })
+            .map(String::as_str)
+            .chain([theorem])
+            .map(|t| text_key(t).unwrap())
             .collect();
         let mut assoc_twins = 0;
         for seed in 0..6 {

@@ -23,15 +23,15 @@ use rand::seq::IndexedRandom;
 use std::collections::HashSet;
 
 /// A twin of `clause` (TPTP text) for theorem `theorem`: a clause `edits`
-/// random edits away (at least one), not a tautology, whose canonical form (up to variants) is not in
-/// `taken`, with the same number of foreign symbols (symbols the theorem
-/// lacks), as many literals equal to a theorem literal (up to variable
-/// names) as the clause has, and a printed length within a fifth of the
-/// clause's (at least two characters either way). A premise one step above
-/// the theorem often carries one of its literals unchanged; twins whose
-/// edit fell on that literal shared it far less often (FLD selection level
-/// 1: 25% of two-literal twins against 69% of two-literal premises, an
-/// audit lead of 11 points). Variables are renamed by first occurrence,
+/// random edits away (at least one), not a tautology, whose canonical form
+/// (up to variants) is not in `taken`, with the same number of foreign
+/// symbols (symbols the theorem lacks), as many literals equal to a theorem
+/// literal (up to variable names) as the clause has, and a printed length
+/// within a fifth of the clause's (at least two characters either way). A
+/// premise one step above the theorem often carries one of its literals
+/// unchanged; twins whose edit fell on that literal shared it far less
+/// often (FLD selection level 1: 25% of two-literal twins against 69% of
+/// two-literal premises, an audit lead of 11 points). Variables are renamed by first occurrence,
 /// as every clause of the graph prints. `None` when a few random edits
 /// give none.
 pub fn twin(
