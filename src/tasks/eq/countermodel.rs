@@ -13,11 +13,17 @@
 //! constant `k = f(k1,..,kn)`. The helpers are
 //! dropped from the model returned. [`check`] evaluates a model directly and
 //! shares nothing with the search.
+//!
+//! From level 5 the decoy search asks for a model with a hole
+//! ([`find_with_hole`]): the changed position of the line after the gap
+//! holds an unknown constant, equal to one of the changed subterms on offer,
+//! so one search serves every candidate change at that position, each
+//! evaluated in the model ([`value`]) instead of searched for on its own.
 
 use crate::certificate::{FiniteModel, Table};
 use crate::equational::lang::{Equation, World};
-use crate::logic::{Head, Literal, SymbolKind, TermBank, TermId};
-use crate::prover::mace::reference::ReferenceFinder as ModelFinder;
+use crate::logic::{Head, Literal, SymbolId, SymbolKind, TermBank, TermId};
+use crate::prover::mace::ModelFinder;
 use std::collections::BTreeMap;
 
 /// Ground clauses and SAT conflicts allowed per domain size in a search.
@@ -30,7 +36,54 @@ const HELPER: &str = "gfdef";
 /// A model of `eqs` over 2 or 3 elements in which `before` and `after`
 /// differ, or `None` (none found within the budgets).
 pub fn find(world: &World, eqs: &[Equation], before: TermId, after: TermId) -> Option<FiniteModel> {
+    let m = search(world.bank.clone(), eqs, before, after, |_, _, _| Vec::new())?;
+    check(world, eqs, before, after, &m).ok()?;
+    Some(m)
+}
+
+/// A model of `eqs` over 2 or 3 elements in which `before` differs from
+/// `line` with its subterm at `pos` replaced by an unknown element (a hole
+/// constant, dropped from the model returned) equal to one of `options`
+/// (head symbol and arguments: the changed subterms on offer), or `None`.
+/// The options whose line then takes a value other than `before`'s
+/// ([`value`]) are certified by this same model; [`check`] confirms it.
+pub fn find_with_hole(
+    world: &World,
+    eqs: &[Equation],
+    before: TermId,
+    line: TermId,
+    pos: &[u32],
+    options: &[(SymbolId, Vec<TermId>)],
+) -> Option<FiniteModel> {
     let mut bank = world.bank.clone();
+    let sym = bank
+        .sig
+        .intern(&format!("{HELPER}hole"), 0, SymbolKind::Function);
+    let hole = bank.constant(sym);
+    let after = bank.replace_at(line, pos, hole);
+    let options: Vec<TermId> = options.iter().map(|(f, args)| bank.app(*f, args)).collect();
+    search(bank, eqs, before, after, |bank, named, defs| {
+        options
+            .iter()
+            .map(|&o| Literal::eq(hole, name_ground(bank, o, named, defs), true))
+            .collect()
+    })
+}
+
+/// The model search shared by [`find`] and [`find_with_hole`], in `bank`
+/// (the world's, with whatever the caller added): `extra` gives one more
+/// clause (none if empty), made after the lines are named.
+fn search(
+    mut bank: TermBank,
+    eqs: &[Equation],
+    before: TermId,
+    after: TermId,
+    extra: impl FnOnce(
+        &mut TermBank,
+        &mut BTreeMap<TermId, TermId>,
+        &mut Vec<[Literal; 1]>,
+    ) -> Vec<Literal>,
+) -> Option<FiniteModel> {
     let mut named: BTreeMap<TermId, TermId> = BTreeMap::new();
     let mut defs: Vec<[Literal; 1]> = Vec::new();
     let b = name_ground(&mut bank, before, &mut named, &mut defs);
@@ -41,14 +94,24 @@ pub fn find(world: &World, eqs: &[Equation], before: TermId, after: TermId) -> O
         let r = name_ground_parts(&mut bank, e.rhs, &mut named, &mut defs);
         clauses.push(vec![Literal::eq(l, r, true)]);
     }
+    let extra = extra(&mut bank, &mut named, &mut defs);
+    if !extra.is_empty() {
+        clauses.push(extra);
+    }
     clauses.extend(defs.iter().map(|d| d.to_vec()));
     clauses.push(vec![Literal::eq(b, a, false)]);
     let refs: Vec<&[Literal]> = clauses.iter().map(|c| c.as_slice()).collect();
     let mut finder = ModelFinder::new(BUDGET.0, BUDGET.1);
     let mut m = finder.search(&bank, &refs, 2..=3)?;
     m.functions.retain(|t| !t.name.starts_with(HELPER));
-    check(world, eqs, before, after, &m).ok()?;
     Some(m)
+}
+
+/// The value of ground term `t` in `m` (an error names a missing or
+/// malformed table, or a variable).
+pub fn value(world: &World, m: &FiniteModel, t: TermId) -> Result<u32, String> {
+    let tables: BTreeMap<&str, &Table> = m.functions.iter().map(|t| (t.name.as_str(), t)).collect();
+    eval(world, &tables, m.size, t, &BTreeMap::new())
 }
 
 /// The helper constant naming ground term `t` (a constant names itself).
@@ -211,6 +274,25 @@ mod tests {
         // The same model does not separate terms the equation links.
         let linked = w.clone().parse_term("g(f(a),b)", false).unwrap();
         assert!(check(&w, &eqs, b, linked, &m).is_err());
+    }
+
+    #[test]
+    fn a_hole_takes_the_value_of_an_offered_change() {
+        // f(X) = f1(X): relabelling f(a) to f1(a) changes nothing, to f(b)
+        // or g(a,a) it may. The hole must equal an offered subterm, so a
+        // model exists only when some offer can differ from the line before.
+        let (mut w, eqs, before, line) = setup(&["f(X) = f1(X)"], "f(a)", "f(a)");
+        let f1 = w.parse_term("f1(a)", false).unwrap();
+        let fb = w.parse_term("f(b)", false).unwrap();
+        let sym = |w: &World, t: TermId| (w.bank.sym(t), w.bank.args(t).to_vec());
+        assert!(find_with_hole(&w, &eqs, before, line, &[], &[sym(&w, f1)]).is_none());
+        let m = find_with_hole(&w, &eqs, before, line, &[], &[sym(&w, f1), sym(&w, fb)])
+            .expect("f(b) can differ from f(a)");
+        assert!(m.functions.iter().all(|t| !t.name.starts_with(HELPER)));
+        // The offer that differs is certified by the same model.
+        assert_ne!(value(&w, &m, before).unwrap(), value(&w, &m, fb).unwrap());
+        assert!(check(&w, &eqs, before, fb, &m).is_ok());
+        assert!(check(&w, &eqs, before, f1, &m).is_err());
     }
 
     #[test]

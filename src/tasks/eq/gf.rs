@@ -11,14 +11,18 @@
 //! replaced by a ground subterm of the line before the gap. Every symbol of
 //! the new line already occurs in the equations or in the line before the
 //! gap, as in a fillable gap (balanced equations create no symbol), so no
-//! symbol-occurrence feature tells decoys apart. From level 5 (proofs of
-//! 31 steps and more, where positions outside every later redex grow rare),
-//! a relabel may also sit at a position that later redexes lie strictly
-//! below: each later line gets the new head symbol over its own arguments. The decoy is kept only with
-//! a finite countermodel ([`super::countermodel`]): every equation holds in
-//! it, the lines before and after the gap differ in it, so no chain of steps
-//! links them. The changed position lies outside every later redex, so the
-//! rest of the proof still checks.
+//! symbol-occurrence feature tells decoys apart. The decoy is kept only
+//! with a finite countermodel ([`super::countermodel`]): every equation
+//! holds in it, the lines before and after the gap differ in it, so no
+//! chain of steps links them. The changed position lies outside every later
+//! redex, so the rest of the proof still checks.
+//!
+//! From level 5 (proofs of 31 steps and more, where positions outside every
+//! later redex grow rare) every gap, fillable or decoy, ends at the proof's
+//! last line, and a decoy is searched by [`change_deep`]: all changes at a
+//! position against one model. Drawing the gap anywhere and keeping the
+//! decoys that certify put 46 of 48 level-5 decoys at the end against
+//! fillable gaps in the middle (gap position told the label: +9 points).
 
 use super::common::{
     LANGUAGE, as_names, as_str, field, parse_answer, render_equations, render_line, resolve,
@@ -109,13 +113,13 @@ const MAX_SEARCHES: usize = 8;
 
 /// Cuts a gap into a correct proof (generated with balanced equations and
 /// at most two redexes per step); with `decoy`, changes the line after the
-/// gap as described in the module documentation (with `relabel_above`, a
-/// relabel may also sit above later redexes). `None` if no gap of the
-/// wanted kind was found.
+/// gap as described in the module documentation. With `deep` (level 5 on)
+/// the gap, fillable or not, ends at the proof's last line and a decoy is
+/// made by [`change_deep`]. `None` if no gap of the wanted kind was found.
 pub fn make_gap(
     p: &Proof,
     decoy: bool,
-    relabel_above: bool,
+    deep: bool,
     rng: &mut ChaCha8Rng,
 ) -> Option<(GfInstance, Option<Construction>)> {
     let n = p.steps();
@@ -127,18 +131,17 @@ pub fn make_gap(
     // proofs often lack: more gaps are tried (an empty try is cheap).
     let tries = if decoy { 80 } else { 20 };
     for _ in 0..tries {
-        let gap_start = rng.random_range(1..n);
-        let gap_len = rng.random_range(1..=(n - gap_start).min(4));
+        let (gap_start, gap_len) = if deep {
+            // From level 5 the gap closes the proof, for both kinds.
+            let len = rng.random_range(1..=(n - 1).min(4));
+            (n - len, len)
+        } else {
+            let start = rng.random_range(1..n);
+            (start, rng.random_range(1..=(n - start).min(4)))
+        };
         let mut q = p.clone();
         let (countermodel, construction) = if decoy {
-            match change_after_gap(
-                &mut q,
-                gap_start,
-                gap_len,
-                relabel_above,
-                rng,
-                &mut searches,
-            ) {
+            match change_after_gap(&mut q, gap_start, gap_len, deep, rng, &mut searches) {
                 Some((m, c)) => (Some(m), Some(c)),
                 None if searches >= MAX_SEARCHES => return None,
                 None => continue,
@@ -204,26 +207,11 @@ fn changed(
     }
 }
 
-/// Changes the line after the gap (and the later lines) into a certified
-/// decoy; the countermodel and construction, or `None`. With
-/// `relabel_above`, when no position outside every later redex gives one,
-/// a relabel is tried at positions that later redexes lie strictly below
-/// (never at or above): the head symbol is changed in each later line, whose
-/// arguments those redexes rewrite, so the rest still checks.
-fn change_after_gap(
-    p: &mut Proof,
-    gap_start: usize,
-    gap_len: usize,
-    relabel_above: bool,
-    rng: &mut ChaCha8Rng,
-    searches: &mut usize,
-) -> Option<(FiniteModel, Construction)> {
-    let j = gap_start + gap_len;
+/// Positions of line `j` outside every later redex (so later steps still
+/// check), shuffled; those also outside the redexes of the step into line
+/// `j` come first, so that line looks as plausible as the others.
+fn stable_positions(p: &Proof, j: usize, rng: &mut ChaCha8Rng) -> Vec<Pos> {
     let n = p.steps();
-    let before = p.terms[gap_start - 1];
-    // Positions outside every later redex (so later steps still check);
-    // those also outside the redexes of the step into the term after the
-    // gap come first, so that line looks as plausible as the others.
     let mut stable: Vec<(bool, Pos)> = p
         .world
         .positions(p.terms[j])
@@ -233,7 +221,12 @@ fn change_after_gap(
         .collect();
     stable.shuffle(rng);
     stable.sort_by_key(|(touched, _)| *touched);
-    // The symbols a fillable gap's line after could show.
+    stable.into_iter().map(|(_, pos)| pos).collect()
+}
+
+/// The symbols a fillable gap's line after could show (those of `before`
+/// and the equations), and the ground subterms of `before` (graft sources).
+fn allowed_and_grafts(p: &Proof, before: TermId) -> (Vec<SymbolId>, Vec<TermId>) {
     let mut allowed = Vec::new();
     p.world.symbols_in(before, &mut allowed);
     for e in &p.equations {
@@ -250,35 +243,50 @@ fn change_after_gap(
         .collect();
     grafts.sort();
     grafts.dedup();
+    (allowed, grafts)
+}
+
+/// `q` with the subterm at `pos` of lines `j..` replaced by `new` (a term
+/// of `q`'s bank).
+fn replaced(mut q: Proof, j: usize, pos: &Pos, new: TermId) -> Proof {
+    for k in j..=q.steps() {
+        let t = q.terms[k];
+        q.terms[k] = q.world.bank.replace_at(t, pos, new);
+    }
+    q
+}
+
+/// Changes the line after the gap (and the later lines) into a certified
+/// decoy; the countermodel and construction, or `None`. With `deep` (level
+/// 5 on) the search is [`change_deep`]'s; otherwise one random change per
+/// position outside every later redex, each searched for a countermodel.
+fn change_after_gap(
+    p: &mut Proof,
+    gap_start: usize,
+    gap_len: usize,
+    deep: bool,
+    rng: &mut ChaCha8Rng,
+    searches: &mut usize,
+) -> Option<(FiniteModel, Construction)> {
+    if deep {
+        return change_deep(
+            p,
+            p.terms[gap_start - 1],
+            gap_start + gap_len,
+            rng,
+            searches,
+        );
+    }
+    let j = gap_start + gap_len;
+    let before = p.terms[gap_start - 1];
+    let stable = stable_positions(p, j, rng);
+    let (allowed, grafts) = allowed_and_grafts(p, before);
     let mut kinds = [
         Construction::Relabel,
         Construction::Swap,
         Construction::Graft,
     ];
-    let relabel_positions: Vec<Pos> = if relabel_above {
-        let mut v: Vec<Pos> = p
-            .world
-            .positions(p.terms[j])
-            .into_iter()
-            .filter(|pos| {
-                let later = (j + 1..=n).flat_map(|k| p.witnesses[k].iter());
-                let mut below = false;
-                for x in later {
-                    if x.pos.len() > pos.len() && x.pos.starts_with(pos) {
-                        below = true;
-                    } else if !disjoint(&x.pos, pos) {
-                        return false;
-                    }
-                }
-                below
-            })
-            .collect();
-        v.shuffle(rng);
-        v
-    } else {
-        Vec::new()
-    };
-    for (_, pos) in stable {
+    for pos in stable {
         if *searches >= MAX_SEARCHES {
             return None;
         }
@@ -290,38 +298,103 @@ fn change_after_gap(
         else {
             continue;
         };
-        let mut q = p.clone();
-        for k in j..=n {
-            let t = q.terms[k];
-            q.terms[k] = q.world.bank.replace_at(t, &pos, new);
-        }
+        let q = replaced(p.clone(), j, &pos, new);
         if let Some(m) = certify(&q, j, before, searches) {
             *p = q;
             return Some((m, c));
         }
     }
-    for pos in relabel_positions {
+    None
+}
+
+/// The decoy search from level 5, where the gap ends at the proof's last
+/// line `j`, so every position of it may change. Over the many equations
+/// of long proofs a random change is almost always one the equations undo
+/// (level 8, before: 4 of 542 searches for a model separating one random
+/// change succeeded; sizes up to 5 found no more), so one model search per
+/// position serves every change there: the position holds an unknown
+/// element equal to one of the changed subterms
+/// ([`countermodel::find_with_hole`]), each change (every other head symbol
+/// of the same arity, every swap of two different arguments, every graft of
+/// a ground subterm of the line before at most two symbols larger) is
+/// evaluated in the model, and one whose line takes another value than the
+/// line before is drawn.
+fn change_deep(
+    p: &mut Proof,
+    before: TermId,
+    j: usize,
+    rng: &mut ChaCha8Rng,
+    searches: &mut usize,
+) -> Option<(FiniteModel, Construction)> {
+    let (allowed, grafts) = allowed_and_grafts(p, before);
+    for pos in stable_positions(p, j, rng) {
         if *searches >= MAX_SEARCHES {
             return None;
         }
         let u = p.world.subterm(p.terms[j], &pos).expect("own position");
-        let Some(new) = changed(p, u, Construction::Relabel, &allowed, &grafts, rng) else {
+        let f = p.world.bank.sym(u);
+        let args: Vec<TermId> = p.world.bank.args(u).to_vec();
+        // Each change: its construction and the new subterm (head and
+        // arguments).
+        let mut changes: Vec<(Construction, SymbolId, Vec<TermId>)> = Vec::new();
+        for &g in &allowed {
+            if g != f && p.world.arity_of(g) == args.len() {
+                changes.push((Construction::Relabel, g, args.clone()));
+            }
+        }
+        for i in 0..args.len() {
+            for k in i + 1..args.len() {
+                if args[i] != args[k] {
+                    let mut swapped = args.clone();
+                    swapped.swap(i, k);
+                    changes.push((Construction::Swap, f, swapped));
+                }
+            }
+        }
+        let size = p.world.bank.weight(u);
+        for &v in &grafts {
+            if v != u && p.world.bank.weight(v) <= size + 2 {
+                let vargs = p.world.bank.args(v).to_vec();
+                changes.push((Construction::Graft, p.world.bank.sym(v), vargs));
+            }
+        }
+        if changes.is_empty() {
+            continue;
+        }
+        *searches += 1;
+        let options: Vec<(SymbolId, Vec<TermId>)> =
+            changes.iter().map(|c| (c.1, c.2.clone())).collect();
+        let Some(m) = countermodel::find_with_hole(
+            &p.world,
+            &p.equations,
+            before,
+            p.terms[j],
+            &pos,
+            &options,
+        ) else {
             continue;
         };
-        let g = p.world.bank.sym(new);
-        let mut q = p.clone();
-        for k in j..=n {
-            let t = q.terms[k];
-            // Redexes lie strictly below `pos`, so the path to it and its
-            // head symbol are those of line j in every later line.
-            let v = q.world.subterm(t, &pos).expect("path kept by later steps");
-            let args: Vec<TermId> = q.world.bank.args(v).to_vec();
-            let relabelled = q.world.bank.app(g, &args);
-            q.terms[k] = q.world.bank.replace_at(t, &pos, relabelled);
+        let Ok(vb) = countermodel::value(&p.world, &m, before) else {
+            continue;
+        };
+        let mut apart: Vec<(Construction, Proof)> = Vec::new();
+        for (c, g, args) in changes {
+            let mut q = p.clone();
+            let new = q.world.bank.app(g, &args);
+            let q = replaced(q, j, &pos, new);
+            if countermodel::value(&q.world, &m, q.terms[j]).is_ok_and(|v| v != vb) {
+                apart.push((c, q));
+            }
         }
-        if let Some(m) = certify(&q, j, before, searches) {
+        if apart.is_empty() {
+            continue;
+        }
+        let (c, q) = apart.swap_remove(rng.random_range(0..apart.len()));
+        if super::corrupt::first_failure_from(&q, j + 1).is_none()
+            && countermodel::check(&q.world, &q.equations, before, q.terms[j], &m).is_ok()
+        {
             *p = q;
-            return Some((m, Construction::Relabel));
+            return Some((m, c));
         }
     }
     None
