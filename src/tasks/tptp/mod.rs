@@ -27,7 +27,7 @@ use std::collections::HashSet;
 
 /// Version of the TPTP task generators; recorded in the manifest and in
 /// every record's `source` so a change of generation is visible.
-pub const GENERATOR_VERSION: &str = "tptp-tasks-11";
+pub const GENERATOR_VERSION: &str = "tptp-tasks-12";
 
 /// One of the three families.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -773,6 +773,26 @@ impl Graph {
         scored.sort_unstable();
         let pick = scored[rng.random_range(0..scored.len().min(2))].1;
         Some(cands.remove(pick))
+    }
+
+    /// Whether [`Graph::take_matched_by`] would find a candidate (one that
+    /// `admit` accepts within `max_distance`), without taking it.
+    pub fn has_matched_by(
+        &self,
+        t: ClauseId,
+        like: ClauseId,
+        cands: &[ClauseId],
+        max_distance: f64,
+        admit: impl Fn(ClauseId) -> Option<f64>,
+    ) -> bool {
+        let ts = self.surface(t);
+        let tlits: HashSet<u64> = ts.lit_keys.iter().copied().collect();
+        let target = self.profile(like, &ts.syms, &tlits);
+        cands.iter().any(|&c| {
+            admit(c).is_some_and(|penalty| {
+                self.profile(c, &ts.syms, &tlits).distance(&target) + penalty <= max_distance
+            })
+        })
     }
 
     /// [`Graph::take_matched`] with each foreign symbol (one `t` lacks)
