@@ -191,14 +191,13 @@ fn perturb(
     // One direction for the whole instance, longer or shorter than the
     // premises replaced, by a fair coin: candidates are mostly longer, so
     // the closest one would make the perturbed premises the long ones.
-    // Only the longest premise's replacement may move the longest length,
-    // in either direction: it is tried first, and a longer replacement of
-    // any other premise stays within its length; and it is replaced only
-    // when a replacement exists in both directions. So the longest premise of
-    // a False row is as often shorter than its True twin's as longer (a
-    // direction per replacement, trying premises in random order, left
-    // the False rows with the longest premise: TOP at levels 2 and 3 gave
-    // "longest premise under 53 characters" +12 and +16 points).
+    // The longest length never changes: the longest premise (tried first)
+    // is replaced only by a clause of its own length, and no other
+    // replacement passes it. A direction per replacement, trying premises
+    // in random order, left the False rows with the longest premise (TOP
+    // levels 2 and 3: "longest premise under 53 characters", +12 and +16
+    // points); a coin for the longest premise's direction still blurred
+    // where the True rows' longest lengths cluster (below).
     let longer = rng.random_bool(0.5);
     if let Some(pos) = (0..n).max_by_key(|&j| (g.chars(premises[slots[j]]), usize::MAX - j)) {
         slots[..=pos].rotate_right(1);
@@ -242,7 +241,7 @@ fn perturb(
         let old_chars = g.chars(old);
         let is_longest = Some(i) == longest_slot;
         let old_literals = g.lits(old).len();
-        let admit_towards = |c: ClauseId, longer: bool| {
+        let admit = |c: ClauseId| {
             // As many literals as the premise replaced: the mean literal
             // count of the premises told False rows on the FOF SET sample
             // (level 2: "premise_literals_mean <= 2.375 -> False", +22).
@@ -250,6 +249,15 @@ fn perturb(
                 return None;
             }
             let chars = g.chars(c);
+            // The longest premise keeps its length: any change of the
+            // longest length blurs where the True rows' longest lengths
+            // cluster, and a threshold at a cluster's edge tells the labels
+            // apart however the direction is drawn (SET level 8 at 200 rows,
+            // replaced either way when both were possible: 13 pairs crossed
+            // "84.5 characters" upwards and none downwards, +12.7 points).
+            if is_longest && chars != old_chars {
+                return None;
+            }
             if chars != old_chars && (chars > old_chars) != longer {
                 return None;
             }
@@ -264,22 +272,6 @@ fn perturb(
             // symbol would lower the conclusion's overlap with the premises.
             syms.iter().all(|s| known.contains(s)).then_some(0.0)
         };
-        // The longest premise is replaced only when it could be either way:
-        // candidates are mostly longer, so a shorter one was often missing
-        // and the coin's "shorter" side fell to the other premises (SET
-        // level 7 at 150 rows per level: the False twin's longest premise
-        // was longer 28 times and shorter 12, "longest premise over 85
-        // characters" +15.4 points).
-        if is_longest
-            && ![!longer, longer].iter().all(|&dir| {
-                g.has_matched_by(t, old, cands, super::MAX_PROFILE_DISTANCE, |c| {
-                    admit_towards(c, dir)
-                })
-            })
-        {
-            continue;
-        }
-        let admit = |c: ClauseId| admit_towards(c, longer);
         if let Some(c) = g.take_matched_by(t, old, cands, rng, super::MAX_PROFILE_DISTANCE, admit) {
             premises[i] = c;
             ops.push((old, c));
@@ -375,13 +367,11 @@ mod tests {
         }
     }
 
-    /// A perturbation moves the longest premise length up as often as down:
-    /// over 40 draws of each distinct premise set of the test theory, the
-    /// counts stay within a fifth of each other. Before the longest premise
-    /// needed a replacement both ways, sets with only longer candidates
-    /// grew it and never shrank it.
+    /// A perturbation never moves the longest premise length (40 draws of
+    /// each distinct premise set of the test theory), and still replaces
+    /// premises. Before, the longest length grew 2230 times and shrank 435.
     #[test]
-    fn the_longest_premise_grows_as_often_as_it_shrinks() {
+    fn the_longest_premise_length_never_changes() {
         let g = graph(SETS, 600);
         let longest = |ps: &[ClauseId]| ps.iter().map(|&p| g.chars(p)).max().unwrap_or(0);
         let mut sets = std::collections::BTreeSet::new();
@@ -392,7 +382,7 @@ mod tests {
                 }
             }
         }
-        let (mut grew, mut shrank) = (0usize, 0usize);
+        let (mut perturbed_sets, mut moved) = (0usize, 0usize);
         for (n, (t, premises)) in sets.iter().enumerate() {
             for seed in 0..40u64 {
                 let mut perturbed = premises.clone();
@@ -400,19 +390,17 @@ mod tests {
                 if perturb(&g, *t, &mut perturbed, 4, &mut rng).is_empty() {
                     continue;
                 }
-                match longest(&perturbed).cmp(&longest(premises)) {
-                    std::cmp::Ordering::Greater => grew += 1,
-                    std::cmp::Ordering::Less => shrank += 1,
-                    std::cmp::Ordering::Equal => {}
+                perturbed_sets += 1;
+                if longest(&perturbed) != longest(premises) {
+                    moved += 1;
                 }
             }
         }
-        eprintln!("grew {grew} shrank {shrank} sets {}", sets.len());
-        assert!(grew + shrank >= 40, "grew {grew}, shrank {shrank}");
-        assert!(
-            grew.abs_diff(shrank) * 5 <= grew + shrank,
-            "grew {grew}, shrank {shrank}"
+        assert_eq!(
+            moved, 0,
+            "the longest length moved in {moved} of {perturbed_sets}"
         );
+        assert!(perturbed_sets >= 4000, "{perturbed_sets} perturbations");
     }
 
     #[test]

@@ -775,26 +775,6 @@ impl Graph {
         Some(cands.remove(pick))
     }
 
-    /// Whether [`Graph::take_matched_by`] would find a candidate (one that
-    /// `admit` accepts within `max_distance`), without taking it.
-    pub fn has_matched_by(
-        &self,
-        t: ClauseId,
-        like: ClauseId,
-        cands: &[ClauseId],
-        max_distance: f64,
-        admit: impl Fn(ClauseId) -> Option<f64>,
-    ) -> bool {
-        let ts = self.surface(t);
-        let tlits: HashSet<u64> = ts.lit_keys.iter().copied().collect();
-        let target = self.profile(like, &ts.syms, &tlits);
-        cands.iter().any(|&c| {
-            admit(c).is_some_and(|penalty| {
-                self.profile(c, &ts.syms, &tlits).distance(&target) + penalty <= max_distance
-            })
-        })
-    }
-
     /// [`Graph::take_matched`] with each foreign symbol (one `t` lacks)
     /// counting `weight` more in the profile distance.
     pub fn take_matched_foreign(
