@@ -278,9 +278,10 @@ mod tests {
 
     #[test]
     fn a_hole_takes_the_value_of_an_offered_change() {
-        // f(X) = f1(X): relabelling f(a) to f1(a) changes nothing, to f(b)
-        // or g(a,a) it may. The hole must equal an offered subterm, so a
-        // model exists only when some offer can differ from the line before.
+        // f(X) = f1(X): relabelling f(a) to f1(a) changes nothing, changing
+        // it to f(b) may. The hole must equal an offered subterm, so a model
+        // exists only when some offer can differ from the line before (an
+        // unconstrained hole took a value no term has).
         let (mut w, eqs, before, line) = setup(&["f(X) = f1(X)"], "f(a)", "f(a)");
         let f1 = w.parse_term("f1(a)", false).unwrap();
         let fb = w.parse_term("f(b)", false).unwrap();

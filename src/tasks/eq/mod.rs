@@ -509,9 +509,9 @@ fn build_gf(
     // fillable" scored 94.5% at level 4).
     let mut proof = proof;
     // Long proofs (level 5 on) rarely leave a position outside every later
-    // redex or a random change the equations cannot undo: there a decoy may
-    // relabel above later redexes too, and every change at a position is
-    // tried against one model (gf::change_deep).
+    // redex or a random change the equations cannot undo: there every gap
+    // ends at the proof's last line and every change at a position is tried
+    // against one model (gf::change_deep).
     let deep = level >= 5;
     let mut found = gf::make_gap(&proof, decoy, deep, rng);
     let draws = match (decoy, deep) {
@@ -779,7 +779,8 @@ mod tests {
 
     /// From level 5 every gap ends at the proof's last line, whatever its
     /// kind, and decoy indices mostly find a certified decoy (at level 8,
-    /// 11 of 50 did before the one-model-per-position search).
+    /// 11 of the 50 decoy indices of 200 rows did before the
+    /// one-model-per-position search).
     #[test]
     fn deep_gaps_close_the_proof_and_decoys_keep_their_share() {
         let (mut decoys, mut fillable) = (0, 0);
