@@ -32,7 +32,7 @@ use super::countermodel;
 use super::generate::Proof;
 use super::record::{Loaded, ProofData};
 use crate::certificate::FiniteModel;
-use crate::equational::lang::{Pos, disjoint};
+use crate::equational::lang::{Pos, World, disjoint};
 use crate::equational::step::check_either;
 use crate::logic::{SymbolId, TermId};
 use crate::tasks::Score;
@@ -161,9 +161,49 @@ pub fn make_gap(
     None
 }
 
-/// The changed subterm at `u` by construction `c`, if one applies:
-/// `allowed` are the symbols a fillable gap could show, `grafts` the ground
-/// subterms of the line before the gap.
+/// The changes on offer at subterm `u` (`allowed`: the symbols a fillable
+/// gap could show; `grafts`: the ground subterms of the line before the
+/// gap): other head symbols of `u`'s arity, pairs of different arguments to
+/// swap, and grafts at most two symbols larger than `u`.
+struct Offers {
+    relabels: Vec<SymbolId>,
+    swaps: Vec<(usize, usize)>,
+    grafts: Vec<TermId>,
+}
+
+impl Offers {
+    fn at(w: &World, u: TermId, allowed: &[SymbolId], grafts: &[TermId]) -> Offers {
+        let f = w.bank.sym(u);
+        let args = w.bank.args(u);
+        let size = w.bank.weight(u);
+        Offers {
+            relabels: allowed
+                .iter()
+                .copied()
+                .filter(|&g| g != f && w.arity_of(g) == args.len())
+                .collect(),
+            swaps: (0..args.len())
+                .flat_map(|i| (i + 1..args.len()).map(move |k| (i, k)))
+                .filter(|&(i, k)| args[i] != args[k])
+                .collect(),
+            grafts: grafts
+                .iter()
+                .copied()
+                .filter(|&v| v != u && w.bank.weight(v) <= size + 2)
+                .collect(),
+        }
+    }
+}
+
+/// `u`'s arguments with `i` and `k` swapped.
+fn swapped(w: &World, u: TermId, (i, k): (usize, usize)) -> Vec<TermId> {
+    let mut args = w.bank.args(u).to_vec();
+    args.swap(i, k);
+    args
+}
+
+/// One random change at `u` by construction `c` ([`Offers`]), if one
+/// applies.
 fn changed(
     p: &mut Proof,
     u: TermId,
@@ -173,35 +213,23 @@ fn changed(
     rng: &mut ChaCha8Rng,
 ) -> Option<TermId> {
     let w = &mut p.world;
-    let f = w.bank.sym(u);
-    let args: Vec<TermId> = w.bank.args(u).to_vec();
+    let offers = Offers::at(w, u, allowed, grafts);
     match c {
         Construction::Relabel => {
-            let others: Vec<SymbolId> = allowed
-                .iter()
-                .copied()
-                .filter(|&g| g != f && w.arity_of(g) == args.len())
-                .collect();
+            let others = &offers.relabels;
             let g = *others.get(rng.random_range(0..others.len().max(1)))?;
+            let args = w.bank.args(u).to_vec();
             Some(w.bank.app(g, &args))
         }
         Construction::Swap => {
-            let pairs: Vec<(usize, usize)> = (0..args.len())
-                .flat_map(|i| (i + 1..args.len()).map(move |k| (i, k)))
-                .filter(|&(i, k)| args[i] != args[k])
-                .collect();
-            let &(i, k) = pairs.get(rng.random_range(0..pairs.len().max(1)))?;
-            let mut swapped = args;
-            swapped.swap(i, k);
-            Some(w.bank.app(f, &swapped))
+            let pairs = &offers.swaps;
+            let &pair = pairs.get(rng.random_range(0..pairs.len().max(1)))?;
+            let args = swapped(w, u, pair);
+            let f = w.bank.sym(u);
+            Some(w.bank.app(f, &args))
         }
         Construction::Graft => {
-            let size = w.bank.weight(u);
-            let near: Vec<TermId> = grafts
-                .iter()
-                .copied()
-                .filter(|&v| v != u && w.bank.weight(v) <= size + 2)
-                .collect();
+            let near = &offers.grafts;
             near.get(rng.random_range(0..near.len().max(1))).copied()
         }
     }
@@ -326,38 +354,34 @@ fn change_deep(
     rng: &mut ChaCha8Rng,
     searches: &mut usize,
 ) -> Option<(FiniteModel, Construction)> {
+    // The gap ends at the last line: no later step to keep checking.
+    debug_assert_eq!(j, p.steps());
     let (allowed, grafts) = allowed_and_grafts(p, before);
     for pos in stable_positions(p, j, rng) {
         if *searches >= MAX_SEARCHES {
             return None;
         }
         let u = p.world.subterm(p.terms[j], &pos).expect("own position");
-        let f = p.world.bank.sym(u);
-        let args: Vec<TermId> = p.world.bank.args(u).to_vec();
+        let w = &p.world;
+        let offers = Offers::at(w, u, &allowed, &grafts);
         // Each change: its construction and the new subterm (head and
         // arguments).
-        let mut changes: Vec<(Construction, SymbolId, Vec<TermId>)> = Vec::new();
-        for &g in &allowed {
-            if g != f && p.world.arity_of(g) == args.len() {
-                changes.push((Construction::Relabel, g, args.clone()));
-            }
-        }
-        for i in 0..args.len() {
-            for k in i + 1..args.len() {
-                if args[i] != args[k] {
-                    let mut swapped = args.clone();
-                    swapped.swap(i, k);
-                    changes.push((Construction::Swap, f, swapped));
-                }
-            }
-        }
-        let size = p.world.bank.weight(u);
-        for &v in &grafts {
-            if v != u && p.world.bank.weight(v) <= size + 2 {
-                let vargs = p.world.bank.args(v).to_vec();
-                changes.push((Construction::Graft, p.world.bank.sym(v), vargs));
-            }
-        }
+        let (f, args) = (w.bank.sym(u), w.bank.args(u).to_vec());
+        let changes: Vec<(Construction, SymbolId, Vec<TermId>)> = (offers.relabels.iter())
+            .map(|&g| (Construction::Relabel, g, args.clone()))
+            .chain(
+                offers
+                    .swaps
+                    .iter()
+                    .map(|&pair| (Construction::Swap, f, swapped(w, u, pair))),
+            )
+            .chain(
+                offers
+                    .grafts
+                    .iter()
+                    .map(|&v| (Construction::Graft, w.bank.sym(v), w.bank.args(v).to_vec())),
+            )
+            .collect();
         if changes.is_empty() {
             continue;
         }
@@ -377,24 +401,27 @@ fn change_deep(
         let Ok(vb) = countermodel::value(&p.world, &m, before) else {
             continue;
         };
-        let mut apart: Vec<(Construction, Proof)> = Vec::new();
-        for (c, g, args) in changes {
-            let mut q = p.clone();
-            let new = q.world.bank.app(g, &args);
-            let q = replaced(q, j, &pos, new);
-            if countermodel::value(&q.world, &m, q.terms[j]).is_ok_and(|v| v != vb) {
-                apart.push((c, q));
-            }
-        }
+        // Each changed line is evaluated in one scratch world; only the
+        // change drawn is built into a proof.
+        let mut scratch = p.world.clone();
+        let apart: Vec<usize> = (0..changes.len())
+            .filter(|&i| {
+                let (_, g, args) = &changes[i];
+                let new = scratch.bank.app(*g, args);
+                let line = scratch.bank.replace_at(p.terms[j], &pos, new);
+                countermodel::value(&scratch, &m, line).is_ok_and(|v| v != vb)
+            })
+            .collect();
         if apart.is_empty() {
             continue;
         }
-        let (c, q) = apart.swap_remove(rng.random_range(0..apart.len()));
-        if super::corrupt::first_failure_from(&q, j + 1).is_none()
-            && countermodel::check(&q.world, &q.equations, before, q.terms[j], &m).is_ok()
-        {
+        let (c, g, args) = &changes[apart[rng.random_range(0..apart.len())]];
+        let mut q = p.clone();
+        let new = q.world.bank.app(*g, args);
+        let q = replaced(q, j, &pos, new);
+        if countermodel::check(&q.world, &q.equations, before, q.terms[j], &m).is_ok() {
             *p = q;
-            return Some((m, c));
+            return Some((m, *c));
         }
     }
     None

@@ -261,7 +261,8 @@ fn perturb(
             if chars != old_chars && (chars > old_chars) != longer {
                 return None;
             }
-            if chars > longest_chars && !is_longest {
+            // (The longest premise's own replacement has its length.)
+            if chars > longest_chars {
                 return None;
             }
             let syms = g.symbols_of(c);

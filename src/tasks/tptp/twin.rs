@@ -31,9 +31,9 @@ use std::collections::HashSet;
 /// premise one step above the theorem often carries one of its literals
 /// unchanged; twins whose edit fell on that literal shared it far less
 /// often (FLD selection level 1: 25% of two-literal twins against 69% of
-/// two-literal premises, an audit lead of 11 points). Variables are renamed by first occurrence,
-/// as every clause of the graph prints. `None` when a few random edits
-/// give none.
+/// two-literal premises, an audit lead of 11 points). Variables are
+/// renamed by first occurrence, as every clause of the graph prints. `None`
+/// when a few random edits give none.
 pub fn twin(
     clause: &str,
     theorem: &str,
