@@ -72,7 +72,8 @@ pub struct ProverLimits {
     /// every inference (e.g. `~p(X,Y) | p(X,f(Y,g(Y,Z)))`) from exhausting
     /// memory.
     pub max_clause_weight: u32,
-    /// Demodulation work of one call (unit candidates tried at redexes, see
+    /// Demodulation work of one call (index nodes visited and units tried at
+    /// redexes, see
     /// `Limits::max_rewrite_attempts`); past it the call ends `Unknown`
     /// unless a model is found. Keeps one problem whose clauses rewrite with
     /// permutative units from running for minutes.

@@ -5,12 +5,13 @@
 //! Insertion and removal go through one function, [`ActiveSet::update`], so
 //! that the entries removed are exactly the entries inserted.
 
+use super::discrimination::DiscTree;
 use super::feature_vector::{FeatureVector, FvIndex, feature_vector};
 use super::fingerprint::FpIndex;
 use super::params::LiteralSelection;
 use super::selection::Eligibility;
 use super::store::ClauseId;
-use crate::logic::{Clause, Kbo, TermBank, TermId, TermOrder};
+use crate::logic::{Clause, Kbo, Matcher, TermBank, TermId, TermOrder};
 use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
 
@@ -99,8 +100,9 @@ pub struct ActiveSet {
     /// cannot match.
     pub units_neg: FpIndex<UnitEntry>,
     /// Positive unit equations keyed by each side that may be the bigger one
-    /// (demodulation).
-    pub demod: FpIndex<UnitEntry>,
+    /// (demodulation; a perfect discrimination tree, so retrieval returns
+    /// only units that match).
+    pub demod: DiscTree<UnitEntry>,
     /// Bumped whenever a rewrite rule is added, so cached normal forms know
     /// when they may be stale.
     pub demod_version: u32,
@@ -353,7 +355,15 @@ impl ActiveSet {
                     self.demod_version += 1;
                 }
                 let oriented = kbo.compare(bank, l.lhs, l.rhs) == TermOrder::Greater;
-                if !bank.is_var(l.lhs) {
+                // A side rewrites only to instances of the other side with
+                // no variable of their own, so a side lacking a variable of
+                // the other is never a rewrite rule and is not indexed.
+                let covers = |a: TermId, b: TermId| {
+                    let mut vars = Vec::new();
+                    bank.push_vars(b, &mut vars);
+                    vars.iter().all(|&v| bank.occurs(v, a))
+                };
+                if !bank.is_var(l.lhs) && (oriented || covers(l.lhs, l.rhs)) {
                     put!(
                         self.demod,
                         l.lhs,
@@ -364,7 +374,11 @@ impl ActiveSet {
                         }
                     );
                 }
-                if !oriented && !bank.is_var(l.rhs) {
+                if !oriented
+                    && !bank.is_var(l.rhs)
+                    && covers(l.rhs, l.lhs)
+                    && !swapped_variant(bank, l.lhs, l.rhs)
+                {
                     put!(
                         self.demod,
                         l.rhs,
@@ -395,6 +409,20 @@ impl ActiveSet {
             self.fv.remove(&info.fv, id);
         }
     }
+}
+
+/// True when `r` is `l` with variables swapped in pairs (a renaming that is
+/// its own inverse: commutativity, `f(X,f(Y,Z)) = f(Y,f(X,Z))`). Then a
+/// term matching one side matches the other, and rewriting with `r -> l`
+/// asks and gives exactly what `l -> r` does, so one side is indexed.
+fn swapped_variant(bank: &TermBank, l: TermId, r: TermId) -> bool {
+    let (mut there, mut back) = (Matcher::new(), Matcher::new());
+    if !there.matches(bank, l, r) || !back.matches(bank, r, l) {
+        return false;
+    }
+    let mut vars = Vec::new();
+    bank.push_vars(l, &mut vars);
+    vars.iter().all(|&v| there.get(v) == back.get(v))
 }
 
 #[cfg(test)]

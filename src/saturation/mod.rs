@@ -4,6 +4,7 @@
 
 pub mod active;
 pub mod auto;
+pub mod discrimination;
 pub mod feature_vector;
 pub mod fingerprint;
 mod given_clause;

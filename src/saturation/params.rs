@@ -24,8 +24,8 @@ pub struct Limits {
     /// only check between iterations (a clause of 200 literals has 39,800
     /// factors of 199 literals each).
     pub max_generated_literals_per_given: Option<u64>,
-    /// Demodulation work: unit candidates tried at a redex, over the whole
-    /// run. Once reached, clauses are no longer rewritten (sound: rewriting
+    /// Demodulation work: rewrite-index nodes visited plus units returned
+    /// at redexes, over the whole run. Once reached, clauses are no longer rewritten (sound: rewriting
     /// only simplifies) and the run ends `ResourceOut` at the next given
     /// clause. Bounds the one loop the other limits do not see: normalising
     /// one clause with permutative units can take exponentially many steps.

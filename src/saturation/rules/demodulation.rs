@@ -30,7 +30,8 @@ pub struct Rewriter<'a> {
     pub matcher: &'a mut Matcher,
     /// Scratch substitution for ordering checks on instances.
     pub inst: &'a mut Subst,
-    /// Unit candidates tried so far in the run (the rewrite work).
+    /// Rewrite work so far in the run: index nodes visited plus units
+    /// returned, over all redexes.
     pub work: &'a mut u64,
     /// No candidate is tried once `work` reaches this.
     pub work_limit: u64,
@@ -281,12 +282,11 @@ impl Rewriter<'_> {
             return None;
         }
         let mut cands: smallvec::SmallVec<[UnitEntry; 8]> = smallvec::SmallVec::new();
-        self.active
+        let visits = self
+            .active
             .demod
-            .candidates(self.bank, t, Query::Generalizations, &mut |_, e| {
-                cands.push(e)
-            });
-        *self.work += cands.len() as u64;
+            .generalizations(self.bank, t, &mut |_, e| cands.push(e));
+        *self.work += visits + cands.len() as u64;
         for e in cands {
             if Some(e.clause) == self.exclude {
                 continue;
@@ -301,18 +301,19 @@ impl Rewriter<'_> {
             } else {
                 (unit.rhs, unit.lhs)
             };
+            // The tree returns only units that match; matching again
+            // binds the matcher for the checks and the contractum.
             self.matcher.clear();
-            if !self.matcher.matches(self.bank, l, t) {
-                continue;
-            }
+            let matched = self.matcher.matches(self.bank, l, t);
+            debug_assert!(matched, "the discrimination tree returned a non-match");
             // An unoriented unit rewrites only instances it orients: rσ
-            // must have no variable tσ lacks and be smaller. Both checks
-            // read rσ through the matcher, so a failed one (most of them,
-            // with permutative units such as commutativity) builds nothing.
+            // must be smaller (the index holds only sides with every
+            // variable of the other side, so rσ has no variable t lacks).
+            // The check reads rσ through the matcher, so a failed one (most
+            // of them, with permutative units such as commutativity) builds
+            // nothing.
+            debug_assert!(self.matcher.binds_all_vars(self.bank, r));
             if !e.oriented {
-                if !self.matcher.binds_all_vars(self.bank, r) {
-                    continue;
-                }
                 self.inst.load_matcher(self.matcher, 0, 1);
                 if self
                     .kbo
