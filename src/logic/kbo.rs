@@ -110,7 +110,9 @@ impl Kbo {
         }
     }
 
-    /// Compares two terms.
+    /// Compares two terms, in one pass over both (Löchner's linear
+    /// algorithm: the variable balance is accumulated while descending,
+    /// never recomputed per argument pair).
     pub fn compare(&self, bank: &TermBank, s: TermId, t: TermId) -> TermOrder {
         if s == t {
             return TermOrder::Equal;
@@ -132,30 +134,82 @@ impl Kbo {
                 }
             }
             _ => {
-                let (s_ge, t_ge) = var_dominance(bank, s, t);
-                self.compare_apps(bank, s, t, s_ge, t_ge)
+                let n = bank.var_bound(s).max(bank.var_bound(t)) as usize;
+                let mut b = Balance {
+                    bal: smallvec::smallvec![0; n],
+                    pos: 0,
+                    neg: 0,
+                };
+                self.walk(bank, s, t, &mut b).0
             }
         }
     }
 
-    fn compare_apps(
-        &self,
-        bank: &TermBank,
-        s: TermId,
-        t: TermId,
-        s_ge: bool,
-        t_ge: bool,
-    ) -> TermOrder {
-        let ws = (bank.weight(s), bank.sym(s));
-        let wt = (bank.weight(t), bank.sym(t));
-        self.decide(ws, wt, s_ge, t_ge, bank.arity(s), |i| {
-            let (a, b) = (bank.arg(s, i), bank.arg(t, i));
-            if a == b {
-                TermOrder::Equal
-            } else {
-                self.compare(bank, a, b)
+    /// KBO of two terms with their weight difference w(`s`) − w(`t`).
+    ///
+    /// `b` must be zero on entry; on return it holds the variable balance of
+    /// the pair (occurrences in `s` minus those in `t`). Arguments are
+    /// compared up to the first pair that differs, which is walked
+    /// recursively from a zero balance (the equal pairs before it add
+    /// nothing); the remaining pairs are only counted, so every position of
+    /// both terms is visited once (Löchner, JAR 36, 2006).
+    fn walk(&self, bank: &TermBank, s: TermId, t: TermId, b: &mut Balance) -> (TermOrder, i64) {
+        if s == t {
+            return (TermOrder::Equal, 0);
+        }
+        let wd = bank.weight(s) as i64 - bank.weight(t) as i64;
+        match (bank.var_index(s), bank.var_index(t)) {
+            (Some(x), Some(y)) => {
+                b.add(x, 1);
+                b.add(y, -1);
+                (TermOrder::Incomparable, 0)
             }
-        })
+            (Some(x), None) => {
+                b.add(x, 1);
+                b.add_term(bank, t, -1);
+                let o = if b.get(x) <= 0 {
+                    TermOrder::Less
+                } else {
+                    TermOrder::Incomparable
+                };
+                (o, wd)
+            }
+            (None, Some(y)) => {
+                b.add_term(bank, s, 1);
+                b.add(y, -1);
+                let o = if b.get(y) >= 0 {
+                    TermOrder::Greater
+                } else {
+                    TermOrder::Incomparable
+                };
+                (o, wd)
+            }
+            (None, None) => {
+                let (f, g) = (bank.sym(s), bank.sym(t));
+                let mut first = TermOrder::Incomparable;
+                if f == g {
+                    let n = bank.arity(s);
+                    let mut i = 0;
+                    while i < n {
+                        let (o, _) = self.walk(bank, bank.arg(s, i), bank.arg(t, i), b);
+                        i += 1;
+                        if o != TermOrder::Equal {
+                            first = o;
+                            break;
+                        }
+                    }
+                    for j in i..n {
+                        b.add_term(bank, bank.arg(s, j), 1);
+                        b.add_term(bank, bank.arg(t, j), -1);
+                    }
+                } else {
+                    b.add_term(bank, s, 1);
+                    b.add_term(bank, t, -1);
+                }
+                let o = self.decide(wd.cmp(&0), (f, g), b.neg == 0, b.pos == 0, 1, |_| first);
+                (o, wd)
+            }
+        }
     }
 
     /// The KBO case split once the variable condition is known: `s_ge`
@@ -164,8 +218,8 @@ impl Kbo {
     /// first argument pair `arg(i)` that is not `Equal` (same heads only).
     fn decide(
         &self,
-        (ws, fs): (u32, SymbolId),
-        (wt, ft): (u32, SymbolId),
+        weight: std::cmp::Ordering,
+        (fs, ft): (SymbolId, SymbolId),
         s_ge: bool,
         t_ge: bool,
         arity: usize,
@@ -179,12 +233,10 @@ impl Kbo {
             TermOrder::Less if t_ge => TermOrder::Less,
             _ => TermOrder::Incomparable,
         };
-        if ws != wt {
-            return pick(if ws > wt {
-                TermOrder::Greater
-            } else {
-                TermOrder::Less
-            });
+        match weight {
+            std::cmp::Ordering::Greater => return pick(TermOrder::Greater),
+            std::cmp::Ordering::Less => return pick(TermOrder::Less),
+            std::cmp::Ordering::Equal => {}
         }
         if fs != ft {
             return pick(if self.rank(fs) > self.rank(ft) {
@@ -285,8 +337,8 @@ impl Kbo {
                 let s_ge = bal.iter().all(|&b| b >= 0);
                 let t_ge = bal.iter().all(|&b| b <= 0);
                 self.decide(
-                    (ws, bank.sym(s)),
-                    (wt, bank.sym(t)),
+                    ws.cmp(&wt),
+                    (bank.sym(s), bank.sym(t)),
                     s_ge,
                     t_ge,
                     bank.arity(s),
@@ -378,13 +430,13 @@ impl Kbo {
     /// [`Subst::load_matcher`], pattern bank 0, target bank 1) for the rare
     /// cases handled by [`Kbo::compare_inst`].
     ///
-    /// Returns `Greater` exactly when `compare(t, σ(r))` would, `Equal`
-    /// exactly when the two are equal, and `Incomparable` otherwise (a
-    /// `Less` is not told apart). Fast because the variable condition is read
-    /// off the pattern: when no variable occurs more often in `r` than in
-    /// `l`, σ(`l`) has at least the variable occurrences of σ(`r`), and
-    /// σ(`r`)'s weight is `r`'s with each variable counted at its image's
-    /// cached weight; the images are never walked.
+    /// `Greater` and `Equal` are exact (`Less` is not told apart from
+    /// `Incomparable`). One pass over `l` and `r`: the variable condition is
+    /// read off the patterns (when no pattern variable occurs more often in
+    /// `r` than in `l`, σ(`l`) has at least the variable occurrences of
+    /// σ(`r`)), σ(`r`)'s weight is `r`'s with each variable counted at its
+    /// image's cached weight, and the images are walked only where a pattern
+    /// variable meets a variable or the pattern condition fails.
     pub fn compare_matched(
         &self,
         bank: &TermBank,
@@ -394,33 +446,108 @@ impl Kbo {
         l: TermId,
         r: TermId,
     ) -> TermOrder {
-        if equal_matched(bank, m, t, r) {
-            return TermOrder::Equal;
+        let n = bank.var_bound(l).max(bank.var_bound(r)) as usize;
+        let mut acc: smallvec::SmallVec<[i32; 16]> = smallvec::smallvec![0; n];
+        match self.walk_matched(bank, m, sub, (t, l, r), &mut acc).0 {
+            o @ (TermOrder::Greater | TermOrder::Equal) => o,
+            _ => TermOrder::Incomparable,
         }
-        if let Some(x) = bank.var_index(r) {
-            return match m.get(x).map(|u| self.compare(bank, t, u)) {
-                Some(TermOrder::Greater) => TermOrder::Greater,
-                _ => TermOrder::Incomparable,
+    }
+
+    /// [`Kbo::compare_matched`] on the pair (`t` = σ(`l`), σ(`r`)) with
+    /// w(`t`) − w(σ(`r`)); adds the pair's pattern-variable balance
+    /// (occurrences in `l` minus those in `r`) to `acc`. Arguments are
+    /// compared up to the first pair that is not `Equal`, the rest only
+    /// counted; each level decides from its own balance, so the pattern
+    /// condition is exact per level and every pattern position is visited
+    /// once.
+    fn walk_matched(
+        &self,
+        bank: &TermBank,
+        m: &Matcher,
+        sub: &Subst,
+        (t, l, r): (TermId, TermId, TermId),
+        acc: &mut smallvec::SmallVec<[i32; 16]>,
+    ) -> (TermOrder, i64) {
+        if let Some(y) = bank.var_index(r) {
+            // σ(r) is a built term: compare exactly.
+            count_pattern_vars(bank, l, 1, acc);
+            acc[y as usize] -= 1;
+            return match m.get(y) {
+                Some(u) => (
+                    self.compare(bank, t, u),
+                    bank.weight(t) as i64 - bank.weight(u) as i64,
+                ),
+                None => (TermOrder::Incomparable, 0),
             };
         }
-        let mut diff: smallvec::SmallVec<[i32; 16]> = smallvec::SmallVec::new();
-        count_pattern_vars(bank, l, 1, &mut diff);
-        count_pattern_vars(bank, r, -1, &mut diff);
-        if bank.is_var(l) || diff.iter().any(|&d| d < 0) {
-            return match self.compare_inst(bank, sub, l, 0, r, 0) {
-                o @ (TermOrder::Greater | TermOrder::Equal) => o,
+        if let Some(x) = bank.var_index(l) {
+            acc[x as usize] += 1;
+            let wr = weigh_matched(bank, m, r, -1, acc);
+            if equal_matched(bank, m, t, r) {
+                return (TermOrder::Equal, 0);
+            }
+            let o = match self.compare_inst(bank, sub, l, 0, r, 0) {
+                TermOrder::Greater => TermOrder::Greater,
                 _ => TermOrder::Incomparable,
             };
+            return (o, bank.weight(t) as i64 - wr);
         }
-        let wr = weight_matched(bank, m, r);
-        self.decide(
-            (bank.weight(t), bank.sym(t)),
-            (wr, bank.sym(r)),
-            true,
-            false,
-            bank.arity(t),
-            |i| self.compare_matched(bank, m, sub, bank.arg(t, i), bank.arg(l, i), bank.arg(r, i)),
-        )
+        let mut local: smallvec::SmallVec<[i32; 16]> = smallvec::smallvec![0; acc.len()];
+        let (f, g) = (bank.sym(l), bank.sym(r));
+        let mut first = TermOrder::Incomparable;
+        let mut wd = 0;
+        if f == g {
+            let k = bank.arity(l);
+            let mut i = 0;
+            first = TermOrder::Equal;
+            while i < k {
+                let pair = (bank.arg(t, i), bank.arg(l, i), bank.arg(r, i));
+                let (o, d) = self.walk_matched(bank, m, sub, pair, &mut local);
+                wd += d;
+                i += 1;
+                if o != TermOrder::Equal {
+                    first = o;
+                    break;
+                }
+            }
+            if first == TermOrder::Equal {
+                for (a, d) in acc.iter_mut().zip(&local) {
+                    *a += d;
+                }
+                return (TermOrder::Equal, 0);
+            }
+            for j in i..k {
+                count_pattern_vars(bank, bank.arg(l, j), 1, &mut local);
+                wd += bank.weight(bank.arg(t, j)) as i64
+                    - weigh_matched(bank, m, bank.arg(r, j), -1, &mut local);
+            }
+        } else {
+            count_pattern_vars(bank, l, 1, &mut local);
+            wd = bank.weight(t) as i64 - weigh_matched(bank, m, r, -1, &mut local);
+        }
+        let pattern_ge = local.iter().all(|&d| d >= 0);
+        for (a, d) in acc.iter_mut().zip(&local) {
+            *a += d;
+        }
+        let greater_if_vars = match wd.cmp(&0) {
+            std::cmp::Ordering::Greater => true,
+            std::cmp::Ordering::Less => false,
+            std::cmp::Ordering::Equal if f != g => self.rank(f) > self.rank(g),
+            std::cmp::Ordering::Equal => first == TermOrder::Greater,
+        };
+        let o = if !greater_if_vars {
+            TermOrder::Incomparable
+        } else if pattern_ge {
+            TermOrder::Greater
+        } else {
+            // The pattern condition is only sufficient: decide exactly.
+            match self.compare_inst(bank, sub, l, 0, r, 0) {
+                TermOrder::Greater => TermOrder::Greater,
+                _ => TermOrder::Incomparable,
+            }
+        };
+        (o, wd)
     }
 }
 
@@ -466,17 +593,31 @@ fn count_pattern_vars(
     }
 }
 
-/// The weight of σ(`t`) for the matcher `m`, from the images' cached weights.
-fn weight_matched(bank: &TermBank, m: &Matcher, t: TermId) -> u32 {
+/// The weight of σ(`t`) for the matcher `m`, from the images' cached
+/// weights, adding `delta` to `counts[x]` for each occurrence of a pattern
+/// variable `x` in `t`.
+fn weigh_matched(
+    bank: &TermBank,
+    m: &Matcher,
+    t: TermId,
+    delta: i32,
+    counts: &mut smallvec::SmallVec<[i32; 16]>,
+) -> i64 {
     if bank.is_ground(t) {
-        return bank.weight(t);
+        return bank.weight(t) as i64;
     }
     match bank.var_index(t) {
-        Some(x) => m.get(x).map_or(bank.weight(t), |u| bank.weight(u)),
-        None => bank
-            .args(t)
-            .iter()
-            .fold(1u32, |w, &a| w.saturating_add(weight_matched(bank, m, a))),
+        Some(x) => {
+            counts[x as usize] += delta;
+            m.get(x).map_or(bank.weight(t), |u| bank.weight(u)) as i64
+        }
+        None => {
+            let mut w = 1;
+            for &a in bank.args(t) {
+                w += weigh_matched(bank, m, a, delta, counts);
+            }
+            w
+        }
     }
 }
 
@@ -558,28 +699,54 @@ fn lit_multiset(l: &Literal) -> smallvec::SmallVec<[TermId; 4]> {
     }
 }
 
-/// (every variable occurs in `s` at least as often as in `t`, and vice versa).
-fn var_dominance(bank: &TermBank, s: TermId, t: TermId) -> (bool, bool) {
-    if bank.is_ground(s) && bank.is_ground(t) {
-        return (true, true);
-    }
-    let n = bank.var_bound(s).max(bank.var_bound(t)) as usize;
-    let mut bal: smallvec::SmallVec<[i32; 32]> = smallvec::smallvec![0; n];
-    balance(bank, s, 1, &mut bal);
-    balance(bank, t, -1, &mut bal);
-    (bal.iter().all(|&b| b >= 0), bal.iter().all(|&b| b <= 0))
+/// The variable balance of Löchner's linear KBO: for each variable, its
+/// occurrences on the left minus those on the right, with the number of
+/// variables whose balance is positive and negative kept up to date, so the
+/// variable condition in either direction is read in O(1).
+struct Balance {
+    bal: smallvec::SmallVec<[i32; 32]>,
+    pos: u32,
+    neg: u32,
 }
 
-/// Adds `delta` to `bal[v]` for each occurrence of variable `X<v>` in `t`.
-fn balance(bank: &TermBank, t: TermId, delta: i32, bal: &mut [i32]) {
-    if bank.is_ground(t) {
-        return;
+impl Balance {
+    #[inline]
+    fn add(&mut self, v: u32, d: i32) {
+        let v = v as usize;
+        if self.bal.len() <= v {
+            self.bal.resize(v + 1, 0);
+        }
+        let old = self.bal[v];
+        let new = old + d;
+        self.bal[v] = new;
+        match old.cmp(&0) {
+            std::cmp::Ordering::Greater => self.pos -= 1,
+            std::cmp::Ordering::Less => self.neg -= 1,
+            std::cmp::Ordering::Equal => {}
+        }
+        match new.cmp(&0) {
+            std::cmp::Ordering::Greater => self.pos += 1,
+            std::cmp::Ordering::Less => self.neg += 1,
+            std::cmp::Ordering::Equal => {}
+        }
     }
-    match bank.head(t) {
-        Head::Var(v) => bal[v as usize] += delta,
-        Head::Sym(_) => {
-            for i in 0..bank.arity(t) {
-                balance(bank, bank.arg(t, i), delta, bal);
+
+    #[inline]
+    fn get(&self, v: u32) -> i32 {
+        self.bal.get(v as usize).copied().unwrap_or(0)
+    }
+
+    /// Adds `d` for each variable occurrence of `t`.
+    fn add_term(&mut self, bank: &TermBank, t: TermId, d: i32) {
+        if bank.is_ground(t) {
+            return;
+        }
+        match bank.var_index(t) {
+            Some(x) => self.add(x, d),
+            None => {
+                for &a in bank.args(t) {
+                    self.add_term(bank, a, d);
+                }
             }
         }
     }

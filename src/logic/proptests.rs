@@ -21,6 +21,53 @@ fn ground_instance(bank: &mut TermBank, t: TermId, g: &[TermId]) -> TermId {
     }
 }
 
+/// KBO as its definition reads (Knuth & Bendix 1970, unit weights): the
+/// variable condition counted afresh for every pair, weight, precedence,
+/// then the arguments left to right. Quadratic, and the oracle for the
+/// one-pass [`Kbo::compare`].
+fn kbo_by_definition(kbo: &Kbo, bank: &TermBank, s: TermId, t: TermId) -> TermOrder {
+    fn count(bank: &TermBank, t: TermId, d: i32, out: &mut std::collections::BTreeMap<u32, i32>) {
+        match bank.head(t) {
+            Head::Var(v) => *out.entry(v).or_default() += d,
+            Head::Sym(_) => bank.args(t).iter().for_each(|&a| count(bank, a, d, out)),
+        }
+    }
+    fn greater(kbo: &Kbo, bank: &TermBank, s: TermId, t: TermId) -> bool {
+        let mut bal = std::collections::BTreeMap::new();
+        count(bank, s, 1, &mut bal);
+        count(bank, t, -1, &mut bal);
+        if s == t || bal.values().any(|&b| b < 0) {
+            return false;
+        }
+        let (ws, wt) = (bank.weight(s), bank.weight(t));
+        if ws != wt {
+            return ws > wt;
+        }
+        match (bank.head(s), bank.head(t)) {
+            // Equal weights and a variable side: s = X cannot be bigger; t =
+            // X below s with the same weight only if s = X.
+            (Head::Var(_), _) | (_, Head::Var(_)) => false,
+            (Head::Sym(f), Head::Sym(g)) if f != g => kbo.rank(f) > kbo.rank(g),
+            _ => {
+                let (a, b) = (bank.args(s), bank.args(t));
+                match a.iter().zip(b).find(|(x, y)| x != y) {
+                    Some((&x, &y)) => greater(kbo, bank, x, y),
+                    None => false,
+                }
+            }
+        }
+    }
+    if s == t {
+        TermOrder::Equal
+    } else if greater(kbo, bank, s, t) {
+        TermOrder::Greater
+    } else if greater(kbo, bank, t, s) {
+        TermOrder::Less
+    } else {
+        TermOrder::Incomparable
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(300))]
 
@@ -128,6 +175,21 @@ proptest! {
             let gs: Vec<TermId> = g.iter().map(|x| x.build(&mut bank, &sig)).collect();
             let (ia, ib) = (ground_instance(&mut bank, a, &gs), ground_instance(&mut bank, b, &gs));
             prop_assert_eq!(kbo.compare(&bank, ia, ib), TermOrder::Greater);
+        }
+    }
+
+    /// The one-pass KBO gives the definition's answer on every pair, with
+    /// non-linear terms and shared variables included.
+    #[test]
+    fn kbo_compare_is_the_definition(s in term_shape(4), t in term_shape(4)) {
+        let mut bank = TermBank::new();
+        let sig = TestSig::new(&mut bank);
+        let kbo = Kbo::by_frequency(&bank, &[]);
+        let (a, b) = (s.build(&mut bank, &sig), t.build(&mut bank, &sig));
+        let fab = bank.app(sig.f, &[a, b]);
+        let fba = bank.app(sig.f, &[b, a]);
+        for (x, y) in [(a, b), (fab, fba), (fab, a), (b, fba)] {
+            prop_assert_eq!(kbo.compare(&bank, x, y), kbo_by_definition(&kbo, &bank, x, y));
         }
     }
 
