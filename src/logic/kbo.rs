@@ -426,9 +426,9 @@ impl Kbo {
     /// Decides whether `t` > σ(`r`) where `t` = σ(`l`) for the matcher `m`
     /// (pattern variables bound to terms of `bank`, whose own variables are
     /// rigid), without building σ(`r`): the demodulation check for units
-    /// the ordering does not orient. `sub` holds the same bindings (see
-    /// [`Subst::load_matcher`], pattern bank 0, target bank 1) for the rare
-    /// cases handled by [`Kbo::compare_inst`].
+    /// the ordering does not orient. `sub` is scratch: it is loaded with
+    /// the same bindings (pattern bank 0, target bank 1) only for the rare
+    /// cases handed to [`Kbo::compare_inst`].
     ///
     /// `Greater` and `Equal` are exact (`Less` is not told apart from
     /// `Incomparable`). One pass over `l` and `r`: the variable condition is
@@ -441,14 +441,19 @@ impl Kbo {
         &self,
         bank: &TermBank,
         m: &Matcher,
-        sub: &Subst,
+        sub: &mut Subst,
         t: TermId,
         l: TermId,
         r: TermId,
     ) -> TermOrder {
         let n = bank.var_bound(l).max(bank.var_bound(r)) as usize;
         let mut acc: smallvec::SmallVec<[i32; 16]> = smallvec::smallvec![0; n];
-        match self.walk_matched(bank, m, sub, (t, l, r), &mut acc).0 {
+        let mut inst = Instances {
+            m,
+            sub,
+            loaded: false,
+        };
+        match self.walk_matched(bank, &mut inst, (t, l, r), &mut acc).0 {
             o @ (TermOrder::Greater | TermOrder::Equal) => o,
             _ => TermOrder::Incomparable,
         }
@@ -464,11 +469,11 @@ impl Kbo {
     fn walk_matched(
         &self,
         bank: &TermBank,
-        m: &Matcher,
-        sub: &Subst,
+        inst: &mut Instances,
         (t, l, r): (TermId, TermId, TermId),
         acc: &mut smallvec::SmallVec<[i32; 16]>,
     ) -> (TermOrder, i64) {
+        let m = inst.m;
         if let Some(y) = bank.var_index(r) {
             // σ(r) is a built term: compare exactly.
             count_pattern_vars(bank, l, 1, acc);
@@ -487,7 +492,7 @@ impl Kbo {
             if equal_matched(bank, m, t, r) {
                 return (TermOrder::Equal, 0);
             }
-            let o = match self.compare_inst(bank, sub, l, 0, r, 0) {
+            let o = match self.compare_inst(bank, inst.sub(), l, 0, r, 0) {
                 TermOrder::Greater => TermOrder::Greater,
                 _ => TermOrder::Incomparable,
             };
@@ -503,7 +508,7 @@ impl Kbo {
             first = TermOrder::Equal;
             while i < k {
                 let pair = (bank.arg(t, i), bank.arg(l, i), bank.arg(r, i));
-                let (o, d) = self.walk_matched(bank, m, sub, pair, &mut local);
+                let (o, d) = self.walk_matched(bank, inst, pair, &mut local);
                 wd += d;
                 i += 1;
                 if o != TermOrder::Equal {
@@ -542,7 +547,7 @@ impl Kbo {
             TermOrder::Greater
         } else {
             // The pattern condition is only sufficient: decide exactly.
-            match self.compare_inst(bank, sub, l, 0, r, 0) {
+            match self.compare_inst(bank, inst.sub(), l, 0, r, 0) {
                 TermOrder::Greater => TermOrder::Greater,
                 _ => TermOrder::Incomparable,
             }
@@ -590,6 +595,24 @@ fn count_pattern_vars(
                 count_pattern_vars(bank, a, delta, counts);
             }
         }
+    }
+}
+
+/// A matcher's instances for [`Kbo::compare_inst`]: the substitution is
+/// loaded from the matcher the first time it is asked for.
+struct Instances<'a> {
+    m: &'a Matcher,
+    sub: &'a mut Subst,
+    loaded: bool,
+}
+
+impl Instances<'_> {
+    fn sub(&mut self) -> &Subst {
+        if !self.loaded {
+            self.sub.load_matcher(self.m, 0, 1);
+            self.loaded = true;
+        }
+        self.sub
     }
 }
 

@@ -361,6 +361,18 @@ impl Matcher {
         self.undo(0);
     }
 
+    /// Binds the unbound pattern variable `v` to `t` (undone by
+    /// [`Matcher::undo`] like a binding made by matching).
+    pub fn bind(&mut self, v: u32, t: TermId) {
+        let vi = v as usize;
+        if self.binds.len() <= vi {
+            self.binds.resize(vi + 1, None);
+        }
+        debug_assert!(self.binds[vi].is_none(), "X{v} is bound already");
+        self.binds[vi] = Some(t);
+        self.trail.push(v);
+    }
+
     /// The binding of pattern variable `v`.
     #[inline]
     pub fn get(&self, v: u32) -> Option<TermId> {

@@ -441,6 +441,53 @@ mod tests {
         assert_eq!(a.position_count(), 2);
     }
 
+    /// Which sides of a positive unit equation become rewrite rules: an
+    /// oriented unit its bigger side; an unoriented one each side holding
+    /// every variable of the other, except the right side of a pairwise
+    /// variable swap (it asks what the left side asks).
+    #[test]
+    fn rewrite_rules_are_the_sides_that_can_rewrite() {
+        use crate::logic::{Literal, SymbolKind};
+        let mut b = TermBank::new();
+        let f = b.sig.intern("f", 2, SymbolKind::Function);
+        let h = b.sig.intern("h", 3, SymbolKind::Function);
+        let g = b.sig.intern("g", 1, SymbolKind::Function);
+        let kbo = Kbo::from_order(&b, &[g, f, h]);
+        let (x, y, z) = (b.var(0), b.var(1), b.var(2));
+        let fxy = b.app(f, &[x, y]);
+        let fyx = b.app(f, &[y, x]);
+        let fyz = b.app(f, &[y, z]);
+        let fxz = b.app(f, &[x, z]);
+        let fx_fyz = b.app(f, &[x, fyz]);
+        let fy_fxz = b.app(f, &[y, fxz]);
+        let hxyz = b.app(h, &[x, y, z]);
+        let hyzx = b.app(h, &[y, z, x]);
+        let gx = b.app(g, &[x]);
+        let gy = b.app(g, &[y]);
+        let gfxy = b.app(g, &[fxy]);
+        let cases = [
+            // commutativity, and a permutation that swaps X and Y
+            (fxy, fyx, 1),
+            (fx_fyz, fy_fxz, 1),
+            // a 3-cycle of variables: each side asks its own question
+            (hxyz, hyzx, 2),
+            // g(X) = g(Y): neither side holds the other's variable
+            (gx, gy, 0),
+            // oriented: g(f(X,Y)) > f(X,Y) rewrites left to right only
+            (gfxy, fxy, 1),
+        ];
+        for (k, &(l, r, want)) in cases.iter().enumerate() {
+            let mut a = ActiveSet::new();
+            let c = Clause {
+                lits: vec![Literal::eq(l, r, true)].into_boxed_slice(),
+            };
+            a.insert(&b, &kbo, LiteralSelection::None, ClauseId(k as u32), &c);
+            assert_eq!(a.demod.len(), want, "case {k}");
+            a.remove(&b, &kbo, ClauseId(k as u32), &c);
+            assert!(a.demod.is_empty(), "case {k}");
+        }
+    }
+
     /// A term of depth n stores n positions of O(1) size each: the old
     /// layout stored each position as a path, O(n^2) for one chain term.
     #[test]

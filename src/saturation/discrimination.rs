@@ -31,8 +31,9 @@ struct Node<T> {
     syms: Vec<(u32, u32)>,
     /// Variable edges, sorted by variable.
     vars: Vec<(u32, u32)>,
-    /// At the node reached by a whole term: the terms stored and payloads.
-    entries: Vec<(TermId, T)>,
+    /// At the node reached by a whole term: the terms stored, payloads and
+    /// the terms' variables by first occurrence.
+    entries: Vec<(TermId, T, Names)>,
 }
 
 impl<T> Default for Node<T> {
@@ -76,7 +77,9 @@ fn label(k: Key) -> u32 {
 /// path, and at any node at most one variable edge binds a fresh variable
 /// (the others re-check a bound one), which keeps retrieval from branching
 /// over every variable name the stored terms happen to use.
-fn keys(bank: &TermBank, t: TermId) -> SmallVec<[Key; 32]> {
+/// Also returns the variables of `t` in order of first occurrence (key
+/// variable `k` is `names[k]`).
+fn keys(bank: &TermBank, t: TermId) -> (SmallVec<[Key; 32]>, Names) {
     let mut out = SmallVec::new();
     let mut names: SmallVec<[(u32, u32); 8]> = SmallVec::new();
     let mut stack: SmallVec<[TermId; 32]> = SmallVec::new();
@@ -101,8 +104,11 @@ fn keys(bank: &TermBank, t: TermId) -> SmallVec<[Key; 32]> {
             }
         }
     }
-    out
+    (out, names.iter().map(|e| e.0).collect())
 }
+
+/// A stored term's variables in order of first occurrence.
+type Names = SmallVec<[u32; 4]>;
 
 /// A perfect discrimination tree mapping terms to payloads `T`.
 ///
@@ -146,7 +152,8 @@ impl<T: Copy + PartialEq> DiscTree<T> {
     /// Stores `payload` under `term`.
     pub fn insert(&mut self, bank: &TermBank, term: TermId, payload: T) {
         let mut node = 0u32;
-        for k in keys(bank, term) {
+        let (ks, names) = keys(bank, term);
+        for k in ks {
             let edges = self.nodes[node as usize].edges(k);
             node = match edges.binary_search_by_key(&label(k), |e| e.0) {
                 Ok(i) => edges[i].1,
@@ -165,14 +172,16 @@ impl<T: Copy + PartialEq> DiscTree<T> {
                 }
             };
         }
-        self.nodes[node as usize].entries.push((term, payload));
+        self.nodes[node as usize]
+            .entries
+            .push((term, payload, names));
         self.len += 1;
     }
 
     /// Removes one entry `(term, payload)`; returns whether it was there.
     /// Nodes left with no entry and no child are unlinked.
     pub fn remove(&mut self, bank: &TermBank, term: TermId, payload: T) -> bool {
-        let ks = keys(bank, term);
+        let (ks, _) = keys(bank, term);
         let mut path: SmallVec<[(u32, Key); 32]> = SmallVec::new();
         let mut node = 0u32;
         for &k in &ks {
@@ -186,7 +195,7 @@ impl<T: Copy + PartialEq> DiscTree<T> {
             }
         }
         let entries = &mut self.nodes[node as usize].entries;
-        let Some(i) = entries.iter().position(|&e| e == (term, payload)) else {
+        let Some(i) = entries.iter().position(|e| (e.0, e.1) == (term, payload)) else {
             return false;
         };
         entries.remove(i);
@@ -206,17 +215,17 @@ impl<T: Copy + PartialEq> DiscTree<T> {
         true
     }
 
-    /// Calls `f(term, payload)` for every stored entry whose term matches
-    /// `query` (`term`σ = `query` for some σ; a pattern variable never binds
-    /// a formula; the caller matches `term` again for σ in its own variable
-    /// names), in tree order: at each node the symbol edge before the
-    /// variable edges, variables in increasing order. Returns the nodes
-    /// visited, the retrieval's work in units.
+    /// Calls `f(term, payload, σ)` for every stored entry whose term matches
+    /// `query` (`term`σ = `query`; a pattern variable never binds a
+    /// formula), in tree order: at each node the symbol edge before the
+    /// variable edges, variables in order of first occurrence. `f` returns
+    /// whether to go on; retrieval stops at the first `false`. Returns the
+    /// nodes visited, the retrieval's work in units.
     pub fn generalizations(
         &self,
         bank: &TermBank,
         query: TermId,
-        f: &mut impl FnMut(TermId, T),
+        f: &mut impl FnMut(TermId, T, &Bindings) -> bool,
     ) -> u64 {
         if self.len == 0 {
             return 0;
@@ -233,8 +242,27 @@ impl<T: Copy + PartialEq> DiscTree<T> {
     }
 }
 
+/// The substitution of one retrieved entry: the stored term's variables
+/// (by first occurrence) and the query subterms they are bound to.
+pub struct Bindings<'w> {
+    names: &'w [u32],
+    binds: &'w [Option<TermId>],
+}
+
+impl Bindings<'_> {
+    /// `(variable of the stored term, its binding)` for every variable.
+    pub fn iter(&self) -> impl Iterator<Item = (u32, TermId)> + '_ {
+        self.names.iter().zip(self.binds).map(|(&v, b)| {
+            (
+                v,
+                b.expect("a stored term's variables are all bound at its leaf"),
+            )
+        })
+    }
+}
+
 /// Retrieval state: the query subterms still to match (the next on top) and
-/// the pattern variables' bindings.
+/// the bindings of the key variables.
 struct Walk<'b> {
     bank: &'b TermBank,
     todo: SmallVec<[TermId; 32]>,
@@ -243,21 +271,29 @@ struct Walk<'b> {
 }
 
 impl Walk<'_> {
+    /// Returns false once `f` asked to stop.
     fn generalizations<T: Copy>(
         &mut self,
         tree: &DiscTree<T>,
         node: u32,
-        f: &mut impl FnMut(TermId, T),
-    ) {
+        f: &mut impl FnMut(TermId, T, &Bindings) -> bool,
+    ) -> bool {
         self.visits += 1;
         let n = &tree.nodes[node as usize];
         let Some(s) = self.todo.pop() else {
-            for &(t, p) in &n.entries {
-                f(t, p);
+            for (t, p, names) in &n.entries {
+                let b = Bindings {
+                    names,
+                    binds: &self.binds[..names.len()],
+                };
+                if !f(*t, *p, &b) {
+                    return false;
+                }
             }
-            return;
+            return true;
         };
         let bank = self.bank;
+        let mut go_on = true;
         if let Head::Sym(g) = bank.head(s)
             && let Ok(i) = n.syms.binary_search_by_key(&g.0, |e| e.0)
         {
@@ -265,10 +301,13 @@ impl Walk<'_> {
             for j in (0..k).rev() {
                 self.todo.push(bank.arg(s, j));
             }
-            self.generalizations(tree, n.syms[i].1, f);
+            go_on = self.generalizations(tree, n.syms[i].1, f);
             self.todo.truncate(self.todo.len() - k);
         }
         for &(v, child) in &n.vars {
+            if !go_on {
+                break;
+            }
             let vi = v as usize;
             if self.binds.len() <= vi {
                 self.binds.resize(vi + 1, None);
@@ -276,7 +315,7 @@ impl Walk<'_> {
             match self.binds[vi] {
                 Some(b) => {
                     if b == s {
-                        self.generalizations(tree, child, f);
+                        go_on = self.generalizations(tree, child, f);
                     }
                 }
                 None => {
@@ -284,12 +323,13 @@ impl Walk<'_> {
                         continue;
                     }
                     self.binds[vi] = Some(s);
-                    self.generalizations(tree, child, f);
+                    go_on = self.generalizations(tree, child, f);
                     self.binds[vi] = None;
                 }
             }
         }
         self.todo.push(s);
+        go_on
     }
 }
 
@@ -335,7 +375,10 @@ mod tests {
         let mut nonlinear_hits = 0;
         for &q in terms.iter().step_by(5) {
             let mut got = Vec::new();
-            tree.generalizations(&b, q, &mut |t, p| got.push((t, p)));
+            tree.generalizations(&b, q, &mut |t, p, _| {
+                got.push((t, p));
+                true
+            });
             got.sort_unstable();
             let mut want: Vec<(TermId, u32)> = stored
                 .iter()
@@ -358,6 +401,59 @@ mod tests {
         assert!(nonlinear_hits > 0);
     }
 
+    /// The bindings handed out instantiate the stored term to the query,
+    /// in the stored term's own variable names.
+    #[test]
+    fn bindings_instantiate_the_stored_term_to_the_query() {
+        let (mut b, terms) = pool();
+        let stored: Vec<TermId> = terms.iter().copied().step_by(4).collect();
+        let mut tree = DiscTree::new();
+        for (i, &t) in stored.iter().enumerate() {
+            tree.insert(&b, t, i as u32);
+        }
+        let mut checked = 0;
+        for &q in terms.iter().step_by(3) {
+            let mut found = Vec::new();
+            tree.generalizations(&b, q, &mut |t, _, sigma| {
+                found.push((t, sigma.iter().collect::<Vec<_>>()));
+                true
+            });
+            for (t, sigma) in found {
+                let mut m = Matcher::new();
+                for (v, u) in sigma {
+                    m.bind(v, u);
+                }
+                assert_eq!(m.apply(&mut b, t), q);
+                checked += 1;
+            }
+        }
+        assert!(checked > 100, "{checked}");
+    }
+
+    /// Retrieval stops at the first `false` and visits fewer nodes.
+    #[test]
+    fn retrieval_stops_when_asked() {
+        let (b, terms) = pool();
+        let mut tree = DiscTree::new();
+        for (i, &t) in terms.iter().enumerate() {
+            tree.insert(&b, t, i as u32);
+        }
+        let q = *terms.iter().max_by_key(|&&t| b.weight(t)).unwrap();
+        let mut all = 0;
+        let full = tree.generalizations(&b, q, &mut |_, _, _| {
+            all += 1;
+            true
+        });
+        let mut seen = 0;
+        let first = tree.generalizations(&b, q, &mut |_, _, _| {
+            seen += 1;
+            false
+        });
+        assert!(all > 1, "{all}");
+        assert_eq!(seen, 1);
+        assert!(first < full, "{first} < {full}");
+    }
+
     #[test]
     fn a_variable_never_binds_a_formula() {
         let mut b = TermBank::new();
@@ -369,9 +465,15 @@ mod tests {
         let mut tree = DiscTree::new();
         tree.insert(&b, x, 7u32);
         let mut got = Vec::new();
-        tree.generalizations(&b, atom, &mut |_, p| got.push(p));
+        tree.generalizations(&b, atom, &mut |_, p, _| {
+            got.push(p);
+            true
+        });
         assert!(got.is_empty());
-        tree.generalizations(&b, ta, &mut |_, p| got.push(p));
+        tree.generalizations(&b, ta, &mut |_, p, _| {
+            got.push(p);
+            true
+        });
         assert_eq!(got, vec![7]);
     }
 
@@ -399,7 +501,10 @@ mod tests {
             }
             for &q in terms.iter().step_by(11) {
                 let mut got = Vec::new();
-                tree.generalizations(&b, q, &mut |t, p| got.push((t, p)));
+                tree.generalizations(&b, q, &mut |t, p, _| {
+                got.push((t, p));
+                true
+            });
                 got.sort_unstable();
                 let mut want: Vec<(TermId, u32)> = model
                     .iter()

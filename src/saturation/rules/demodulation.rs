@@ -73,17 +73,19 @@ pub struct RewriteTrace {
     right: bool,
 }
 
-/// A cached rewrite: `nf` is reachable from the key term by the listed
-/// units, and was a normal form when the rule set had version `version`.
-#[derive(Clone, Debug)]
-pub struct NfEntry {
+/// A cached rewrite: `nf` is reachable from the key term by the units
+/// `NfCache::used[used.0..used.1]`, and was a normal form when the rule set
+/// had version `version`. 20 bytes: the units and the trace live in side
+/// vectors, since nearly every entry has neither.
+#[derive(Copy, Clone, Debug)]
+struct NfEntry {
     nf: TermId,
     version: u32,
-    used: SmallVec<[ClauseId; 2]>,
-    /// The located steps (paths relative to the key term), only when the
-    /// entry was made by a tracing rewriter; empty otherwise.
-    trace: Vec<TracedRewrite>,
-    traced: bool,
+    used: (u32, u32),
+    /// 1 + index into `NfCache::traces` when the entry was made by a
+    /// tracing rewriter (its located steps, paths relative to the key
+    /// term); 0 otherwise.
+    trace: u32,
 }
 
 /// Normal forms of subterms (non-root positions, where no ordering guard
@@ -96,6 +98,10 @@ pub struct NfCache {
     /// Indexed by term id: 0 = no entry, otherwise 1 + index into `entries`.
     slot: Vec<u32>,
     entries: Vec<NfEntry>,
+    /// The units of all entries, each entry's a range (an overwritten
+    /// entry's units stay until [`NfCache::clear`]).
+    used: Vec<ClauseId>,
+    traces: Vec<Box<[TracedRewrite]>>,
 }
 
 impl NfCache {
@@ -113,16 +119,48 @@ impl NfCache {
     pub fn clear(&mut self) {
         self.slot.clear();
         self.entries.clear();
+        self.used.clear();
+        self.traces.clear();
     }
 
-    fn get(&self, t: TermId) -> Option<&NfEntry> {
+    fn get(&self, t: TermId) -> Option<NfEntry> {
         match self.slot.get(t.index()) {
-            Some(&i) if i > 0 => Some(&self.entries[i as usize - 1]),
+            Some(&i) if i > 0 => Some(self.entries[i as usize - 1]),
             _ => None,
         }
     }
 
-    fn put(&mut self, t: TermId, e: NfEntry) {
+    fn used(&self, e: &NfEntry) -> &[ClauseId] {
+        &self.used[e.used.0 as usize..e.used.1 as usize]
+    }
+
+    fn trace(&self, e: &NfEntry) -> Option<&[TracedRewrite]> {
+        (e.trace > 0).then(|| &*self.traces[e.trace as usize - 1])
+    }
+
+    fn put(
+        &mut self,
+        t: TermId,
+        nf: TermId,
+        version: u32,
+        used: impl Iterator<Item = ClauseId>,
+        trace: Option<Box<[TracedRewrite]>>,
+    ) {
+        let start = self.used.len() as u32;
+        self.used.extend(used);
+        let trace = match trace {
+            Some(tr) => {
+                self.traces.push(tr);
+                self.traces.len() as u32
+            }
+            None => 0,
+        };
+        let e = NfEntry {
+            nf,
+            version,
+            used: (start, self.used.len() as u32),
+            trace,
+        };
         if self.slot.len() <= t.index() {
             self.slot.resize(t.index() + 1, 0);
         }
@@ -148,8 +186,13 @@ impl Rewriter<'_> {
                 tr.path.clear();
             }
             let eq = l.is_equational(self.bank);
-            let lhs_max = eq && self.kbo.compare(self.bank, l.lhs, l.rhs) != TermOrder::Less;
-            let rhs_max = eq && self.kbo.compare(self.bank, l.rhs, l.lhs) != TermOrder::Less;
+            let o = if eq {
+                self.kbo.compare(self.bank, l.lhs, l.rhs)
+            } else {
+                TermOrder::Incomparable
+            };
+            let lhs_max = eq && o != TermOrder::Less;
+            let rhs_max = eq && o != TermOrder::Greater;
             // Restriction at the root of a maximal side of a positive equation.
             let guard_l = (l.pos && lhs_max).then_some(l.rhs);
             let guard_r = (l.pos && rhs_max).then_some(l.lhs);
@@ -184,13 +227,13 @@ impl Rewriter<'_> {
             && let Some(cache) = self.cache.as_deref()
             && let Some(e) = cache.get(t)
             // A tracing rewriter can only reuse entries that carry a trace.
-            && (self.trace.is_none() || e.traced)
+            && (self.trace.is_none() || e.trace > 0)
         {
-            for &u in &e.used {
+            for &u in cache.used(&e) {
                 self.used.push(SimpStep::Rewrite(u));
             }
             if let Some(tr) = self.trace.as_deref_mut() {
-                for step in &e.trace {
+                for step in cache.trace(&e).into_iter().flatten() {
                     let mut path = tr.path.clone();
                     path.extend_from_slice(&step.path);
                     let located = TracedRewrite {
@@ -209,34 +252,18 @@ impl Rewriter<'_> {
         if guard.is_none()
             && let Some(cache) = self.cache.as_deref_mut()
         {
-            let used = self.used[before..]
-                .iter()
-                .filter_map(|s| s.partner())
-                .collect();
-            let (trace, traced) = match self.trace.as_deref() {
-                Some(tr) => {
-                    let depth = tr.path.len();
-                    let steps = tr.steps[trace_before..]
-                        .iter()
-                        .map(|(_, _, s)| TracedRewrite {
-                            path: s.path[depth..].to_vec(),
-                            ..s.clone()
-                        })
-                        .collect();
-                    (steps, true)
-                }
-                None => (Vec::new(), false),
-            };
-            cache.put(
-                t,
-                NfEntry {
-                    nf,
-                    version,
-                    used,
-                    trace,
-                    traced,
-                },
-            );
+            let used = self.used[before..].iter().filter_map(|s| s.partner());
+            let trace = self.trace.as_deref().map(|tr| {
+                let depth = tr.path.len();
+                tr.steps[trace_before..]
+                    .iter()
+                    .map(|(_, _, s)| TracedRewrite {
+                        path: s.path[depth..].to_vec(),
+                        ..s.clone()
+                    })
+                    .collect()
+            });
+            cache.put(t, nf, version, used, trace);
         }
         nf
     }
@@ -275,54 +302,50 @@ impl Rewriter<'_> {
 
     /// One rewrite step at the root of `t`, if some unit applies.
     fn rewrite_root(&mut self, t: TermId, guard: Option<TermId>) -> Option<TermId> {
-        if self.bank.is_var(t) {
+        if self.bank.is_var(t) || *self.work >= self.work_limit {
             return None;
         }
-        if *self.work >= self.work_limit {
-            return None;
-        }
-        let mut cands: smallvec::SmallVec<[UnitEntry; 8]> = smallvec::SmallVec::new();
+        // Units that match (the tree returns nothing else, with the
+        // matcher) and pass the ordering check, in tree order. Without a
+        // guard the first one rewrites, so the walk stops there.
+        let mut found: SmallVec<[(UnitEntry, Sigma); 2]> = SmallVec::new();
+        let mut returned = 0u64;
+        let (bank, kbo, store, exclude) = (&*self.bank, self.kbo, self.store, self.exclude);
+        let (matcher, inst) = (&mut *self.matcher, &mut *self.inst);
         let visits = self
             .active
             .demod
-            .generalizations(self.bank, t, &mut |_, e| cands.push(e));
-        *self.work += visits + cands.len() as u64;
-        for e in cands {
-            if Some(e.clause) == self.exclude {
-                continue;
-            }
-            let unit = self.store.clause(e.clause).lits[0];
-            assert!(
-                unit.pos && unit.is_equational(self.bank),
-                "demodulator index holds a clause that is not a positive unit equation"
-            );
-            let (l, r) = if e.side == 0 {
-                (unit.lhs, unit.rhs)
-            } else {
-                (unit.rhs, unit.lhs)
-            };
-            // The tree returns only units that match; matching again
-            // binds the matcher for the checks and the contractum.
-            self.matcher.clear();
-            let matched = self.matcher.matches(self.bank, l, t);
-            debug_assert!(matched, "the discrimination tree returned a non-match");
-            // An unoriented unit rewrites only instances it orients: rσ
-            // must be smaller (the index holds only sides with every
-            // variable of the other side, so rσ has no variable t lacks).
-            // The check reads rσ through the matcher, so a failed one (most
-            // of them, with permutative units such as commutativity) builds
-            // nothing.
-            debug_assert!(self.matcher.binds_all_vars(self.bank, r));
-            if !e.oriented {
-                self.inst.load_matcher(self.matcher, 0, 1);
-                if self
-                    .kbo
-                    .compare_matched(self.bank, self.matcher, self.inst, t, l, r)
-                    != TermOrder::Greater
-                {
-                    continue;
+            .generalizations(bank, t, &mut |_, e, sigma| {
+                returned += 1;
+                if Some(e.clause) == exclude {
+                    return true;
                 }
+                // An unoriented unit rewrites only instances it orients: rσ must
+                // be smaller (the index holds only sides with every variable of
+                // the other side, so rσ has no variable t lacks). The check reads
+                // rσ through the matcher, so a failed one (most of them, with
+                // permutative units such as commutativity) builds nothing.
+                if !e.oriented {
+                    let (l, r) = unit_sides(bank, store, e);
+                    matcher.clear();
+                    for (v, u) in sigma.iter() {
+                        matcher.bind(v, u);
+                    }
+                    if kbo.compare_matched(bank, matcher, inst, t, l, r) != TermOrder::Greater {
+                        return true;
+                    }
+                }
+                found.push((e, sigma.iter().collect()));
+                guard.is_some()
+            });
+        *self.work += visits + returned;
+        for (e, sigma) in found {
+            let (l, r) = unit_sides(self.bank, self.store, e);
+            self.matcher.clear();
+            for (v, u) in sigma {
+                self.matcher.bind(v, u);
             }
+            debug_assert!(self.matcher.binds_all_vars(self.bank, r));
             let rs = self.matcher.apply(self.bank, r);
             // rσ = u makes the literal a tautology that the unit subsumes
             // anyway; a strict instance of l may always be rewritten (the
@@ -349,6 +372,23 @@ impl Rewriter<'_> {
             return Some(rs);
         }
         None
+    }
+}
+
+/// A matcher as `(pattern variable, binding)` pairs.
+type Sigma = SmallVec<[(u32, TermId); 4]>;
+
+/// The indexed side of a unit equation and the side it rewrites to.
+fn unit_sides(bank: &TermBank, store: &ClauseStore, e: UnitEntry) -> (TermId, TermId) {
+    let unit = store.clause(e.clause).lits[0];
+    assert!(
+        unit.pos && unit.is_equational(bank),
+        "demodulator index holds a clause that is not a positive unit equation"
+    );
+    if e.side == 0 {
+        (unit.lhs, unit.rhs)
+    } else {
+        (unit.rhs, unit.lhs)
     }
 }
 
