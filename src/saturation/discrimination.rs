@@ -227,7 +227,11 @@ impl<T: Copy + PartialEq> DiscTree<T> {
         query: TermId,
         f: &mut impl FnMut(TermId, T, &Bindings) -> bool,
     ) -> u64 {
-        if self.len == 0 {
+        // A formula (an atom or `$true`) matches no stored term: stored
+        // terms are terms, and a variable never binds a formula. Atoms occur
+        // only at the root (their arguments are terms), so no subterm
+        // reached below needs the check.
+        if self.len == 0 || bank.is_formula(query) {
             return 0;
         }
         let mut walk = Walk {
@@ -294,15 +298,14 @@ impl Walk<'_> {
         };
         let bank = self.bank;
         let mut go_on = true;
-        if let Head::Sym(g) = bank.head(s)
+        if !n.syms.is_empty()
+            && let Head::Sym(g) = bank.head(s)
             && let Ok(i) = n.syms.binary_search_by_key(&g.0, |e| e.0)
         {
-            let k = bank.arity(s);
-            for j in (0..k).rev() {
-                self.todo.push(bank.arg(s, j));
-            }
+            let args = bank.args(s);
+            self.todo.extend(args.iter().rev().copied());
             go_on = self.generalizations(tree, n.syms[i].1, f);
-            self.todo.truncate(self.todo.len() - k);
+            self.todo.truncate(self.todo.len() - args.len());
         }
         for &(v, child) in &n.vars {
             if !go_on {
@@ -319,9 +322,6 @@ impl Walk<'_> {
                     }
                 }
                 None => {
-                    if bank.is_formula(s) {
-                        continue;
-                    }
                     self.binds[vi] = Some(s);
                     go_on = self.generalizations(tree, child, f);
                     self.binds[vi] = None;
