@@ -140,12 +140,13 @@ impl Kbo {
                     pos: 0,
                     neg: 0,
                 };
-                self.walk(bank, s, t, &mut b).0
+                self.walk(bank, s, t, &mut b)
             }
         }
     }
 
-    /// KBO of two terms with their weight difference w(`s`) − w(`t`).
+    /// KBO of two terms (weights are cached in the bank; only the variable
+    /// balance is accumulated).
     ///
     /// `b` must be zero on entry; on return it holds the variable balance of
     /// the pair (occurrences in `s` minus those in `t`). Arguments are
@@ -153,36 +154,33 @@ impl Kbo {
     /// recursively from a zero balance (the equal pairs before it add
     /// nothing); the remaining pairs are only counted, so every position of
     /// both terms is visited once (Löchner, JAR 36, 2006).
-    fn walk(&self, bank: &TermBank, s: TermId, t: TermId, b: &mut Balance) -> (TermOrder, i64) {
+    fn walk(&self, bank: &TermBank, s: TermId, t: TermId, b: &mut Balance) -> TermOrder {
         if s == t {
-            return (TermOrder::Equal, 0);
+            return TermOrder::Equal;
         }
-        let wd = bank.weight(s) as i64 - bank.weight(t) as i64;
         match (bank.var_index(s), bank.var_index(t)) {
             (Some(x), Some(y)) => {
                 b.add(x, 1);
                 b.add(y, -1);
-                (TermOrder::Incomparable, 0)
+                TermOrder::Incomparable
             }
             (Some(x), None) => {
                 b.add(x, 1);
                 b.add_term(bank, t, -1);
-                let o = if b.get(x) <= 0 {
+                if b.get(x) <= 0 {
                     TermOrder::Less
                 } else {
                     TermOrder::Incomparable
-                };
-                (o, wd)
+                }
             }
             (None, Some(y)) => {
                 b.add_term(bank, s, 1);
                 b.add(y, -1);
-                let o = if b.get(y) >= 0 {
+                if b.get(y) >= 0 {
                     TermOrder::Greater
                 } else {
                     TermOrder::Incomparable
-                };
-                (o, wd)
+                }
             }
             (None, None) => {
                 let (f, g) = (bank.sym(s), bank.sym(t));
@@ -191,7 +189,7 @@ impl Kbo {
                     let n = bank.arity(s);
                     let mut i = 0;
                     while i < n {
-                        let (o, _) = self.walk(bank, bank.arg(s, i), bank.arg(t, i), b);
+                        let o = self.walk(bank, bank.arg(s, i), bank.arg(t, i), b);
                         i += 1;
                         if o != TermOrder::Equal {
                             first = o;
@@ -206,8 +204,8 @@ impl Kbo {
                     b.add_term(bank, s, 1);
                     b.add_term(bank, t, -1);
                 }
-                let o = self.decide(wd.cmp(&0), (f, g), b.neg == 0, b.pos == 0, 1, |_| first);
-                (o, wd)
+                let weight = bank.weight(s).cmp(&bank.weight(t));
+                self.decide(weight, (f, g), b.neg == 0, b.pos == 0, 1, |_| first)
             }
         }
     }

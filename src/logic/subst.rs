@@ -361,6 +361,15 @@ impl Matcher {
         self.undo(0);
     }
 
+    /// Replaces every binding by `bindings` (pattern variable, term): the
+    /// matcher of a match found elsewhere (a discrimination tree).
+    pub fn set(&mut self, bindings: impl IntoIterator<Item = (u32, TermId)>) {
+        self.clear();
+        for (v, t) in bindings {
+            self.bind(v, t);
+        }
+    }
+
     /// Binds the unbound pattern variable `v` to `t` (undone by
     /// [`Matcher::undo`] like a binding made by matching).
     pub fn bind(&mut self, v: u32, t: TermId) {

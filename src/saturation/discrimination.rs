@@ -81,20 +81,17 @@ fn label(k: Key) -> u32 {
 /// variable `k` is `names[k]`).
 fn keys(bank: &TermBank, t: TermId) -> (SmallVec<[Key; 32]>, Names) {
     let mut out = SmallVec::new();
-    let mut names: SmallVec<[(u32, u32); 8]> = SmallVec::new();
+    let mut names = Names::new();
     let mut stack: SmallVec<[TermId; 32]> = SmallVec::new();
     stack.push(t);
     while let Some(s) = stack.pop() {
         match bank.head(s) {
             Head::Var(v) => {
-                let k = match names.iter().find(|e| e.0 == v) {
-                    Some(&(_, k)) => k,
-                    None => {
-                        names.push((v, names.len() as u32));
-                        names.len() as u32 - 1
-                    }
-                };
-                out.push(Key::Var(k));
+                let k = names.iter().position(|&w| w == v).unwrap_or_else(|| {
+                    names.push(v);
+                    names.len() - 1
+                });
+                out.push(Key::Var(k as u32));
             }
             Head::Sym(f) => {
                 out.push(Key::Sym(f.0));
@@ -104,7 +101,7 @@ fn keys(bank: &TermBank, t: TermId) -> (SmallVec<[Key; 32]>, Names) {
             }
         }
     }
-    (out, names.iter().map(|e| e.0).collect())
+    (out, names)
 }
 
 /// A stored term's variables in order of first occurrence.
@@ -420,9 +417,7 @@ mod tests {
             });
             for (t, sigma) in found {
                 let mut m = Matcher::new();
-                for (v, u) in sigma {
-                    m.bind(v, u);
-                }
+                m.set(sigma);
                 assert_eq!(m.apply(&mut b, t), q);
                 checked += 1;
             }

@@ -186,13 +186,9 @@ impl Rewriter<'_> {
                 tr.path.clear();
             }
             let eq = l.is_equational(self.bank);
-            let o = if eq {
-                self.kbo.compare(self.bank, l.lhs, l.rhs)
-            } else {
-                TermOrder::Incomparable
-            };
-            let lhs_max = eq && o != TermOrder::Less;
-            let rhs_max = eq && o != TermOrder::Greater;
+            let o = eq.then(|| self.kbo.compare(self.bank, l.lhs, l.rhs));
+            let lhs_max = o.is_some_and(|o| o != TermOrder::Less);
+            let rhs_max = o.is_some_and(|o| o != TermOrder::Greater);
             // Restriction at the root of a maximal side of a positive equation.
             let guard_l = (l.pos && lhs_max).then_some(l.rhs);
             let guard_r = (l.pos && rhs_max).then_some(l.lhs);
@@ -327,10 +323,7 @@ impl Rewriter<'_> {
                 // permutative units such as commutativity) builds nothing.
                 if !e.oriented {
                     let (l, r) = unit_sides(bank, store, e);
-                    matcher.clear();
-                    for (v, u) in sigma.iter() {
-                        matcher.bind(v, u);
-                    }
+                    matcher.set(sigma.iter());
                     if kbo.compare_matched(bank, matcher, inst, t, l, r) != TermOrder::Greater {
                         return true;
                     }
@@ -341,10 +334,7 @@ impl Rewriter<'_> {
         *self.work += visits + returned;
         for (e, sigma) in found {
             let (l, r) = unit_sides(self.bank, self.store, e);
-            self.matcher.clear();
-            for (v, u) in sigma {
-                self.matcher.bind(v, u);
-            }
+            self.matcher.set(sigma);
             debug_assert!(self.matcher.binds_all_vars(self.bank, r));
             let rs = self.matcher.apply(self.bank, r);
             // rσ = u makes the literal a tautology that the unit subsumes
