@@ -158,6 +158,11 @@ impl Kbo {
         if s == t {
             return TermOrder::Equal;
         }
+        if bank.is_ground(s) && bank.is_ground(t) {
+            // No variable to count: the cached weights decide at once,
+            // unless they tie.
+            return self.compare_ground(bank, s, t);
+        }
         match (bank.var_index(s), bank.var_index(t)) {
             (Some(x), Some(y)) => {
                 b.add(x, 1);
@@ -208,6 +213,35 @@ impl Kbo {
                 self.decide(weight, (f, g), b.neg == 0, b.pos == 0, 1, |_| first)
             }
         }
+    }
+
+    /// KBO of two ground terms: weight, then precedence, then the first
+    /// argument pair that differs. Ground pairs add nothing to a variable
+    /// balance, so a pair whose weights differ is decided without a walk.
+    fn compare_ground(&self, bank: &TermBank, s: TermId, t: TermId) -> TermOrder {
+        if s == t {
+            return TermOrder::Equal;
+        }
+        match bank.weight(s).cmp(&bank.weight(t)) {
+            std::cmp::Ordering::Greater => return TermOrder::Greater,
+            std::cmp::Ordering::Less => return TermOrder::Less,
+            std::cmp::Ordering::Equal => {}
+        }
+        let (f, g) = (bank.sym(s), bank.sym(t));
+        if f != g {
+            return if self.rank(f) > self.rank(g) {
+                TermOrder::Greater
+            } else {
+                TermOrder::Less
+            };
+        }
+        for i in 0..bank.arity(s) {
+            match self.compare_ground(bank, bank.arg(s, i), bank.arg(t, i)) {
+                TermOrder::Equal => continue,
+                o => return o,
+            }
+        }
+        TermOrder::Equal
     }
 
     /// The KBO case split once the variable condition is known: `s_ge`
@@ -457,6 +491,55 @@ impl Kbo {
         }
     }
 
+    /// [`Kbo::compare_matched`] for a permutative pair ([`permutative`]):
+    /// `l` and `r` hold the same symbols and the same variables, each as
+    /// often, so for every σ the instances weigh the same and have the same
+    /// variable occurrences. KBO then decides by the heads' precedence, or,
+    /// under one head, by the first argument pair whose instances differ
+    /// (the lexicographic case of Knuth and Bendix), and the weight and
+    /// variable balance of the whole pair is never counted. Commutativity,
+    /// associativity and their variants are of this kind; they are most of
+    /// the unoriented units of an AC theory. Same answers as
+    /// [`Kbo::compare_matched`].
+    pub fn compare_matched_permutative(
+        &self,
+        bank: &TermBank,
+        m: &Matcher,
+        sub: &mut Subst,
+        t: TermId,
+        l: TermId,
+        r: TermId,
+    ) -> TermOrder {
+        debug_assert!(permutative(bank, l, r));
+        if bank.is_var(l) || bank.is_var(r) {
+            return self.compare_matched(bank, m, sub, t, l, r);
+        }
+        let (f, g) = (bank.sym(l), bank.sym(r));
+        if f != g {
+            return if self.rank(f) > self.rank(g) {
+                TermOrder::Greater
+            } else {
+                TermOrder::Incomparable
+            };
+        }
+        let n = bank.var_bound(l).max(bank.var_bound(r)) as usize;
+        let mut acc: smallvec::SmallVec<[i32; 16]> = smallvec::smallvec![0; n];
+        let mut inst = Instances {
+            m,
+            sub,
+            loaded: false,
+        };
+        for i in 0..bank.arity(l) {
+            let pair = (bank.arg(t, i), bank.arg(l, i), bank.arg(r, i));
+            match self.walk_matched(bank, &mut inst, pair, &mut acc).0 {
+                TermOrder::Equal => {}
+                TermOrder::Greater => return TermOrder::Greater,
+                _ => return TermOrder::Incomparable,
+            }
+        }
+        TermOrder::Equal
+    }
+
     /// [`Kbo::compare_matched`] on the pair (`t` = σ(`l`), σ(`r`)) with
     /// w(`t`) − w(σ(`r`)); adds the pair's pattern-variable balance
     /// (occurrences in `l` minus those in `r`) to `acc`. Arguments are
@@ -552,6 +635,33 @@ impl Kbo {
         };
         (o, wd)
     }
+}
+
+/// True when `l` and `r` hold the same symbols and the same variables, each
+/// as often (a permutative pair: commutativity, associativity, and their
+/// variants). Then, whatever σ, σ(`l`) and σ(`r`) weigh the same and have
+/// the same variable occurrences: see [`Kbo::compare_matched_permutative`].
+pub fn permutative(bank: &TermBank, l: TermId, r: TermId) -> bool {
+    fn heads(bank: &TermBank, t: TermId, out: &mut Vec<u64>) {
+        match bank.head(t) {
+            Head::Var(v) => out.push(1 << 32 | u64::from(v)),
+            Head::Sym(f) => {
+                out.push(f.index() as u64);
+                for &a in bank.args(t) {
+                    heads(bank, a, out);
+                }
+            }
+        }
+    }
+    if bank.weight(l) != bank.weight(r) {
+        return false;
+    }
+    let (mut a, mut b) = (Vec::new(), Vec::new());
+    heads(bank, l, &mut a);
+    heads(bank, r, &mut b);
+    a.sort_unstable();
+    b.sort_unstable();
+    a == b
 }
 
 /// True when `t` = σ(`r`) for the matcher `m`.

@@ -13,7 +13,7 @@ mod term;
 pub mod testing;
 
 pub use clause::{Clause, normalize_clause, orient};
-pub use kbo::{Kbo, TermOrder};
+pub use kbo::{Kbo, TermOrder, permutative};
 pub use literal::Literal;
 pub use subst::{Bank, Matcher, Renaming, Replace, Subst, rename};
 pub use symbol::{DistinctValue, Signature, Symbol, SymbolId, SymbolKind};

@@ -248,6 +248,67 @@ proptest! {
         prop_assert_eq!(fast == TermOrder::Equal, slow == TermOrder::Equal);
     }
 
+    /// The permutative shortcut gives `compare_matched`'s answer on every
+    /// permutative pair: `l` against `r` = `l` with its variables permuted
+    /// and, under one head, its arguments swapped (commutativity- and
+    /// associativity-like pairs), for images with variables and without.
+    #[test]
+    fn kbo_permutative_shortcut_agrees_with_compare_matched(
+        l in term_shape(3), images in proptest::collection::vec(term_shape(3), 3), perm in 0usize..3,
+    ) {
+        let mut bank = TermBank::new();
+        let sig = TestSig::new(&mut bank);
+        let kbo = Kbo::by_frequency(&bank, &[]);
+        let l = l.build(&mut bank, &sig);
+        let images: Vec<TermId> = images.iter().map(|i| i.build(&mut bank, &sig)).collect();
+        // r: l with its variables of equal occurrence counts rotated, then
+        // (perm 1, 2) the arguments of its binary nodes swapped everywhere or
+        // at the root only.
+        let mut counts = Vec::new();
+        bank.count_vars(l, &mut counts);
+        let renamed: Vec<TermId> = (0..3u32)
+            .map(|v| {
+                let c = counts.get(v as usize).copied().unwrap_or(0);
+                let same: Vec<u32> = (0..counts.len() as u32).filter(|&w| counts[w as usize] == c).collect();
+                match same.iter().position(|&w| w == v) {
+                    Some(k) if c > 0 => bank.var(same[(k + 1) % same.len()]),
+                    _ => bank.var(v),
+                }
+            })
+            .collect();
+        let r = ground_instance(&mut bank, l, &renamed);
+        fn mirror(bank: &mut TermBank, t: TermId, deep: bool) -> TermId {
+            match bank.head(t) {
+                Head::Var(_) => t,
+                Head::Sym(f) => {
+                    let mut args = bank.args(t).to_vec();
+                    if deep {
+                        args = args.into_iter().map(|a| mirror(bank, a, true)).collect();
+                    }
+                    args.reverse();
+                    bank.app(f, &args)
+                }
+            }
+        }
+        let r = if perm == 0 { r } else { mirror(&mut bank, r, perm == 1) };
+        let (fl, fr) = (bank.app(sig.f, &[l, r]), bank.app(sig.f, &[r, l]));
+        let mut m = Matcher::new();
+        let pattern_vars: Vec<TermId> = (0..3).map(|i| bank.var(i)).collect();
+        for (x, &img) in pattern_vars.iter().zip(&images) {
+            prop_assume!(m.matches(&bank, *x, img));
+        }
+        for (l, r) in [(l, r), (fl, fr), (fr, fl)] {
+            prop_assert!(permutative(&bank, l, r));
+            let t = m.apply(&mut bank, l);
+            let fast = kbo.compare_matched_permutative(&bank, &m, &mut Subst::new(), t, l, r);
+            let slow = kbo.compare_matched(&bank, &m, &mut Subst::new(), t, l, r);
+            prop_assert_eq!(fast, slow);
+        }
+        // Not permutative: a pair of different weights.
+        let g = bank.app(sig.g, &[l]);
+        prop_assert!(!permutative(&bank, g, r));
+    }
+
     /// KBO is total on ground terms.
     #[test]
     fn kbo_is_total_on_ground_terms(s in ground_shape(), t in ground_shape()) {

@@ -70,6 +70,12 @@ pub struct UnitEntry {
     /// the term ordering, so every instance rewrites without an ordering
     /// check. Always false in the unit index.
     pub oriented: bool,
+    /// In the demodulator index: the two sides are a permutative pair
+    /// ([`crate::logic::permutative`]), so the ordering check of an
+    /// unoriented unit needs no weights or variable counts
+    /// ([`crate::logic::Kbo::compare_matched_permutative`]). Always false
+    /// in the unit index and for oriented units.
+    pub permutative: bool,
 }
 
 /// Cached facts about an active clause.
@@ -347,7 +353,8 @@ impl ActiveSet {
                 UnitEntry {
                     clause: id,
                     side: 0,
-                    oriented: false
+                    oriented: false,
+                    permutative: false,
                 }
             );
             if l.pos && l.is_equational(bank) {
@@ -355,6 +362,7 @@ impl ActiveSet {
                     self.demod_version += 1;
                 }
                 let oriented = kbo.compare(bank, l.lhs, l.rhs) == TermOrder::Greater;
+                let permutative = !oriented && crate::logic::permutative(bank, l.lhs, l.rhs);
                 // A side rewrites only to instances of the other side with
                 // no variable of their own, so a side lacking a variable of
                 // the other is never a rewrite rule and is not indexed.
@@ -370,7 +378,8 @@ impl ActiveSet {
                         UnitEntry {
                             clause: id,
                             side: 0,
-                            oriented
+                            oriented,
+                            permutative,
                         }
                     );
                 }
@@ -385,7 +394,8 @@ impl ActiveSet {
                         UnitEntry {
                             clause: id,
                             side: 1,
-                            oriented: false
+                            oriented: false,
+                            permutative,
                         }
                     );
                 }

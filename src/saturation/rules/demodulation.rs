@@ -324,7 +324,12 @@ impl Rewriter<'_> {
                 if !e.oriented {
                     let (l, r) = unit_sides(bank, store, e);
                     matcher.set(sigma.iter());
-                    if kbo.compare_matched(bank, matcher, inst, t, l, r) != TermOrder::Greater {
+                    let order = if e.permutative {
+                        kbo.compare_matched_permutative(bank, matcher, inst, t, l, r)
+                    } else {
+                        kbo.compare_matched(bank, matcher, inst, t, l, r)
+                    };
+                    if order != TermOrder::Greater {
                         return true;
                     }
                 }
