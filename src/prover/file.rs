@@ -5,7 +5,7 @@
 //! the verdict as an SZS status, and re-check its certificate with the
 //! independent [`crate::checker`]. The caller prints and picks exit codes.
 
-use super::{Evidence, InputClause, Outcome, Prover, ProverLimits, Verdict, output};
+use super::{Evidence, InputClause, Outcome, Prover, ProverLimits, Verdict, output, sine};
 use crate::certificate::{Clausification, ClausifiedClause, FormulaStep};
 use crate::checker::{self, CheckError, CheckProblem, Checked, ClausificationChecked};
 use crate::logic::{Literal, TermBank};
@@ -226,7 +226,10 @@ pub fn prove_file_with(
             let premises: Vec<&[Literal]> = inputs.iter().map(|c| c.lits.as_slice()).collect();
             prover.prove(&bank, &premises, &c.lits)
         }
-        None => prover.refute(&bank, &inputs),
+        None => {
+            let formula = formula_keys(&problem);
+            refute_scheduled(&mut prover, &bank, &inputs, &formula, problem.input_symbols)
+        }
     };
     // FOF conjectures were negated into the clauses (role
     // negated_conjecture) by the clausifier.
@@ -265,6 +268,115 @@ pub fn prove_file_with(
         fof_lines: problem.fof_lines,
         clausification,
     })
+}
+
+/// Per input clause (the problem's clauses but a CNF conjecture, in order):
+/// the formula it comes from, as a number. The clauses of one FOF formula
+/// share theirs; every CNF clause has its own.
+fn formula_keys(problem: &tptp::Problem) -> Vec<u32> {
+    let mut named: HashMap<&str, u32> = HashMap::new();
+    let mut next = 0u32;
+    let mut fresh = || {
+        next += 1;
+        next - 1
+    };
+    problem
+        .clauses
+        .iter()
+        .filter(|c| c.role != Role::Conjecture)
+        .map(|c| match c.clausified {
+            Some(_) => *named.entry(c.name.as_str()).or_insert_with(&mut fresh),
+            None => fresh(),
+        })
+        .collect()
+}
+
+/// `prove`'s schedule on a clause set with its goal among the clauses:
+/// first slices on the axioms that SInE selects from the negated
+/// conjecture's symbols ([`sine`]) at each of `sine_depths`, sharing
+/// `sine_share` percent of `max_processed` equally, each ended early only
+/// by a refutation; then the whole set with the given clauses the slices
+/// left. A refutation of selected clauses refutes the set, and its
+/// certificate is checked against the clauses it uses; a model or a
+/// saturation of a subset says nothing of the whole, so the slices look for
+/// neither. A slice selecting what an earlier one did, or every axiom, is
+/// skipped; without a goal the whole set gets the whole budget. Counters
+/// add up every slice.
+fn refute_scheduled(
+    prover: &mut Prover,
+    bank: &TermBank,
+    inputs: &[InputClause],
+    formula: &[u32],
+    input_symbols: usize,
+) -> Outcome {
+    let lim = prover.limits.clone();
+    let lits: Vec<&[Literal]> = inputs.iter().map(|c| c.lits.as_slice()).collect();
+    let goal: Vec<bool> = inputs
+        .iter()
+        .map(|c| c.role == "negated_conjecture")
+        .collect();
+    let candidates = sine::Candidates {
+        clauses: &lits,
+        formula,
+        goal: &goal,
+        input_symbols,
+    };
+    let mut slices: Vec<sine::Selection> = Vec::new();
+    if lim.sine_tolerance > 0 && lim.sine_share > 0 && goal.iter().any(|&g| g) {
+        for &depth in &lim.sine_depths {
+            let sel = sine::select(bank, &candidates, lim.sine_tolerance, depth);
+            if sel.selected < sel.axioms && slices.iter().all(|s| s.keep != sel.keep) {
+                slices.push(sel);
+            }
+        }
+    }
+    let budget = lim.max_processed * u64::from(lim.sine_share.min(100)) / 100;
+    let share = budget / (slices.len().max(1) as u64);
+    let (mut processed, mut generated) = (0u64, 0u64);
+    if share > 0 {
+        for sel in &slices {
+            let subset: Vec<InputClause> = inputs
+                .iter()
+                .zip(&sel.keep)
+                .filter(|(_, k)| **k)
+                .map(|(c, _)| c.clone())
+                .collect();
+            tracing::debug!(
+                "SInE slice: {} of {} axioms ({} of {} clauses), {share} given clauses",
+                sel.selected,
+                sel.axioms,
+                subset.len(),
+                inputs.len(),
+            );
+            prover.limits = ProverLimits {
+                max_processed: share,
+                quick_processed: lim.quick_processed.min(share),
+                quick_model_size: 0,
+                max_model_size: 0,
+                ..lim.clone()
+            };
+            let mut out = prover.refute(bank, &subset);
+            processed += out.stats.processed;
+            generated += out.stats.generated;
+            if matches!(out.verdict, Verdict::Theorem { .. }) || out.stats.timed_out {
+                prover.limits = lim;
+                out.stats.processed = processed;
+                out.stats.generated = generated;
+                return out;
+            }
+        }
+    }
+    let left = lim.max_processed.saturating_sub(processed).max(1);
+    prover.limits = ProverLimits {
+        max_processed: left,
+        quick_processed: lim.quick_processed.min(left),
+        ..lim.clone()
+    };
+    let mut rest = prover.refute(bank, inputs);
+    prover.limits = lim;
+    rest.stats.processed += processed;
+    rest.stats.generated += generated;
+    rest
 }
 
 /// The clausification of a problem's FOF formulas as the checker reads it.
@@ -390,6 +502,52 @@ mod tests {
         assert!(fof_end < text.find("cnf(").unwrap(), "{text}");
         let c = r.clausification.unwrap().unwrap();
         assert_eq!(c.clauses, 3);
+    }
+
+    /// The SInE slices: a goal that needs an axiom two trigger steps away
+    /// is not proved by a depth-1 slice; the whole set proves it after,
+    /// counting both slices' work. Only a refutation ends a slice: the
+    /// slice's clauses are satisfiable, and that is not reported.
+    #[test]
+    fn sine_slices_end_only_on_a_refutation() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("p3.p");
+        std::fs::write(
+            &path,
+            "fof(pq, axiom, ![X]: (q(X) => p(X))).\n\
+             fof(q, axiom, ![X]: q(X)).\n\
+             fof(u1, axiom, ![X]: (s(X) => t(X))).\n\
+             fof(u2, axiom, ![X]: (t(X) => s(X))).\n\
+             fof(goal, conjecture, p(a)).\n",
+        )
+        .unwrap();
+        let run = |depths: Vec<u32>, share: u32| {
+            let limits = ProverLimits {
+                sine_depths: depths,
+                sine_share: share,
+                ..ProverLimits::default()
+            };
+            prove_file(
+                &path,
+                None,
+                &IncludePolicy::default(),
+                limits,
+                Params::default(),
+            )
+            .unwrap()
+        };
+        let whole = run(vec![], 50);
+        let shallow = run(vec![1], 50);
+        let deep = run(vec![0], 50);
+        for r in [&whole, &shallow, &deep] {
+            assert_eq!(r.status, SzsStatus::Theorem);
+            assert!(matches!(r.checked, Ok(Checked::Refutation { .. })));
+        }
+        // The failed depth-1 slice's given clauses are counted.
+        assert!(shallow.outcome.stats.processed > whole.outcome.stats.processed);
+        // The fixpoint slice proves it on pq and q alone.
+        let text = deep.certificate_text().unwrap();
+        assert!(!text.contains("u1") && !text.contains("u2"), "{text}");
     }
 
     #[test]

@@ -28,6 +28,7 @@ pub mod mace;
 pub mod output;
 #[cfg(test)]
 mod proptests;
+pub mod sine;
 pub mod workload;
 
 pub use crate::certificate::{
@@ -83,6 +84,21 @@ pub struct ProverLimits {
     /// verdict becomes `Unknown` (no label rests on it) and the failure is
     /// kept in [`Prover::take_defects`] for the caller to report.
     pub check: bool,
+    /// `saturate prove` on a problem with a negated conjecture: the
+    /// schedule's first slices search only the axioms that SInE selects
+    /// ([`sine`]) at this tolerance in hundredths (120 = 1.2, the paper's
+    /// default; 0 = no SInE slices). Only a refutation ends the run in a
+    /// slice; any other outcome goes on to the next slice, and at last to
+    /// every clause. Dataset runs never use it: their premise sets are
+    /// chosen by the task.
+    pub sine_tolerance: u32,
+    /// The SInE slices, by how many trigger steps each takes from the
+    /// goal's symbols (0: to the fixpoint), in order. A slice that would
+    /// select what an earlier one did, or every axiom, is skipped.
+    pub sine_depths: Vec<u32>,
+    /// Percent of `max_processed` the SInE slices may use together, in
+    /// equal shares; the run on every clause gets what they left.
+    pub sine_share: u32,
 }
 
 impl Default for ProverLimits {
@@ -100,6 +116,9 @@ impl Default for ProverLimits {
             max_clause_weight: 100,
             max_rewrite_attempts: 5_000_000,
             check: true,
+            sine_tolerance: 120,
+            sine_depths: vec![1, 2, 0],
+            sine_share: 50,
         }
     }
 }

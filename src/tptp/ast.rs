@@ -228,6 +228,10 @@ pub struct Problem {
     pub fof_conjectures: Vec<String>,
     /// What clausifying the FOF formulas introduced.
     pub clausify: ClausifyStats,
+    /// Symbols of the bank with an index below this were there before
+    /// clausification (read from the input, or the bank's own); the rest
+    /// were introduced by it (Skolem functions, definition predicates).
+    pub input_symbols: usize,
     /// The clausification derivation of the FOF formulas, premises first:
     /// the lines that [`ParsedClause::clausified`] sources cite, and theirs.
     pub fof_lines: Vec<FofLine>,

@@ -18,6 +18,7 @@ fn problem_from(bank: &mut TermBank, out: FileOutput, files: Vec<PathBuf>) -> Pr
         status: out.status,
         ..Problem::default()
     };
+    p.input_symbols = bank.sig.len();
     clausify_entries(bank, out.entries, &mut p);
     p
 }
