@@ -287,6 +287,27 @@ impl Kbo {
         TermOrder::Equal
     }
 
+    /// [`Kbo::compare`] where only `Greater` and `Equal` matter: anything
+    /// else is `Incomparable`. Decided without a walk when `s` weighs less
+    /// (it cannot be greater), or when `t` is ground and weighs less (the
+    /// variable condition holds at once).
+    pub fn greater_or_equal(&self, bank: &TermBank, s: TermId, t: TermId) -> TermOrder {
+        if s == t {
+            return TermOrder::Equal;
+        }
+        let (ws, wt) = (bank.weight(s), bank.weight(t));
+        if ws < wt || bank.is_var(s) {
+            return TermOrder::Incomparable;
+        }
+        if ws > wt && bank.is_ground(t) {
+            return TermOrder::Greater;
+        }
+        match self.compare(bank, s, t) {
+            o @ (TermOrder::Greater | TermOrder::Equal) => o,
+            _ => TermOrder::Incomparable,
+        }
+    }
+
     /// True if `s > t`.
     #[inline]
     pub fn greater(&self, bank: &TermBank, s: TermId, t: TermId) -> bool {
@@ -561,7 +582,7 @@ impl Kbo {
             acc[y as usize] -= 1;
             return match m.get(y) {
                 Some(u) => (
-                    self.compare(bank, t, u),
+                    self.greater_or_equal(bank, t, u),
                     bank.weight(t) as i64 - bank.weight(u) as i64,
                 ),
                 None => (TermOrder::Incomparable, 0),

@@ -112,6 +112,11 @@ pub struct ActiveSet {
     /// Bumped whenever a rewrite rule is added, so cached normal forms know
     /// when they may be stale.
     pub demod_version: u32,
+    /// Every rule side put in `demod`, in order: `(demod_version after its
+    /// unit was added, key side, other side, entry)`. A normal form cached
+    /// at version `v` is still one if none of the sides logged after `v`
+    /// rewrites it (sides added before `v` could not then, and cannot now).
+    pub demod_log: Vec<(u32, TermId, TermId, UnitEntry)>,
     /// All non-variable subterms of all active clauses (backward rewriting).
     pub subterms: FpIndex<ClauseId>,
     /// Feature vectors (subsumption).
@@ -372,32 +377,32 @@ impl ActiveSet {
                     vars.iter().all(|&v| bank.occurs(v, a))
                 };
                 if !bank.is_var(l.lhs) && (oriented || covers(l.lhs, l.rhs)) {
-                    put!(
-                        self.demod,
-                        l.lhs,
-                        UnitEntry {
-                            clause: id,
-                            side: 0,
-                            oriented,
-                            permutative,
-                        }
-                    );
+                    let e = UnitEntry {
+                        clause: id,
+                        side: 0,
+                        oriented,
+                        permutative,
+                    };
+                    put!(self.demod, l.lhs, e);
+                    if ins {
+                        self.demod_log.push((self.demod_version, l.lhs, l.rhs, e));
+                    }
                 }
                 if !oriented
                     && !bank.is_var(l.rhs)
                     && covers(l.rhs, l.lhs)
                     && !swapped_variant(bank, l.lhs, l.rhs)
                 {
-                    put!(
-                        self.demod,
-                        l.rhs,
-                        UnitEntry {
-                            clause: id,
-                            side: 1,
-                            oriented: false,
-                            permutative,
-                        }
-                    );
+                    let e = UnitEntry {
+                        clause: id,
+                        side: 1,
+                        oriented: false,
+                        permutative,
+                    };
+                    put!(self.demod, l.rhs, e);
+                    if ins {
+                        self.demod_log.push((self.demod_version, l.rhs, l.lhs, e));
+                    }
                 }
             }
         }

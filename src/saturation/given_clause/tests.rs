@@ -190,3 +190,69 @@ fn rewrite_budget_ends_the_run() {
     // Rewriting stops at the budget: at most one root's candidates over.
     assert!(s.rewrite_work < 1_000 + 100, "{}", s.rewrite_work);
 }
+
+/// A cached normal form made under an older rule set and kept because no
+/// rule added since rewrites it (`Rewriter::still_normal`) is the normal
+/// form that rewriting without the cache gives, at every step of an AC
+/// lattice run where rules keep arriving.
+#[test]
+fn revalidated_normal_forms_are_normal_forms() {
+    let text = "cnf(c1, axiom, meet(X,Y) = meet(Y,X)).\n\
+                cnf(c2, axiom, join(X,Y) = join(Y,X)).\n\
+                cnf(a1, axiom, meet(meet(X,Y),Z) = meet(X,meet(Y,Z))).\n\
+                cnf(a2, axiom, join(join(X,Y),Z) = join(X,join(Y,Z))).\n\
+                cnf(b1, axiom, meet(X,join(X,Y)) = X).\n\
+                cnf(b2, axiom, join(X,meet(X,Y)) = X).";
+    let mut bank = TermBank::new();
+    let p = parse_str(&mut bank, text, "test.p", None).unwrap();
+    let inputs = p
+        .clauses
+        .iter()
+        .map(|c| {
+            let info = InputInfo {
+                name: c.name.clone(),
+                role: "axiom".into(),
+                file: "test.p".into(),
+                source: None,
+                formula: None,
+            };
+            (c.lits.clone(), info)
+        })
+        .collect();
+    let mut params = Params::default();
+    params.limits.max_processed = Some(400);
+    let mut s = Saturator::from_inputs(bank, inputs, params);
+    let mut compared = 0;
+    while s.step().is_none() {
+        let sides: Vec<crate::logic::TermId> = (0..s.store.len())
+            .rev()
+            .take(40)
+            .flat_map(|i| {
+                let c = s.store.clause(ClauseId(i as u32));
+                c.lits.iter().flat_map(|l| [l.lhs, l.rhs]).collect::<Vec<_>>()
+            })
+            .collect();
+        for t in sides {
+            let (mut used_a, mut used_b) = (Vec::new(), Vec::new());
+            let cached = s.rewriter(&mut used_a, None, None).normal_form(t, None);
+            let mut fresh = Rewriter {
+                bank: &mut s.bank,
+                kbo: &s.kbo,
+                active: &s.active,
+                store: &s.store,
+                matcher: &mut s.matcher,
+                inst: &mut s.inst,
+                work: &mut s.rewrite_work,
+                work_limit: u64::MAX,
+                used: &mut used_b,
+                exclude: None,
+                cache: None,
+                trace: None,
+            };
+            assert_eq!(cached, fresh.normal_form(t, None));
+            compared += 1;
+        }
+    }
+    assert!(compared > 1_000, "{compared}");
+    assert!(s.nf_cache.refreshed() > 0, "the recheck never ran");
+}

@@ -102,6 +102,7 @@ pub struct NfCache {
     /// entry's units stay until [`NfCache::clear`]).
     used: Vec<ClauseId>,
     traces: Vec<Box<[TracedRewrite]>>,
+    refreshed: u64,
 }
 
 impl NfCache {
@@ -128,6 +129,22 @@ impl NfCache {
             Some(&i) if i > 0 => Some(self.entries[i as usize - 1]),
             _ => None,
         }
+    }
+
+    /// Marks `t`'s entry a normal form at `version` too.
+    fn refresh(&mut self, t: TermId, version: u32) {
+        if let Some(&i) = self.slot.get(t.index())
+            && i > 0
+        {
+            self.entries[i as usize - 1].version = version;
+            self.refreshed += 1;
+        }
+    }
+
+    /// Stale entries found still normal by [`Rewriter::still_normal`] and
+    /// kept, without normalising them again.
+    pub fn refreshed(&self) -> u64 {
+        self.refreshed
     }
 
     fn used(&self, e: &NfEntry) -> &[ClauseId] {
@@ -242,6 +259,12 @@ impl Rewriter<'_> {
             if e.version == version {
                 return e.nf;
             }
+            if self.still_normal(e.nf, e.version) {
+                if let Some(cache) = self.cache.as_deref_mut() {
+                    cache.refresh(t, version);
+                }
+                return e.nf;
+            }
             cur = e.nf;
         }
         let nf = self.normalise_from(cur, guard);
@@ -262,6 +285,55 @@ impl Rewriter<'_> {
             cache.put(t, nf, version, used, trace);
         }
         nf
+    }
+
+    /// True when `nf`, a normal form under the rules of version `since`,
+    /// is one still: no rule side added after `since` rewrites any of its
+    /// subterms (the rules there before could not, and deleting rules adds
+    /// none). Checked only when at most [`RECHECK_RULES`] sides came since,
+    /// by matching each against each subterm with the same head; otherwise
+    /// `false`, and the caller normalises again. Each match tried counts as
+    /// rewrite work.
+    fn still_normal(&mut self, nf: TermId, since: u32) -> bool {
+        let log = &self.active.demod_log;
+        let recent = &log[log.partition_point(|e| e.0 <= since)..];
+        if recent.len() > RECHECK_RULES {
+            return false;
+        }
+        let (bank, kbo) = (&*self.bank, self.kbo);
+        let mut tried = 0u64;
+        let mut todo: SmallVec<[TermId; 16]> = SmallVec::new();
+        todo.push(nf);
+        let mut normal = true;
+        'terms: while let Some(s) = todo.pop() {
+            if bank.is_var(s) {
+                continue;
+            }
+            for &(_, l, r, e) in recent {
+                if bank.head_code(l) != bank.head_code(s) || bank.weight(l) > bank.weight(s) {
+                    continue;
+                }
+                tried += 1;
+                self.matcher.clear();
+                if !self.matcher.matches(bank, l, s) {
+                    continue;
+                }
+                let order = if e.oriented {
+                    TermOrder::Greater
+                } else if e.permutative {
+                    kbo.compare_matched_permutative(bank, self.matcher, self.inst, s, l, r)
+                } else {
+                    kbo.compare_matched(bank, self.matcher, self.inst, s, l, r)
+                };
+                if order == TermOrder::Greater {
+                    normal = false;
+                    break 'terms;
+                }
+            }
+            todo.extend(bank.args(s).iter().copied());
+        }
+        *self.work += tried;
+        normal
     }
 
     fn normalise_from(&mut self, t: TermId, guard: Option<TermId>) -> TermId {
@@ -369,6 +441,10 @@ impl Rewriter<'_> {
         None
     }
 }
+
+/// Most rule sides added since a cached normal form was made for which
+/// [`Rewriter::still_normal`] checks it instead of normalising it again.
+const RECHECK_RULES: usize = 8;
 
 /// A matcher as `(pattern variable, binding)` pairs.
 type Sigma = SmallVec<[(u32, TermId); 4]>;
