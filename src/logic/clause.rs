@@ -70,10 +70,18 @@ impl Clause {
 /// incomparable sides, a variable-blind tie break (shape, weight) and then the
 /// term id decide, so the orientation is deterministic.
 pub fn orient(bank: &TermBank, kbo: &Kbo, l: Literal) -> Literal {
+    orient_known(bank, kbo, l).0
+}
+
+/// [`orient`], with the order of the oriented literal's sides (`Greater`,
+/// `Equal` or `Incomparable`; `Equal` for a non-equational literal), so
+/// that callers holding it need not compare the sides again.
+pub fn orient_known(bank: &TermBank, kbo: &Kbo, l: Literal) -> (Literal, TermOrder) {
     if !l.is_equational(bank) {
-        return l;
+        return (l, TermOrder::Equal);
     }
-    let swap = match kbo.compare(bank, l.lhs, l.rhs) {
+    let o = kbo.compare(bank, l.lhs, l.rhs);
+    let swap = match o {
         TermOrder::Less => true,
         TermOrder::Greater | TermOrder::Equal => false,
         TermOrder::Incomparable => {
@@ -83,9 +91,15 @@ pub fn orient(bank: &TermBank, kbo: &Kbo, l: Literal) -> Literal {
         }
     };
     if swap {
-        Literal::eq(l.rhs, l.lhs, l.pos)
+        // Less becomes Greater; an incomparable pair stays incomparable.
+        let o = if o == TermOrder::Less {
+            TermOrder::Greater
+        } else {
+            o
+        };
+        (Literal::eq(l.rhs, l.lhs, l.pos), o)
     } else {
-        l
+        (l, o)
     }
 }
 
@@ -105,21 +119,49 @@ fn lit_key(bank: &TermBank, l: &Literal) -> (bool, u32, u32, u32, u32) {
 /// and look alike (same weight and shape) are then flipped while that makes
 /// the clause smaller in a structural order, so the result does not depend
 /// on term ids: normalisation is idempotent. Tautologies are not removed.
-pub fn normalize_clause(bank: &mut TermBank, kbo: &Kbo, mut lits: Vec<Literal>) -> Clause {
-    for l in lits.iter_mut() {
-        *l = orient(bank, kbo, *l);
+pub fn normalize_clause(bank: &mut TermBank, kbo: &Kbo, lits: Vec<Literal>) -> Clause {
+    normalize_clause_known(bank, kbo, lits, &[])
+}
+
+/// [`normalize_clause`] where `known` lists oriented literals with the
+/// order of their sides (as [`orient_known`] gave it): a literal found there
+/// is neither oriented nor compared again. Same result.
+pub fn normalize_clause_known(
+    bank: &mut TermBank,
+    kbo: &Kbo,
+    lits: Vec<Literal>,
+    known: &[(Literal, TermOrder)],
+) -> Clause {
+    // Each literal with whether its sides are incomparable (renaming
+    // variables does not change that, so it survives `renumber`).
+    let mut tagged: Vec<(Literal, bool)> = lits
+        .into_iter()
+        .map(|l| {
+            let (l, o) = match known.iter().find(|k| k.0 == l) {
+                Some(&k) => k,
+                None => orient_known(bank, kbo, l),
+            };
+            (l, o == TermOrder::Incomparable)
+        })
+        .collect();
+    tagged.sort_by_key(|(l, _)| lit_key(bank, l));
+    let mut i = 0;
+    while i < tagged.len() {
+        if tagged[..i].iter().any(|t| t.0 == tagged[i].0) {
+            tagged.remove(i);
+        } else {
+            i += 1;
+        }
     }
-    lits.sort_by_key(|l| lit_key(bank, l));
-    dedup(&mut lits);
+    let mut lits: Vec<Literal> = tagged.iter().map(|t| t.0).collect();
     renumber(bank, &mut lits);
     let ties: Vec<usize> = (0..lits.len())
         .filter(|&i| {
             let l = lits[i];
-            l.is_equational(bank)
+            tagged[i].1
                 && l.lhs != l.rhs
                 && (bank.weight(l.lhs), bank.shape(l.lhs))
                     == (bank.weight(l.rhs), bank.shape(l.rhs))
-                && kbo.compare(bank, l.lhs, l.rhs) == TermOrder::Incomparable
         })
         .collect();
     if !ties.is_empty() {
@@ -200,17 +242,6 @@ fn cmp_lits(bank: &TermBank, a: &[Literal], b: &[Literal]) -> Ordering {
         })
         .find(|o| o.is_ne())
         .unwrap_or(Ordering::Equal)
-}
-
-fn dedup(lits: &mut Vec<Literal>) {
-    let mut i = 0;
-    while i < lits.len() {
-        if lits[..i].contains(&lits[i]) {
-            lits.remove(i);
-        } else {
-            i += 1;
-        }
-    }
 }
 
 fn number_vars(bank: &TermBank, t: TermId, map: &mut [u32], next: &mut u32) {

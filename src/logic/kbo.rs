@@ -544,15 +544,31 @@ impl Kbo {
             };
         }
         let n = bank.var_bound(l).max(bank.var_bound(r)) as usize;
-        let mut acc: smallvec::SmallVec<[i32; 16]> = smallvec::smallvec![0; n];
+        let mut acc: smallvec::SmallVec<[i32; 16]> = smallvec::SmallVec::new();
         let mut inst = Instances {
             m,
             sub,
             loaded: false,
         };
         for i in 0..bank.arity(l) {
-            let pair = (bank.arg(t, i), bank.arg(l, i), bank.arg(r, i));
-            match self.walk_matched(bank, &mut inst, pair, &mut acc).0 {
+            let (ti, li, ri) = (bank.arg(t, i), bank.arg(l, i), bank.arg(r, i));
+            let o = if li == ri {
+                // The same pattern: the same instance.
+                TermOrder::Equal
+            } else if let (true, Some(y)) = (bank.is_var(li), bank.var_index(ri)) {
+                // Two variables (commutativity and its variants): compare
+                // their images.
+                match m.get(y) {
+                    Some(u) => self.greater_or_equal(bank, ti, u),
+                    None => TermOrder::Incomparable,
+                }
+            } else {
+                if acc.is_empty() {
+                    acc.resize(n, 0);
+                }
+                self.walk_matched(bank, &mut inst, (ti, li, ri), &mut acc).0
+            };
+            match o {
                 TermOrder::Equal => {}
                 TermOrder::Greater => return TermOrder::Greater,
                 _ => return TermOrder::Incomparable,

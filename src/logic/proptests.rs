@@ -328,6 +328,30 @@ proptest! {
         prop_assert_eq!(o == TermOrder::Equal, a == b);
     }
 
+    /// `orient_known` orients as `orient` does and reports the oriented
+    /// sides' order; normalising with those orders known gives the clause
+    /// normalising from scratch gives.
+    #[test]
+    fn known_orders_change_nothing(lits in proptest::collection::vec(literal_shape(3), 1..4)) {
+        let mut bank = TermBank::new();
+        let sig = TestSig::new(&mut bank);
+        let kbo = Kbo::by_frequency(&bank, &[]);
+        let ls: Vec<Literal> = lits.iter().map(|l| build_literal(&mut bank, &sig, l)).collect();
+        let mut known = Vec::new();
+        for &l in &ls {
+            let (o, order) = orient_known(&bank, &kbo, l);
+            prop_assert_eq!(o, orient(&bank, &kbo, l));
+            if o.is_equational(&bank) {
+                prop_assert_eq!(order, kbo.compare(&bank, o.lhs, o.rhs));
+            }
+            known.push((o, order));
+        }
+        let oriented: Vec<Literal> = known.iter().map(|k| k.0).collect();
+        let plain = normalize_clause(&mut bank, &kbo, ls.clone());
+        let with = normalize_clause_known(&mut bank, &kbo, oriented, &known);
+        prop_assert_eq!(plain, with);
+    }
+
     /// Normalisation is idempotent, invariant under variable renaming and
     /// literal order, and numbers variables densely.
     #[test]

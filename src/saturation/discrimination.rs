@@ -118,6 +118,9 @@ pub struct DiscTree<T> {
     nodes: Vec<Node<T>>,
     free: Vec<u32>,
     len: usize,
+    /// Most variables of a stored term (never lowered), so a retrieval
+    /// sizes its bindings once.
+    max_vars: usize,
 }
 
 impl<T: Copy + PartialEq> Default for DiscTree<T> {
@@ -130,6 +133,7 @@ impl<T: Copy + PartialEq> DiscTree<T> {
     /// An empty tree.
     pub fn new() -> Self {
         DiscTree {
+            max_vars: 0,
             nodes: vec![Node::default()],
             free: Vec::new(),
             len: 0,
@@ -169,6 +173,7 @@ impl<T: Copy + PartialEq> DiscTree<T> {
                 }
             };
         }
+        self.max_vars = self.max_vars.max(names.len());
         self.nodes[node as usize]
             .entries
             .push((term, payload, names));
@@ -234,7 +239,7 @@ impl<T: Copy + PartialEq> DiscTree<T> {
         let mut walk = Walk {
             bank,
             todo: SmallVec::new(),
-            binds: SmallVec::new(),
+            binds: smallvec::smallvec![None; self.max_vars],
             visits: 0,
         };
         walk.todo.push(query);
@@ -309,9 +314,6 @@ impl Walk<'_> {
                 break;
             }
             let vi = v as usize;
-            if self.binds.len() <= vi {
-                self.binds.resize(vi + 1, None);
-            }
             match self.binds[vi] {
                 Some(b) => {
                     if b == s {

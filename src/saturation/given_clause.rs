@@ -24,7 +24,8 @@ use super::store::{
     ClauseId, ClauseStore, Detail, InputInfo, Inputs, Rule, SimpDetail, SimpStep, State,
 };
 use crate::logic::{
-    Clause, Kbo, Literal, Matcher, Subst, TermBank, TermOrder, normalize_clause, orient,
+    Clause, Kbo, Literal, Matcher, Subst, TermBank, TermOrder, normalize_clause,
+    normalize_clause_known, orient_known,
 };
 use hashbrown::HashTable;
 use rustc_hash::FxHasher;
@@ -152,6 +153,9 @@ pub struct Saturator {
     conjecture_symbols: Vec<bool>,
     incomplete: bool,
     nf_cache: NfCache,
+    /// The oriented literals of the conclusion being kept, with their
+    /// sides' order, so rewriting and normalisation do not compare again.
+    known: Vec<(Literal, TermOrder)>,
     scratch: bumpalo::Bump,
 }
 
@@ -249,6 +253,7 @@ impl Saturator {
             deadline: None,
             timed_out: false,
             nf_cache: NfCache::default(),
+            known: Vec::new(),
             scratch: bumpalo::Bump::new(),
         }
     }
@@ -619,6 +624,7 @@ impl Saturator {
             } else {
                 None
             },
+            known: &self.known,
             trace,
         }
     }
@@ -671,14 +677,18 @@ impl Saturator {
         if simplify && self.params.simplify_new_clauses {
             // Orient first so that rewriting sees which side is maximal; the
             // canonical renumbering is done once, after rewriting.
+            self.known.clear();
             for l in lits.iter_mut() {
-                *l = orient(&self.bank, &self.kbo, *l);
+                let (o, order) = orient_known(&self.bank, &self.kbo, *l);
+                *l = o;
+                self.known.push((o, order));
             }
             let oriented = Clause {
                 lits: lits.into_boxed_slice(),
             };
             if self.is_tautology(&oriented) {
                 self.stats.tautologies += 1;
+                self.known.clear();
                 return None;
             }
             lits = oriented.lits.into_vec();
@@ -693,7 +703,8 @@ impl Saturator {
                 self.simplify_lits(&mut lits, &mut simps, None, None);
             }
         }
-        let clause = normalize_clause(&mut self.bank, &self.kbo, lits);
+        let clause = normalize_clause_known(&mut self.bank, &self.kbo, lits, &self.known);
+        self.known.clear();
         if self.is_tautology(&clause) {
             self.stats.tautologies += 1;
             return None;

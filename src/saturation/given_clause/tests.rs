@@ -229,7 +229,10 @@ fn revalidated_normal_forms_are_normal_forms() {
             .take(40)
             .flat_map(|i| {
                 let c = s.store.clause(ClauseId(i as u32));
-                c.lits.iter().flat_map(|l| [l.lhs, l.rhs]).collect::<Vec<_>>()
+                c.lits
+                    .iter()
+                    .flat_map(|l| [l.lhs, l.rhs])
+                    .collect::<Vec<_>>()
             })
             .collect();
         for t in sides {
@@ -247,6 +250,7 @@ fn revalidated_normal_forms_are_normal_forms() {
                 used: &mut used_b,
                 exclude: None,
                 cache: None,
+                known: &[],
                 trace: None,
             };
             assert_eq!(cached, fresh.normal_form(t, None));

@@ -42,6 +42,9 @@ pub struct Rewriter<'a> {
     /// Normal-form cache, or `None` to bypass it (it must be bypassed when
     /// `exclude` is set, since a cached result may have used that clause).
     pub cache: Option<&'a mut NfCache>,
+    /// Literals whose sides' order is known (from
+    /// [`crate::logic::clause::orient_known`]), so it is not computed again.
+    pub known: &'a [(Literal, TermOrder)],
     /// Where each rewrite acted, when simplification detail is recorded
     /// (one entry per [`SimpStep::Rewrite`] pushed to `used`).
     pub trace: Option<&'a mut RewriteTrace>,
@@ -203,7 +206,10 @@ impl Rewriter<'_> {
                 tr.path.clear();
             }
             let eq = l.is_equational(self.bank);
-            let o = eq.then(|| self.kbo.compare(self.bank, l.lhs, l.rhs));
+            let o = eq.then(|| match self.known.iter().find(|k| k.0 == *l) {
+                Some(k) => k.1,
+                None => self.kbo.compare(self.bank, l.lhs, l.rhs),
+            });
             let lhs_max = o.is_some_and(|o| o != TermOrder::Less);
             let rhs_max = o.is_some_and(|o| o != TermOrder::Greater);
             // Restriction at the root of a maximal side of a positive equation.
