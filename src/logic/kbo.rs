@@ -222,26 +222,12 @@ impl Kbo {
         if s == t {
             return TermOrder::Equal;
         }
-        match bank.weight(s).cmp(&bank.weight(t)) {
-            std::cmp::Ordering::Greater => return TermOrder::Greater,
-            std::cmp::Ordering::Less => return TermOrder::Less,
-            std::cmp::Ordering::Equal => {}
-        }
-        let (f, g) = (bank.sym(s), bank.sym(t));
-        if f != g {
-            return if self.rank(f) > self.rank(g) {
-                TermOrder::Greater
-            } else {
-                TermOrder::Less
-            };
-        }
-        for i in 0..bank.arity(s) {
-            match self.compare_ground(bank, bank.arg(s, i), bank.arg(t, i)) {
-                TermOrder::Equal => continue,
-                o => return o,
-            }
-        }
-        TermOrder::Equal
+        // The variable condition holds both ways: `decide`'s case split.
+        let weight = bank.weight(s).cmp(&bank.weight(t));
+        let heads = (bank.sym(s), bank.sym(t));
+        self.decide(weight, heads, true, true, bank.arity(s), |i| {
+            self.compare_ground(bank, bank.arg(s, i), bank.arg(t, i))
+        })
     }
 
     /// The KBO case split once the variable condition is known: `s_ge`

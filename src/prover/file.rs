@@ -323,8 +323,8 @@ fn refute_scheduled(
     };
     let mut slices: Vec<sine::Selection> = Vec::new();
     if lim.sine_tolerance > 0 && lim.sine_share > 0 && goal.iter().any(|&g| g) {
-        for &depth in &lim.sine_depths {
-            let sel = sine::select(bank, &candidates, lim.sine_tolerance, depth);
+        let each = sine::select_depths(bank, &candidates, lim.sine_tolerance, &lim.sine_depths);
+        for sel in each {
             if sel.selected < sel.axioms && slices.iter().all(|s| s.keep != sel.keep) {
                 slices.push(sel);
             }

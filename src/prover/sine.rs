@@ -56,6 +56,19 @@ pub struct Selection {
 /// going at most `depth` trigger steps from the goal (0: to the fixpoint).
 /// With no goal clause nothing is relevant, so every clause is kept.
 pub fn select(bank: &TermBank, c: &Candidates, tolerance_percent: u32, depth: u32) -> Selection {
+    let mut one = select_depths(bank, c, tolerance_percent, &[depth]);
+    one.pop().expect("one selection per depth")
+}
+
+/// [`select`] at each of `depths`, from one grouping and one breadth-first
+/// pass: an axiom selected in round k is in every selection of depth k or
+/// more (or 0).
+pub fn select_depths(
+    bank: &TermBank,
+    c: &Candidates,
+    tolerance_percent: u32,
+    depths: &[u32],
+) -> Vec<Selection> {
     let n = c.clauses.len();
     assert_eq!(n, c.formula.len(), "one formula key per clause");
     assert_eq!(n, c.goal.len(), "one goal flag per clause");
@@ -106,11 +119,12 @@ pub fn select(bank: &TermBank, c: &Candidates, tolerance_percent: u32, depth: u3
     }
     let axioms = groups.iter().filter(|g| !g.1).count();
     if !groups.iter().any(|g| g.1) {
-        return Selection {
+        let all = Selection {
             keep: vec![true; n],
             axioms,
             selected: axioms,
         };
+        return vec![all; depths.len()];
     }
     // Occurrences over the axioms, and each symbol's triggered axioms.
     let mut occ = vec![0u32; c.input_symbols];
@@ -120,14 +134,16 @@ pub fn select(bank: &TermBank, c: &Candidates, tolerance_percent: u32, depth: u3
         }
     }
     let mut triggers: Vec<Vec<usize>> = vec![Vec::new(); c.input_symbols];
-    let mut selected = vec![false; groups.len()];
+    // Per group: the round it is selected in (goal and symbol-free
+    // axioms 0; never: `u32::MAX`).
+    let mut round_of = vec![u32::MAX; groups.len()];
     for (g, (s, goal)) in groups.iter().enumerate() {
         if *goal {
             continue;
         }
         let Some(rarest) = s.iter().map(|&x| occ[x as usize]).min() else {
             // No counted symbol: nothing could trigger it; always kept.
-            selected[g] = true;
+            round_of[g] = 0;
             continue;
         };
         let bound = u64::from(rarest) * u64::from(tolerance_percent);
@@ -148,7 +164,7 @@ pub fn select(bank: &TermBank, c: &Candidates, tolerance_percent: u32, depth: u3
     };
     for (g, (s, goal)) in groups.iter().enumerate() {
         if *goal {
-            selected[g] = true;
+            round_of[g] = 0;
             for &x in s {
                 mark(x, &mut relevant, &mut todo);
             }
@@ -157,13 +173,13 @@ pub fn select(bank: &TermBank, c: &Candidates, tolerance_percent: u32, depth: u3
     // Breadth first: the axioms of round k are triggered by symbols made
     // relevant in round k - 1 (the goal's are round 0's).
     let mut round = 0u32;
-    while !todo.is_empty() && (depth == 0 || round < depth) {
+    while !todo.is_empty() {
         round += 1;
         let mut next = Vec::new();
         for x in std::mem::take(&mut todo) {
             for &g in &triggers[x as usize] {
-                if !selected[g] {
-                    selected[g] = true;
+                if round_of[g] == u32::MAX {
+                    round_of[g] = round;
                     for &y in &groups[g].0 {
                         mark(y, &mut relevant, &mut next);
                     }
@@ -172,17 +188,23 @@ pub fn select(bank: &TermBank, c: &Candidates, tolerance_percent: u32, depth: u3
         }
         todo = next;
     }
-    let keep: Vec<bool> = (0..n).map(|i| selected[group_of[i]]).collect();
-    let picked = groups
+    depths
         .iter()
-        .zip(&selected)
-        .filter(|(g, s)| !g.1 && **s)
-        .count();
-    Selection {
-        keep,
-        axioms,
-        selected: picked,
-    }
+        .map(|&depth| {
+            let bound = if depth == 0 { u32::MAX - 1 } else { depth };
+            let keep: Vec<bool> = (0..n).map(|i| round_of[group_of[i]] <= bound).collect();
+            let selected = groups
+                .iter()
+                .zip(&round_of)
+                .filter(|(g, r)| !g.1 && **r <= bound)
+                .count();
+            Selection {
+                keep,
+                axioms,
+                selected,
+            }
+        })
+        .collect()
 }
 
 /// Pushes the symbols of `t` (function and predicate symbols; `$true` and
