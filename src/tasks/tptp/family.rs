@@ -321,20 +321,24 @@ impl TptpGenerator {
         f
     }
 
-    /// How a cell of `family` is filled: slot by slot (each with its
-    /// `max_attempts`), except selection, whose rows past the per-answer
-    /// limit are skipped as repeats: its cells walk on past `count`, up to
-    /// twice as many slots, so a skipped repeat does not leave a row
-    /// missing. Slots below `count` draw as before, so a cell that filled
-    /// then is unchanged.
     fn fill(&self, family: Family) -> Fill {
-        match family {
-            Family::Selection => Fill::UntilFull {
-                budget: (self.tasks.count as u64).saturating_mul(2),
-                patience: None,
-            },
-            _ => Fill::Slots,
-        }
+        fill_of(&self.tasks, family)
+    }
+}
+
+/// How a cell of `family` is filled: slot by slot (each with its
+/// `max_attempts`), except selection, whose rows past the per-answer limit
+/// are skipped as repeats: its cells walk on past `count`, up to
+/// `selection_slots` times as many slots, so a skipped repeat does not leave
+/// a row missing. Slots below `count` draw as before, so a cell that filled
+/// then is unchanged.
+fn fill_of(tasks: &TasksConfig, family: Family) -> Fill {
+    match family {
+        Family::Selection => Fill::UntilFull {
+            budget: (tasks.count as u64).saturating_mul(u64::from(tasks.selection_slots)),
+            patience: None,
+        },
+        _ => Fill::Slots,
     }
 }
 
@@ -533,6 +537,36 @@ mod tests {
     use super::super::testing::{SETS, graph};
     use super::super::{ConclusionForm, conclusion_formula};
     use super::*;
+
+    /// Selection cells may use `selection_slots` slots per requested row;
+    /// the other families fill slot by slot.
+    #[test]
+    fn selection_cells_draw_on_up_to_their_slot_budget() {
+        let cfg = TasksConfig {
+            count: 50,
+            selection_slots: 4,
+            ..TasksConfig::default()
+        };
+        assert_eq!(
+            fill_of(&cfg, Family::Selection),
+            Fill::UntilFull {
+                budget: 200,
+                patience: None
+            }
+        );
+        for f in [
+            Family::Entailment,
+            Family::Reconstruction,
+            Family::Derivation,
+        ] {
+            assert_eq!(fill_of(&cfg, f), Fill::Slots);
+        }
+        let bad = TasksConfig {
+            selection_slots: 0,
+            ..TasksConfig::default()
+        };
+        assert!(bad.validate().unwrap_err().contains("selection_slots"));
+    }
 
     /// An entailment row whose conclusion is stated as a formula re-renders
     /// from its metadata, and a formula that is not the theorem's closure

@@ -221,6 +221,13 @@ pub struct TasksConfig {
     /// same few axioms (ALG level 4: one premise set in all 24 rows), and
     /// a reader who learns that set answers without reading the theorem.
     pub max_answer_share: f64,
+    /// Selection: candidate slots a cell may use per requested row. Rows
+    /// over the per-answer limit are skipped as repeats and the cell draws
+    /// on, up to `selection_slots` × `count` slots; a small theory, whose
+    /// deep theorems share few minimum answers, needs more of them (GEO
+    /// level 4 at count 50 used 138). A cell that fills sooner stops there,
+    /// so raising it changes only cells that came up short.
+    pub selection_slots: u32,
     /// Entailment: depth d and perturbations k per level.
     pub entailment: LevelMap,
     /// Selection: depth d and distractors k per level.
@@ -269,6 +276,7 @@ impl Default for TasksConfig {
             max_attempts: 12,
             max_premises: 10,
             max_answer_share: 0.1,
+            selection_slots: 4,
             entailment: LevelMap::default(),
             selection: LevelMap {
                 depth: vec![1, 2, 3, 4],
@@ -325,6 +333,9 @@ impl TasksConfig {
         }
         if !(self.max_answer_share > 0.0 && self.max_answer_share <= 1.0) {
             return Err("tasks.tptp.max_answer_share must be in (0, 1]".into());
+        }
+        if self.selection_slots == 0 || self.selection_slots > 1000 {
+            return Err("tasks.tptp.selection_slots must be in 1-1000".into());
         }
         if self.max_premises == 0 || self.max_premises > 20 {
             return Err("tasks.tptp.max_premises must be in 1-20".into());
