@@ -236,15 +236,21 @@ impl<T: Copy + PartialEq> DiscTree<T> {
         if self.len == 0 || bank.is_formula(query) {
             return 0;
         }
+        let (mut todo, mut binds) = SCRATCH.with(|s| s.take());
+        todo.clear();
+        todo.push(query);
+        binds.clear();
+        binds.resize(self.max_vars, None);
         let mut walk = Walk {
             bank,
-            todo: SmallVec::new(),
-            binds: smallvec::smallvec![None; self.max_vars],
+            todo,
+            binds,
             visits: 0,
         };
-        walk.todo.push(query);
         walk.generalizations(self, 0, f);
-        walk.visits
+        let visits = walk.visits;
+        SCRATCH.with(|s| s.set((walk.todo, walk.binds)));
+        visits
     }
 }
 
@@ -271,9 +277,18 @@ impl Bindings<'_> {
 /// the bindings of the key variables.
 struct Walk<'b> {
     bank: &'b TermBank,
-    todo: SmallVec<[TermId; 32]>,
-    binds: SmallVec<[Option<TermId>; 16]>,
+    todo: Vec<TermId>,
+    binds: Vec<Option<TermId>>,
     visits: u64,
+}
+
+thread_local! {
+    /// A retrieval's stacks, kept between retrievals of the thread so that
+    /// none allocates once they have grown (a retrieval started inside
+    /// another's callback finds them taken and starts its own). Capacity
+    /// only: each retrieval empties them first.
+    static SCRATCH: std::cell::Cell<(Vec<TermId>, Vec<Option<TermId>>)> =
+        const { std::cell::Cell::new((Vec::new(), Vec::new())) };
 }
 
 impl Walk<'_> {
