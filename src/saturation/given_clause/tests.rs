@@ -238,3 +238,52 @@ fn revalidated_normal_forms_are_normal_forms() {
     assert!(compared > 1_000, "{compared}");
     assert!(s.nf_cache.refreshed() > 0, "the recheck never ran");
 }
+
+/// A guarded normal form (the root of a maximal side, whose rewrites must
+/// stay below the other side) comes from the cache when asked again, and
+/// whether fresh or made under an older rule set, no rule applies to it
+/// under the same guard: rewriting it again without the cache leaves it.
+#[test]
+fn guarded_normal_forms_are_cached_and_normal() {
+    let text = "cnf(c1, axiom, meet(X,Y) = meet(Y,X)).\n\
+                cnf(c2, axiom, join(X,Y) = join(Y,X)).\n\
+                cnf(a1, axiom, meet(meet(X,Y),Z) = meet(X,meet(Y,Z))).\n\
+                cnf(a2, axiom, join(join(X,Y),Z) = join(X,join(Y,Z))).\n\
+                cnf(b1, axiom, meet(X,join(X,Y)) = X).\n\
+                cnf(b2, axiom, join(X,meet(X,Y)) = X).";
+    let mut params = Params::default();
+    params.limits.max_processed = Some(400);
+    let mut s = saturator(text, params);
+    let (mut compared, mut repeated) = (0, 0);
+    while s.step().is_none() {
+        let pairs: Vec<(crate::logic::TermId, crate::logic::TermId)> = (0..s.store.len())
+            .rev()
+            .take(40)
+            .flat_map(|i| {
+                let c = s.store.clause(ClauseId(i as u32));
+                c.lits
+                    .iter()
+                    .filter(|l| l.pos && !s.bank.is_var(l.lhs))
+                    .flat_map(|l| [(l.lhs, l.rhs), (l.rhs, l.lhs)])
+                    .collect::<Vec<_>>()
+            })
+            .collect();
+        for (t, u) in pairs {
+            let mut used = Vec::new();
+            let cached = s.rewriter(&mut used, None, None).normal_form(t, Some(u));
+            let work = s.rewrite_work;
+            let again = s.rewriter(&mut used, None, None).normal_form(t, Some(u));
+            assert_eq!(cached, again);
+            if s.rewrite_work == work {
+                repeated += 1;
+            }
+            let none = ClauseId(u32::MAX);
+            let mut fresh = s.rewriter(&mut used, Some(none), None);
+            assert_eq!(fresh.normal_form(cached, Some(u)), cached);
+            compared += 1;
+        }
+    }
+    assert!(compared > 1_000, "{compared}");
+    // The second ask costs no rewrite work: it is answered by the cache.
+    assert_eq!(repeated, compared);
+}

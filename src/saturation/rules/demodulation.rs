@@ -14,6 +14,7 @@ use crate::logic::{Kbo, Literal, Matcher, Subst, TermBank, TermId, TermOrder};
 use crate::saturation::active::{ActiveSet, UnitEntry};
 use crate::saturation::fingerprint::Query;
 use crate::saturation::store::{ClauseId, ClauseStore, SimpStep};
+use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
 
 /// Rewriting context.
@@ -91,15 +92,22 @@ struct NfEntry {
     trace: u32,
 }
 
-/// Normal forms of subterms (non-root positions, where no ordering guard
-/// applies), so that shared subterms are normalised once per rule-set
-/// version. A stale entry is still a valid rewrite; normalisation resumes
-/// from it. Units used stay valid premises even if later deleted, since
-/// deleted clauses remain in the derivation DAG.
+/// Normal forms of terms, so that shared subterms are normalised once per
+/// rule-set version: unguarded ones (non-root positions) by term, and the
+/// roots of maximal sides of positive equations, whose rewrites must stay
+/// below the other side, by (term, other side). Inferences derive the same
+/// conclusion again and again (two in five on an AC lattice theory), and
+/// such a repeat then costs a lookup per side. A stale entry is still a
+/// valid rewrite; normalisation resumes from it. Units used stay valid
+/// premises even if later deleted, since deleted clauses remain in the
+/// derivation DAG.
 #[derive(Clone, Debug, Default)]
 pub struct NfCache {
     /// Indexed by term id: 0 = no entry, otherwise 1 + index into `entries`.
     slot: Vec<u32>,
+    /// Guarded entries: `(term, guard)` to 1 + index into `entries`. Only
+    /// looked up, never iterated, so the hasher's order reaches nothing.
+    guarded: FxHashMap<(TermId, TermId), u32>,
     entries: Vec<NfEntry>,
     /// The units of all entries, each entry's a range (an overwritten
     /// entry's units stay until [`NfCache::clear`]).
@@ -122,23 +130,30 @@ impl NfCache {
     /// Drops everything (bounds memory on long runs).
     pub fn clear(&mut self) {
         self.slot.clear();
+        self.guarded.clear();
         self.entries.clear();
         self.used.clear();
         self.traces.clear();
     }
 
-    fn get(&self, t: TermId) -> Option<NfEntry> {
-        match self.slot.get(t.index()) {
-            Some(&i) if i > 0 => Some(self.entries[i as usize - 1]),
-            _ => None,
+    /// 1 + the index of the entry of `t` under `guard`, or 0.
+    fn slot_of(&self, t: TermId, guard: Option<TermId>) -> u32 {
+        match guard {
+            None => self.slot.get(t.index()).copied().unwrap_or(0),
+            Some(u) => self.guarded.get(&(t, u)).copied().unwrap_or(0),
         }
     }
 
-    /// Marks `t`'s entry a normal form at `version` too.
-    fn refresh(&mut self, t: TermId, version: u32) {
-        if let Some(&i) = self.slot.get(t.index())
-            && i > 0
-        {
+    fn get(&self, t: TermId, guard: Option<TermId>) -> Option<NfEntry> {
+        match self.slot_of(t, guard) {
+            0 => None,
+            i => Some(self.entries[i as usize - 1]),
+        }
+    }
+
+    /// Marks the entry of `t` under `guard` a normal form at `version` too.
+    fn refresh(&mut self, t: TermId, guard: Option<TermId>, version: u32) {
+        if let i @ 1.. = self.slot_of(t, guard) {
             self.entries[i as usize - 1].version = version;
             self.refreshed += 1;
         }
@@ -160,7 +175,7 @@ impl NfCache {
 
     fn put(
         &mut self,
-        t: TermId,
+        (t, guard): (TermId, Option<TermId>),
         nf: TermId,
         version: u32,
         used: impl Iterator<Item = ClauseId>,
@@ -181,13 +196,19 @@ impl NfCache {
             used: (start, self.used.len() as u32),
             trace,
         };
-        if self.slot.len() <= t.index() {
-            self.slot.resize(t.index() + 1, 0);
-        }
-        match self.slot[t.index()] {
+        let slot = match guard {
+            None => {
+                if self.slot.len() <= t.index() {
+                    self.slot.resize(t.index() + 1, 0);
+                }
+                &mut self.slot[t.index()]
+            }
+            Some(u) => self.guarded.entry((t, u)).or_insert(0),
+        };
+        match *slot {
             0 => {
                 self.entries.push(e);
-                self.slot[t.index()] = self.entries.len() as u32;
+                *slot = self.entries.len() as u32;
             }
             i => self.entries[i as usize - 1] = e,
         }
@@ -242,9 +263,8 @@ impl Rewriter<'_> {
         let before = self.used.len();
         let trace_before = self.trace.as_deref().map_or(0, |tr| tr.steps.len());
         let mut cur = t;
-        if guard.is_none()
-            && let Some(cache) = self.cache.as_deref()
-            && let Some(e) = cache.get(t)
+        if let Some(cache) = self.cache.as_deref()
+            && let Some(e) = cache.get(t, guard)
             // A tracing rewriter can only reuse entries that carry a trace.
             && (self.trace.is_none() || e.trace > 0)
         {
@@ -265,18 +285,17 @@ impl Rewriter<'_> {
             if e.version == version {
                 return e.nf;
             }
+            // Normal without a guard is normal with one too.
             if self.still_normal(e.nf, e.version) {
                 if let Some(cache) = self.cache.as_deref_mut() {
-                    cache.refresh(t, version);
+                    cache.refresh(t, guard, version);
                 }
                 return e.nf;
             }
             cur = e.nf;
         }
         let nf = self.normalise_from(cur, guard);
-        if guard.is_none()
-            && let Some(cache) = self.cache.as_deref_mut()
-        {
+        if let Some(cache) = self.cache.as_deref_mut() {
             let used = self.used[before..].iter().filter_map(|s| s.partner());
             let trace = self.trace.as_deref().map(|tr| {
                 let depth = tr.path.len();
@@ -288,7 +307,7 @@ impl Rewriter<'_> {
                     })
                     .collect()
             });
-            cache.put(t, nf, version, used, trace);
+            cache.put((t, guard), nf, version, used, trace);
         }
         nf
     }
