@@ -326,19 +326,27 @@ impl TptpGenerator {
     }
 }
 
-/// How a cell of `family` is filled: slot by slot (each with its
-/// `max_attempts`), except selection, whose rows past the per-answer limit
-/// are skipped as repeats: its cells walk on past `count`, up to
+/// How a cell of `family` is filled. Selection's rows past the per-answer
+/// limit are skipped as repeats: its cells walk on past `count`, up to
 /// `selection_slots` times as many slots, so a skipped repeat does not leave
-/// a row missing. Slots below `count` draw as before, so a cell that filled
-/// then is unchanged.
+/// a row missing. Reconstruction and derivation walk on up to twice
+/// `count`, so a slot whose `max_attempts` draws all lack a proof graph of
+/// the level's size (two in three at SET level 4) is made up by another.
+/// Entailment fills slot by slot: its slots are paired (a True and a False
+/// row per theorem). Slots below `count` draw as before, so a cell that
+/// filled then is unchanged.
 fn fill_of(tasks: &TasksConfig, family: Family) -> Fill {
+    let count = tasks.count as u64;
     match family {
         Family::Selection => Fill::UntilFull {
-            budget: (tasks.count as u64).saturating_mul(u64::from(tasks.selection_slots)),
+            budget: count.saturating_mul(u64::from(tasks.selection_slots)),
             patience: None,
         },
-        _ => Fill::Slots,
+        Family::Reconstruction | Family::Derivation => Fill::UntilFull {
+            budget: count.saturating_mul(2),
+            patience: None,
+        },
+        Family::Entailment => Fill::Slots,
     }
 }
 
@@ -538,8 +546,8 @@ mod tests {
     use super::super::{ConclusionForm, conclusion_formula};
     use super::*;
 
-    /// Selection cells may use `selection_slots` slots per requested row;
-    /// the other families fill slot by slot.
+    /// Selection cells may use `selection_slots` slots per requested row,
+    /// reconstruction and derivation two; entailment fills slot by slot.
     #[test]
     fn selection_cells_draw_on_up_to_their_slot_budget() {
         let cfg = TasksConfig {
