@@ -274,6 +274,8 @@ impl Config {
                 0,
                 MAX_MODEL_SIZE,
             )?;
+            within(&key("sine_share"), p.sine_share.into(), 0, 100)?;
+            within(&key("alt_share"), p.alt_share.into(), 0, 100)?;
             within(
                 &key("goal_weight_factor"),
                 p.goal_weight_factor.into(),
@@ -495,6 +497,8 @@ mod tests {
                 "[tasks.tptp.selection]\ndepth = [1, 0, 3, 4]\n",
                 "tasks.tptp.selection.depth",
             ),
+            ("[prover]\nalt_share = 101\n", "prover.alt_share"),
+            ("[prover]\nsine_share = 200\n", "prover.sine_share"),
         ] {
             let e = Config::from_toml(text, "c.toml").unwrap_err().to_string();
             assert!(e.contains(key), "{text}: {e}");

@@ -9,7 +9,7 @@ use super::{Evidence, InputClause, Outcome, Prover, ProverLimits, Verdict, outpu
 use crate::certificate::{Clausification, ClausifiedClause, FormulaStep};
 use crate::checker::{self, CheckError, CheckProblem, Checked, ClausificationChecked};
 use crate::logic::{Literal, TermBank};
-use crate::saturation::Params;
+use crate::saturation::{Params, auto};
 use crate::tptp::{self, FofLine, IncludePolicy, Role, SzsStatus, TptpError};
 use std::collections::HashMap;
 use std::path::Path;
@@ -300,8 +300,13 @@ fn formula_keys(problem: &tptp::Problem) -> Vec<u32> {
 /// certificate is checked against the clauses it uses; a model or a
 /// saturation of a subset says nothing of the whole, so the slices look for
 /// neither. A slice selecting what an earlier one did, or every axiom, is
-/// skipped; without a goal the whole set gets the whole budget. Counters
-/// add up every slice.
+/// skipped; without a goal the whole set gets the whole budget. With a
+/// goal and a second strategy ([`second_strategy`]), the slices run under
+/// the configured strategy and then under the second, which gets
+/// `alt_share` percent of their budget, and `alt_share` percent of what
+/// they left goes to the second strategy on the whole set, after the
+/// configured one has used the rest without deciding.
+/// Counters add up every slice.
 fn refute_scheduled(
     prover: &mut Prover,
     bank: &TermBank,
@@ -330,10 +335,29 @@ fn refute_scheduled(
             }
         }
     }
+    let alt = second_strategy(prover, bank, inputs, &goal);
+    // The slices run under each strategy in turn: the configured one, then
+    // the second (verdicts are cached by problem, not by strategy).
+    let strategies: Vec<Option<&Params>> = std::iter::once(None)
+        .chain(alt.as_ref().map(Some))
+        .collect();
     let budget = lim.max_processed * u64::from(lim.sine_share.min(100)) / 100;
-    let share = budget / (slices.len().max(1) as u64);
     let (mut processed, mut generated) = (0u64, 0u64);
-    if share > 0 {
+    let main = prover.params.clone();
+    for strategy in strategies.iter().filter(|_| !slices.is_empty()) {
+        let part = match (strategy, alt.is_some()) {
+            (_, false) => budget,
+            (None, true) => cut(budget, 100 - lim.alt_share.min(100)),
+            (Some(_), true) => cut(budget, lim.alt_share.min(100)),
+        };
+        let share = part / slices.len() as u64;
+        if share == 0 {
+            continue;
+        }
+        if let Some(p) = strategy {
+            prover.params = (*p).clone();
+            prover.clear_cache();
+        }
         for sel in &slices {
             let subset: Vec<InputClause> = inputs
                 .iter()
@@ -342,7 +366,12 @@ fn refute_scheduled(
                 .map(|(c, _)| c.clone())
                 .collect();
             tracing::debug!(
-                "SInE slice: {} of {} axioms ({} of {} clauses), {share} given clauses",
+                "SInE slice ({} strategy): {} of {} axioms ({} of {} clauses), {share} given clauses",
+                if strategy.is_some() {
+                    "second"
+                } else {
+                    "first"
+                },
                 sel.selected,
                 sel.axioms,
                 subset.len(),
@@ -360,23 +389,99 @@ fn refute_scheduled(
             generated += out.stats.generated;
             if matches!(out.verdict, Verdict::Theorem { .. }) || out.stats.timed_out {
                 prover.limits = lim;
+                prover.params = main;
                 out.stats.processed = processed;
                 out.stats.generated = generated;
                 return out;
             }
         }
+        if strategy.is_some() {
+            prover.params = main.clone();
+            prover.clear_cache();
+        }
     }
     let left = lim.max_processed.saturating_sub(processed).max(1);
+    let first = match alt {
+        Some(_) => cut(left, 100 - lim.alt_share.min(100)).max(1),
+        None => left,
+    };
     prover.limits = ProverLimits {
-        max_processed: left,
-        quick_processed: lim.quick_processed.min(left),
+        max_processed: first,
+        quick_processed: lim.quick_processed.min(first),
         ..lim.clone()
     };
     let mut rest = prover.refute(bank, inputs);
+    processed += rest.stats.processed;
+    generated += rest.stats.generated;
+    if let Some(params) = alt
+        && matches!(rest.verdict, Verdict::Unknown)
+        && !rest.stats.timed_out
+    {
+        // The whole problem again under the other strategy: any verdict
+        // now stands (a saturation of every clause is one). Models were
+        // searched already, and they do not depend on the strategy.
+        let budget = lim.max_processed.saturating_sub(processed).max(1);
+        tracing::debug!("second strategy: {budget} given clauses");
+        prover.limits = ProverLimits {
+            max_processed: budget,
+            quick_processed: lim.quick_processed.min(budget),
+            quick_model_size: 0,
+            max_model_size: 0,
+            ..lim.clone()
+        };
+        prover.params = params;
+        prover.clear_cache();
+        rest = prover.refute(bank, inputs);
+        prover.params = main;
+        processed += rest.stats.processed;
+        generated += rest.stats.generated;
+    }
     prover.limits = lim;
-    rest.stats.processed += processed;
-    rest.stats.generated += generated;
+    rest.stats.processed = processed;
+    rest.stats.generated = generated;
     rest
+}
+
+/// `percent` percent of `n`.
+fn cut(n: u64, percent: u32) -> u64 {
+    n * u64::from(percent) / 100
+}
+
+/// The saturation parameters of `prove`'s second strategy
+/// (`alt_selection`, `alt_clause_weight`), when it has a share, the problem
+/// a goal, and the strategy differs from the one the run uses (auto mode's
+/// choice when it is on).
+fn second_strategy(
+    prover: &Prover,
+    bank: &TermBank,
+    inputs: &[InputClause],
+    goal: &[bool],
+) -> Option<Params> {
+    let lim = &prover.limits;
+    if lim.alt_share == 0 || !goal.iter().any(|&g| g) {
+        return None;
+    }
+    let p = &prover.params;
+    let used = if p.auto {
+        let f = auto::Features::of(
+            bank,
+            inputs
+                .iter()
+                .zip(goal)
+                .map(|(c, &g)| (c.lits.as_slice(), g)),
+        );
+        let s = auto::choose(&f);
+        (s.selection, s.clause_weight)
+    } else {
+        (p.selection, p.clause_weight)
+    };
+    let alt = (lim.alt_selection, lim.alt_clause_weight);
+    (used != alt).then(|| Params {
+        auto: false,
+        selection: alt.0,
+        clause_weight: alt.1,
+        ..p.clone()
+    })
 }
 
 /// The clausification of a problem's FOF formulas as the checker reads it.
@@ -410,6 +515,7 @@ pub fn clausification_of(bank: &TermBank, problem: &tptp::Problem) -> Clausifica
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::saturation::{ClauseWeight, LiteralSelection};
 
     fn decide(text: &str) -> Result<ProveReport, ProveError> {
         let dir = tempfile::tempdir().unwrap();
@@ -508,6 +614,70 @@ mod tests {
     /// is not proved by a depth-1 slice; the whole set proves it after,
     /// counting both slices' work. Only a refutation ends a slice: the
     /// slice's clauses are satisfiable, and that is not reported.
+    /// The second strategy runs on the whole problem after the first has
+    /// used its share: with the whole budget given to it, the first gets
+    /// one given clause, too few for this chain, and the proof is the
+    /// second's. With the same strategy twice there is no second run and
+    /// the first gets everything.
+    #[test]
+    fn the_second_strategy_gets_its_share_of_the_whole_problem() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("chain.p");
+        std::fs::write(
+            &path,
+            "cnf(a, axiom, p(a)).\n\
+             cnf(pq, axiom, ~p(X) | q(X)).\n\
+             cnf(qr, axiom, ~q(X) | r(X)).\n\
+             cnf(rs, axiom, ~r(X) | s(X)).\n\
+             cnf(goal, negated_conjecture, ~s(a)).\n",
+        )
+        .unwrap();
+        let run = |share: u32,
+                   (selection, weight): (LiteralSelection, ClauseWeight),
+                   max_processed: u64| {
+            let limits = ProverLimits {
+                sine_tolerance: 0,
+                alt_share: share,
+                alt_selection: selection,
+                alt_clause_weight: weight,
+                max_processed,
+                ..ProverLimits::default()
+            };
+            prove_file(
+                &path,
+                None,
+                &IncludePolicy::default(),
+                limits,
+                Params::default(),
+            )
+            .unwrap()
+        };
+        let other = (
+            LiteralSelection::ComplexExceptUniqMaxHorn,
+            ClauseWeight::ConjectureRelative,
+        );
+        let default = Params::default();
+        let second = run(100, other, 50);
+        assert_eq!(second.status, SzsStatus::Unsatisfiable);
+        assert!(matches!(second.checked, Ok(Checked::Refutation { .. })));
+        // The first strategy's one given clause is counted too.
+        let alone = run(0, other, 50);
+        assert_eq!(alone.status, SzsStatus::Unsatisfiable);
+        assert!(second.outcome.stats.processed > alone.outcome.stats.processed);
+        // The default strategy is the second one here: one run, all of it.
+        let same = run(100, (default.selection, default.clause_weight), 50);
+        assert_eq!(same.status, SzsStatus::Unsatisfiable);
+        assert_eq!(same.outcome.stats.processed, alone.outcome.stats.processed);
+        // Undecided, both runs' work adds up to the budget, not past it.
+        let short = run(50, other, 2);
+        assert_eq!(short.status, SzsStatus::ResourceOut);
+        assert!(
+            short.outcome.stats.processed <= 2,
+            "{:?}",
+            short.outcome.stats
+        );
+    }
+
     #[test]
     fn sine_slices_end_only_on_a_refutation() {
         let dir = tempfile::tempdir().unwrap();

@@ -39,7 +39,9 @@ use crate::checker::{self, CheckProblem};
 use crate::derivation::Derivation;
 use crate::logic::{Head, Literal, Matcher, TermBank, TermId};
 use crate::saturation::store::SimpDetail;
-use crate::saturation::{InputInfo, Params, Rule, Saturator, SimpStep, Stats, Status};
+use crate::saturation::{
+    ClauseWeight, InputInfo, LiteralSelection, Params, Rule, Saturator, SimpStep, Stats, Status,
+};
 use crate::tptp::{clause_to_tptp, term_to_string};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
@@ -99,6 +101,19 @@ pub struct ProverLimits {
     /// Percent of `max_processed` the SInE slices may use together, in
     /// equal shares; the run on every clause gets what they left.
     pub sine_share: u32,
+    /// `saturate prove` on a problem with a negated conjecture: percent of
+    /// the SInE slices' budget, and of what they left for every clause,
+    /// that goes to a second strategy (`alt_selection`,
+    /// `alt_clause_weight`), each time after the configured one; its run
+    /// on every clause does no model search (0 = none). Each strategy
+    /// proves problems the other misses within the same budget (E's
+    /// schedules rest on the same observation). Skipped when it is the
+    /// strategy the run uses anyway. Dataset runs never use it.
+    pub alt_share: u32,
+    /// Literal selection of the second strategy.
+    pub alt_selection: LiteralSelection,
+    /// Clause weight of the second strategy.
+    pub alt_clause_weight: ClauseWeight,
 }
 
 impl Default for ProverLimits {
@@ -119,6 +134,9 @@ impl Default for ProverLimits {
             sine_tolerance: 120,
             sine_depths: vec![1, 2, 0],
             sine_share: 50,
+            alt_share: 25,
+            alt_selection: LiteralSelection::ComplexExceptUniqMaxHorn,
+            alt_clause_weight: ClauseWeight::ConjectureRelative,
         }
     }
 }
@@ -360,6 +378,13 @@ impl Prover {
             });
             outcome.verdict = Verdict::Unknown;
         }
+    }
+
+    /// Forgets the cached verdicts (before the same problems are asked
+    /// again under other saturation parameters: the cache is keyed by the
+    /// problem alone).
+    pub fn clear_cache(&mut self) {
+        self.cache.clear();
     }
 
     fn lookup(&mut self, key: &str) -> Option<Outcome> {
