@@ -530,6 +530,18 @@ mod tests {
         )
     }
 
+    /// `prove` on a file under `limits`, the default saturation.
+    fn prove_with(path: &Path, limits: ProverLimits) -> ProveReport {
+        prove_file(
+            path,
+            None,
+            &IncludePolicy::default(),
+            limits,
+            Params::default(),
+        )
+        .unwrap()
+    }
+
     #[test]
     fn a_theorem_is_decided_and_its_certificate_checks() {
         let r =
@@ -643,14 +655,7 @@ mod tests {
                 max_processed,
                 ..ProverLimits::default()
             };
-            prove_file(
-                &path,
-                None,
-                &IncludePolicy::default(),
-                limits,
-                Params::default(),
-            )
-            .unwrap()
+            prove_with(&path, limits)
         };
         let other = (
             LiteralSelection::ComplexExceptUniqMaxHorn,
@@ -697,14 +702,7 @@ mod tests {
                 sine_share: share,
                 ..ProverLimits::default()
             };
-            prove_file(
-                &path,
-                None,
-                &IncludePolicy::default(),
-                limits,
-                Params::default(),
-            )
-            .unwrap()
+            prove_with(&path, limits)
         };
         let whole = run(vec![], 50);
         let shallow = run(vec![1], 50);

@@ -562,13 +562,16 @@ mod tests {
                 patience: None
             }
         );
-        for f in [
-            Family::Entailment,
-            Family::Reconstruction,
-            Family::Derivation,
-        ] {
-            assert_eq!(fill_of(&cfg, f), Fill::Slots);
+        for f in [Family::Reconstruction, Family::Derivation] {
+            assert_eq!(
+                fill_of(&cfg, f),
+                Fill::UntilFull {
+                    budget: 100,
+                    patience: None
+                }
+            );
         }
+        assert_eq!(fill_of(&cfg, Family::Entailment), Fill::Slots);
         let bad = TasksConfig {
             selection_slots: 0,
             ..TasksConfig::default()
