@@ -336,27 +336,22 @@ fn refute_scheduled(
         }
     }
     let alt = second_strategy(prover, bank, inputs, &goal);
-    // The slices run under each strategy in turn: the configured one, then
-    // the second (verdicts are cached by problem, not by strategy).
-    let strategies: Vec<Option<&Params>> = std::iter::once(None)
-        .chain(alt.as_ref().map(Some))
-        .collect();
-    let budget = lim.max_processed * u64::from(lim.sine_share.min(100)) / 100;
+    // The slices' budget: the configured strategy's part, then the second's.
+    let budget = cut(lim.max_processed, lim.sine_share.min(100));
+    let alt_share = if alt.is_some() {
+        lim.alt_share.min(100)
+    } else {
+        0
+    };
+    let parts = [
+        (None, cut(budget, 100 - alt_share)),
+        (alt.as_ref(), cut(budget, alt_share)),
+    ];
     let (mut processed, mut generated) = (0u64, 0u64);
-    let main = prover.params.clone();
-    for strategy in strategies.iter().filter(|_| !slices.is_empty()) {
-        let part = match (strategy, alt.is_some()) {
-            (_, false) => budget,
-            (None, true) => cut(budget, 100 - lim.alt_share.min(100)),
-            (Some(_), true) => cut(budget, lim.alt_share.min(100)),
-        };
-        let share = part / slices.len() as u64;
+    for (strategy, part) in parts {
+        let share = part / (slices.len().max(1) as u64);
         if share == 0 {
             continue;
-        }
-        if let Some(p) = strategy {
-            prover.params = (*p).clone();
-            prover.clear_cache();
         }
         for sel in &slices {
             let subset: Vec<InputClause> = inputs
@@ -377,69 +372,84 @@ fn refute_scheduled(
                 subset.len(),
                 inputs.len(),
             );
-            prover.limits = ProverLimits {
-                max_processed: share,
-                quick_processed: lim.quick_processed.min(share),
-                quick_model_size: 0,
-                max_model_size: 0,
-                ..lim.clone()
-            };
-            let mut out = prover.refute(bank, &subset);
+            let mut out = run_slice(
+                prover,
+                bank,
+                &subset,
+                slice_limits(&lim, share, false),
+                strategy,
+            );
             processed += out.stats.processed;
             generated += out.stats.generated;
             if matches!(out.verdict, Verdict::Theorem { .. }) || out.stats.timed_out {
-                prover.limits = lim;
-                prover.params = main;
                 out.stats.processed = processed;
                 out.stats.generated = generated;
                 return out;
             }
         }
-        if strategy.is_some() {
-            prover.params = main.clone();
-            prover.clear_cache();
-        }
     }
     let left = lim.max_processed.saturating_sub(processed).max(1);
-    let first = match alt {
-        Some(_) => cut(left, 100 - lim.alt_share.min(100)).max(1),
-        None => left,
-    };
-    prover.limits = ProverLimits {
-        max_processed: first,
-        quick_processed: lim.quick_processed.min(first),
-        ..lim.clone()
-    };
-    let mut rest = prover.refute(bank, inputs);
+    let first = cut(left, 100 - alt_share).max(1);
+    let mut rest = run_slice(prover, bank, inputs, slice_limits(&lim, first, true), None);
     processed += rest.stats.processed;
     generated += rest.stats.generated;
-    if let Some(params) = alt
-        && matches!(rest.verdict, Verdict::Unknown)
-        && !rest.stats.timed_out
-    {
+    if alt.is_some() && matches!(rest.verdict, Verdict::Unknown) && !rest.stats.timed_out {
         // The whole problem again under the other strategy: any verdict
         // now stands (a saturation of every clause is one). Models were
         // searched already, and they do not depend on the strategy.
         let budget = lim.max_processed.saturating_sub(processed).max(1);
         tracing::debug!("second strategy: {budget} given clauses");
-        prover.limits = ProverLimits {
-            max_processed: budget,
-            quick_processed: lim.quick_processed.min(budget),
-            quick_model_size: 0,
-            max_model_size: 0,
-            ..lim.clone()
-        };
-        prover.params = params;
-        prover.clear_cache();
-        rest = prover.refute(bank, inputs);
-        prover.params = main;
+        rest = run_slice(
+            prover,
+            bank,
+            inputs,
+            slice_limits(&lim, budget, false),
+            alt.as_ref(),
+        );
         processed += rest.stats.processed;
         generated += rest.stats.generated;
     }
-    prover.limits = lim;
     rest.stats.processed = processed;
     rest.stats.generated = generated;
     rest
+}
+
+/// `lim` with a budget of `given` given clauses (the quick phase at most
+/// that), and with its model search only when `models`.
+fn slice_limits(lim: &ProverLimits, given: u64, models: bool) -> ProverLimits {
+    ProverLimits {
+        max_processed: given,
+        quick_processed: lim.quick_processed.min(given),
+        quick_model_size: if models { lim.quick_model_size } else { 0 },
+        max_model_size: if models { lim.max_model_size } else { 0 },
+        ..lim.clone()
+    }
+}
+
+/// One run of the schedule: `clauses` under `limits` and, when given, the
+/// saturation parameters `strategy` instead of the prover's own. The
+/// prover's verdict cache is keyed by the problem alone, so it is emptied
+/// around a run under other parameters. The prover's limits and parameters
+/// are left as they were.
+fn run_slice(
+    prover: &mut Prover,
+    bank: &TermBank,
+    clauses: &[InputClause],
+    limits: ProverLimits,
+    strategy: Option<&Params>,
+) -> Outcome {
+    let own_limits = std::mem::replace(&mut prover.limits, limits);
+    let own_params = strategy.map(|p| {
+        prover.clear_cache();
+        std::mem::replace(&mut prover.params, p.clone())
+    });
+    let out = prover.refute(bank, clauses);
+    prover.limits = own_limits;
+    if let Some(p) = own_params {
+        prover.params = p;
+        prover.clear_cache();
+    }
+    out
 }
 
 /// `percent` percent of `n`.

@@ -210,6 +210,15 @@ fn ac_lattice(processed: u64) -> Saturator {
     saturator(text, params)
 }
 
+/// The literals of the last `n` clauses stored, newest first.
+fn recent_literals(s: &Saturator, n: usize) -> Vec<Literal> {
+    (0..s.store.len())
+        .rev()
+        .take(n)
+        .flat_map(|i| s.store.clause(ClauseId(i as u32)).lits.to_vec())
+        .collect()
+}
+
 /// A cached normal form made under an older rule set and kept because no
 /// rule added since rewrites it (`Rewriter::still_normal`) is the normal
 /// form that rewriting without the cache gives, at every step of an AC
@@ -219,16 +228,9 @@ fn revalidated_normal_forms_are_normal_forms() {
     let mut s = ac_lattice(400);
     let mut compared = 0;
     while s.step().is_none() {
-        let sides: Vec<crate::logic::TermId> = (0..s.store.len())
-            .rev()
-            .take(40)
-            .flat_map(|i| {
-                let c = s.store.clause(ClauseId(i as u32));
-                c.lits
-                    .iter()
-                    .flat_map(|l| [l.lhs, l.rhs])
-                    .collect::<Vec<_>>()
-            })
+        let sides: Vec<crate::logic::TermId> = recent_literals(&s, 40)
+            .iter()
+            .flat_map(|l| [l.lhs, l.rhs])
             .collect();
         for t in sides {
             let (mut used_a, mut used_b) = (Vec::new(), Vec::new());
@@ -254,17 +256,10 @@ fn guarded_normal_forms_are_cached_and_normal() {
     let mut s = ac_lattice(400);
     let (mut compared, mut repeated) = (0, 0);
     while s.step().is_none() {
-        let pairs: Vec<(crate::logic::TermId, crate::logic::TermId)> = (0..s.store.len())
-            .rev()
-            .take(40)
-            .flat_map(|i| {
-                let c = s.store.clause(ClauseId(i as u32));
-                c.lits
-                    .iter()
-                    .filter(|l| l.pos && !s.bank.is_var(l.lhs))
-                    .flat_map(|l| [(l.lhs, l.rhs), (l.rhs, l.lhs)])
-                    .collect::<Vec<_>>()
-            })
+        let pairs: Vec<(crate::logic::TermId, crate::logic::TermId)> = recent_literals(&s, 40)
+            .iter()
+            .filter(|l| l.pos && !s.bank.is_var(l.lhs))
+            .flat_map(|l| [(l.lhs, l.rhs), (l.rhs, l.lhs)])
             .collect();
         for (t, u) in pairs {
             let mut used = Vec::new();
