@@ -28,6 +28,8 @@ pub mod mace;
 pub mod output;
 #[cfg(test)]
 mod proptests;
+#[cfg(test)]
+mod schedule_tests;
 pub mod sine;
 pub mod workload;
 
@@ -288,7 +290,34 @@ impl Prover {
         premises: &[&[Literal]],
         conjecture: &[Literal],
     ) -> Outcome {
-        let key = problem_key(bank, premises, Some(conjecture));
+        self.prove_models_absent(bank, premises, conjecture, 0)
+    }
+
+    /// [`Prover::prove`] for a problem that contains a clause set known to
+    /// have no model of any size in `1..=absent_upto` (with the negated
+    /// conjecture): a model of the whole would be one of that part, so a
+    /// model search whose sizes all lie in the range is not made (one
+    /// that reaches past it runs as usual). The verdict is the one `prove`
+    /// returns; only the futile search is saved. The selection's stand-in
+    /// checks ask the same premise set with one clause more for every
+    /// candidate distractor; `u32::MAX` says the premises are known to
+    /// entail the conjecture (the saturation derived it from them), so no
+    /// countermodel of any size exists.
+    pub fn prove_models_absent(
+        &mut self,
+        bank: &TermBank,
+        premises: &[&[Literal]],
+        conjecture: &[Literal],
+        absent_upto: u32,
+    ) -> Outcome {
+        let mut key = problem_key(bank, premises, Some(conjecture));
+        if absent_upto > 0 {
+            // The verdict is the same, its statistics are not (no search
+            // made): a plain call never gets this entry, nor this call a
+            // plain one's, so a row's metadata never depends on which
+            // calls a worker's cache has seen.
+            key.push_str(&format!("\n#absent {absent_upto}"));
+        }
         if let Some(o) = self.lookup(&key) {
             return o;
         }
@@ -312,7 +341,7 @@ impl Prover {
                 role: "negated_conjecture".into(),
             });
         }
-        let mut outcome = self.run(local, inputs);
+        let mut outcome = self.run(local, inputs, absent_upto);
         if self.limits.check {
             let problem = CheckProblem {
                 axioms: premises.iter().map(|p| clause_to_tptp(bank, p)).collect(),
@@ -345,7 +374,7 @@ impl Prover {
                 role: c.role.clone(),
             })
             .collect();
-        let mut outcome = self.run(local, inputs);
+        let mut outcome = self.run(local, inputs, 0);
         if self.limits.check {
             let problem = CheckProblem {
                 axioms: lits.iter().map(|p| clause_to_tptp(bank, p)).collect(),
@@ -422,11 +451,13 @@ impl Prover {
     }
 
     /// The schedule of the module documentation, on clauses over `bank`,
-    /// its time recorded in this thread's [`cost`] counters.
-    fn run(&self, bank: TermBank, inputs: Vec<InputClause>) -> Outcome {
+    /// its time recorded in this thread's [`cost`] counters; no model of
+    /// the inputs has a size in `1..=absent_upto`
+    /// ([`Prover::prove_models_absent`]).
+    fn run(&self, bank: TermBank, inputs: Vec<InputClause>, absent_upto: u32) -> Outcome {
         let t = cost::now();
         let model_secs = std::cell::Cell::new(0.0);
-        let outcome = self.run_timed(bank, inputs, &model_secs);
+        let outcome = self.run_timed(bank, inputs, absent_upto, &model_secs);
         let total = cost::secs(t);
         let unknown = matches!(outcome.verdict, Verdict::Unknown);
         cost::record(|c| {
@@ -446,6 +477,7 @@ impl Prover {
         &self,
         bank: TermBank,
         inputs: Vec<InputClause>,
+        absent_upto: u32,
         model_secs: &std::cell::Cell<f64>,
     ) -> Outcome {
         let lim = &self.limits;
@@ -488,8 +520,18 @@ impl Prover {
         let mut try_models = |upto: u32, sat: &Saturator, stats: &mut ProofStats| {
             // A size abandoned for lack of conflicts is tried again, with the
             // full budget, after the long saturation.
+            if upto <= absent_upto {
+                return None;
+            }
             if upto > lim.quick_model_size {
                 finder.set_budgets(lim.max_ground_clauses, lim.sat_conflicts);
+            } else if upto <= tried {
+                // The same sizes under the same budgets on the same input
+                // clauses (the search never reads the saturation): the
+                // search already made found nothing, and a second would
+                // repeat it. Limits whose last phase is their quick one
+                // (the selection's stand-in checks) asked it twice.
+                return None;
             }
             let from = finder.no_model_upto + 1;
             let t = cost::now();

@@ -67,8 +67,14 @@ pub fn generate(
     if premises.is_empty() || premises.iter().any(|&p| g.canon(p) == tcanon) {
         return Err(Reject::Degenerate);
     }
+    // The kept premises are depth-d premises, from which the saturation
+    // derived the theorem: no countermodel to search for.
     let certify = |prover: &mut Prover, ps: &[ClauseId], want: bool| {
-        let outcome = g.prove(prover, ps, t.id);
+        let outcome = if want {
+            g.prove_derived(prover, ps, t.id)
+        } else {
+            g.prove(prover, ps, t.id)
+        };
         match &outcome.verdict {
             Verdict::Unknown => Err(Reject::Unknown),
             Verdict::Theorem { .. } if want => Ok(outcome),
