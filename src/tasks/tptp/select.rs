@@ -374,9 +374,7 @@ impl StandIns {
         }
         true
     }
-}
 
-impl StandIns {
     /// Sizes `1..=n` at which the premises of M but `q`, with the negated
     /// theorem, have no model (0 when one is found or nothing is known),
     /// searched once per premise up to the quick prover's largest size.
