@@ -527,10 +527,17 @@ mod tests {
     use super::*;
     use crate::saturation::{ClauseWeight, LiteralSelection};
 
-    fn decide(text: &str) -> Result<ProveReport, ProveError> {
+    /// `text` written to the problem file `name` in a fresh temporary
+    /// folder (kept while the returned guard lives).
+    fn problem_file(name: &str, text: &str) -> (tempfile::TempDir, std::path::PathBuf) {
         let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("p1.p");
+        let path = dir.path().join(name);
         std::fs::write(&path, text).unwrap();
+        (dir, path)
+    }
+
+    fn decide(text: &str) -> Result<ProveReport, ProveError> {
+        let (_dir, path) = problem_file("p1.p", text);
         prove_file(
             &path,
             None,
@@ -632,10 +639,6 @@ mod tests {
         assert_eq!(c.clauses, 3);
     }
 
-    /// The SInE slices: a goal that needs an axiom two trigger steps away
-    /// is not proved by a depth-1 slice; the whole set proves it after,
-    /// counting both slices' work. Only a refutation ends a slice: the
-    /// slice's clauses are satisfiable, and that is not reported.
     /// The second strategy runs on the whole problem after the first has
     /// used its share: with the whole budget given to it, the first gets
     /// one given clause, too few for this chain, and the proof is the
@@ -643,17 +646,14 @@ mod tests {
     /// the first gets everything.
     #[test]
     fn the_second_strategy_gets_its_share_of_the_whole_problem() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("chain.p");
-        std::fs::write(
-            &path,
+        let (_dir, path) = problem_file(
+            "chain.p",
             "cnf(a, axiom, p(a)).\n\
              cnf(pq, axiom, ~p(X) | q(X)).\n\
              cnf(qr, axiom, ~q(X) | r(X)).\n\
              cnf(rs, axiom, ~r(X) | s(X)).\n\
              cnf(goal, negated_conjecture, ~s(a)).\n",
-        )
-        .unwrap();
+        );
         let run = |share: u32,
                    (selection, weight): (LiteralSelection, ClauseWeight),
                    max_processed: u64| {
@@ -693,19 +693,20 @@ mod tests {
         );
     }
 
+    /// The SInE slices: a goal that needs an axiom two trigger steps away
+    /// is not proved by a depth-1 slice; the whole set proves it after,
+    /// counting both slices' work. Only a refutation ends a slice: the
+    /// slice's clauses are satisfiable, and that is not reported.
     #[test]
     fn sine_slices_end_only_on_a_refutation() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("p3.p");
-        std::fs::write(
-            &path,
+        let (_dir, path) = problem_file(
+            "p3.p",
             "fof(pq, axiom, ![X]: (q(X) => p(X))).\n\
              fof(q, axiom, ![X]: q(X)).\n\
              fof(u1, axiom, ![X]: (s(X) => t(X))).\n\
              fof(u2, axiom, ![X]: (t(X) => s(X))).\n\
              fof(goal, conjecture, p(a)).\n",
-        )
-        .unwrap();
+        );
         let run = |depths: Vec<u32>, share: u32| {
             let limits = ProverLimits {
                 sine_depths: depths,
@@ -731,13 +732,10 @@ mod tests {
     #[test]
     fn undecided_is_resource_out() {
         // A run that cannot finish within one given clause.
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("p2.p");
-        std::fs::write(
-            &path,
+        let (_dir, path) = problem_file(
+            "p2.p",
             "cnf(a, axiom, f(f(X))=f(X) | p(X)).\ncnf(b, axiom, ~p(f(X)) | p(X)).\ncnf(c, conjecture, p(f(f(a)))).\n",
-        )
-        .unwrap();
+        );
         let limits = ProverLimits {
             max_processed: 1,
             quick_processed: 1,
@@ -745,14 +743,7 @@ mod tests {
             quick_model_size: 0,
             ..ProverLimits::default()
         };
-        let r = prove_file(
-            &path,
-            None,
-            &IncludePolicy::default(),
-            limits,
-            Params::default(),
-        )
-        .unwrap();
+        let r = prove_with(&path, limits);
         assert_eq!(r.status, SzsStatus::ResourceOut);
         // A deadline already past stops it as a timeout.
         let limits = ProverLimits {
