@@ -3,6 +3,7 @@
 //! budget.
 
 use super::*;
+use crate::logic::TermId;
 use crate::tptp::parse_str;
 
 fn run(text: &str, max: u64) -> Saturator {
@@ -245,6 +246,83 @@ fn revalidated_normal_forms_are_normal_forms() {
     }
     assert!(compared > 1_000, "{compared}");
     assert!(s.nf_cache.refreshed() > 0, "the recheck never ran");
+}
+
+/// One rewrite step at the root (`Rewriter::rewrite_root`), with and
+/// without a guard, happens exactly when some active unit `l = r` matches
+/// `t` with σ, orients the instance (`t > rσ`) and, under a guard `u`,
+/// stays below it (`rσ ≤ u`) unless `t` is a strict instance of `l`; its
+/// result is one of those `rσ`. The rewriter checks instances through the
+/// matcher without building them; this builds every candidate and compares
+/// the built terms, at every step of an AC lattice run.
+#[test]
+fn root_rewrites_are_exactly_the_allowed_ones() {
+    let mut s = ac_lattice(300);
+    let (mut checked, mut guarded_rewrites, mut refused) = (0, 0, 0);
+    while s.step().is_none() {
+        let units: Vec<(TermId, TermId)> = s
+            .active
+            .ids()
+            .map(|id| s.store.clause(id).lits.to_vec())
+            .filter(|lits| lits.len() == 1 && lits[0].pos && lits[0].is_equational(&s.bank))
+            .flat_map(|lits| [(lits[0].lhs, lits[0].rhs), (lits[0].rhs, lits[0].lhs)])
+            .collect();
+        let pairs: Vec<(TermId, TermId)> = recent_literals(&s, 10)
+            .iter()
+            .filter(|l| l.pos && !s.bank.is_var(l.lhs))
+            .flat_map(|l| [(l.lhs, l.rhs), (l.rhs, l.lhs)])
+            .collect();
+        for (t, u) in pairs {
+            let mut unguarded = None;
+            for guard in [None, Some(u)] {
+                let mut allowed = Vec::new();
+                for &(l, r) in &units {
+                    let (mut vl, mut vr) = (Vec::new(), Vec::new());
+                    s.bank.count_vars(l, &mut vl);
+                    s.bank.count_vars(r, &mut vr);
+                    let covered = vr
+                        .iter()
+                        .enumerate()
+                        .all(|(v, &n)| n == 0 || vl.get(v).is_some_and(|&m| m > 0));
+                    let mut m = Matcher::new();
+                    if s.bank.is_var(l) || !covered || !m.matches(&s.bank, l, t) {
+                        continue;
+                    }
+                    let rs = m.apply(&mut s.bank, r);
+                    if s.kbo.compare(&s.bank, t, rs) != TermOrder::Greater {
+                        continue;
+                    }
+                    // t is a variant of l when l is an instance of t too.
+                    let strict = !Matcher::new().matches(&s.bank, t, l);
+                    let below = matches!(
+                        s.kbo.compare(&s.bank, rs, u),
+                        TermOrder::Less | TermOrder::Equal
+                    );
+                    if guard.is_none() || strict || below {
+                        allowed.push(rs);
+                    }
+                }
+                let mut used = Vec::new();
+                let got = s.rewriter(&mut used, None, None).rewrite_root(t, guard);
+                match got {
+                    Some(x) => {
+                        assert!(allowed.contains(&x), "{t:?} -> {x:?} not allowed");
+                        guarded_rewrites += usize::from(guard.is_some());
+                    }
+                    None => assert!(allowed.is_empty(), "{t:?}: {allowed:?} allowed"),
+                }
+                // The guard refused every unit that rewrites without it.
+                refused += usize::from(guard.is_some() && unguarded.is_some() && got.is_none());
+                unguarded = unguarded.or(got);
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 1_000, "{checked}");
+    assert!(
+        guarded_rewrites > 0 && refused > 0,
+        "{guarded_rewrites} {refused}"
+    );
 }
 
 /// A guarded normal form (the root of a maximal side, whose rewrites must

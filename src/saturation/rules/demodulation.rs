@@ -394,14 +394,16 @@ impl Rewriter<'_> {
     }
 
     /// One rewrite step at the root of `t`, if some unit applies.
-    fn rewrite_root(&mut self, t: TermId, guard: Option<TermId>) -> Option<TermId> {
+    pub(crate) fn rewrite_root(&mut self, t: TermId, guard: Option<TermId>) -> Option<TermId> {
         if self.bank.is_var(t) || *self.work >= self.work_limit {
             return None;
         }
-        // Units that match (the tree returns nothing else, with the
-        // matcher) and pass the ordering check, in tree order. Without a
-        // guard the first one rewrites, so the walk stops there.
-        let mut found: SmallVec<[(UnitEntry, Sigma); 2]> = SmallVec::new();
+        // The first unit in tree order that matches (the tree returns
+        // nothing else, with the matcher), passes the ordering check and,
+        // under a guard, rewrites below it. Both checks read the instance
+        // through the matcher, so a failed candidate builds nothing and the
+        // walk stops at the first that passes.
+        let mut found: Option<(UnitEntry, Sigma)> = None;
         let mut returned = 0u64;
         let (bank, kbo, store, exclude) = (&*self.bank, self.kbo, self.store, self.exclude);
         let (matcher, inst) = (&mut *self.matcher, &mut *self.inst);
@@ -413,14 +415,17 @@ impl Rewriter<'_> {
                 if Some(e.clause) == exclude {
                     return true;
                 }
+                if e.oriented && guard.is_none() {
+                    found = Some((e, sigma.iter().collect()));
+                    return false;
+                }
+                let (l, r) = unit_sides(bank, store, e);
+                matcher.set(sigma.iter());
                 // An unoriented unit rewrites only instances it orients: rσ must
                 // be smaller (the index holds only sides with every variable of
-                // the other side, so rσ has no variable t lacks). The check reads
-                // rσ through the matcher, so a failed one (most of them, with
-                // permutative units such as commutativity) builds nothing.
+                // the other side, so rσ has no variable t lacks). Most checks
+                // fail with permutative units such as commutativity.
                 if !e.oriented {
-                    let (l, r) = unit_sides(bank, store, e);
-                    matcher.set(sigma.iter());
                     let order = if e.permutative {
                         kbo.compare_matched_permutative(bank, matcher, inst, t, l, r)
                     } else {
@@ -430,40 +435,40 @@ impl Rewriter<'_> {
                         return true;
                     }
                 }
-                found.push((e, sigma.iter().collect()));
-                guard.is_some()
+                // rσ = u makes the literal a tautology that the unit subsumes
+                // anyway; a strict instance of l may always be rewritten (the
+                // encompassment condition of completion).
+                if let Some(u) = guard
+                    && !strict_instance(bank, matcher, l)
+                {
+                    inst.load_matcher(matcher, 0, 1);
+                    if !matches!(
+                        kbo.compare_inst(bank, inst, r, 0, u, 1),
+                        TermOrder::Less | TermOrder::Equal
+                    ) {
+                        return true;
+                    }
+                }
+                found = Some((e, sigma.iter().collect()));
+                false
             });
         *self.work += visits + returned;
-        for (e, sigma) in found {
-            let (l, r) = unit_sides(self.bank, self.store, e);
-            self.matcher.set(sigma);
-            debug_assert!(self.matcher.binds_all_vars(self.bank, r));
-            let rs = self.matcher.apply(self.bank, r);
-            // rσ = u makes the literal a tautology that the unit subsumes
-            // anyway; a strict instance of l may always be rewritten (the
-            // encompassment condition of completion).
-            if let Some(u) = guard
-                && !strict_instance(self.bank, self.matcher, l)
-                && !matches!(
-                    self.kbo.compare(self.bank, rs, u),
-                    TermOrder::Less | TermOrder::Equal
-                )
-            {
-                continue;
-            }
-            self.used.push(SimpStep::Rewrite(e.clause));
-            if let Some(tr) = self.trace.as_deref_mut() {
-                let step = TracedRewrite {
-                    path: tr.path.clone(),
-                    redex: t,
-                    contractum: rs,
-                    unit_side: e.side,
-                };
-                tr.steps.push((tr.lit, tr.right, step));
-            }
-            return Some(rs);
+        let (e, sigma) = found?;
+        let (_, r) = unit_sides(self.bank, self.store, e);
+        self.matcher.set(sigma);
+        debug_assert!(self.matcher.binds_all_vars(self.bank, r));
+        let rs = self.matcher.apply(self.bank, r);
+        self.used.push(SimpStep::Rewrite(e.clause));
+        if let Some(tr) = self.trace.as_deref_mut() {
+            let step = TracedRewrite {
+                path: tr.path.clone(),
+                redex: t,
+                contractum: rs,
+                unit_side: e.side,
+            };
+            tr.steps.push((tr.lit, tr.right, step));
         }
-        None
+        Some(rs)
     }
 }
 
