@@ -23,6 +23,7 @@
 //! `strict`. `SATURATE_FAULT=panic:<n>` (tests) makes candidate `n` of the
 //! run panic, counting `count` candidates per cell in cell order.
 
+use super::heap;
 use super::present::Presenter;
 use super::{Progress, RunError};
 use crate::audit::{AuditSettings, Collector};
@@ -581,6 +582,10 @@ pub fn generate(
     // The (generator, group) whose inputs are loaded: entered before its
     // first cell, left after its last (generators release them then).
     let mut entered: Option<(usize, &str)> = None;
+    // Freed prover and graph memory goes back to the system between batches
+    // (see `heap`): the resident size follows the live heap, not the run's
+    // length.
+    let mut trimmer = heap::Trimmer::default();
     'cells: for p in &planned {
         let cell = &p.cell;
         if seen_unit != Some(p.unit) {
@@ -590,6 +595,12 @@ pub fn generate(
         if entered != Some((p.generator, cell.group.as_str())) {
             if let Some((g, group)) = entered.take() {
                 generators[g].leave_group(group);
+                // A worker's state (a prover's verdict cache) serves one
+                // group's problems; a fresh worker is made on first use.
+                for w in &workers[g].0 {
+                    *w.lock().unwrap_or_else(|e| e.into_inner()) = None;
+                }
+                trimmer.now();
             }
             if let Err(e) = p.gen_ref.enter_group(&cell.group) {
                 stop = Some(RunError::Runtime(format!(
@@ -747,6 +758,7 @@ pub fn generate(
                 }
             }
             next = end;
+            trimmer.maybe();
         }
         cs.shortfall = cell.count - cs.written;
         cs.stats = means(std::mem::take(&mut cs.sums));

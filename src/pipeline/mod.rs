@@ -4,6 +4,7 @@
 
 pub mod artifact;
 pub mod generate;
+pub mod heap;
 pub mod merge;
 pub mod present;
 mod progress;
