@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Cost per certified row: rows per CPU-second per family and level, split
 into saturation (phase 1), proving, model search, checking and the rest
-(generation, writing), for the TPTP families on SET (the real TPTP files
+(generation, writing), with the process's peak resident size while the
+cells ran, for the TPTP families on SET (the real TPTP files
 when a TPTP root has them), GEO and TOP, and for PL and EQ.
 
 Every run is cold (a fresh output root) with --jobs 1; the engine's
@@ -83,6 +84,8 @@ def main() -> int:
             for k in ("rows", "cpu_seconds", "saturation", "models", "checking", "undecided",
                       "prover_calls", "prover_unknowns"):
                 d[k] += v[k]
+            # The run's largest resident size while any of these cells ran.
+            d["peak_rss_mib"] = max(d["peak_rss_mib"], v.get("peak_rss_mib", 0))
         all_rows = sum(d["rows"] for d in per.values()) or 1
         gen_cpu = sum(d["cpu_seconds"] for d in per.values()) or 1.0
         for (config, level), d in sorted(per.items()):
@@ -100,6 +103,7 @@ def main() -> int:
                 other_s=round(max(0.0, d["cpu_seconds"] - prover) + wr, 3),
                 prover_calls=int(d["prover_calls"]),
                 calls_per_row=round(d["prover_calls"] / d["rows"], 1) if d["rows"] else None,
+                peak_rss_mib=int(d["peak_rss_mib"]),
             ))
         notes.append(f"{label}: {int(all_rows)} rows, wall {wall:.1f}s, CPU {cpu:.1f}s "
                      f"(phase 1 {phase1:.1f} CPU-s, generation {gen_cpu:.1f} CPU-s, "
@@ -134,7 +138,8 @@ def main() -> int:
         collect("EQ", cost, wall, cpu)
 
     cols = ["source", "config", "level", "rows", "cpu_s", "rows_per_cpu_s", "phase1_s", "proving_s",
-            "models_s", "checking_s", "undecided_s", "other_s", "prover_calls", "calls_per_row"]
+            "models_s", "checking_s", "undecided_s", "other_s", "prover_calls", "calls_per_row",
+            "peak_rss_mib"]
     (ROOT / "out/bench").mkdir(parents=True, exist_ok=True)
     with open(ROOT / "out/bench/cost_per_row.csv", "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=cols)

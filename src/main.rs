@@ -946,6 +946,10 @@ fn run_domain(args: &RunArgs) -> Result<(), RunError> {
         serde_json::json!(summary.saturation_seconds),
     );
     phase1.insert(
+        "phase1_peak_rss_mib".into(),
+        serde_json::json!(summary.saturation_peak_rss_kib / 1024),
+    );
+    phase1.insert(
         "files".into(),
         summary
             .saturation

@@ -6,16 +6,9 @@
 
 use saturate::pipeline::heap;
 
-/// Resident set size of this process in bytes, from `/proc/self/statm`.
+/// Resident set size of this process in bytes.
 fn resident() -> u64 {
-    let statm = std::fs::read_to_string("/proc/self/statm").expect("/proc/self/statm");
-    let pages: u64 = statm
-        .split_whitespace()
-        .nth(1)
-        .and_then(|p| p.parse().ok())
-        .expect("a resident page count");
-    // SAFETY: sysconf has no preconditions.
-    pages * unsafe { libc::sysconf(libc::_SC_PAGESIZE) } as u64
+    heap::rss_kib().expect("/proc/self/statm") * 1024
 }
 
 /// A worker thread fills its arena with 192 MB of blocks below the mmap

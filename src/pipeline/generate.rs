@@ -112,6 +112,11 @@ pub struct CellSummary {
     /// Of those, the prover's (CPU seconds; timing).
     #[serde(skip)]
     pub cost: crate::prover::cost::Costs,
+    /// The process's largest resident size (MiB) from the end of the cell
+    /// before to the end of this one, entering its group included
+    /// ([`heap::RssSampler`]; measurement, 0 where unknown).
+    #[serde(skip)]
+    pub peak_rss_mib: u64,
     #[serde(skip)]
     sums: BTreeMap<&'static str, (f64, u64)>,
     #[serde(skip)]
@@ -177,8 +182,9 @@ impl RunSummary {
     /// candidates, worker wall and CPU seconds and the prover's share of
     /// the CPU seconds
     /// (saturation, model search, checking, and the seconds of calls that
-    /// ended undecided), plus generation wall-clock and writer seconds.
-    /// Timings: never part of a dataset.
+    /// ended undecided) and the peak resident size while it ran, plus
+    /// generation wall-clock and writer seconds. Measurements: never part of
+    /// a dataset.
     pub fn cost_json(&self) -> serde_json::Value {
         let cells: serde_json::Map<String, serde_json::Value> = self
             .cells
@@ -198,6 +204,7 @@ impl RunSummary {
                         "undecided": c.cost.undecided,
                         "prover_calls": c.cost.calls,
                         "prover_unknowns": c.cost.unknowns,
+                        "peak_rss_mib": c.peak_rss_mib,
                     }),
                 )
             })
@@ -586,6 +593,8 @@ pub fn generate(
     // (see `heap`): the resident size follows the live heap, not the run's
     // length.
     let mut trimmer = heap::Trimmer::default();
+    // Which cell the run's memory peak belongs to (`--cost-json`).
+    let rss = heap::RssSampler::start();
     'cells: for p in &planned {
         let cell = &p.cell;
         if seen_unit != Some(p.unit) {
@@ -761,6 +770,7 @@ pub fn generate(
             trimmer.maybe();
         }
         cs.shortfall = cell.count - cs.written;
+        cs.peak_rss_mib = rss.take().unwrap_or(0) / 1024;
         cs.stats = means(std::mem::take(&mut cs.sums));
         cs.difficulty = means(std::mem::take(&mut cs.difficulty_sums));
         summary.cells.insert(cell.key(), cs);

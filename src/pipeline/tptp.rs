@@ -122,6 +122,9 @@ pub struct TptpSummary {
     /// Wall-clock seconds of phase 1 (saturation, ranking and model search,
     /// or reading the artifacts).
     pub saturation_seconds: f64,
+    /// The process's peak resident size (KiB) at the end of phase 1, 0 where
+    /// unknown (measurement).
+    pub saturation_peak_rss_kib: u64,
     /// Where the dataset is (empty under [`Stage::Saturate`]).
     pub dataset: PathBuf,
 }
@@ -568,10 +571,11 @@ pub fn run_tptp(run: &TptpRun) -> Result<TptpSummary, RunError> {
         artifacts.push((d.dir, d.reused));
     }
     let saturation_seconds = t0.elapsed().as_secs_f64();
+    let saturation_peak_rss_kib = super::peak_rss_kib();
     if run.progress {
         tracing::info!(
             "{name}: phase 1 done in {saturation_seconds:.1}s (peak RSS {} MiB)",
-            super::peak_rss_kib() / 1024
+            saturation_peak_rss_kib / 1024
         );
     }
     let Some(writer) = writer else {
@@ -580,6 +584,7 @@ pub fn run_tptp(run: &TptpRun) -> Result<TptpSummary, RunError> {
             artifacts,
             run: RunSummary::default(),
             saturation_seconds,
+            saturation_peak_rss_kib,
             dataset: PathBuf::new(),
         });
     };
@@ -618,6 +623,7 @@ pub fn run_tptp(run: &TptpRun) -> Result<TptpSummary, RunError> {
         artifacts,
         run: summary,
         saturation_seconds,
+        saturation_peak_rss_kib,
         dataset: data_dir,
     })
 }
