@@ -638,7 +638,7 @@ impl Saturator {
         exclude: Option<ClauseId>,
         mut detail: Option<&mut Vec<SimpDetail>>,
     ) {
-        if self.nf_cache.len() > 4_000_000 {
+        if self.nf_cache.over_budget() {
             self.nf_cache.clear();
         }
         let before = simps.len();

@@ -101,7 +101,7 @@ struct NfEntry {
 /// valid rewrite; normalisation resumes from it. Units used stay valid
 /// premises even if later deleted, since deleted clauses remain in the
 /// derivation DAG.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct NfCache {
     /// Indexed by term id: 0 = no entry, otherwise 1 + index into `entries`.
     slot: Vec<u32>,
@@ -113,8 +113,39 @@ pub struct NfCache {
     /// entry's units stay until [`NfCache::clear`]).
     used: Vec<ClauseId>,
     traces: Vec<Box<[TracedRewrite]>>,
+    /// Bytes held by `traces`, as [`NfCache::trace_bytes`] counts them.
+    trace_bytes: usize,
+    /// [`NF_CACHE_TRACE_BYTES`] (smaller in tests).
+    budget: usize,
     refreshed: u64,
 }
+
+impl Default for NfCache {
+    fn default() -> Self {
+        Self {
+            slot: Vec::new(),
+            guarded: FxHashMap::default(),
+            entries: Vec::new(),
+            used: Vec::new(),
+            traces: Vec::new(),
+            trace_bytes: 0,
+            budget: NF_CACHE_TRACE_BYTES,
+            refreshed: 0,
+        }
+    }
+}
+
+/// The most bytes of traces (a tracing rewriter's located steps, kept for
+/// certificates) an [`NfCache`] holds before [`NfCache::over_budget`] asks
+/// for a clear. An entry's trace holds every rewrite below its term, so a
+/// deep term's entries repeat its subterms' steps, paths included, along
+/// each path: an FLD entailment prover call (2 million traced rewrites)
+/// held some 500 MB in its cache while below the entry bound. Untraced
+/// entries (saturation runs) are 20 bytes and stay bounded by
+/// [`NF_CACHE_ENTRIES`] alone.
+pub const NF_CACHE_TRACE_BYTES: usize = 64 << 20;
+/// The most entries an [`NfCache`] holds before it asks for a clear.
+pub const NF_CACHE_ENTRIES: usize = 4_000_000;
 
 impl NfCache {
     /// Entries stored.
@@ -134,6 +165,21 @@ impl NfCache {
         self.entries.clear();
         self.used.clear();
         self.traces.clear();
+        self.trace_bytes = 0;
+    }
+
+    /// Bytes held by the entries' traces (steps and their paths, allocator
+    /// overhead not): a measure of the work stored, the same on every
+    /// machine, so clearing by it keeps a run reproducible.
+    pub fn trace_bytes(&self) -> usize {
+        self.trace_bytes
+    }
+
+    /// True when the cache holds more than [`NF_CACHE_ENTRIES`] entries or
+    /// [`NF_CACHE_TRACE_BYTES`] bytes of traces: the caller clears it
+    /// between clauses.
+    pub fn over_budget(&self) -> bool {
+        self.entries.len() > NF_CACHE_ENTRIES || self.trace_bytes > self.budget
     }
 
     /// 1 + the index of the entry of `t` under `guard`, or 0.
@@ -185,6 +231,13 @@ impl NfCache {
         self.used.extend(used);
         let trace = match trace {
             Some(tr) => {
+                self.trace_bytes += std::mem::size_of::<Box<[TracedRewrite]>>()
+                    + tr.iter()
+                        .map(|s| {
+                            std::mem::size_of::<TracedRewrite>()
+                                + std::mem::size_of::<u32>() * s.path.len()
+                        })
+                        .sum::<usize>();
                 self.traces.push(tr);
                 self.traces.len() as u32
             }
@@ -531,4 +584,62 @@ pub fn backward_candidates(bank: &TermBank, active: &ActiveSet, l: TermId) -> Ve
     out.sort_unstable();
     out.dedup();
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn step(path_len: usize) -> TracedRewrite {
+        TracedRewrite {
+            path: vec![0; path_len],
+            redex: TermId(1),
+            contractum: TermId(2),
+            unit_side: 0,
+        }
+    }
+
+    /// Traces count their steps and paths; past the budget the cache
+    /// asks for a clear, and a clear starts the count afresh. Untraced
+    /// entries count nothing (the entry bound covers them).
+    #[test]
+    fn cache_counts_its_trace_bytes_and_asks_to_be_cleared_past_its_budget() {
+        let mut c = NfCache {
+            budget: 4096,
+            ..NfCache::default()
+        };
+        let units = [ClauseId(1), ClauseId(2), ClauseId(3)];
+        c.put((TermId(5), None), TermId(6), 1, units.into_iter(), None);
+        assert_eq!(c.trace_bytes(), 0);
+        let trace: Box<[TracedRewrite]> = vec![step(10), step(0)].into();
+        c.put(
+            (TermId(7), Some(TermId(8))),
+            TermId(9),
+            1,
+            units.into_iter(),
+            Some(trace),
+        );
+        let traced = std::mem::size_of::<Box<[TracedRewrite]>>()
+            + 2 * std::mem::size_of::<TracedRewrite>()
+            + 10 * std::mem::size_of::<u32>();
+        assert_eq!(c.trace_bytes(), traced);
+        assert!(!c.over_budget());
+        let long: Box<[TracedRewrite]> = vec![step(1000)].into();
+        c.put(
+            (TermId(10), None),
+            TermId(11),
+            1,
+            std::iter::empty(),
+            Some(long),
+        );
+        assert!(
+            c.over_budget(),
+            "{} bytes over a 4096-byte budget",
+            c.trace_bytes()
+        );
+        c.clear();
+        assert_eq!(c.trace_bytes(), 0);
+        assert!(!c.over_budget());
+        assert!(c.get(TermId(5), None).is_none());
+    }
 }
