@@ -17,7 +17,7 @@
 //! every few milliseconds on its own thread, so a run can say which cell
 //! its memory peak came from (`--cost-json`, `peak_rss_mib`) without
 //! resetting the kernel's high-water mark, which `getrusage` and
-//! `/usr/bin/time` report.
+//! `/usr/bin/time` report ([`peak_rss_kib`] reads that mark).
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
@@ -79,6 +79,20 @@ pub fn rss_kib() -> Option<u64> {
     let statm = std::fs::read_to_string("/proc/self/statm").ok()?;
     let pages: u64 = statm.split_whitespace().nth(1)?.parse().ok()?;
     Some(pages.saturating_mul(page_kib()))
+}
+
+/// Peak resident memory of this process in KiB (`VmHWM`, the kernel's
+/// high-water mark that `getrusage` reports too), 0 if unknown.
+pub fn peak_rss_kib() -> u64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("VmHWM:"))
+                .and_then(|l| l.split_whitespace().nth(1))
+                .and_then(|v| v.parse().ok())
+        })
+        .unwrap_or(0)
 }
 
 fn page_kib() -> u64 {

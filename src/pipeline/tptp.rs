@@ -571,7 +571,7 @@ pub fn run_tptp(run: &TptpRun) -> Result<TptpSummary, RunError> {
         artifacts.push((d.dir, d.reused));
     }
     let saturation_seconds = t0.elapsed().as_secs_f64();
-    let saturation_peak_rss_kib = super::peak_rss_kib();
+    let saturation_peak_rss_kib = super::heap::peak_rss_kib();
     if run.progress {
         tracing::info!(
             "{name}: phase 1 done in {saturation_seconds:.1}s (peak RSS {} MiB)",

@@ -113,7 +113,9 @@ pub struct NfCache {
     /// entry's units stay until [`NfCache::clear`]).
     used: Vec<ClauseId>,
     traces: Vec<Box<[TracedRewrite]>>,
-    /// Bytes held by `traces`, as [`NfCache::trace_bytes`] counts them.
+    /// Bytes held by `traces` (steps and their paths, allocator overhead
+    /// not): a measure of the work stored, the same on every machine, so
+    /// clearing by it keeps a run reproducible.
     trace_bytes: usize,
     /// [`NF_CACHE_TRACE_BYTES`] (smaller in tests).
     budget: usize,
@@ -166,13 +168,6 @@ impl NfCache {
         self.used.clear();
         self.traces.clear();
         self.trace_bytes = 0;
-    }
-
-    /// Bytes held by the entries' traces (steps and their paths, allocator
-    /// overhead not): a measure of the work stored, the same on every
-    /// machine, so clearing by it keeps a run reproducible.
-    pub fn trace_bytes(&self) -> usize {
-        self.trace_bytes
     }
 
     /// True when the cache holds more than [`NF_CACHE_ENTRIES`] entries or
@@ -610,7 +605,7 @@ mod tests {
         };
         let units = [ClauseId(1), ClauseId(2), ClauseId(3)];
         c.put((TermId(5), None), TermId(6), 1, units.into_iter(), None);
-        assert_eq!(c.trace_bytes(), 0);
+        assert_eq!(c.trace_bytes, 0);
         let trace: Box<[TracedRewrite]> = vec![step(10), step(0)].into();
         c.put(
             (TermId(7), Some(TermId(8))),
@@ -622,7 +617,7 @@ mod tests {
         let traced = std::mem::size_of::<Box<[TracedRewrite]>>()
             + 2 * std::mem::size_of::<TracedRewrite>()
             + 10 * std::mem::size_of::<u32>();
-        assert_eq!(c.trace_bytes(), traced);
+        assert_eq!(c.trace_bytes, traced);
         assert!(!c.over_budget());
         let long: Box<[TracedRewrite]> = vec![step(1000)].into();
         c.put(
@@ -635,10 +630,10 @@ mod tests {
         assert!(
             c.over_budget(),
             "{} bytes over a 4096-byte budget",
-            c.trace_bytes()
+            c.trace_bytes
         );
         c.clear();
-        assert_eq!(c.trace_bytes(), 0);
+        assert_eq!(c.trace_bytes, 0);
         assert!(!c.over_budget());
         assert!(c.get(TermId(5), None).is_none());
     }
