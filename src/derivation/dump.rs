@@ -108,6 +108,11 @@ pub fn write_dump(w: impl Write, bank: &TermBank, store: &ClauseStore) -> io::Re
 
 /// Appends the decimal digits of `n`.
 fn push_u32(out: &mut Vec<u8>, mut n: u32) {
+    if n < 10 {
+        // Most numbers printed are variable indices.
+        out.push(b'0' + n as u8);
+        return;
+    }
     let mut buf = [0u8; 10];
     let mut i = buf.len();
     loop {
@@ -274,5 +279,14 @@ mod tests {
         );
         assert_eq!(recs[2].clause, "$false");
         assert!(recs[0].clause.contains("X12"), "{}", recs[0].clause);
+    }
+
+    #[test]
+    fn numbers_print_as_decimal_on_both_sides_of_the_one_digit_path() {
+        for n in [0, 7, 9, 10, 11, 99, 100, 65_535, u32::MAX] {
+            let mut out = b"x".to_vec();
+            push_u32(&mut out, n);
+            assert_eq!(out, format!("x{n}").into_bytes());
+        }
     }
 }

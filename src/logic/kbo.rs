@@ -517,17 +517,12 @@ impl Kbo {
         l: TermId,
         r: TermId,
     ) -> TermOrder {
-        debug_assert!(permutative(bank, l, r));
-        if bank.is_var(l) || bank.is_var(r) {
+        let from = match self.permutative_prefix(bank, t, l, r, |v| m.get(v)) {
+            Ok(o) => return o,
+            Err(i) => i,
+        };
+        if from == usize::MAX {
             return self.compare_matched(bank, m, sub, t, l, r);
-        }
-        let (f, g) = (bank.sym(l), bank.sym(r));
-        if f != g {
-            return if self.rank(f) > self.rank(g) {
-                TermOrder::Greater
-            } else {
-                TermOrder::Incomparable
-            };
         }
         let n = bank.var_bound(l).max(bank.var_bound(r)) as usize;
         let mut acc: smallvec::SmallVec<[i32; 16]> = smallvec::SmallVec::new();
@@ -536,14 +531,11 @@ impl Kbo {
             sub,
             loaded: false,
         };
-        for i in 0..bank.arity(l) {
+        for i in from..bank.arity(l) {
             let (ti, li, ri) = (bank.arg(t, i), bank.arg(l, i), bank.arg(r, i));
             let o = if li == ri {
-                // The same pattern: the same instance.
                 TermOrder::Equal
             } else if let (true, Some(y)) = (bank.is_var(li), bank.var_index(ri)) {
-                // Two variables (commutativity and its variants): compare
-                // their images.
                 match m.get(y) {
                     Some(u) => self.greater_or_equal(bank, ti, u),
                     None => TermOrder::Incomparable,
@@ -561,6 +553,58 @@ impl Kbo {
             }
         }
         TermOrder::Equal
+    }
+
+    /// The part of [`Kbo::compare_matched_permutative`] that needs only the
+    /// images of single pattern variables (`image`): the heads'
+    /// precedence, then the argument pairs that are the same pattern or two
+    /// variables (commutativity and its variants decide there). `Ok` is the
+    /// answer; `Err(i)` means arguments before `i` have equal instances and
+    /// pair `i` needs the instance walk (`Err(usize::MAX)`: a side is a
+    /// variable, the general comparison decides). Lets a caller holding the
+    /// images elsewhere (a discrimination-tree retrieval) skip loading a
+    /// [`Matcher`] for the candidates decided here, most of them.
+    pub fn permutative_prefix(
+        &self,
+        bank: &TermBank,
+        t: TermId,
+        l: TermId,
+        r: TermId,
+        image: impl Fn(u32) -> Option<TermId>,
+    ) -> Result<TermOrder, usize> {
+        debug_assert!(permutative(bank, l, r));
+        if bank.is_var(l) || bank.is_var(r) {
+            return Err(usize::MAX);
+        }
+        let (f, g) = (bank.sym(l), bank.sym(r));
+        if f != g {
+            return Ok(if self.rank(f) > self.rank(g) {
+                TermOrder::Greater
+            } else {
+                TermOrder::Incomparable
+            });
+        }
+        for i in 0..bank.arity(l) {
+            let (li, ri) = (bank.arg(l, i), bank.arg(r, i));
+            if li == ri {
+                // The same pattern: the same instance.
+                continue;
+            }
+            let (true, Some(y)) = (bank.is_var(li), bank.var_index(ri)) else {
+                return Err(i);
+            };
+            // Two variables: compare their images.
+            let o = match image(y) {
+                Some(u) => self.greater_or_equal(bank, bank.arg(t, i), u),
+                None => TermOrder::Incomparable,
+            };
+            match o {
+                TermOrder::Equal => {}
+                TermOrder::Greater => return Ok(TermOrder::Greater),
+                _ => return Ok(TermOrder::Incomparable),
+            }
+        }
+        Ok(TermOrder::Equal)
     }
 
     /// [`Kbo::compare_matched`] on the pair (`t` = σ(`l`), σ(`r`)) with

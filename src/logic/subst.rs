@@ -242,24 +242,7 @@ impl Subst {
     /// instance of `t` (bank `b`), computed without building it. Both are
     /// blind to variable names, so the renaming does not matter.
     pub fn weight_shape(&self, bank: &TermBank, t: TermId, b: Bank) -> (u32, u32) {
-        if bank.is_ground(t) {
-            return (bank.weight(t), bank.shape(t));
-        }
-        let (t, b) = self.deref(bank, t, b);
-        if bank.is_ground(t) {
-            return (bank.weight(t), bank.shape(t));
-        }
-        if bank.is_var(t) {
-            return (1, VAR_SHAPE);
-        }
-        let mut w = 1u32;
-        let mut sh = ShapeHasher::new(bank.head_code(t));
-        for &a in bank.args(t) {
-            let (wa, sa) = self.weight_shape(bank, a, b);
-            w = w.saturating_add(wa);
-            sh.arg(sa);
-        }
-        (w, sh.finish())
+        self.weigh::<true>(bank, t, b)
     }
 
     /// [`Subst::weight_shape`] of the term [`Subst::apply_replacing`] builds.
@@ -270,22 +253,70 @@ impl Subst {
         b: Bank,
         r: Replace<'_>,
     ) -> (u32, u32) {
+        self.weigh_replacing::<true>(bank, t, b, r)
+    }
+
+    /// The weight alone of [`Subst::weight_shape`] (no shape is hashed).
+    pub fn weight(&self, bank: &TermBank, t: TermId, b: Bank) -> u32 {
+        self.weigh::<false>(bank, t, b).0
+    }
+
+    /// The weight alone of [`Subst::weight_shape_replacing`].
+    pub fn weight_replacing(&self, bank: &TermBank, t: TermId, b: Bank, r: Replace<'_>) -> u32 {
+        self.weigh_replacing::<false>(bank, t, b, r).0
+    }
+
+    /// Weight, and shape when `SHAPE` (0 otherwise), of the instance of `t`.
+    fn weigh<const SHAPE: bool>(&self, bank: &TermBank, t: TermId, b: Bank) -> (u32, u32) {
+        let cached = |t| (bank.weight(t), if SHAPE { bank.shape(t) } else { 0 });
+        if bank.is_ground(t) {
+            return cached(t);
+        }
+        let (t, b) = self.deref(bank, t, b);
+        if bank.is_ground(t) {
+            return cached(t);
+        }
+        if bank.is_var(t) {
+            return (1, if SHAPE { VAR_SHAPE } else { 0 });
+        }
+        let mut w = 1u32;
+        let mut sh = ShapeHasher::new(bank.head_code(t));
+        for &a in bank.args(t) {
+            let (wa, sa) = self.weigh::<SHAPE>(bank, a, b);
+            w = w.saturating_add(wa);
+            if SHAPE {
+                sh.arg(sa);
+            }
+        }
+        (w, if SHAPE { sh.finish() } else { 0 })
+    }
+
+    /// [`Subst::weigh`] of the term [`Subst::apply_replacing`] builds.
+    fn weigh_replacing<const SHAPE: bool>(
+        &self,
+        bank: &TermBank,
+        t: TermId,
+        b: Bank,
+        r: Replace<'_>,
+    ) -> (u32, u32) {
         let Some((&i, rest)) = r.pos.split_first() else {
-            return self.weight_shape(bank, r.by, r.by_bank);
+            return self.weigh::<SHAPE>(bank, r.by, r.by_bank);
         };
         let mut w = 1u32;
         let mut sh = ShapeHasher::new(bank.head_code(t));
         for (k, &a) in bank.args(t).iter().enumerate() {
             let (wa, sa) = if k == i as usize {
                 let inner = Replace { pos: rest, ..r };
-                self.weight_shape_replacing(bank, a, b, inner)
+                self.weigh_replacing::<SHAPE>(bank, a, b, inner)
             } else {
-                self.weight_shape(bank, a, b)
+                self.weigh::<SHAPE>(bank, a, b)
             };
             w = w.saturating_add(wa);
-            sh.arg(sa);
+            if SHAPE {
+                sh.arg(sa);
+            }
         }
-        (w, sh.finish())
+        (w, if SHAPE { sh.finish() } else { 0 })
     }
 }
 

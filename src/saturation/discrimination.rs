@@ -262,6 +262,14 @@ pub struct Bindings<'w> {
 }
 
 impl Bindings<'_> {
+    /// The binding of the stored term's variable `v` (`None` when `v` does
+    /// not occur in it).
+    #[inline]
+    pub fn get(&self, v: u32) -> Option<TermId> {
+        let k = self.names.iter().position(|&w| w == v)?;
+        self.binds[k]
+    }
+
     /// `(variable of the stored term, its binding)` for every variable.
     pub fn iter(&self) -> impl Iterator<Item = (u32, TermId)> + '_ {
         self.names.iter().zip(self.binds).map(|(&v, b)| {
@@ -429,7 +437,14 @@ mod tests {
         for &q in terms.iter().step_by(3) {
             let mut found = Vec::new();
             tree.generalizations(&b, q, &mut |t, _, sigma| {
-                found.push((t, sigma.iter().collect::<Vec<_>>()));
+                let pairs: Vec<_> = sigma.iter().collect();
+                // `get` reads the same bindings, and nothing for a variable
+                // the stored term lacks.
+                for &(v, u) in &pairs {
+                    assert_eq!(sigma.get(v), Some(u));
+                }
+                assert_eq!(sigma.get(99), None);
+                found.push((t, pairs));
                 true
             });
             for (t, sigma) in found {

@@ -468,16 +468,30 @@ impl Rewriter<'_> {
                     return false;
                 }
                 let (l, r) = unit_sides(bank, store, e);
-                matcher.set(sigma.iter());
                 // An unoriented unit rewrites only instances it orients: rσ must
                 // be smaller (the index holds only sides with every variable of
                 // the other side, so rσ has no variable t lacks). Most checks
-                // fail with permutative units such as commutativity.
+                // fail with permutative units such as commutativity, and most
+                // of those are decided from the retrieval's bindings alone,
+                // before the matcher is loaded.
+                let mut loaded = false;
                 if !e.oriented {
-                    let order = if e.permutative {
-                        kbo.compare_matched_permutative(bank, matcher, inst, t, l, r)
+                    let quick = if e.permutative {
+                        kbo.permutative_prefix(bank, t, l, r, |v| sigma.get(v))
                     } else {
-                        kbo.compare_matched(bank, matcher, inst, t, l, r)
+                        Err(usize::MAX)
+                    };
+                    let order = match quick {
+                        Ok(o) => o,
+                        Err(_) => {
+                            matcher.set(sigma.iter());
+                            loaded = true;
+                            if e.permutative {
+                                kbo.compare_matched_permutative(bank, matcher, inst, t, l, r)
+                            } else {
+                                kbo.compare_matched(bank, matcher, inst, t, l, r)
+                            }
+                        }
                     };
                     if order != TermOrder::Greater {
                         return true;
@@ -486,15 +500,18 @@ impl Rewriter<'_> {
                 // rσ = u makes the literal a tautology that the unit subsumes
                 // anyway; a strict instance of l may always be rewritten (the
                 // encompassment condition of completion).
-                if let Some(u) = guard
-                    && !strict_instance(bank, matcher, l)
-                {
-                    inst.load_matcher(matcher, 0, 1);
-                    if !matches!(
-                        kbo.compare_inst(bank, inst, r, 0, u, 1),
-                        TermOrder::Less | TermOrder::Equal
-                    ) {
-                        return true;
+                if let Some(u) = guard {
+                    if !loaded {
+                        matcher.set(sigma.iter());
+                    }
+                    if !strict_instance(bank, matcher, l) {
+                        inst.load_matcher(matcher, 0, 1);
+                        if !matches!(
+                            kbo.compare_inst(bank, inst, r, 0, u, 1),
+                            TermOrder::Less | TermOrder::Equal
+                        ) {
+                            return true;
+                        }
                     }
                 }
                 found = Some((e, sigma.iter().collect()));

@@ -144,18 +144,29 @@ impl Infer<'_> {
             _ => subst.weight_shape(bank, t, p.bank),
         };
         let mut keyed: SmallVec<[(Key, usize, bool); 8]> = SmallVec::new();
-        for (k, p) in pending.iter().enumerate() {
-            let (wl, sl) = side_ws(p, 0, p.lit.lhs);
-            let (wr, sr) = side_ws(p, 1, p.lit.rhs);
-            let swap = wr > wl && p.lit.is_equational(bank);
-            let key = if swap {
-                (p.lit.pos, wr, sr, wl, sl)
-            } else {
-                (p.lit.pos, wl, sl, wr, sr)
+        if let [p] = pending {
+            // One literal: nothing to sort, only its sides to order, by
+            // weight alone (no shapes hashed).
+            let w = |side: u8, t| match p.repl {
+                Some((s, r)) if s == side => subst.weight_replacing(bank, t, p.bank, r),
+                _ => subst.weight(bank, t, p.bank),
             };
-            keyed.push((key, k, swap));
+            let swap = p.lit.is_equational(bank) && w(1, p.lit.rhs) > w(0, p.lit.lhs);
+            keyed.push(((p.lit.pos, 0, 0, 0, 0), 0, swap));
+        } else {
+            for (k, p) in pending.iter().enumerate() {
+                let (wl, sl) = side_ws(p, 0, p.lit.lhs);
+                let (wr, sr) = side_ws(p, 1, p.lit.rhs);
+                let swap = wr > wl && p.lit.is_equational(bank);
+                let key = if swap {
+                    (p.lit.pos, wr, sr, wl, sl)
+                } else {
+                    (p.lit.pos, wl, sl, wr, sr)
+                };
+                keyed.push((key, k, swap));
+            }
+            keyed.sort_by_key(|e| e.0);
         }
-        keyed.sort_by_key(|e| e.0);
         let mut ren = Renaming::new();
         let mut out = Vec::with_capacity(pending.len());
         for &(_, k, swap) in &keyed {
