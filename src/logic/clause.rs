@@ -194,12 +194,16 @@ fn renumber(bank: &mut TermBank, lits: &mut [Literal]) {
     if bound == 0 {
         return;
     }
-    let mut map = vec![u32::MAX; bound];
-    let mut next = 0u32;
+    let mut num = Numbering {
+        map: vec![u32::MAX; bound],
+        next: 0,
+        full: 0,
+    };
     for l in lits.iter() {
-        number_vars(bank, l.lhs, &mut map, &mut next);
-        number_vars(bank, l.rhs, &mut map, &mut next);
+        num.visit(bank, l.lhs);
+        num.visit(bank, l.rhs);
     }
+    let map = num.map;
     if map
         .iter()
         .enumerate()
@@ -244,19 +248,37 @@ fn cmp_lits(bank: &TermBank, a: &[Literal], b: &[Literal]) -> Ordering {
         .unwrap_or(Ordering::Equal)
 }
 
-fn number_vars(bank: &TermBank, t: TermId, map: &mut [u32], next: &mut u32) {
-    if bank.is_ground(t) {
-        return;
-    }
-    if let Some(v) = bank.var_index(t) {
-        if map[v as usize] == u32::MAX {
-            map[v as usize] = *next;
-            *next += 1;
+/// Variables numbered in order of first occurrence.
+struct Numbering {
+    /// Old index -> new index (`u32::MAX`: not seen yet).
+    map: Vec<u32>,
+    next: u32,
+    /// Every variable below this index is numbered already, so a subterm
+    /// whose variables all lie below it ([`TermBank::var_bound`]) is
+    /// skipped without a walk: conclusions repeat their variables, and the
+    /// second side rarely holds one the first lacks.
+    full: u32,
+}
+
+impl Numbering {
+    fn visit(&mut self, bank: &TermBank, t: TermId) {
+        if bank.var_bound(t) <= self.full {
+            return;
         }
-        return;
-    }
-    for i in 0..bank.arity(t) {
-        number_vars(bank, bank.arg(t, i), map, next);
+        if let Some(v) = bank.var_index(t) {
+            let m = &mut self.map;
+            if m[v as usize] == u32::MAX {
+                m[v as usize] = self.next;
+                self.next += 1;
+                while (self.full as usize) < m.len() && m[self.full as usize] != u32::MAX {
+                    self.full += 1;
+                }
+            }
+            return;
+        }
+        for i in 0..bank.arity(t) {
+            self.visit(bank, bank.arg(t, i));
+        }
     }
 }
 
