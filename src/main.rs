@@ -774,6 +774,10 @@ fn derive(
     );
     progress.finish(report.status.name());
     let szs = derive_status(report.status, sat.timed_out, loaded.has_conjecture);
+    // Only the derivation is written from here on: the search's indexes,
+    // queues and caches are freed first, so the writer's buffers (the dump's
+    // compressor) come on top of the terms and clauses alone.
+    let (bank, store) = sat.into_derivation();
     // The SZS status goes to stdout; the derivation is the SZS output block
     // there, or the plain TSTP file of --out.
     let stdout = std::io::stdout();
@@ -788,7 +792,13 @@ fn derive(
         Some(path) => {
             std::io::Write::flush(&mut lock).map_err(to_stdout)?;
             write_atomic(path, |w| {
-                pipeline::write_derivation_from(w, &sat, DagFormat::from_path(path), &fof_lines)
+                pipeline::write_derivation_from(
+                    w,
+                    &bank,
+                    &store,
+                    DagFormat::from_path(path),
+                    &fof_lines,
+                )
             })?
         }
         None => {
@@ -802,7 +812,13 @@ fn derive(
                 format_args!("% SZS output start {form} for {name}\n"),
             )
             .and_then(|_| {
-                pipeline::write_derivation_from(&mut lock, &sat, DagFormat::Tstp, &fof_lines)
+                pipeline::write_derivation_from(
+                    &mut lock,
+                    &bank,
+                    &store,
+                    DagFormat::Tstp,
+                    &fof_lines,
+                )
             })
             .and_then(|_| {
                 std::io::Write::write_fmt(

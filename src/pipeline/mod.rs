@@ -23,7 +23,7 @@ pub use sources::{AxiomSource, EMBEDDED_AXIOMS, domain_sources};
 use crate::derivation::{DagStats, Derivation, write_dump, write_tstp};
 use crate::logic::TermBank;
 use crate::saturation::{
-    ClauseId, InputInfo, Inputs, Params, RoundReport, Saturator, Stats, Status,
+    ClauseId, ClauseStore, InputInfo, Inputs, Params, RoundReport, Saturator, Stats, Status,
 };
 use crate::tptp::{Problem, TptpError};
 use serde::{Deserialize, Serialize};
@@ -436,7 +436,7 @@ pub fn write_derivation(
     sat: &Saturator,
     format: DagFormat,
 ) -> std::io::Result<()> {
-    write_derivation_from(w, sat, format, &[])
+    write_derivation_from(w, &sat.bank, &sat.store, format, &[])
 }
 
 /// [`write_derivation`] for inputs clausified from FOF formulas: TSTP
@@ -444,7 +444,8 @@ pub fn write_derivation(
 /// clauses only).
 pub fn write_derivation_from(
     w: &mut impl Write,
-    sat: &Saturator,
+    bank: &TermBank,
+    store: &ClauseStore,
     format: DagFormat,
     fof_lines: &[crate::tptp::FofLine],
 ) -> std::io::Result<()> {
@@ -453,9 +454,9 @@ pub fn write_derivation_from(
             for l in fof_lines {
                 writeln!(w, "{}", l.to_tptp())?;
             }
-            write_tstp(w, &sat.bank, &sat.store, sat.store.ids())
+            write_tstp(w, bank, store, store.ids())
         }
-        DagFormat::Dump => write_dump(w, &sat.bank, &sat.store),
+        DagFormat::Dump => write_dump(w, bank, store),
     }
 }
 

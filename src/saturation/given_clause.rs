@@ -258,6 +258,13 @@ impl Saturator {
         }
     }
 
+    /// The run's terms and derivation, for writing once the search is over:
+    /// the indexes, queues and caches are dropped here, so that what is
+    /// allocated for the writing does not come on top of them.
+    pub fn into_derivation(self) -> (TermBank, ClauseStore) {
+        (self.bank, self.store)
+    }
+
     /// A run over input clauses, with the precedence chosen from their symbol
     /// frequencies.
     ///
