@@ -127,7 +127,7 @@ proptest! {
                 let expected = bank.replace_at(ia, pos, ib);
                 let got = sub.apply_replacing(&mut bank, a, 0, r, &mut ren2);
                 prop_assert_eq!(got, expected);
-                prop_assert_eq!(sub.weight_shape_replacing(&bank, a, 0, r), (bank.weight(got), bank.shape(got)));
+                prop_assert_eq!(sub.weigh_replacing::<true>(&bank, a, 0, r), (bank.weight(got), bank.shape(got)));
             }
         }
     }

@@ -245,25 +245,9 @@ impl Subst {
         self.weigh::<true>(bank, t, b)
     }
 
-    /// [`Subst::weight_shape`] of the term [`Subst::apply_replacing`] builds.
-    pub fn weight_shape_replacing(
-        &self,
-        bank: &TermBank,
-        t: TermId,
-        b: Bank,
-        r: Replace<'_>,
-    ) -> (u32, u32) {
-        self.weigh_replacing::<true>(bank, t, b, r)
-    }
-
     /// The weight alone of [`Subst::weight_shape`] (no shape is hashed).
     pub fn weight(&self, bank: &TermBank, t: TermId, b: Bank) -> u32 {
         self.weigh::<false>(bank, t, b).0
-    }
-
-    /// The weight alone of [`Subst::weight_shape_replacing`].
-    pub fn weight_replacing(&self, bank: &TermBank, t: TermId, b: Bank, r: Replace<'_>) -> u32 {
-        self.weigh_replacing::<false>(bank, t, b, r).0
     }
 
     /// Weight, and shape when `SHAPE` (0 otherwise), of the instance of `t`.
@@ -291,8 +275,10 @@ impl Subst {
         (w, if SHAPE { sh.finish() } else { 0 })
     }
 
-    /// [`Subst::weigh`] of the term [`Subst::apply_replacing`] builds.
-    fn weigh_replacing<const SHAPE: bool>(
+    /// Weight, and shape when `SHAPE` (0 otherwise), of the term
+    /// [`Subst::apply_replacing`] builds: [`Subst::weight_shape`] or
+    /// [`Subst::weight`] of that instance, without building it.
+    pub fn weigh_replacing<const SHAPE: bool>(
         &self,
         bank: &TermBank,
         t: TermId,

@@ -140,7 +140,7 @@ impl Infer<'_> {
         let bank = &*self.bank;
         let subst = &*self.subst;
         let side_ws = |p: &Pending<'_>, side: u8, t| match p.repl {
-            Some((s, r)) if s == side => subst.weight_shape_replacing(bank, t, p.bank, r),
+            Some((s, r)) if s == side => subst.weigh_replacing::<true>(bank, t, p.bank, r),
             _ => subst.weight_shape(bank, t, p.bank),
         };
         let mut keyed: SmallVec<[(Key, usize, bool); 8]> = SmallVec::new();
@@ -148,7 +148,7 @@ impl Infer<'_> {
             // One literal: nothing to sort, only its sides to order, by
             // weight alone (no shapes hashed).
             let w = |side: u8, t| match p.repl {
-                Some((s, r)) if s == side => subst.weight_replacing(bank, t, p.bank, r),
+                Some((s, r)) if s == side => subst.weigh_replacing::<false>(bank, t, p.bank, r).0,
                 _ => subst.weight(bank, t, p.bank),
             };
             let swap = p.lit.is_equational(bank) && w(1, p.lit.rhs) > w(0, p.lit.lhs);
