@@ -95,7 +95,7 @@ impl RowFingerprint {
 
     /// Adds one row: its column values in schema order ([`COLUMNS`]),
     /// `None` for a null (`level` as decimal digits, `messages` as
-    /// [`messages_json`]).
+    /// `messages_json`).
     pub fn add(&mut self, values: [Option<&str>; 12]) {
         for v in values {
             match v {

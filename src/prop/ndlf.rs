@@ -45,7 +45,7 @@ pub struct NdlfOptions {
     pub max_justifiers: usize,
     /// Whether `p from` with no justifier (a tautology) is allowed.
     pub allow_empty: bool,
-    /// Anti-consolidation bound (spec §2, [P]): the premises cited in one
+    /// Anti-consolidation bound (spec §2, \[P\]): the premises cited in one
     /// step, counting every premise a justifier carries
     /// ([`carried_premises`]), the premises the claim assumes as hypotheses,
     /// and, separately, the premises the claim mentions as sub-formulas;
@@ -90,7 +90,7 @@ const CARRY_CLAUSE_CAP: usize = 4096;
 /// (without auxiliary atoms, [`clausify`]) is non-empty and contained in
 /// the justifier's, so premises merged into one formula count one by one
 /// however they are grouped, negated twice or rewritten. A justifier whose
-/// clausal form exceeds [`CARRY_CLAUSE_CAP`] clauses counts, instead, the
+/// clausal form exceeds `CARRY_CLAUSE_CAP` clauses counts, instead, the
 /// compound premises it contains as sub-formulas. An honest derived lemma
 /// (a clause, a literal) carries a premise only by restating it.
 pub fn carried_premises(premises: &[Formula], j: &Formula) -> usize {

@@ -7,7 +7,7 @@
 //! refutation into an NDL_f proof (conditional proof of the negated goal).
 //!
 //! The step count is the number of resolution inferences in the trimmed
-//! refutation, not counting clausification (as in [P], which used Vampire).
+//! refutation, not counting clausification (as in \[P\], which used Vampire).
 //! It is an upper bound on the shortest refutation: instances are rejected
 //! when *our* refutation is too long.
 

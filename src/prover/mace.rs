@@ -2,8 +2,8 @@
 //! and guide", ANL/MCS-TM-249, 2001) with the techniques of Paradox
 //! (Claessen & Sörensson, "New techniques that improve MACE-style finite
 //! model finding", CADE-19 workshop on model computation, 2003): flatten the
-//! clauses so every literal is shallow ([`flat`]: term definitions,
-//! variable elimination, clause splitting), infer sorts ([`sorts`]), ground
+//! clauses so every literal is shallow (`flat`: term definitions,
+//! variable elimination, clause splitting), infer sorts (`sorts`), ground
 //! the clauses over each sort's domain, add the totality and functionality
 //! constraints of the function tables and the least-number canonicity
 //! constraints on the constants of each sort, and hand the propositional
@@ -26,10 +26,10 @@
 //!
 //! The model returned is unsorted, of the size searched: sorts that are
 //! smaller are padded with copies of element 0 (sound for free sorts only,
-//! see [`sorts`]), symbols made by the flattening are dropped. Every model is
+//! see `sorts`), symbols made by the flattening are dropped. Every model is
 //! re-verified on the input clauses by the independent checker before any
 //! label rests on it. Work is bounded by ground-clause and conflict budgets
-//! per size, never by time. [`reference`] keeps the plain finder (one SAT
+//! per size, never by time. [`mod@reference`] keeps the plain finder (one SAT
 //! problem per size, one sort, constant bounds only) that the tests and the
 //! `mace` bench compare against.
 

@@ -2,7 +2,7 @@
 //! superposition (from and into), resolution, unit simplification and
 //! backward rewriting, and a feature-vector index for subsumption.
 //!
-//! Insertion and removal go through one function, [`ActiveSet::update`], so
+//! Insertion and removal go through one function, `ActiveSet::update`, so
 //! that the entries removed are exactly the entries inserted.
 
 use super::discrimination::DiscTree;

@@ -218,7 +218,7 @@ pub struct Problem {
     /// true literal as `$true = $true` so it still reads as a tautology.
     pub tautologies: Vec<ParsedClause>,
     /// Every file read from disk, in the order first read, without repeats
-    /// (for [`parse_str`], only the included files).
+    /// (for [`parse_str`](super::parse_str), only the included files).
     pub files: Vec<PathBuf>,
     /// The word of the top file's `% Status : X` header line, if any.
     pub status: Option<String>,

@@ -42,7 +42,7 @@ fn quote(s: &str) -> String {
 
 /// A file path (or any text) as a TPTP single-quoted atom, for `file(...)`
 /// sources: always quoted, escaped and percent-encoded as described at
-/// [`quote`]; read it back with [`unquote`].
+/// `quote`; read it back with [`unquote`].
 pub fn path_to_tptp(path: &str) -> String {
     quote(path)
 }

@@ -44,7 +44,7 @@ pub struct Rewriter<'a> {
     /// `exclude` is set, since a cached result may have used that clause).
     pub cache: Option<&'a mut NfCache>,
     /// Literals whose sides' order is known (from
-    /// [`crate::logic::clause::orient_known`]), so it is not computed again.
+    /// [`crate::logic::orient_known`]), so it is not computed again.
     pub known: &'a [(Literal, TermOrder)],
     /// Where each rewrite acted, when simplification detail is recorded
     /// (one entry per [`SimpStep::Rewrite`] pushed to `used`).
@@ -200,7 +200,7 @@ impl NfCache {
         }
     }
 
-    /// Stale entries found still normal by [`Rewriter::still_normal`] and
+    /// Stale entries found still normal by `Rewriter::still_normal` and
     /// kept, without normalising them again.
     pub fn refreshed(&self) -> u64 {
         self.refreshed

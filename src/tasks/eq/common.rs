@@ -135,7 +135,7 @@ const EQUATION_FIELDS: [&str; 4] = [
 
 /// The first equation name an answer gives that the problem's list does
 /// not hold, if any, found in every field that names equations
-/// ([`EQUATION_FIELDS`]) at any depth of the answer `v`. Citing an
+/// (`EQUATION_FIELDS`) at any depth of the answer `v`. Citing an
 /// equation the task does not give uses what is forbidden (the grader's
 /// `cheating`); a field of the wrong type is left to the scorer's own
 /// reading (malformed).

@@ -19,7 +19,7 @@
 //!
 //! From level 5 (proofs of 31 steps and more, where positions outside every
 //! later redex grow rare) every gap, fillable or decoy, ends at the proof's
-//! last line, and a decoy is searched by [`change_deep`]: all changes at a
+//! last line, and a decoy is searched by `change_deep`: all changes at a
 //! position against one model. Drawing the gap anywhere and keeping the
 //! decoys that certify put 46 of 48 level-5 decoys at the end against
 //! fillable gaps in the middle (gap position told the label: +9 points).
@@ -115,7 +115,7 @@ const MAX_SEARCHES: usize = 8;
 /// at most two redexes per step); with `decoy`, changes the line after the
 /// gap as described in the module documentation. With `deep` (level 5 on)
 /// the gap, fillable or not, ends at the proof's last line and a decoy is
-/// made by [`change_deep`]. `None` if no gap of the wanted kind was found.
+/// made by `change_deep`. `None` if no gap of the wanted kind was found.
 pub fn make_gap(
     p: &Proof,
     decoy: bool,

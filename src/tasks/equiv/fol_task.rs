@@ -19,8 +19,8 @@
 //! tree: spacing and redundant parentheses do not count, a renamed bound
 //! variable does) is `cheating`; random interpretations that separate the
 //! two give `wrong` at once; otherwise the prover decides both directions
-//! (an answer nesting more than [`MAX_EXTRA_DEPTH`] quantifiers beyond the
-//! formula's, or more than [`MAX_ANSWER_DEPTH`] in all, is `timeout`
+//! (an answer nesting more than `MAX_EXTRA_DEPTH` quantifiers beyond the
+//! formula's, or more than `MAX_ANSWER_DEPTH` in all, is `timeout`
 //! unchecked, since evaluation grows as the model size to the nesting
 //! depth):
 //! `ok` when both are proved, `wrong` with the countermodel when one has a

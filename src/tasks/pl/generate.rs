@@ -664,7 +664,7 @@ fn numberings(p: &Problem, atoms: &[String]) -> Vec<Vec<usize>> {
 
 /// Exact canonical form (spec §3.1): the minimum, over renamings of the
 /// problem's atoms onto `A`, `B`, ... (all of them up to 6 atoms, those
-/// [`numberings`] allows beyond), of the sorted premise strings plus the
+/// `numberings` allows beyond), of the sorted premise strings plus the
 /// goal string, and the conditionalized flag. Two problems have the same
 /// form iff they are equal up to atom renaming and premise order.
 pub fn canonical_form(p: &Problem) -> String {

@@ -4,7 +4,7 @@
 //! (proof checking, proof writing, proof masking, gap filling) with their
 //! prompts and scorers, and PL2's structured families.
 //!
-//! Data flow per instance: seeded RNG → [`generate`] (five constraints,
+//! Data flow per instance: seeded RNG → [`fn@generate`] (five constraints,
 //! truth vectors) → [`generate::certify`] (SAT) → [`crate::prop::prover::prove`]
 //! (strict self-check) → [`tasks`] (corrupt / mask / gap, label recomputed
 //! by the checker) → [`prompt`] → [`instance::PlInstance`].

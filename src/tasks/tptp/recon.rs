@@ -6,7 +6,7 @@
 //! Size: a level asks for depth at least d and at least n nodes (`k` of the
 //! level map, never below 5, so no level is a three-clause graph that
 //! "the theorem comes from the other two" solves). The graph is grown at
-//! random from the theorem (see [`grown_cut`]) to a node count drawn from
+//! random from the theorem (see `grown_cut`) to a node count drawn from
 //! n..=2n-1, with a longest path in d..=d+6: the defaults (n = 5, 8, 12, 16)
 //! give 5-9, 8-15, 12-23 and 16-31 nodes, at least the reference
 //! implementation's 2^d..2^(d+1)-1 nodes at depth d = level (seed 001 §3,

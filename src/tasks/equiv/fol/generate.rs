@@ -47,7 +47,7 @@ impl Level {
     /// constants: the caps), the quantifiers grow by one every two levels
     /// up to [`MAX_QUANTIFIERS`] (level 9), the connectives by one a level
     /// up to [`MAX_CONNECTIVES`] (level 11) and the rewrite steps by one a
-    /// level up to [`TOP_LEVEL`] (the equivalence pairs take one more).
+    /// level up to `TOP_LEVEL` (the equivalence pairs take one more).
     ///
     /// | level | unary | binary | constants | quantifiers | connectives | rewrites |
     /// |---:|---:|---:|---:|---:|---:|---:|
@@ -192,7 +192,7 @@ pub const VARIABLES: [&str; 8] = ["X", "Y", "Z", "W", "V", "U", "T", "S"];
 /// A closed formula over `vocabulary` with the sizes of `level`: every
 /// predicate occurs, every quantifier binds a variable that occurs in its
 /// scope, and no two quantifiers bind the same name. Not checked for
-/// degeneracy (see [`degenerate`] and [`contingent`]).
+/// degeneracy (see [`degenerate`] and [`contingent`](super::contingent)).
 pub fn random_formula(rng: &mut ChaCha8Rng, vocabulary: &[Symbol], level: &Level) -> Fol {
     let preds: Vec<&Symbol> = vocabulary
         .iter()

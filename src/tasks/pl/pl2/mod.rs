@@ -40,7 +40,7 @@ use std::collections::BTreeMap;
 /// Generation limits of PL2.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Pl2Options {
-    /// Reject theorems whose refutation has this many resolution steps or more ([P]: 150).
+    /// Reject theorems whose refutation has this many resolution steps or more (\[P\]: 150).
     pub max_refutation_steps: usize,
     /// Reject instances whose clausal form has more clauses than this.
     pub max_cnf_clauses: usize,
