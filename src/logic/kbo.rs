@@ -533,19 +533,14 @@ impl Kbo {
         };
         for i in from..bank.arity(l) {
             let (ti, li, ri) = (bank.arg(t, i), bank.arg(l, i), bank.arg(r, i));
-            let o = if li == ri {
-                TermOrder::Equal
-            } else if let (true, Some(y)) = (bank.is_var(li), bank.var_index(ri)) {
-                match m.get(y) {
-                    Some(u) => self.greater_or_equal(bank, ti, u),
-                    None => TermOrder::Incomparable,
-                }
-            } else {
-                if acc.is_empty() {
-                    acc.resize(n, 0);
-                }
-                self.walk_matched(bank, &mut inst, (ti, li, ri), &mut acc).0
-            };
+            let o = self
+                .permutative_pair(bank, ti, li, ri, |v| m.get(v))
+                .unwrap_or_else(|| {
+                    if acc.is_empty() {
+                        acc.resize(n, 0);
+                    }
+                    self.walk_matched(bank, &mut inst, (ti, li, ri), &mut acc).0
+                });
             match o {
                 TermOrder::Equal => {}
                 TermOrder::Greater => return TermOrder::Greater,
@@ -585,26 +580,41 @@ impl Kbo {
             });
         }
         for i in 0..bank.arity(l) {
-            let (li, ri) = (bank.arg(l, i), bank.arg(r, i));
-            if li == ri {
-                // The same pattern: the same instance.
-                continue;
-            }
-            let (true, Some(y)) = (bank.is_var(li), bank.var_index(ri)) else {
-                return Err(i);
-            };
-            // Two variables: compare their images.
-            let o = match image(y) {
-                Some(u) => self.greater_or_equal(bank, bank.arg(t, i), u),
-                None => TermOrder::Incomparable,
-            };
-            match o {
-                TermOrder::Equal => {}
-                TermOrder::Greater => return Ok(TermOrder::Greater),
-                _ => return Ok(TermOrder::Incomparable),
+            let pair = (bank.arg(t, i), bank.arg(l, i), bank.arg(r, i));
+            match self.permutative_pair(bank, pair.0, pair.1, pair.2, &image) {
+                Some(TermOrder::Equal) => {}
+                Some(TermOrder::Greater) => return Ok(TermOrder::Greater),
+                Some(_) => return Ok(TermOrder::Incomparable),
+                None => return Err(i),
             }
         }
         Ok(TermOrder::Equal)
+    }
+
+    /// The order of the instances of one argument pair (`ti` = σ(`li`),
+    /// σ(`ri`)) of a permutative unit, when it needs no walk: the same
+    /// pattern has the same instance, and of two variables the images are
+    /// compared (`Greater`, `Equal` or else `Incomparable`). `None` for any
+    /// other pair.
+    #[inline]
+    fn permutative_pair(
+        &self,
+        bank: &TermBank,
+        ti: TermId,
+        li: TermId,
+        ri: TermId,
+        image: impl Fn(u32) -> Option<TermId>,
+    ) -> Option<TermOrder> {
+        if li == ri {
+            return Some(TermOrder::Equal);
+        }
+        let (true, Some(y)) = (bank.is_var(li), bank.var_index(ri)) else {
+            return None;
+        };
+        Some(match image(y) {
+            Some(u) => self.greater_or_equal(bank, ti, u),
+            None => TermOrder::Incomparable,
+        })
     }
 
     /// [`Kbo::compare_matched`] on the pair (`t` = σ(`l`), σ(`r`)) with

@@ -250,8 +250,9 @@ impl Subst {
         self.weigh::<false>(bank, t, b).0
     }
 
-    /// Weight, and shape when `SHAPE` (0 otherwise), of the instance of `t`.
-    fn weigh<const SHAPE: bool>(&self, bank: &TermBank, t: TermId, b: Bank) -> (u32, u32) {
+    /// Weight, and shape when `SHAPE` (0 otherwise), of the instance of `t`:
+    /// [`Subst::weight_shape`] or [`Subst::weight`].
+    pub fn weigh<const SHAPE: bool>(&self, bank: &TermBank, t: TermId, b: Bank) -> (u32, u32) {
         let cached = |t| (bank.weight(t), if SHAPE { bank.shape(t) } else { 0 });
         if bank.is_ground(t) {
             return cached(t);

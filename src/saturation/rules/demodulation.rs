@@ -476,14 +476,12 @@ impl Rewriter<'_> {
                 // before the matcher is loaded.
                 let mut loaded = false;
                 if !e.oriented {
-                    let quick = if e.permutative {
-                        kbo.permutative_prefix(bank, t, l, r, |v| sigma.get(v))
-                    } else {
-                        Err(usize::MAX)
-                    };
+                    let quick = e
+                        .permutative
+                        .then(|| kbo.permutative_prefix(bank, t, l, r, |v| sigma.get(v)));
                     let order = match quick {
-                        Ok(o) => o,
-                        Err(_) => {
+                        Some(Ok(o)) => o,
+                        _ => {
                             matcher.set(sigma.iter());
                             loaded = true;
                             if e.permutative {

@@ -16,7 +16,7 @@ use super::active::ActiveSet;
 use super::params::Params;
 use super::selection::is_maximal_in;
 use super::store::{ClauseId, ClauseStore, Rule};
-use crate::logic::{Bank, Kbo, Literal, Renaming, Replace, Subst, TermBank, TermOrder};
+use crate::logic::{Bank, Kbo, Literal, Renaming, Replace, Subst, TermBank, TermId, TermOrder};
 use smallvec::SmallVec;
 
 /// A clause produced by a generating inference, before normalisation.
@@ -41,6 +41,22 @@ pub(crate) struct Pending<'p> {
     pub bank: Bank,
     /// A replacement inside one side (superposition).
     pub repl: Option<(u8, Replace<'p>)>,
+}
+
+/// Weight, and shape when `SHAPE`, of the instance of side `side` (0 = lhs,
+/// 1 = rhs, here the term `t`) of a pending literal, its replacement
+/// included: what [`Infer::build_conclusion`] will build there.
+fn side_weigh<const SHAPE: bool>(
+    subst: &Subst,
+    bank: &TermBank,
+    p: &Pending<'_>,
+    side: u8,
+    t: TermId,
+) -> (u32, u32) {
+    match p.repl {
+        Some((s, r)) if s == side => subst.weigh_replacing::<SHAPE>(bank, t, p.bank, r),
+        _ => subst.weigh::<SHAPE>(bank, t, p.bank),
+    }
 }
 
 /// Everything a generating rule needs.
@@ -139,24 +155,18 @@ impl Infer<'_> {
         type Key = (bool, u32, u32, u32, u32);
         let bank = &*self.bank;
         let subst = &*self.subst;
-        let side_ws = |p: &Pending<'_>, side: u8, t| match p.repl {
-            Some((s, r)) if s == side => subst.weigh_replacing::<true>(bank, t, p.bank, r),
-            _ => subst.weight_shape(bank, t, p.bank),
-        };
+
         let mut keyed: SmallVec<[(Key, usize, bool); 8]> = SmallVec::new();
         if let [p] = pending {
             // One literal: nothing to sort, only its sides to order, by
             // weight alone (no shapes hashed).
-            let w = |side: u8, t| match p.repl {
-                Some((s, r)) if s == side => subst.weigh_replacing::<false>(bank, t, p.bank, r).0,
-                _ => subst.weight(bank, t, p.bank),
-            };
+            let w = |side, t| side_weigh::<false>(subst, bank, p, side, t).0;
             let swap = p.lit.is_equational(bank) && w(1, p.lit.rhs) > w(0, p.lit.lhs);
             keyed.push(((p.lit.pos, 0, 0, 0, 0), 0, swap));
         } else {
             for (k, p) in pending.iter().enumerate() {
-                let (wl, sl) = side_ws(p, 0, p.lit.lhs);
-                let (wr, sr) = side_ws(p, 1, p.lit.rhs);
+                let (wl, sl) = side_weigh::<true>(subst, bank, p, 0, p.lit.lhs);
+                let (wr, sr) = side_weigh::<true>(subst, bank, p, 1, p.lit.rhs);
                 let swap = wr > wl && p.lit.is_equational(bank);
                 let key = if swap {
                     (p.lit.pos, wr, sr, wl, sl)
