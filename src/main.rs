@@ -531,12 +531,29 @@ fn load_config(c: &Common) -> Result<Config, RunError> {
     Ok(cfg)
 }
 
+/// Whether the command was given `-q`: then only warnings and errors are
+/// logged (no progress or housekeeping lines such as removed leftovers).
+fn quiet(cli: &Cli) -> bool {
+    match &cli.command {
+        Some(Command::Derive { common, .. })
+        | Some(Command::Prove { common, .. })
+        | Some(Command::Score { common, .. }) => common.quiet,
+        Some(Command::Pl(a)) => a.quiet,
+        Some(Command::Eq(a)) => a.quiet,
+        Some(Command::Equiv(a)) => a.quiet,
+        Some(Command::Verify { quiet, .. }) | Some(Command::Merge { quiet, .. }) => *quiet,
+        Some(Command::PrintConfig { .. }) | Some(Command::Audit { .. }) => false,
+        None => cli.run.common.quiet,
+    }
+}
+
 fn main() {
     let cli = Cli::parse();
+    let level = if quiet(&cli) { "warn" } else { "info" };
     tracing_subscriber::fmt()
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_default_env()
-                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(level)),
         )
         .with_writer(std::io::stderr)
         .with_target(false)

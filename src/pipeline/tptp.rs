@@ -287,7 +287,7 @@ fn file_stage(src: &AxiomSource, run: &TptpRun, root: &Path) -> Result<FileDone,
     if artifact::exists(&dir) {
         if run.stage == Stage::Saturate {
             // Nothing to do; the report is all the table needs.
-            if let Ok(report) = artifact::read_report(&dir) {
+            if let Ok(report) = artifact::read_report(&dir, &key) {
                 return Ok(FileDone {
                     report,
                     dir,
