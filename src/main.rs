@@ -478,6 +478,10 @@ fn validated(cfg: Config) -> Result<Config, RunError> {
 }
 
 fn run_pl(a: &PlArgs) -> Result<(), RunError> {
+    pipeline::check_output_dir(
+        &a.out,
+        a.config.iter().map(|c| ("the config file", c.as_path())),
+    )?;
     let mut cfg = load_file(a.config.as_deref())?;
     a.generation.apply(&mut cfg, pipeline::RunKind::Pl);
     let pl = &mut cfg.tasks.pl;
@@ -1041,6 +1045,7 @@ fn run_one_family(
     generation: &GenArgs,
     run: fn(&Config, &Path, &pipeline::LoopSettings) -> Result<pipeline::RunSummary, RunError>,
 ) -> Result<(), RunError> {
+    pipeline::check_output_dir(out, config.map(|c| ("the config file", c)))?;
     let mut cfg = load_file(config)?;
     generation.apply(&mut cfg, kind);
     let cfg = validated(cfg)?;
