@@ -61,6 +61,9 @@ impl Common {
     fn include_policy(&self) -> saturate::tptp::IncludePolicy {
         saturate::tptp::IncludePolicy {
             confine: self.confine_includes,
+            // A TPTP file may hold no formulas: an empty clause set, which
+            // `derive` and `prove` answer Satisfiable (as E does).
+            allow_empty: true,
             ..Default::default()
         }
     }
