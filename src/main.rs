@@ -61,6 +61,9 @@ impl Common {
     fn include_policy(&self) -> saturate::tptp::IncludePolicy {
         saturate::tptp::IncludePolicy {
             confine: self.confine_includes,
+            // A TPTP file may hold no formulas: an empty clause set, which
+            // `derive` and `prove` answer Satisfiable (as E does).
+            allow_empty: true,
             ..Default::default()
         }
     }
@@ -478,6 +481,10 @@ fn validated(cfg: Config) -> Result<Config, RunError> {
 }
 
 fn run_pl(a: &PlArgs) -> Result<(), RunError> {
+    pipeline::check_output_dir(
+        &a.out,
+        a.config.iter().map(|c| ("the config file", c.as_path())),
+    )?;
     let mut cfg = load_file(a.config.as_deref())?;
     a.generation.apply(&mut cfg, pipeline::RunKind::Pl);
     let pl = &mut cfg.tasks.pl;
@@ -531,12 +538,29 @@ fn load_config(c: &Common) -> Result<Config, RunError> {
     Ok(cfg)
 }
 
+/// Whether the command was given `-q`: then only warnings and errors are
+/// logged (no progress or housekeeping lines such as removed leftovers).
+fn quiet(cli: &Cli) -> bool {
+    match &cli.command {
+        Some(Command::Derive { common, .. })
+        | Some(Command::Prove { common, .. })
+        | Some(Command::Score { common, .. }) => common.quiet,
+        Some(Command::Pl(a)) => a.quiet,
+        Some(Command::Eq(a)) => a.quiet,
+        Some(Command::Equiv(a)) => a.quiet,
+        Some(Command::Verify { quiet, .. }) | Some(Command::Merge { quiet, .. }) => *quiet,
+        Some(Command::PrintConfig { .. }) | Some(Command::Audit { .. }) => false,
+        None => cli.run.common.quiet,
+    }
+}
+
 fn main() {
     let cli = Cli::parse();
+    let level = if quiet(&cli) { "warn" } else { "info" };
     tracing_subscriber::fmt()
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_default_env()
-                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(level)),
         )
         .with_writer(std::io::stderr)
         .with_target(false)
@@ -1024,6 +1048,7 @@ fn run_one_family(
     generation: &GenArgs,
     run: fn(&Config, &Path, &pipeline::LoopSettings) -> Result<pipeline::RunSummary, RunError>,
 ) -> Result<(), RunError> {
+    pipeline::check_output_dir(out, config.map(|c| ("the config file", c)))?;
     let mut cfg = load_file(config)?;
     generation.apply(&mut cfg, kind);
     let cfg = validated(cfg)?;

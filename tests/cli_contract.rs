@@ -695,10 +695,42 @@ fn binary_garbage() {
     );
 }
 
+/// A TPTP file with no formulas is an empty clause set: `derive` and
+/// `prove` answer Satisfiable (as E does), and what `derive` writes reads
+/// back the same way.
 #[test]
 fn empty_file() {
-    assert_input_error(b"", Some((1, 1)), "no formulas");
-    assert_input_error(b"% only a comment\n\n", Some((1, 1)), "no formulas");
+    let tmp = tempfile::tempdir().unwrap();
+    for (k, text) in ["", "% only a comment\n\n", "cnf(t, axiom, $true).\n"]
+        .iter()
+        .enumerate()
+    {
+        let file = tmp.path().join(format!("e{k}.p"));
+        std::fs::write(&file, text).unwrap();
+        let out = tmp.path().join(format!("e{k}.out.p"));
+        let again = tmp.path().join(format!("e{k}.again.p"));
+        for (input, output) in [(&file, &out), (&out, &again)] {
+            let o = run(saturate()
+                .arg("derive")
+                .arg("-q")
+                .arg(input)
+                .arg("--out")
+                .arg(output));
+            assert_ok(&o);
+            assert!(
+                stdout(&o).starts_with("% SZS status Satisfiable"),
+                "{text:?}: {}",
+                stdout(&o)
+            );
+            let o = run(saturate().arg("prove").arg("-q").arg(input));
+            assert_ok(&o);
+            assert!(
+                stdout(&o).starts_with("% SZS status Satisfiable"),
+                "{text:?}: {}",
+                stdout(&o)
+            );
+        }
+    }
 }
 
 #[test]

@@ -180,7 +180,7 @@ fn damaged_artifacts_are_named_under_generate_and_rebuilt_otherwise() {
     let o = domain_run(dir.path(), &["--stage", "generate"]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(
-        stderr(&o).contains(&name) && stderr(&o).contains("truncated"),
+        stderr(&o).contains(&name) && stderr(&o).contains("state.bin.zst differs from its SHA-256"),
         "{}",
         stderr(&o)
     );

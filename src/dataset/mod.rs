@@ -15,8 +15,10 @@
 //! id (numbers in ids compared as numbers), writes the shards, the card and
 //! the manifest (`"complete": true`), and the staging directory replaces
 //! the output. An existing output folder is replaced only when it is a
-//! complete saturate dataset holding nothing its manifest does not list;
-//! `<out>.tmp-<pid>` leftovers of dead runs are removed by the next run.
+//! complete saturate dataset holding nothing its manifest does not list.
+//! The staging folder `<out>.tmp-<pid>-<k>` holds a marker naming its
+//! process ([`staging`]); the next run removes such leftovers of ended runs
+//! and nothing else, whatever its name.
 //!
 //! Invariants: the output depends only on the set of pushed (config,
 //! record, group) triples, not on their order (so merging the shards of a
@@ -29,6 +31,7 @@ mod jsonl;
 mod manifest;
 mod reader;
 pub mod splits;
+pub mod staging;
 mod writer;
 
 pub use manifest::{
@@ -38,7 +41,7 @@ pub use reader::{
     DatasetRead, ReadError, Row, ShardMismatch, read_dataset, read_dataset_checked,
     read_manifest_of,
 };
-pub use writer::{DatasetWriter, alive, natural_cmp, record_batch, remove_stale_temporaries};
+pub use writer::{DatasetWriter, natural_cmp, record_batch, remove_stale_temporaries};
 
 use sha2::{Digest, Sha256};
 use std::path::PathBuf;

@@ -432,24 +432,72 @@ fn a_fake_or_incomplete_manifest_is_refused_and_nothing_deleted() {
 }
 
 #[test]
-fn stale_temporaries_of_dead_runs_are_removed_live_ones_kept() {
+fn stale_staging_of_ended_runs_is_removed_and_nothing_else() {
+    use super::staging::{self, MARKER};
     let tmp = tempfile::tempdir().unwrap();
-    // PID 4194304 is above Linux's maximum PID: never alive.
-    let dead = tmp.path().join("out.tmp-4194304");
-    let dead_old = tmp.path().join("out.old-4194304");
-    // PID 1 is always alive.
-    let live = tmp.path().join("out.tmp-1");
-    let other = tmp.path().join("other.tmp-4194304");
-    for d in [&dead, &dead_old, &live, &other] {
-        std::fs::create_dir(d).unwrap();
-        std::fs::write(d.join("x.parquet"), "partial").unwrap();
+    let d = tmp.path();
+    // What the writer made before this fix recognised by name alone: a
+    // user's backup folder and file, and look-alikes of dead pids.
+    let user_dir = d.join("out.old-2023");
+    let user_file = d.join("out.tmp-31337");
+    let unmarked = d.join("out.tmp-4194304");
+    std::fs::create_dir(&user_dir).unwrap();
+    std::fs::write(user_dir.join("b.txt"), "backup").unwrap();
+    std::fs::write(&user_file, "keep").unwrap();
+    std::fs::create_dir(&unmarked).unwrap();
+    std::fs::write(unmarked.join("x.parquet"), "partial").unwrap();
+    // Marked staging folders: one of this (live) process, one of a
+    // process from an earlier boot (ended), one of another base name.
+    let live = staging::create(d, "out.tmp-").unwrap();
+    let dead = staging::create(d, "out.old-").unwrap();
+    let other = staging::create(d, "other.tmp-").unwrap();
+    for s in [&dead, &other] {
+        let text = std::fs::read_to_string(s.join(MARKER)).unwrap();
+        let text: String = text
+            .lines()
+            .map(|l| {
+                if l.starts_with("boot=") {
+                    "boot=earlier".to_string()
+                } else {
+                    l.to_string()
+                }
+            })
+            .map(|l| l + "\n")
+            .collect();
+        std::fs::write(s.join(MARKER), text).unwrap();
+        std::fs::write(s.join("x.parquet"), "partial").unwrap();
     }
-    let m = write(&tmp.path().join("out"), 3, 10);
+    let m = write(&d.join("out"), 3, 10);
     assert_eq!(m.total_rows, 3);
     assert!(!dead.exists());
-    assert!(!dead_old.exists());
-    assert!(live.join("x.parquet").exists());
+    assert_eq!(
+        std::fs::read_to_string(user_dir.join("b.txt")).unwrap(),
+        "backup"
+    );
+    assert_eq!(std::fs::read_to_string(&user_file).unwrap(), "keep");
+    assert!(unmarked.join("x.parquet").exists());
+    assert!(live.join(MARKER).exists());
     assert!(other.join("x.parquet").exists());
+    // Replacing the dataset leaves no staging folder of this run behind,
+    // and the marker never reaches the output.
+    std::fs::remove_dir_all(&live).unwrap();
+    write(&d.join("out"), 4, 10);
+    assert!(!d.join("out").join(MARKER).exists());
+    let mut names: Vec<_> = std::fs::read_dir(d)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    names.sort();
+    assert_eq!(
+        names,
+        [
+            other.file_name().unwrap().to_str().unwrap().to_string(),
+            "out".into(),
+            "out.old-2023".into(),
+            "out.tmp-31337".into(),
+            "out.tmp-4194304".into()
+        ]
+    );
 }
 
 #[test]

@@ -51,6 +51,10 @@ struct Entry {
 /// directory and leaves the output directory as it was.
 pub struct DatasetWriter {
     out_dir: PathBuf,
+    /// The marked staging folder beside the output (`<out>.tmp-<pid>-<k>`).
+    stage_root: PathBuf,
+    /// Where the dataset is written: `dataset/` inside `stage_root`, so the
+    /// marker never moves into the output.
     staging: PathBuf,
     spec: DatasetSpec,
     spill: BufWriter<std::fs::File>,
@@ -66,7 +70,6 @@ pub struct DatasetWriter {
     descriptions: BTreeMap<String, String>,
     sections: Vec<(String, String)>,
     extra_files: Vec<String>,
-    finished: bool,
 }
 
 fn io_err(path: &Path) -> impl FnOnce(std::io::Error) -> DatasetError + '_ {
@@ -74,12 +77,6 @@ fn io_err(path: &Path) -> impl FnOnce(std::io::Error) -> DatasetError + '_ {
         path: path.to_path_buf(),
         source,
     }
-}
-
-/// A sibling of `dir` named `<name>.<tag>-<pid>`: the PID says which run
-/// owns it, so a later run can tell a dead run's leftovers from a live one.
-fn sibling(dir: &Path, tag: &str) -> PathBuf {
-    dir.with_file_name(format!("{}.{tag}-{}", base_name(dir), std::process::id()))
 }
 
 /// Why `dir` may not be replaced: `None` when it is a complete saturate
@@ -126,52 +123,12 @@ fn not_replaceable(dir: &Path) -> Option<String> {
     None
 }
 
-/// Whether process `pid` is alive on this machine (Linux `/proc`); `true`
-/// when unknown, so nothing of a possibly live run is removed.
-pub fn alive(pid: u32) -> bool {
-    if !Path::new("/proc/self").exists() {
-        return true;
-    }
-    Path::new(&format!("/proc/{pid}")).exists()
-}
-
-/// Removes the entries of `dir` named `<prefix><tag>-<pid>` (tag `tmp` or
-/// `old`) left by runs that died (process `pid` no longer alive, or this
-/// process). Entries of live runs and anything else are left alone.
-/// Returns the removed paths.
+/// Removes the staging folders in `dir` named `<prefix>...tmp-`/`old-`
+/// that ended runs left (see [`super::staging::remove_stale`]: only
+/// folders holding a staging marker are ever removed). Returns the removed
+/// paths.
 pub fn remove_stale_temporaries(dir: &Path, prefix: &str) -> Vec<PathBuf> {
-    let mut removed = Vec::new();
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return removed;
-    };
-    let me = std::process::id();
-    for e in entries.flatten() {
-        let name = e.file_name().to_string_lossy().into_owned();
-        let Some(rest) = name.strip_prefix(prefix) else {
-            continue;
-        };
-        let Some(pid) = ["tmp-", "old-"]
-            .iter()
-            .find_map(|t| rest.strip_prefix(t))
-            .and_then(|p| p.parse::<u32>().ok())
-        else {
-            continue;
-        };
-        if pid != me && alive(pid) {
-            continue;
-        }
-        let path = e.path();
-        let gone = if e.file_type().map(|t| t.is_dir()).unwrap_or(false) {
-            std::fs::remove_dir_all(&path)
-        } else {
-            std::fs::remove_file(&path)
-        };
-        if gone.is_ok() {
-            tracing::info!("removed {} left by an interrupted run", path.display());
-            removed.push(path);
-        }
-    }
-    removed
+    super::staging::remove_stale(dir, prefix)
 }
 
 /// The file name of `dir` (or `dataset`), the stem of its temporaries.
@@ -368,15 +325,18 @@ impl DatasetWriter {
             std::fs::create_dir_all(parent).map_err(io_err(parent))?;
         }
         remove_stale_temporaries(parent, &format!("{}.", base_name(out_dir)));
-        let staging = sibling(out_dir, "tmp");
-        if staging.exists() {
-            std::fs::remove_dir_all(&staging).map_err(io_err(&staging))?;
+        let stage_root = super::staging::create(parent, &format!("{}.tmp-", base_name(out_dir)))
+            .map_err(io_err(parent))?;
+        let staging = stage_root.join("dataset");
+        if let Err(e) = std::fs::create_dir(&staging) {
+            let _ = std::fs::remove_dir_all(&stage_root);
+            return Err(io_err(&staging)(e));
         }
-        std::fs::create_dir(&staging).map_err(io_err(&staging))?;
         let spill_path = staging.join(SPILL);
         let spill = std::fs::File::create(&spill_path).map_err(io_err(&spill_path))?;
         Ok(DatasetWriter {
             out_dir: out_dir.to_path_buf(),
+            stage_root,
             staging,
             spec,
             spill: BufWriter::with_capacity(1 << 20, spill),
@@ -389,7 +349,6 @@ impl DatasetWriter {
             descriptions: BTreeMap::new(),
             sections: Vec::new(),
             extra_files: Vec::new(),
-            finished: false,
         })
     }
 
@@ -635,7 +594,6 @@ impl DatasetWriter {
         json.push('\n');
         std::fs::write(&manifest_path, json).map_err(io_err(&manifest_path))?;
         self.swap_in()?;
-        self.finished = true;
         Ok(manifest)
     }
 
@@ -722,23 +680,34 @@ impl DatasetWriter {
     }
 
     /// Replaces the output directory by the staging directory. The old
-    /// dataset is first renamed aside, so at no point does the output path
-    /// hold a mix of old and new files.
+    /// dataset is first moved into a marked `<out>.old-<pid>-<k>` folder, so
+    /// at no point does the output path hold a mix of old and new files; if
+    /// the new one cannot be moved in, the old one is moved back.
     fn swap_in(&self) -> Result<(), DatasetError> {
         let out = &self.out_dir;
         // Checked again: the folder may have changed since `create`.
         check_replaceable(out)?;
         let mut old = None;
         if out.exists() {
-            let aside = sibling(out, "old");
-            if aside.exists() {
-                std::fs::remove_dir_all(&aside).map_err(io_err(&aside))?;
+            let parent = self.stage_root.parent().unwrap_or(Path::new("."));
+            let aside = super::staging::create(parent, &format!("{}.old-", base_name(out)))
+                .map_err(io_err(parent))?;
+            let inside = aside.join("dataset");
+            if let Err(e) = std::fs::rename(out, &inside) {
+                let _ = std::fs::remove_dir_all(&aside);
+                return Err(io_err(out)(e));
             }
-            std::fs::rename(out, &aside).map_err(io_err(out))?;
-            old = Some(aside);
+            old = Some((aside, inside));
         }
-        std::fs::rename(&self.staging, out).map_err(io_err(out))?;
-        if let Some(aside) = old {
+        if let Err(e) = std::fs::rename(&self.staging, out) {
+            if let Some((aside, inside)) = &old
+                && std::fs::rename(inside, out).is_ok()
+            {
+                let _ = std::fs::remove_dir_all(aside);
+            }
+            return Err(io_err(out)(e));
+        }
+        if let Some((aside, _)) = old {
             std::fs::remove_dir_all(&aside).map_err(io_err(&aside))?;
         }
         Ok(())
@@ -746,10 +715,10 @@ impl DatasetWriter {
 }
 
 impl Drop for DatasetWriter {
+    /// Removes the staging folder: the unfinished dataset, or after a
+    /// successful swap only its marker.
     fn drop(&mut self) {
-        if !self.finished {
-            let _ = std::fs::remove_dir_all(&self.staging);
-        }
+        let _ = std::fs::remove_dir_all(&self.stage_root);
     }
 }
 

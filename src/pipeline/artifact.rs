@@ -7,7 +7,10 @@
 //! `state.bin.zst` (the exact term bank, clause store, ranking and model
 //! verdict: postcard, zstd with a content checksum), `derivation.dag.zst`
 //! (the readable derivation dump, `derivation::write_dump`) and
-//! `report.json` (the saturation report, timings included). The key is
+//! `report.json` (the saturation report, timings included), and
+//! `manifest.json` (format, key, and every file's size and SHA-256: each
+//! read checks them, so an edited report or a damaged dump is never used;
+//! a run saturates again, `--stage generate` stops). The key is
 //! content addressed: a SHA-256 over the engine (crate version and a
 //! fingerprint of its source, so another build never reuses it), the
 //! file's input clauses as read (names, roles, sources, clauses: the
@@ -20,7 +23,8 @@
 //! fresh bank and records pushed in id order into a fresh store, and every
 //! id is checked to come back the same, so a dataset generated from an
 //! artifact is byte-identical to one generated straight after saturating.
-//! Folders are written under a temporary name and renamed into place, so a
+//! Folders are written inside a marked staging folder
+//! (`crate::dataset::staging`) and renamed into place, so a
 //! reader never sees half an artifact and two machines saturating the same
 //! file at once leave one (identical) copy. Simplification details
 //! (`Params::record_simp_detail`) are not kept: task generation never reads
@@ -42,7 +46,7 @@ use std::path::{Path, PathBuf};
 include!(concat!(env!("OUT_DIR"), "/source_fingerprint.rs"));
 
 /// Version of the artifact layout; part of every key.
-pub const ARTIFACT_FORMAT: u32 = 2;
+pub const ARTIFACT_FORMAT: u32 = 3;
 
 /// The file holding the engine state inside an artifact folder.
 pub const STATE_FILE: &str = "state.bin.zst";
@@ -50,6 +54,93 @@ pub const STATE_FILE: &str = "state.bin.zst";
 pub const DUMP_FILE: &str = "derivation.dag.zst";
 /// The saturation report inside an artifact folder.
 pub const REPORT_FILE: &str = "report.json";
+/// The artifact's manifest: its format, key, and every file's size and
+/// SHA-256, checked whenever a file of the artifact is used.
+pub const MANIFEST_FILE: &str = "manifest.json";
+/// Largest artifact manifest read.
+const MAX_MANIFEST_BYTES: u64 = 64 * 1024;
+
+/// The files an artifact's manifest lists (all of them are checked).
+const LISTED: [&str; 3] = [STATE_FILE, DUMP_FILE, REPORT_FILE];
+
+/// What `manifest.json` of an artifact holds.
+#[derive(Serialize, Deserialize, Debug, PartialEq, Eq)]
+struct ArtifactManifest {
+    format: u32,
+    key: String,
+    files: Vec<ListedFile>,
+}
+
+/// One file of an artifact as its manifest lists it.
+#[derive(Serialize, Deserialize, Debug, PartialEq, Eq)]
+struct ListedFile {
+    file: String,
+    bytes: u64,
+    sha256: String,
+}
+
+/// The size and hex SHA-256 of the file at `path`, streamed.
+fn digest(path: &Path) -> std::io::Result<(u64, String)> {
+    let mut f = std::fs::File::open(path)?;
+    let mut h = Sha256::new();
+    let mut buf = vec![0u8; 1 << 16];
+    let mut bytes = 0u64;
+    loop {
+        let n = std::io::Read::read(&mut f, &mut buf)?;
+        if n == 0 {
+            break;
+        }
+        h.update(&buf[..n]);
+        bytes += n as u64;
+    }
+    Ok((
+        bytes,
+        h.finalize().iter().map(|b| format!("{b:02x}")).collect(),
+    ))
+}
+
+/// Checks the artifact at `dir` against its manifest: the manifest is of
+/// this format and key, and every listed file has the size and SHA-256 it
+/// lists. `Err` names the file that differs (edited, truncated, replaced).
+pub fn verify(dir: &Path, key: &str) -> Result<(), String> {
+    let bad = |m: String| format!("saturation artifact {}: {m}", dir.display());
+    let path = dir.join(MANIFEST_FILE);
+    let mut text = String::new();
+    std::fs::File::open(&path)
+        .and_then(|f| {
+            std::io::Read::read_to_string(
+                &mut std::io::Read::take(f, MAX_MANIFEST_BYTES),
+                &mut text,
+            )
+        })
+        .map_err(|e| bad(format!("{MANIFEST_FILE}: {e}")))?;
+    let m: ArtifactManifest = serde_json::from_str(&text)
+        .map_err(|e| bad(format!("{MANIFEST_FILE} is not an artifact manifest ({e})")))?;
+    if m.format != ARTIFACT_FORMAT {
+        return Err(bad(format!(
+            "{MANIFEST_FILE} is of artifact format {}, this build reads {ARTIFACT_FORMAT}",
+            m.format
+        )));
+    }
+    if m.key != key {
+        return Err(bad(format!(
+            "{MANIFEST_FILE} holds key {} where {key} was expected",
+            crate::tptp::excerpt(&m.key, 70)
+        )));
+    }
+    for name in LISTED {
+        let Some(listed) = m.files.iter().find(|f| f.file == name) else {
+            return Err(bad(format!("{MANIFEST_FILE} does not list {name}")));
+        };
+        let (bytes, sha) = digest(&dir.join(name)).map_err(|e| bad(format!("{name}: {e}")))?;
+        if bytes != listed.bytes || sha != listed.sha256 {
+            return Err(bad(format!(
+                "{name} differs from its SHA-256 in {MANIFEST_FILE} (edited or damaged)"
+            )));
+        }
+    }
+    Ok(())
+}
 
 /// One axiom file after phase 1.
 #[derive(Debug)]
@@ -114,7 +205,9 @@ pub fn folder(root: &Path, stem: &str, key: &str) -> PathBuf {
 /// True when a complete artifact is at `dir` (the rename is the last step
 /// of writing one, so a folder with its state file is complete).
 pub fn exists(dir: &Path) -> bool {
-    dir.join(STATE_FILE).is_file() && dir.join(REPORT_FILE).is_file()
+    dir.join(STATE_FILE).is_file()
+        && dir.join(REPORT_FILE).is_file()
+        && dir.join(MANIFEST_FILE).is_file()
 }
 
 #[derive(Serialize, Deserialize)]
@@ -418,10 +511,10 @@ fn from_wire(w: Wire, report: SaturationReport) -> Result<Saturated, String> {
     })
 }
 
-/// Writes the artifact of `s` under key `key` into `dir` (made under a
-/// temporary name in the same parent, then renamed into place). When a
-/// complete artifact already sits at `dir` (another process wrote the same
-/// one first), that one is kept.
+/// Writes the artifact of `s` under key `key` into `dir` (made inside a
+/// marked staging folder in the same parent, then renamed into place). When
+/// a complete artifact already sits at `dir` (another process wrote the
+/// same one first), that one is kept.
 pub fn write(dir: &Path, key: &str, s: &Saturated) -> Result<(), RunError> {
     let parent = dir
         .parent()
@@ -432,14 +525,11 @@ pub fn write(dir: &Path, key: &str, s: &Saturated) -> Result<(), RunError> {
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
-    let tmp = parent.join(format!(
-        ".{name}.tmp-{}-{}",
-        std::process::id(),
-        host_name()
-    ));
-    let _ = std::fs::remove_dir_all(&tmp);
-    std::fs::create_dir(&tmp).map_err(|e| io(&tmp, e))?;
+    let stage = crate::dataset::staging::create(parent, &format!(".{name}.tmp-"))
+        .map_err(|e| io(parent, e))?;
+    let tmp = stage.join("artifact");
     let result = (|| {
+        std::fs::create_dir(&tmp).map_err(|e| io(&tmp, e))?;
         let bytes = postcard::to_stdvec(&to_wire(s, key))
             .map_err(|e| RunError::Runtime(format!("encoding the artifact: {e}")))?;
         let state = tmp.join(STATE_FILE);
@@ -458,78 +548,51 @@ pub fn write(dir: &Path, key: &str, s: &Saturated) -> Result<(), RunError> {
         let mut text =
             serde_json::to_string_pretty(&s.report.stats_json(true)).expect("report serialises");
         text.push('\n');
-        std::fs::write(&report, text).map_err(|e| io(&report, e))
+        std::fs::write(&report, text).map_err(|e| io(&report, e))?;
+        let mut files = Vec::new();
+        for name in LISTED {
+            let path = tmp.join(name);
+            let (bytes, sha256) = digest(&path).map_err(|e| io(&path, e))?;
+            files.push(ListedFile {
+                file: name.to_string(),
+                bytes,
+                sha256,
+            });
+        }
+        let manifest = ArtifactManifest {
+            format: ARTIFACT_FORMAT,
+            key: key.to_string(),
+            files,
+        };
+        let path = tmp.join(MANIFEST_FILE);
+        let mut text = serde_json::to_string_pretty(&manifest).expect("manifest serialises");
+        text.push('\n');
+        std::fs::write(&path, text).map_err(|e| io(&path, e))
     })();
-    if let Err(e) = result {
-        let _ = std::fs::remove_dir_all(&tmp);
-        return Err(e);
-    }
-    match std::fs::rename(&tmp, dir) {
+    let result = result.and_then(|()| match std::fs::rename(&tmp, dir) {
         Ok(()) => Ok(()),
-        Err(_) if exists(dir) => {
-            // Someone else's identical copy won the race.
-            let _ = std::fs::remove_dir_all(&tmp);
-            Ok(())
-        }
-        Err(e) => {
-            let _ = std::fs::remove_dir_all(&tmp);
-            Err(io(dir, e))
-        }
-    }
+        // Someone else's identical copy won the race.
+        Err(_) if exists(dir) => Ok(()),
+        Err(e) => Err(io(dir, e)),
+    });
+    let _ = std::fs::remove_dir_all(&stage);
+    result
 }
 
-/// This machine's name (Linux), or `host`: temporary folders carry it so
-/// that only the machine that made one judges whether its process died.
-fn host_name() -> String {
-    std::fs::read_to_string("/proc/sys/kernel/hostname")
-        .ok()
-        .map(|h| {
-            h.trim()
-                .chars()
-                .filter(|c| c.is_ascii_alphanumeric() || *c == '.' || *c == '_')
-                .collect::<String>()
-        })
-        .filter(|h| !h.is_empty())
-        .unwrap_or_else(|| "host".to_string())
-}
-
-/// Removes the temporary folders under `root` (`.<name>.tmp-<pid>-<host>`)
-/// that processes of this machine left when they died (killed while
-/// writing an artifact). Those of live processes, or of other machines
-/// sharing the folder, are left alone. Returns the removed paths.
+/// Removes the staging folders under `root` (`.<name>.tmp-<pid>-<k>`,
+/// holding a staging marker) that processes of this machine left when they
+/// ended (killed while writing an artifact). Those of live processes, of
+/// other machines sharing the folder, and anything unmarked are left
+/// alone. Returns the removed paths.
 pub fn remove_stale(root: &Path) -> Vec<PathBuf> {
-    let mut removed = Vec::new();
-    let Ok(entries) = std::fs::read_dir(root) else {
-        return removed;
-    };
-    let host = host_name();
-    let me = std::process::id();
-    for e in entries.flatten() {
-        let name = e.file_name().to_string_lossy().into_owned();
-        let Some((_, tail)) = name.rsplit_once(".tmp-") else {
-            continue;
-        };
-        let Some((pid, h)) = tail.split_once('-') else {
-            continue;
-        };
-        let Ok(pid) = pid.parse::<u32>() else {
-            continue;
-        };
-        if !name.starts_with('.') || h != host || (pid != me && crate::dataset::alive(pid)) {
-            continue;
-        }
-        if std::fs::remove_dir_all(e.path()).is_ok() {
-            tracing::info!("removed {} left by an interrupted run", e.path().display());
-            removed.push(e.path());
-        }
-    }
-    removed
+    crate::dataset::staging::remove_stale(root, ".")
 }
 
 /// Reads the artifact at `dir` and checks it carries `key`. `Err` is a
 /// message naming the folder and what is wrong with it (missing,
 /// truncated, from another layout, not this key).
 pub fn read(dir: &Path, key: &str) -> Result<Saturated, String> {
+    verify(dir, key)?;
     let bad = |m: String| format!("saturation artifact {}: {m}", dir.display());
     let state = dir.join(STATE_FILE);
     let raw = std::fs::read(&state).map_err(|e| bad(format!("{STATE_FILE}: {e}")))?;
@@ -554,8 +617,9 @@ pub fn read(dir: &Path, key: &str) -> Result<Saturated, String> {
 }
 
 /// The saturation report of the artifact at `dir` alone (the state file
-/// is not decoded).
-pub fn read_report(dir: &Path) -> Result<SaturationReport, String> {
+/// is not decoded; every file is checked against the manifest).
+pub fn read_report(dir: &Path, key: &str) -> Result<SaturationReport, String> {
+    verify(dir, key)?;
     let path = dir.join(REPORT_FILE);
     let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
     report_from_json(&text).map_err(|e| format!("{}: {e}", path.display()))
@@ -731,20 +795,13 @@ mod tests {
         // No temporary folder is left behind.
         let names: Vec<_> = std::fs::read_dir(tmp.path()).unwrap().flatten().collect();
         assert_eq!(names.len(), 1);
-        // One a dead process of this machine left is removed; another
-        // machine's, or a live process's, is not.
-        let dead = tmp
-            .path()
-            .join(format!(".x.tmp-{}-{}", u32::MAX - 1, host_name()));
-        let live = tmp.path().join(format!(".y.tmp-1-{}", host_name()));
-        let other = tmp
-            .path()
-            .join(format!(".z.tmp-{}-elsewhere", u32::MAX - 1));
-        for d in [&dead, &live, &other] {
-            std::fs::create_dir(d).unwrap();
-        }
-        assert_eq!(remove_stale(tmp.path()), vec![dead.clone()]);
-        assert!(live.exists() && other.exists() && dir.exists());
+        // Only marked staging folders of ended processes are removed; an
+        // unmarked look-alike is left alone.
+        let live = crate::dataset::staging::create(tmp.path(), ".y.tmp-").unwrap();
+        let lookalike = tmp.path().join(format!(".x.tmp-{}-host", u32::MAX - 1));
+        std::fs::create_dir(&lookalike).unwrap();
+        assert!(remove_stale(tmp.path()).is_empty());
+        assert!(live.exists() && lookalike.exists() && dir.exists());
         // Writing the same artifact again keeps the one there.
         write(&dir, &key, &s).unwrap();
         assert_eq!(read(&dir, &key).unwrap().store.len(), s.store.len());
@@ -788,11 +845,54 @@ mod tests {
         let bytes = std::fs::read(&state).unwrap();
         std::fs::write(&state, &bytes[..bytes.len() / 2]).unwrap();
         let e = read(&dir, &key).unwrap_err();
-        assert!(e.contains("truncated"), "{e}");
+        assert!(e.contains(STATE_FILE) && e.contains("SHA-256"), "{e}");
         std::fs::write(&state, b"not zstd at all").unwrap();
         assert!(read(&dir, &key).is_err());
         std::fs::remove_file(&state).unwrap();
         assert!(!exists(&dir));
         assert!(read(&dir, &key).unwrap_err().contains(STATE_FILE));
+    }
+
+    /// Every file of an artifact is checked against the SHA-256 its
+    /// manifest lists: an edited number in the report or a flipped byte in
+    /// the dump is refused, naming the file.
+    #[test]
+    fn edited_artifact_files_are_refused() {
+        let src = &domain_sources("SET", None).unwrap()[0];
+        let (s, key) = saturated(src, 50);
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = folder(tmp.path(), &src.name, &key);
+        write(&dir, &key, &s).unwrap();
+        assert!(verify(&dir, &key).is_ok());
+        assert!(read_report(&dir, &key).is_ok());
+        for name in [REPORT_FILE, DUMP_FILE, STATE_FILE] {
+            let path = dir.join(name);
+            let good = std::fs::read(&path).unwrap();
+            let mut bad = good.clone();
+            if name == REPORT_FILE {
+                // Same length, one digit changed: a plausible report.
+                let text = String::from_utf8(good.clone()).unwrap();
+                let at = text.find(|c: char| c.is_ascii_digit()).unwrap();
+                bad[at] = if bad[at] == b'9' { b'1' } else { bad[at] + 1 };
+                assert!(serde_json::from_slice::<serde_json::Value>(&bad).is_ok());
+            } else {
+                let at = bad.len() / 2;
+                bad[at] ^= 0x01;
+            }
+            std::fs::write(&path, &bad).unwrap();
+            let e = read(&dir, &key).unwrap_err();
+            assert!(e.contains(name) && e.contains("SHA-256"), "{e}");
+            assert!(read_report(&dir, &key).is_err());
+            std::fs::write(&path, &good).unwrap();
+            assert!(read(&dir, &key).is_ok());
+        }
+        // A manifest of another key, or none, is refused too.
+        let m = dir.join(MANIFEST_FILE);
+        let text = std::fs::read_to_string(&m).unwrap();
+        std::fs::write(&m, text.replace(&key, &"0".repeat(64))).unwrap();
+        assert!(verify(&dir, &key).unwrap_err().contains("where"));
+        std::fs::remove_file(&m).unwrap();
+        assert!(!exists(&dir));
+        assert!(read(&dir, &key).unwrap_err().contains(MANIFEST_FILE));
     }
 }

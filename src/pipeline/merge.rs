@@ -81,6 +81,9 @@ pub fn merge(out: &Path, dirs: &[PathBuf], registry: &Registry) -> Result<MergeS
             "merge: give the shard dataset folders to merge".into(),
         ));
     }
+    // The output may not be an input shard, lie inside one or hold one:
+    // writing it would replace or alter that shard.
+    super::check_output_dir(out, dirs.iter().map(|d| ("the input shard", d.as_path())))?;
     let mut parts = Vec::new();
     for d in dirs {
         let manifest = read_manifest_of(d)?;

@@ -464,7 +464,8 @@ pub fn write_derivation_from(
 /// whole, and without replacing what is not ours to replace:
 ///
 /// - a regular file (or a new name) is written to a temporary name beside it
-///   and renamed into place, so an interrupted run leaves the old file;
+///   (inside a marked staging folder `.<name>.tmp-<pid>-<k>/`) and renamed
+///   into place, so an interrupted run leaves the old file;
 /// - a symbolic link is followed: the file it points to is replaced (the
 ///   link stays a link); a dangling link is refused;
 /// - a character device or a FIFO (`/dev/null`, `/dev/stdout`, a pipe) is
@@ -517,18 +518,92 @@ pub fn write_atomic(
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
-    let tmp: PathBuf = path.with_file_name(format!(".{name}.tmp-{}", std::process::id()));
+    // The new bytes go to a marked staging folder beside the file (so a
+    // killed run's leftover is recognised by its marker, never by name),
+    // then are renamed into place.
+    let parent = path
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let stage = crate::dataset::staging::create(parent, &format!(".{name}.tmp-")).map_err(io)?;
+    let tmp: PathBuf = stage.join(&name);
     let result = (|| {
-        let file = std::fs::File::create(&tmp)?;
+        let file = std::fs::File::create_new(&tmp)?;
         let mut w = std::io::BufWriter::new(file);
         f(&mut w)?;
         let file = w.into_inner().map_err(|e| e.into_error())?;
         file.sync_all()?;
         std::fs::rename(&tmp, path)
     })();
-    if let Err(e) = result {
-        let _ = std::fs::remove_file(&tmp);
-        return Err(io(e));
+    let _ = std::fs::remove_dir_all(&stage);
+    result.map_err(io)
+}
+
+/// `path` made absolute with symbolic links resolved, even when it does
+/// not exist yet: its longest existing ancestor is canonicalised and the
+/// rest appended (`..` in the rest taken lexically).
+pub fn canonical_path(path: &Path) -> std::io::Result<PathBuf> {
+    let abs = if path.is_absolute() {
+        path.to_path_buf()
+    } else {
+        std::env::current_dir()?.join(path)
+    };
+    let mut rest = Vec::new();
+    let mut base = abs.as_path();
+    loop {
+        match std::fs::canonicalize(base) {
+            Ok(mut c) => {
+                for part in rest.iter().rev() {
+                    match part {
+                        std::path::Component::ParentDir => {
+                            c.pop();
+                        }
+                        std::path::Component::CurDir => {}
+                        other => c.push(other.as_os_str()),
+                    }
+                }
+                return Ok(c);
+            }
+            Err(e) => {
+                let (Some(parent), Some(last)) = (base.parent(), base.components().next_back())
+                else {
+                    return Err(e);
+                };
+                rest.push(last);
+                base = parent;
+            }
+        }
+    }
+}
+
+/// Refuses an output folder that is one of the `inputs` (named for the
+/// message), lies inside one, or holds one: writing or replacing it would
+/// change or delete that input (`saturate merge s1 s1 s2` replacing shard
+/// `s1`). Paths are compared canonicalised (symbolic links and `..`
+/// resolved; an output that does not exist yet by its existing ancestor).
+pub fn check_output_dir<'a>(
+    out: &Path,
+    inputs: impl IntoIterator<Item = (&'a str, &'a Path)>,
+) -> Result<(), RunError> {
+    let canon =
+        |p: &Path| canonical_path(p).map_err(|e| RunError::Input(format!("{}: {e}", p.display())));
+    let o = canon(out)?;
+    for (what, input) in inputs {
+        let i = canon(input)?;
+        let relation = if o == i {
+            "is"
+        } else if o.starts_with(&i) {
+            "lies inside"
+        } else if i.starts_with(&o) {
+            "holds"
+        } else {
+            continue;
+        };
+        return Err(RunError::Input(format!(
+            "output {} {relation} {what} {}; an output may not be, hold or lie inside an input (choose another output folder)",
+            out.display(),
+            input.display()
+        )));
     }
     Ok(())
 }

@@ -359,6 +359,54 @@ impl ScoreSummary {
     }
 }
 
+/// Longest line of an answers file (one answer with its id).
+pub const MAX_ANSWER_LINE_BYTES: u64 = 16 << 20;
+/// Largest answers file read.
+pub const MAX_ANSWERS_BYTES: u64 = 1 << 30;
+
+/// The lines of an answers file (invalid UTF-8 replaced), read with bounds:
+/// a line longer than `max_line` bytes or a file past `max_total` bytes
+/// (`/dev/zero`, a runaway model output) is an input error naming the
+/// line, never a read until memory runs out.
+fn read_answer_lines(path: &Path, max_line: u64, max_total: u64) -> Result<Vec<String>, RunError> {
+    use std::io::{BufRead, Read};
+    let input = |m: String| RunError::Input(format!("{}: {m}", path.display()));
+    let file = std::fs::File::open(path).map_err(|e| input(e.to_string()))?;
+    let mut r = std::io::BufReader::with_capacity(1 << 16, file);
+    let mut lines = Vec::new();
+    let mut total = 0u64;
+    let mut buf = Vec::new();
+    loop {
+        buf.clear();
+        let n = (&mut r)
+            .take(max_line + 1)
+            .read_until(b'\n', &mut buf)
+            .map_err(|e| input(e.to_string()))?;
+        if n == 0 {
+            return Ok(lines);
+        }
+        let line = lines.len() + 1;
+        if buf.last() != Some(&b'\n') && n as u64 > max_line {
+            return Err(input(format!(
+                "line {line} is longer than {max_line} bytes; an answers file holds one {{\"id\", \"answer\"}} object per line"
+            )));
+        }
+        total += n as u64;
+        if total > max_total {
+            return Err(input(format!(
+                "more than {max_total} bytes by line {line}; split the answers file"
+            )));
+        }
+        if buf.last() == Some(&b'\n') {
+            buf.pop();
+            if buf.last() == Some(&b'\r') {
+                buf.pop();
+            }
+        }
+        lines.push(String::from_utf8_lossy(&buf).into_owned());
+    }
+}
+
 /// Scores a JSON Lines answer file against a dataset with the built-in
 /// families; writes one JSON line per scored answer to `out` (atomically)
 /// and returns the summary.
@@ -387,12 +435,11 @@ pub fn score_answers_with(
         [answers, manifest.as_path()].into_iter().chain(shards),
     )?;
     let by_id: BTreeMap<&str, &Row> = rows.iter().map(|r| (r.id.as_str(), r)).collect();
-    let text = std::fs::read(answers)
-        .map_err(|e| RunError::Input(format!("{}: {e}", answers.display())))?;
-    let text = String::from_utf8_lossy(&text);
+    let lines = read_answer_lines(answers, MAX_ANSWER_LINE_BYTES, MAX_ANSWERS_BYTES)?;
     let mut summary = ScoreSummary::default();
     let mut given: BTreeMap<String, String> = BTreeMap::new();
-    for (n, line) in text.lines().enumerate() {
+    for (n, line) in lines.iter().enumerate() {
+        let line = line.as_str();
         let at = format!("{}:{}", answers.display(), n + 1);
         if line.trim().is_empty() {
             continue;
@@ -580,6 +627,26 @@ pub fn verify_dataset_with(dir: &Path, registry: &Registry) -> Result<VerifySumm
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn answer_lines_are_bounded_and_name_the_line() {
+        let tmp = tempfile::tempdir().unwrap();
+        let p = tmp.path().join("a.jsonl");
+        std::fs::write(&p, "one\r\ntwo\n\nthree").unwrap();
+        let lines = read_answer_lines(&p, 8, 100).unwrap();
+        assert_eq!(lines, ["one", "two", "", "three"]);
+        std::fs::write(&p, "short\n123456789\nx\n").unwrap();
+        let e = read_answer_lines(&p, 8, 100).unwrap_err().to_string();
+        assert!(e.contains("line 2 is longer than 8 bytes"), "{e}");
+        assert!(read_answer_lines(&p, 9, 100).is_ok());
+        let e = read_answer_lines(&p, 9, 12).unwrap_err().to_string();
+        assert!(e.contains("by line 2"), "{e}");
+        // An endless file without newlines stops at the first limit.
+        let e = read_answer_lines(Path::new("/dev/zero"), 1 << 10, 1 << 20)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("line 1 is longer"), "{e}");
+    }
+
     use super::*;
 
     #[test]

@@ -287,7 +287,7 @@ fn file_stage(src: &AxiomSource, run: &TptpRun, root: &Path) -> Result<FileDone,
     if artifact::exists(&dir) {
         if run.stage == Stage::Saturate {
             // Nothing to do; the report is all the table needs.
-            if let Ok(report) = artifact::read_report(&dir) {
+            if let Ok(report) = artifact::read_report(&dir, &key) {
                 return Ok(FileDone {
                     report,
                     dir,
@@ -393,16 +393,25 @@ pub fn run_name(domains: &[String], shard: Option<(u64, u64)>) -> String {
 }
 
 /// The axiom files of the domains, in run order, with the domain codes as
-/// written in the output (upper case).
+/// written in the output (upper case). A domain given twice (in any case,
+/// e.g. `SET,set`) is a usage error: it would saturate and generate every
+/// file twice under the same names.
 pub fn run_sources(
     domains: &[String],
     tptp: Option<&Path>,
 ) -> Result<(Vec<AxiomSource>, Vec<String>), RunError> {
     let mut sources = Vec::new();
-    let mut codes = Vec::new();
+    let mut codes: Vec<String> = Vec::new();
     for d in domains {
         let s = domain_sources(d, tptp)?;
-        codes.push(s[0].domain.clone());
+        let code = s[0].domain.clone();
+        if codes.contains(&code) {
+            return Err(RunError::Input(format!(
+                "--domain: {code} is given twice ({}); give each domain once",
+                domains.join(",")
+            )));
+        }
+        codes.push(code);
         sources.extend(s);
     }
     Ok((sources, codes))
@@ -474,6 +483,12 @@ pub fn run_tptp(run: &TptpRun) -> Result<TptpSummary, RunError> {
     // Named after what it holds, so two domains' datasets never share a
     // folder name (which caches such as Hugging Face's key on).
     let data_dir = root.join(format!("{name}-tasks"));
+    // No output may be, hold, or lie inside the TPTP library read.
+    if let Some(t) = &run.tptp {
+        for out in [&data_dir, &sat_dir, &artifacts_root] {
+            super::check_output_dir(out, [("the TPTP library", t.as_path())])?;
+        }
+    }
     // What the output depends on: `jobs` and the other families' sections
     // are left out.
     let config_json = serde_json::json!({

@@ -383,6 +383,11 @@ pub(crate) trait Includer {
         line: u32,
         col: u32,
     ) -> Result<(Vec<Entry>, PathBuf), TptpError>;
+    /// Whether a file with no formulas reads as an empty clause set
+    /// (`IncludePolicy::allow_empty`) rather than an error.
+    fn allow_empty(&self) -> bool {
+        false
+    }
 }
 
 /// The folder of `file`, or `.` when it has none.

@@ -38,6 +38,11 @@ pub struct IncludePolicy {
     pub max_included_clauses: u64,
     /// Most include directives followed in all.
     pub max_includes: u64,
+    /// Read a file with no formulas (empty, comments only) as an empty
+    /// clause set, as TPTP allows and E does (`derive`, `prove`: such a
+    /// problem is `Satisfiable`). Off by default: a domain run takes a
+    /// formula-less axiom file for a wrong path.
+    pub allow_empty: bool,
 }
 
 impl Default for IncludePolicy {
@@ -46,6 +51,7 @@ impl Default for IncludePolicy {
             confine: false,
             max_included_clauses: DEFAULT_MAX_INCLUDED_CLAUSES,
             max_includes: DEFAULT_MAX_INCLUDES,
+            allow_empty: false,
         }
     }
 }
@@ -218,6 +224,10 @@ impl<'r> Reader<'r> {
 impl Includer for Reader<'_> {
     fn bank(&mut self) -> &mut TermBank {
         self.bank
+    }
+
+    fn allow_empty(&self) -> bool {
+        self.policy.allow_empty
     }
 
     /// Reads the file an `include('name')` at `from:line:col` refers to.

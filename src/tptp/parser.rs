@@ -234,7 +234,7 @@ impl<'s, 'x> FileParser<'s, 'x> {
             }
             inputs += 1;
         }
-        if inputs == 0 {
+        if inputs == 0 && !self.reader.allow_empty() {
             return Err(TptpError::new(self.file, 1, 1, ErrorKind::NoFormulas));
         }
         Ok(())
