@@ -5,6 +5,7 @@
 //! checker, prompt), cycling through instance indices. PL2 candidates per
 //! second per family are measured at size 1.
 
+use saturate::tasks::pl::instance::MAX_PROOF_CHARS;
 use saturate::tasks::pl::{Task, build};
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -20,7 +21,7 @@ fn bench(bencher: divan::Bencher, task: Task, level: u8) {
         .counter(divan::counter::ItemsCount::new(1usize))
         .bench(|| {
             let i = next.fetch_add(1, Ordering::Relaxed);
-            divan::black_box(build(7, task, level, i).ok())
+            divan::black_box(build(7, task, level, i, MAX_PROOF_CHARS).ok())
         });
 }
 

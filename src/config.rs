@@ -331,6 +331,12 @@ impl Config {
             MAX_COUNT,
         )?;
         within(
+            "tasks.pl.max_proof_chars",
+            pl.max_proof_chars as u64,
+            1,
+            100_000_000,
+        )?;
+        within(
             "tasks.pl.pl2.max_refutation_steps",
             pl.pl2.max_refutation_steps as u64,
             1,

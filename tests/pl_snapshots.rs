@@ -2,11 +2,12 @@
 //! instance per task, compared with `tests/snapshots/pl1_<task>.txt`.
 //! Regenerate intentionally with `UPDATE_SNAPSHOTS=1 cargo test --test pl_snapshots`.
 
+use saturate::tasks::pl::instance::MAX_PROOF_CHARS;
 use saturate::tasks::pl::{Task, build};
 mod common;
 
 fn snapshot(task: Task) {
-    let inst = build(1, task, 2, 0).expect("instance builds");
+    let inst = build(1, task, 2, 0, MAX_PROOF_CHARS).expect("instance builds");
     let text = format!(
         "=== problem\n{}\n=== prompt\n{}\n=== answer\n{}\n",
         inst.canonical, inst.prompt, inst.answer

@@ -27,7 +27,7 @@ use std::marker::PhantomData;
 /// premises at level `l`; 6: PL1 levels beyond 4 and PL2 sizes beyond 3,
 /// measured difficulty features in every row's metadata; levels 1-4 and
 /// sizes 1-3 give the same prompts and answers as in 5).
-pub const VERSION: &str = "pl-6";
+pub const VERSION: &str = "pl-7";
 
 /// Consecutive fruitless PL2 candidates after which a (task, family, size)
 /// cell stops: families with few distinct problems at a size (pyramids, De
@@ -49,6 +49,13 @@ pub struct PlConfig {
     pub families: Vec<String>,
     /// Rows per Parquet shard.
     pub max_rows_per_shard: usize,
+    /// PL1: problems whose reference proof prints longer than this many
+    /// characters are skipped (`proof_too_large`) for every task, so the
+    /// problem distribution stays the same across tasks. The proof is the
+    /// bulk of a checking, masking or gap-filling prompt: at 16,000 every
+    /// PL1 prompt stays under about 20,000 characters (about 6,000 tokens),
+    /// which fits an 8k-token context with room for the answer.
+    pub max_proof_chars: usize,
     /// The PL2 settings (used when `families` holds `pl2`).
     pub pl2: Pl2Config,
 }
@@ -78,6 +85,7 @@ impl Default for PlConfig {
             tasks: Task::ALL.iter().map(|t| t.config().to_string()).collect(),
             families: vec!["pl1".into()],
             max_rows_per_shard: 10_000,
+            max_proof_chars: super::instance::MAX_PROOF_CHARS,
             pl2: Pl2Config::default(),
         }
     }
@@ -135,6 +143,7 @@ impl PlConfig {
         if self.max_rows_per_shard == 0 {
             return Err("tasks.pl.max_rows_per_shard must be at least 1".into());
         }
+
         Ok(())
     }
 
@@ -492,7 +501,13 @@ impl Generator for Pl1Generator {
             Ok(t) => t,
             Err(_) => return Attempt::rejected(&Skip::NoProblem),
         };
-        match super::build(self.seed, task, cell.level, index) {
+        match super::build(
+            self.seed,
+            task,
+            cell.level,
+            index,
+            self.config.max_proof_chars,
+        ) {
             Err(skip) => Attempt::rejected(&skip),
             Ok(i) => Attempt::built(i.into_built()),
         }
@@ -508,6 +523,7 @@ impl Generator for Pl1Generator {
             "count": self.config.count,
             "levels": sorted(&self.config.levels),
             "tasks": self.config.tasks,
+            "max_proof_chars": self.config.max_proof_chars,
         })
     }
 

@@ -121,8 +121,20 @@ pub enum Skip {
     NoCorruption,
 }
 
-/// Builds the instance at (seed, task, level, index).
-pub fn build(seed: u64, task: Task, level: u8, index: u64) -> Result<PlInstance, Skip> {
+/// The default cap on a PL1 reference proof's printed length
+/// ([`super::family::PlConfig::max_proof_chars`]).
+pub const MAX_PROOF_CHARS: usize = 16_000;
+
+/// Builds the instance at (seed, task, level, index); problems whose
+/// reference proof prints longer than `max_proof_chars` are skipped
+/// (`ProofTooLarge`) before any task-specific draw.
+pub fn build(
+    seed: u64,
+    task: Task,
+    level: u8,
+    index: u64,
+    max_proof_chars: usize,
+) -> Result<PlInstance, Skip> {
     let level_s = level.to_string();
     let mut rng = instance_rng(seed, &["pl1", task.config(), &level_s], index);
     let params = level_params(level);
@@ -134,6 +146,9 @@ pub fn build(seed: u64, task: Task, level: u8, index: u64) -> Result<PlInstance,
     let pstats = stats(&proof);
     let difficulty = pl1_difficulty(&problem, &pstats, search_steps);
     let reference = crate::prop::ndl::print(&proof);
+    if reference.len() > max_proof_chars {
+        return Err(Skip::ProofTooLarge);
+    }
     let built = match task {
         Task::ProofChecking => tasks::build_proof_checking(
             &ProofSystem::Ndl,

@@ -2,7 +2,7 @@
 //! corruption labels, masking decoys, gap fillers, scorers and row
 //! verification on generated instances.
 
-use super::instance::{build, score_record};
+use super::instance::{MAX_PROOF_CHARS, build, score_record};
 use super::masking::*;
 use super::tasks::*;
 use crate::prop::check::*;
@@ -118,8 +118,38 @@ fn paper_gap_filling_example_checks_once_filled() {
 
 fn instances(task: Task, n: u64) -> Vec<super::PlInstance> {
     (0..n)
-        .flat_map(|i| build(11, task, 1 + (i % 4) as u8, i).ok())
+        .flat_map(|i| build(11, task, 1 + (i % 4) as u8, i, usize::MAX).ok())
         .collect()
+}
+
+/// The proof-length cap skips exactly the problems whose reference proof
+/// prints longer than it, so every prompt that shows a proof stays under
+/// the cap plus the fixed text, and the cap is what rejects them.
+#[test]
+fn proof_length_cap_bounds_prompts() {
+    let cap = 3_000;
+    let (mut kept, mut skipped) = (0, 0);
+    for i in 0..24u64 {
+        let free = build(5, Task::ProofChecking, 4, i, usize::MAX);
+        let capped = build(5, Task::ProofChecking, 4, i, cap);
+        match (free, capped) {
+            (Ok(f), Ok(c)) => {
+                assert_eq!(f.prompt, c.prompt);
+                let reference = c.metadata["reference_proof"].as_str().unwrap();
+                assert!(reference.len() <= cap);
+                kept += 1;
+            }
+            (Ok(f), Err(skip)) => {
+                assert_eq!(skip, super::Skip::ProofTooLarge);
+                assert!(f.metadata["reference_proof"].as_str().unwrap().len() > cap);
+                skipped += 1;
+            }
+            (Err(a), Err(b)) => assert_eq!(a, b),
+            (Err(a), Ok(_)) => panic!("the cap let through a problem skipped without it: {a:?}"),
+        }
+    }
+    assert!(kept > 0 && skipped > 0, "kept {kept}, skipped {skipped}");
+    assert!(super::instance::MAX_PROOF_CHARS >= 10_000);
 }
 
 #[test]
@@ -424,7 +454,7 @@ fn difficulty_features_are_present_and_grow_beyond_level_four() {
         // Level 8 builds about half its candidates (the rest exceed the
         // reference prover's size cap).
         let rows: Vec<_> = (0..24u64)
-            .filter_map(|i| build(21, Task::ProofWriting, level, i).ok())
+            .filter_map(|i| build(21, Task::ProofWriting, level, i, usize::MAX).ok())
             .collect();
         assert!(rows.len() >= 8, "level {level}: {} of 24 built", rows.len());
         let mut sums = [0.0; 8];

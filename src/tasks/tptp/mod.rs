@@ -27,7 +27,7 @@ use std::collections::HashSet;
 
 /// Version of the TPTP task generators; recorded in the manifest and in
 /// every record's `source` so a change of generation is visible.
-pub const GENERATOR_VERSION: &str = "tptp-tasks-18";
+pub const GENERATOR_VERSION: &str = "tptp-tasks-19";
 
 /// One of the three families.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -1193,7 +1193,7 @@ pub fn context_block(domain: &str, background: &Background) -> String {
     }
     let from_fof = background.origins.iter().any(Option::is_some);
     if from_fof {
-        s.push_str("\nSome background axioms are first-order formulas in TPTP FOF notation (`! [X] :` for all, `? [X] :` there exists, `&` and, `|` or, `=>` implies, `<=>` if and only if, `~` not); each is followed by its clausal form, in which `sk` symbols are Skolem functions and `def` symbols name sub-formulas, both introduced by the translation to clauses.\n");
+        s.push_str("\nSome background axioms are first-order formulas in TPTP FOF notation (`! [X] :` for all, `? [X] :` there exists, `&` and, `|` or, `=>` implies, `<=>` if and only if, `~` not); each is followed by those clauses of its clausal form that belong to this problem's background (a formula's other clauses are not listed), in which `sk` symbols are Skolem functions and `def` symbols name sub-formulas, both introduced by the translation to clauses.\n");
     }
     s.push_str("\nBackground axioms of the theory (for context only; they are not available as premises):\n");
     let mut shown: Vec<bool> = vec![false; background.axioms.len()];
@@ -1207,7 +1207,10 @@ pub fn context_block(domain: &str, background: &Background) -> String {
                 shown[i] = true;
             }
             Some(o) => {
-                s.push_str(&format!("- {}: {}\n  clausal form:\n", o.name, o.formula));
+                s.push_str(&format!(
+                    "- {}: {}\n  clauses of its clausal form used here:\n",
+                    o.name, o.formula
+                ));
                 for (j, axiom) in background.axioms.iter().enumerate().skip(i) {
                     if background
                         .origins
@@ -1335,7 +1338,7 @@ mod tests {
         let s = context_block("SET", &b);
         assert!(s.contains("Some background axioms are first-order formulas"));
         assert!(s.ends_with(
-            "- pq: ! [X0] : (p(X0) <=> q(X0))\n  clausal form:\n  - p(X0) | ~q(X0)\n  - q(X0) | ~p(X0)\n- r(a)\n"
+            "- pq: ! [X0] : (p(X0) <=> q(X0))\n  clauses of its clausal form used here:\n  - p(X0) | ~q(X0)\n  - q(X0) | ~p(X0)\n- r(a)\n"
         ), "{s}");
         // Round trip through metadata; CNF-only backgrounds add no field
         // and print as before.
