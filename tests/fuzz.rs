@@ -1791,7 +1791,7 @@ static PROVE_WORST: std::sync::Mutex<std::collections::BTreeMap<String, (usize, 
 fn fuzz_prove_huge_clauses() {
     use std::sync::atomic::{AtomicUsize, Ordering};
     let skipped = AtomicUsize::new(0);
-    run_target("prove", 12, prove_case(), |case| {
+    run_target("prove", 8, prove_case(), |case| {
         let tmp = tempfile::tempdir().unwrap();
         let (_, desc) = write_prove_case(tmp.path(), &case);
         if harness::skip_known("prove", &desc) {

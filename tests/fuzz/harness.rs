@@ -175,6 +175,14 @@ pub const KNOWN: &[Known] = &[
         target: "prove",
         panic: "long include chain",
     },
+    // KNOWN FAILING, not assigned yet (found by this harness): scoring a
+    // pl1_gap_filling answer takes time quadratic in the length of a line
+    // (a repeated step: 256 KiB 0.5 s, 512 KiB 1.8 s, 1 MiB 6.6 s; a 4 MiB
+    // line is over the 20 s safety net).
+    Known {
+        target: "score-hostile",
+        panic: "pl1_gap_filling: long line",
+    },
     // KNOWN FAILING until branch i50-files is merged (remove then): a run
     // deletes folders and files named `<out>.old-<N>` / `<out>.tmp-<N>`
     // beside `--out` when N is not a live process

@@ -40,8 +40,8 @@ pub enum Hostile {
         /// Copies.
         times: u32,
     },
-    /// A line of about `len` bytes (a line of the answer repeated) put
-    /// before a line.
+    /// A line of about `len` bytes (a line of the answer with some content
+    /// repeated) put before it; the whole stays within [`MAX_ANSWER`].
     LongLine {
         /// Which line.
         site: Index,
@@ -102,7 +102,7 @@ pub fn extremes(i: &[Index; 4]) -> Vec<Hostile> {
         },
         Hostile::LongLine {
             site: c,
-            len: 1 << 20,
+            len: 4 << 20,
         },
         Hostile::ManyLines(100_000),
         Hostile::Nul { at: d, n: 8 },
@@ -123,7 +123,7 @@ pub fn hostile() -> impl Strategy<Value = Hostile> {
         1 => any::<Index>().prop_map(Hostile::HugeNumbers),
         2 => (any::<Index>(), prop_oneof![2u32..300, 300u32..=10_000])
             .prop_map(|(line, times)| Hostile::Steps { line, times }),
-        1 => (any::<Index>(), 1_000u32..=(1 << 20))
+        1 => (any::<Index>(), prop_oneof![1_000u32..(1 << 20), (1u32 << 20)..=(4u32 << 20)])
             .prop_map(|(site, len)| Hostile::LongLine { site, len }),
         1 => (10u32..=100_000).prop_map(Hostile::ManyLines),
         1 => (any::<Index>(), 1u8..16).prop_map(|(at, n)| Hostile::Nul { at, n }),
@@ -355,9 +355,18 @@ fn build_uncut(gold: &str, h: &Hostile) -> (String, String) {
         }
         Hostile::LongLine { site, len } => {
             let lines: Vec<&str> = gold.split('\n').collect();
-            let k = site.index(lines.len());
+            // A line with content (a step, not a heading or a blank) where
+            // there is one.
+            let full: Vec<usize> = (0..lines.len()).filter(|&i| lines[i].len() >= 8).collect();
+            let k = if full.is_empty() {
+                site.index(lines.len())
+            } else {
+                full[site.index(full.len())]
+            };
             let unit = if lines[k].is_empty() { "a" } else { lines[k] };
-            let reps = (*len as usize).div_ceil(unit.len() + 1);
+            // Within the cap, so that the rest of the answer stays whole.
+            let len = (*len as usize).min(MAX_ANSWER.saturating_sub(gold.len() + unit.len() + 2));
+            let reps = len.div_ceil(unit.len() + 1).max(1);
             let long = vec![unit; reps].join(" ");
             let mut out: Vec<&str> = lines.clone();
             out.insert(k, &long);
