@@ -140,8 +140,171 @@ pub struct Known {
     pub panic: &'static str,
 }
 
-/// The known faults, in code this harness does not own.
-pub const KNOWN: &[Known] = &[];
+/// The known faults, in code this harness does not own. Each entry's
+/// `panic` is matched against the finding's message, which for the
+/// child-process targets (`score-hostile`, `prove`, `siblings`) starts with
+/// the case's description, so an entry names a class of cases; a case of a
+/// class known to hang is not run by default (see [`skip_known`]).
+pub const KNOWN: &[Known] = &[
+    // KNOWN FAILING until branch i50-bounds is merged (remove then): the
+    // checker's model check enumerates every assignment of a clause's
+    // variables (/work/shared/repro/r3/H1_*.p, S1_score_hang.sh): a clause
+    // of 28+ distinct variables in a stepwise_derivation answer or in a
+    // problem given to `prove` runs for hours.
+    Known {
+        target: "score-hostile",
+        panic: "stepwise_derivation: many variables",
+    },
+    Known {
+        target: "prove",
+        panic: "many variables",
+    },
+    // KNOWN FAILING until branch i50-bounds is merged (remove then): the
+    // model finder's flattening and clause splitting are superlinear in a
+    // clause's literals (H2_mace_split_off_2000lits.p: 18 s; 2,000 distinct
+    // ground literals: over 25 s).
+    Known {
+        target: "prove",
+        panic: "long clause",
+    },
+    // KNOWN FAILING, not assigned yet (found by this harness): a linear
+    // chain of includes is read recursively, in time quadratic in its
+    // length (2,000 files: 2.6 s) and overflowing the stack (abort) at
+    // about 4,000 files.
+    Known {
+        target: "prove",
+        panic: "long include chain",
+    },
+    // KNOWN FAILING, not assigned yet (found by this harness): scoring a
+    // pl1_gap_filling answer takes time quadratic in the length of a line
+    // (a repeated step: 256 KiB 0.5 s, 512 KiB 1.8 s, 1 MiB 6.6 s; a 4 MiB
+    // line is over the 20 s safety net).
+    Known {
+        target: "score-hostile",
+        panic: "pl1_gap_filling: long line",
+    },
+    // KNOWN FAILING until branch i50-files is merged (remove then): a run
+    // deletes folders and files named `<out>.old-<N>` / `<out>.tmp-<N>`
+    // beside `--out` when N is not a live process
+    // (/work/shared/repro/r3/D1_stale_temp_deletes_user_dir.sh).
+    Known {
+        target: "siblings",
+        panic: "removed by the run",
+    },
+];
+
+/// What to do with cases of a known fault (`SATURATE_FUZZ_KNOWN`): by
+/// default cases of a known class are skipped when they would hang or
+/// take seconds (the child-process targets), and other known faults are
+/// reported without failing; `run` runs every case and still tolerates
+/// known faults; `fail` runs every case and fails on known faults too (to
+/// check that a target catches them, or that a fix removed them).
+pub fn known_mode() -> &'static str {
+    static MODE: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    MODE.get_or_init(|| {
+        let m = std::env::var("SATURATE_FUZZ_KNOWN").unwrap_or_default();
+        match m.trim() {
+            "" | "skip" => "skip".to_string(),
+            "run" | "fail" => m.trim().to_string(),
+            o => panic!("SATURATE_FUZZ_KNOWN={o:?} is none of skip, run, fail"),
+        }
+    })
+}
+
+/// The known fault a finding of `target` with message `msg` is, if any
+/// (never under `SATURATE_FUZZ_KNOWN=fail`).
+pub fn known(target: &str, msg: &str) -> Option<&'static Known> {
+    if known_mode() == "fail" {
+        return None;
+    }
+    KNOWN
+        .iter()
+        .find(|k| k.target == target && msg.contains(k.panic))
+}
+
+/// Whether a case of `target` described by `desc` is skipped: it belongs
+/// to a known class and `SATURATE_FUZZ_KNOWN` is unset (or `skip`).
+pub fn skip_known(target: &str, desc: &str) -> bool {
+    known_mode() == "skip" && known(target, desc).is_some()
+}
+
+/// The wall-clock safety net of a child-process case: a case still running
+/// after this is reported as a hang (and its process killed). Generous:
+/// every bounded case takes a small fraction of it.
+pub const CHILD_LIMIT: Duration = Duration::from_secs(20);
+
+/// How a child process ended.
+#[derive(Debug)]
+pub struct ChildRun {
+    /// The exit status; `None` when it was killed at the limit.
+    pub status: Option<std::process::ExitStatus>,
+    /// Standard output.
+    pub stdout: String,
+    /// Standard error.
+    pub stderr: String,
+    /// Wall-clock seconds.
+    pub secs: f64,
+}
+
+impl ChildRun {
+    /// A one-line account of an abnormal end (hang, signal, panic), `None`
+    /// for an exit with a code other than 101 (Rust's panic exit).
+    pub fn fault(&self) -> Option<String> {
+        use std::os::unix::process::ExitStatusExt;
+        let tail = |s: &str| {
+            let t: Vec<&str> = s.lines().rev().take(3).collect();
+            t.into_iter().rev().collect::<Vec<_>>().join(" / ")
+        };
+        match self.status {
+            None => Some(format!(
+                "hang: still running after {CHILD_LIMIT:?} (killed)"
+            )),
+            Some(s) if s.signal().is_some() => Some(format!(
+                "crash: killed by signal {} ({})",
+                s.signal().unwrap(),
+                tail(&self.stderr)
+            )),
+            Some(s) if s.code() == Some(101) || self.stderr.contains("panicked at") => {
+                Some(format!("panic: {}", tail(&self.stderr)))
+            }
+            Some(_) => None,
+        }
+    }
+}
+
+/// Runs `cmd` (output to files, no input), killing it after
+/// [`CHILD_LIMIT`].
+pub fn run_child(mut cmd: std::process::Command) -> ChildRun {
+    use std::process::Stdio;
+    let dir = tempfile::tempdir().unwrap();
+    let (o, e) = (dir.path().join("out"), dir.path().join("err"));
+    let start = std::time::Instant::now();
+    let mut child = cmd
+        .stdin(Stdio::null())
+        .stdout(std::fs::File::create(&o).unwrap())
+        .stderr(std::fs::File::create(&e).unwrap())
+        .spawn()
+        .expect("spawn a child case");
+    let status = loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break Some(s);
+        }
+        if start.elapsed() > CHILD_LIMIT {
+            let _ = child.kill();
+            let _ = child.wait();
+            break None;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    };
+    let read =
+        |p: &std::path::Path| String::from_utf8_lossy(&std::fs::read(p).unwrap()).into_owned();
+    ChildRun {
+        status,
+        stdout: read(&o),
+        stderr: read(&e),
+        secs: start.elapsed().as_secs_f64(),
+    }
+}
 
 /// Runs one target: `property` is called on each generated input and
 /// returns `Ok(())` or an assertion failure; panics and hangs are caught by
@@ -162,10 +325,7 @@ pub fn run_target<S>(
     let result = runner.run(&strategy, |input| match property(input) {
         Ok(()) => Ok(()),
         Err(msg) => {
-            if let Some(k) = KNOWN
-                .iter()
-                .find(|k| k.target == target && msg.contains(k.panic))
-            {
+            if let Some(k) = known(target, &msg) {
                 known_hits.lock().unwrap().push(k.panic.to_string());
                 return Ok(());
             }
