@@ -158,7 +158,8 @@ pub enum ErrorKind {
         .chain.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(" -> ")
     )]
     IncludeLimit {
-        /// What was counted: `"included clauses"` or `"include directives"`.
+        /// What was counted: `"included clauses"`, `"include directives"` or
+        /// `"nested include levels"`.
         what: &'static str,
         /// The limit.
         limit: u64,

@@ -24,6 +24,11 @@ pub fn tptp_root(cli: Option<&Path>) -> Option<PathBuf> {
 pub const DEFAULT_MAX_INCLUDED_CLAUSES: u64 = 1_000_000;
 /// Default [`IncludePolicy::max_includes`].
 pub const DEFAULT_MAX_INCLUDES: u64 = 10_000;
+/// Most files open at once along one include chain (the top file
+/// included). Each level is a nested parse on the call stack, so a chain of
+/// a few thousand files overflowed the stack (an abort, found by the
+/// fuzzer at 4,892 levels); the TPTP library nests two or three deep.
+pub const MAX_INCLUDE_DEPTH: usize = 64;
 
 /// How `include` directives are followed: work bounds (a few files of a
 /// few bytes can include each other into millions of clauses) and
@@ -279,6 +284,14 @@ impl Includer for Reader<'_> {
             chain.push(path);
             return Err(at(ErrorKind::IncludeCycle(chain)));
         }
+        // The files open (the top one included) and this one.
+        if self.stack.len() >= MAX_INCLUDE_DEPTH {
+            return Err(at(ErrorKind::IncludeLimit {
+                what: "nested include levels",
+                limit: MAX_INCLUDE_DEPTH as u64,
+                chain: self.chain_to(&path),
+            }));
+        }
         let bytes = Self::read_bytes(&path).map_err(at)?;
         self.note_file(&path);
         self.stack.push(canon);
@@ -438,6 +451,35 @@ mod tests {
     /// The include bomb of the robustness review: each level includes the
     /// one below ten times. Reading stops at the include and clause bounds
     /// with the chain in the error, long before the 10^6 clauses.
+    /// A chain of includes deeper than [`MAX_INCLUDE_DEPTH`] is an input
+    /// error naming the chain, not a stack overflow; one level less reads.
+    #[test]
+    fn deep_include_chains_stop_at_the_depth_bound() {
+        let tmp = tempfile::tempdir().unwrap();
+        let d = tmp.path();
+        let n = 5_000;
+        write(d, "C0.ax", "cnf(leaf, axiom, p(a)).\n");
+        for i in 1..=n {
+            write(
+                d,
+                &format!("C{i}.ax"),
+                &format!("include('C{}.ax').\n", i - 1),
+            );
+        }
+        let mut bank = TermBank::new();
+        let e = parse_file(&mut bank, &d.join(format!("C{n}.ax")), None).unwrap_err();
+        let ErrorKind::IncludeLimit { what, limit, chain } = &e.kind else {
+            panic!("{e}");
+        };
+        assert_eq!(*what, "nested include levels");
+        assert_eq!(*limit, MAX_INCLUDE_DEPTH as u64);
+        assert_eq!(chain.len(), MAX_INCLUDE_DEPTH + 1, "{chain:?}");
+        let top = MAX_INCLUDE_DEPTH - 1;
+        let p = parse_file(&mut bank, &d.join(format!("C{top}.ax")), None).unwrap();
+        assert_eq!(p.clauses.len(), 1);
+        assert!(parse_file(&mut bank, &d.join(format!("C{}.ax", top + 1)), None).is_err());
+    }
+
     #[test]
     fn include_bombs_stop_at_the_bounds() {
         let tmp = tempfile::tempdir().unwrap();
