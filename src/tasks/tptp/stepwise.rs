@@ -4,26 +4,42 @@
 //! ranked theorem are listed in random order as `P1..Pn` with the theorem as
 //! the conclusion; the answer is a chain of numbered steps
 //! `S<j>: CLAUSE by REF, REF`, each citing one or two premises or earlier
-//! steps, the last one the conclusion. The scorer checks every step on its
-//! own with the built-in prover under a small work budget
-//! ([`STEP_MAX_PROCESSED`] given clauses): a step is verified when it
-//! follows from the clauses it cites. It returns a verdict per step, so the
-//! score can serve as a process reward: the share of verified steps, 1 only
-//! for a fully verified chain that ends in the conclusion.
+//! steps, the last one the conclusion.
+//!
+//! What a step is: exactly one inference of the calculus from the clauses
+//! it cites, checked by the independent checker's rule replay
+//! ([`crate::checker::StepChecker`], no search): resolution, superposition,
+//! rewriting with a unit equation or deleting a literal a unit clause
+//! contradicts (two clauses cited); factoring, equality resolution or
+//! equality factoring (one clause); a `t != t` left over may be dropped in
+//! the same step; the clause is compared up to variable renaming, literal
+//! order, equation symmetry and duplicate literals. A step that restates a
+//! premise or an earlier step, a tautology, or an inference the conclusion
+//! does not descend from is `redundant`: it earns nothing and counts
+//! against the chain ([`step_grades`] has the whole rule). The score is the
+//! useful steps over the steps written, times [`INCOMPLETE_FACTOR`] when
+//! no verified step is the conclusion: 1 only for a chain of verified
+//! inferences, each used, reaching the conclusion; padding never raises it
+//! (a property test). Per-step verdicts come with the score, so it can
+//! serve as a process reward.
 //!
 //! The graph is the one reconstruction grows ([`super::recon`]: a path of d
 //! binary steps from the theorem, then random expansion to a node count in
 //! k..2k-1, every step certified by the prover as `PARENT_1, PARENT_2 |-
 //! CHILD`); its leaves are the premises and its derived clauses, in an
 //! order where parents come first, are the gold chain, rendered from the
-//! certificate. Citing at most two clauses per step is what keeps the
-//! chain a chain: with more, "the conclusion, by every premise" would be one
-//! sound step that skips all the reasoning.
+//! certificate. A graph with a step that is not one inference (the
+//! saturation also collapses a unary inference or a further simplification
+//! into a step) is rejected (`not_one_inference`), so every gold step
+//! passes the scorer's own check. Citing at most two clauses per step is
+//! what keeps the chain a chain: with more, "the conclusion, by every
+//! premise" would be one sound step that skips all the reasoning.
 //!
 //! What the task forbids is `cheating`: citing anything but a listed
 //! premise or an earlier step (the conclusion, a background axiom, a later
 //! step or the step itself, a premise number out of range), or asserting a
-//! clause that cites nothing.
+//! clause that cites nothing. The premises are not repeated among the
+//! background axioms, which the prompt calls unavailable.
 
 use super::{
     Background, Built, Graph, Reject, Scored, TasksConfig, context_block, str_field, str_list,
@@ -186,7 +202,7 @@ pub fn render(domain: &str, context: &Background, premises: &[String], theorem: 
     s.push_str(
         "\nTask: derive the conclusion from the premises, one inference at a time. Write one line per step, the steps numbered S1, S2, ... in order:\n\
          S<j>: CLAUSE by REF, REF\n\
-         where CLAUSE is a clause in the notation above and each REF is a premise (P1, P2, ...) or an earlier step (S1, S2, ...). A step cites one or two clauses and must follow from them alone: by resolution, superposition or rewriting with an equation, factoring, or removing a trivially false `t != t` (a short combination of these is accepted). The last step must be the conclusion, up to renaming its variables. Cite nothing else: the background axioms and the conclusion are not available. Write nothing but the steps.\n",
+         where CLAUSE is a clause in the notation above and each REF is a premise (P1, P2, ...) or an earlier step (S1, S2, ...). Each step is exactly one inference from the one or two clauses it cites: from two clauses, resolution on a pair of complementary literals, superposition (an equation of one clause replaces, at one position, a subterm of the other that unifies with one of its sides), rewriting one clause at one position with a unit equation, or deleting a literal of one clause that a unit clause contradicts; from one clause, factoring (merging two unifiable literals), equality resolution (deleting a literal `s != t` whose sides unify) or equality factoring. A literal `t != t` the inference leaves may be dropped in the same step. CLAUSE is the conclusion under the most general unifier, up to renaming its variables, the order of its literals and the sides of its equations. The last step must be the conclusion, up to renaming its variables. A step that restates a premise or an earlier step, is a tautology, or is not used on the way to the conclusion earns nothing and costs credit. Cite nothing else: the background axioms and the conclusion are not available. Write nothing but the steps.\n",
     );
     s
 }
@@ -556,15 +572,16 @@ pub fn step_grades(
     }
     let m = chain.len();
     let is_inference = |i: usize| matches!(local[i], Local::Inference(_));
-    let conclusion = (0..m).find(|&i| {
-        is_inference(i)
-            && step_cl[i]
-                .as_ref()
-                .is_ok_and(|c| checker.variant(c, &goal))
-    });
+    let conclusion = (0..m)
+        .find(|&i| is_inference(i) && step_cl[i].as_ref().is_ok_and(|c| checker.variant(c, &goal)));
     let root = conclusion.unwrap_or(m - 1);
     // The steps the root descends from, through verified and wrong steps.
-    let passes = |i: usize| matches!(local[i], Local::Inference(_) | Local::Failed(StepGrade::Wrong, _));
+    let passes = |i: usize| {
+        matches!(
+            local[i],
+            Local::Inference(_) | Local::Failed(StepGrade::Wrong, _)
+        )
+    };
     let mut ancestor = vec![false; m];
     let mut stack = vec![root];
     ancestor[root] = true;
@@ -919,7 +936,12 @@ mod tests {
             return;
         };
         // The last step citing the parent's citations instead of the parent.
-        let mut cites: Vec<String> = last.1.iter().filter(|c| **c != format!("S{k}")).cloned().collect();
+        let mut cites: Vec<String> = last
+            .1
+            .iter()
+            .filter(|c| **c != format!("S{k}"))
+            .cloned()
+            .collect();
         cites.extend(parent.1.iter().cloned());
         cites.sort();
         cites.dedup();
@@ -929,7 +951,12 @@ mod tests {
         let mut skip = gold.clone();
         *skip.last_mut().unwrap() = (last.0.clone(), cites);
         let s = sc(&b, &text(&skip));
-        assert_eq!(s.steps.last().unwrap().verdict, StepGrade::Wrong, "{}", s.detail);
+        assert_eq!(
+            s.steps.last().unwrap().verdict,
+            StepGrade::Wrong,
+            "{}",
+            s.detail
+        );
         assert!(s.value < 1.0);
     }
 
