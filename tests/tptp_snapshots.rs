@@ -100,7 +100,7 @@ fn derivation_prompt() {
     ]);
     let p = stepwise::render(
         "GRP",
-        &Background::clauses(s(&["mult(e,X0)=X0", "mult(inv(X0),X0)=e"])),
+        &Background::clauses(s(&["mult(X0,e)=X0", "mult(X0,inv(X0))=e"])),
         &premises,
         "mult(inv(X0),mult(X0,X1))=X1",
     );

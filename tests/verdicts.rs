@@ -362,3 +362,117 @@ fn score_reports_step_verdicts_on_derivation_rows() {
         }
     }
 }
+
+/// Derivation gold answers score 1 with `ok` on every row and every step,
+/// on SET and GEO at levels 1-4, and padding earns nothing: copies of a
+/// premise score 0 with every step `redundant`; the gold chain after every
+/// premise restated scores below 1 (the gold steps over all the steps),
+/// its restatements `redundant`.
+#[test]
+fn derivation_gold_scores_one_and_padding_earns_nothing() {
+    let tmp = tempfile::tempdir().unwrap();
+    let config = tmp.path().join("derivation.toml");
+    std::fs::write(
+        &config,
+        "[saturation.limits]\nmax_processed = 1500\n[tasks.tptp]\nfamilies = [\"derivation\"]\ncount = 3\n",
+    )
+    .unwrap();
+    for domain in ["SET", "GEO"] {
+        let out = tmp.path().join(domain);
+        let o = run(&[
+            "--domain",
+            domain,
+            "-q",
+            "--config",
+            config.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let ds = out.join(format!("{domain}/{domain}-tasks"));
+        let rows = read_dataset(&ds).unwrap();
+        assert!(rows.len() >= 8, "{domain}: {} rows", rows.len());
+        for (kind, pad) in [("gold", 0), ("copies", 1), ("padded", 2)] {
+            let mut lines = String::new();
+            for r in &rows {
+                let m = json_of(&r.metadata);
+                let premises: Vec<String> = m["premises"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|p| p.as_str().unwrap().to_string())
+                    .collect();
+                let n = premises.len();
+                let answer = match pad {
+                    0 => r.answer.clone(),
+                    1 => (1..=50)
+                        .map(|j| format!("S{j}: {} by P1\n", premises[0]))
+                        .collect(),
+                    _ => {
+                        let mut a: String = (1..=n)
+                            .map(|i| format!("S{i}: {} by P{i}\n", premises[i - 1]))
+                            .collect();
+                        for l in r.answer.lines() {
+                            let (label, rest) = l.split_once(": ").unwrap();
+                            let (clause, cites) = rest.rsplit_once(" by ").unwrap();
+                            let j: usize = label[1..].parse().unwrap();
+                            let cites: Vec<String> = cites
+                                .split(", ")
+                                .map(|c| match c.strip_prefix('S') {
+                                    Some(k) => format!("S{}", k.parse::<usize>().unwrap() + n),
+                                    None => c.to_string(),
+                                })
+                                .collect();
+                            a.push_str(&format!("S{}: {clause} by {}\n", j + n, cites.join(", ")));
+                        }
+                        a
+                    }
+                };
+                lines.push_str(&json!({"id": r.id, "answer": answer}).to_string());
+                lines.push('\n');
+            }
+            let file = tmp.path().join(format!("{domain}-{kind}.jsonl"));
+            std::fs::write(&file, lines).unwrap();
+            let o = run(&[
+                "score",
+                "--dataset",
+                ds.to_str().unwrap(),
+                "--answers",
+                file.to_str().unwrap(),
+                "-q",
+            ]);
+            assert!(o.status.success(), "{}", stderr(&o));
+            let scores = std::fs::read_to_string(
+                tmp.path()
+                    .join(format!("{domain}-{kind}.jsonl.scores.jsonl")),
+            )
+            .unwrap();
+            let mut levels = std::collections::BTreeSet::new();
+            for l in scores.lines() {
+                let s = json_of(l);
+                let r = rows.iter().find(|r| r.id == s["id"]).unwrap();
+                levels.insert(s["level"].as_u64().unwrap());
+                let steps = s["steps"].as_array().unwrap();
+                let value = s["score"].as_f64().unwrap();
+                let gold_steps = r.answer.lines().count();
+                match pad {
+                    0 => {
+                        assert_eq!((value, s["verdict"].as_str()), (1.0, Some("ok")), "{l}");
+                        assert!(steps.iter().all(|v| v["verdict"] == "ok"), "{l}");
+                    }
+                    1 => {
+                        assert_eq!(value, 0.0, "{l}");
+                        assert!(steps.iter().all(|v| v["verdict"] == "redundant"), "{l}");
+                    }
+                    _ => {
+                        let want = gold_steps as f64 / steps.len() as f64;
+                        assert!((value - want).abs() < 1e-9, "{want}: {l}");
+                        let redundant = steps.iter().filter(|v| v["verdict"] == "redundant");
+                        assert_eq!(redundant.count(), steps.len() - gold_steps, "{l}");
+                    }
+                }
+            }
+            assert_eq!(levels.len(), 4, "{domain}: levels {levels:?}");
+        }
+    }
+}

@@ -18,7 +18,8 @@
 //! Files, bottom up: [`problem`] (interface types), `terms` (trees,
 //! unification, matching, normalisation, subsumption), `rules` (inference
 //! rules, distinct values), `parse` (certificate clause texts), `replay`
-//! (refutations), `model` (finite models).
+//! (refutations), `model` (finite models), `step` (the one-inference check
+//! of a derivation step).
 
 mod clausify;
 mod model;
@@ -26,6 +27,7 @@ mod parse;
 pub mod problem;
 mod replay;
 mod rules;
+mod step;
 mod terms;
 #[cfg(test)]
 mod tests;
@@ -34,6 +36,7 @@ pub use clausify::{ClausificationChecked, check_clausification};
 pub use model::model_satisfies;
 pub use parse::MAX_TERM_DEPTH;
 pub use problem::{CheckError, CheckProblem, Checked};
+pub use step::{StepChecker, StepClause};
 
 use crate::certificate::{Evidence, Verdict};
 use model::check_model;

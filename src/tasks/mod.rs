@@ -144,6 +144,67 @@ pub struct Score {
     pub steps: Vec<StepVerdict>,
 }
 
+/// The grader's verdict on one step of a step answer: the answer
+/// verdicts of [`Verdict`], and `redundant`, which only a step can get.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum StepGrade {
+    /// The step follows from what it cites (and, where the scorer asks,
+    /// is used on the way to the goal).
+    Ok,
+    /// It does not follow (a countermodel, not one inference, or a rule of
+    /// the task broken).
+    Wrong,
+    /// It could not be read.
+    Malformed,
+    /// It cites what the task does not give.
+    Cheating,
+    /// Its check ran out of its work budget.
+    Timeout,
+    /// It holds but adds nothing: it restates a given clause or an earlier
+    /// step, is a tautology, or is not used on the way to the goal. It
+    /// earns nothing and counts against the answer (the derivation family).
+    Redundant,
+}
+
+impl StepGrade {
+    /// The grade's name as written in outputs (the serde name).
+    pub fn name(self) -> &'static str {
+        match self {
+            StepGrade::Ok => "ok",
+            StepGrade::Wrong => "wrong",
+            StepGrade::Malformed => "malformed",
+            StepGrade::Cheating => "cheating",
+            StepGrade::Timeout => "timeout",
+            StepGrade::Redundant => "redundant",
+        }
+    }
+}
+
+impl From<Verdict> for StepGrade {
+    fn from(v: Verdict) -> StepGrade {
+        match v {
+            Verdict::Ok => StepGrade::Ok,
+            Verdict::Wrong => StepGrade::Wrong,
+            Verdict::Malformed => StepGrade::Malformed,
+            Verdict::Cheating => StepGrade::Cheating,
+            Verdict::Timeout => StepGrade::Timeout,
+        }
+    }
+}
+
+impl PartialEq<Verdict> for StepGrade {
+    fn eq(&self, v: &Verdict) -> bool {
+        *self == StepGrade::from(*v)
+    }
+}
+
+impl std::fmt::Display for StepGrade {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
 /// The grader's verdict on one step of a step answer.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct StepVerdict {
@@ -151,20 +212,26 @@ pub struct StepVerdict {
     /// number in a reconstruction).
     pub step: String,
     /// `ok`: the step follows from what it cites; `wrong`: it does not
-    /// (a countermodel, or a rule of the task broken); `malformed`: it could
-    /// not be read; `cheating`: it cites what the task does not give;
-    /// `timeout`: the check ran out of its work budget.
-    pub verdict: Verdict,
+    /// (a countermodel, not one inference, or a rule of the task broken);
+    /// `malformed`: it could not be read; `cheating`: it cites what the
+    /// task does not give; `timeout`: the check ran out of its work budget;
+    /// `redundant` (derivation steps): it restates a given clause or an
+    /// earlier step, is a tautology, or is not used on the way to the goal.
+    pub verdict: StepGrade,
     /// Why, in a few words.
     pub detail: String,
 }
 
 impl StepVerdict {
     /// A step verdict.
-    pub fn new(step: impl Into<String>, verdict: Verdict, detail: impl Into<String>) -> Self {
+    pub fn new(
+        step: impl Into<String>,
+        verdict: impl Into<StepGrade>,
+        detail: impl Into<String>,
+    ) -> Self {
         StepVerdict {
             step: step.into(),
-            verdict,
+            verdict: verdict.into(),
             detail: detail.into(),
         }
     }

@@ -414,6 +414,7 @@ fn verdict(r: Report) -> Score {
 mod tests {
     use super::*;
     use crate::prop::check::check_text;
+    use crate::tasks::StepGrade;
 
     fn f(s: &str) -> Formula {
         Formula::parse(s).unwrap()
@@ -435,11 +436,11 @@ mod tests {
         let bad = "A BY left-and on premise-1;\nC BY mp on premise-1, A;\n(A & B) BY both on A, B";
         let r = check_text(&named, &f("(A & B)"), bad, Mode::Lenient);
         let steps = line_steps(&r, bad);
-        let got: Vec<(&str, Verdict)> =
+        let got: Vec<(&str, StepGrade)> =
             steps.iter().map(|s| (s.step.as_str(), s.verdict)).collect();
         assert_eq!(
             got,
-            [("line 1", Verdict::Ok), ("line 2", Verdict::Wrong)],
+            [("line 1", StepGrade::Ok), ("line 2", StepGrade::Wrong)],
             "{:?}",
             r.result
         );

@@ -56,6 +56,7 @@ impl RejectReason for Reject {
             Reject::NoDistractors => "no_distractors",
             Reject::UnmatchedPremises => "unmatched_premises",
             Reject::FewStartingPremises => "few_starting_premises",
+            Reject::NotOneInference => "not_one_inference",
         }
     }
 }
@@ -88,7 +89,7 @@ impl TaskFamily for TptpFamily {
             Family::Entailment => Ok(entail::score(&row.answer, answer)),
             Family::Selection => select::score(&meta, &cert, answer, &mut ctx.prover),
             Family::Reconstruction => recon::score(&meta, &cert, answer, &mut ctx.prover),
-            Family::Derivation => stepwise::score(&meta, &cert, answer, &ctx.prover),
+            Family::Derivation => stepwise::score(&meta, answer),
         };
         r.unwrap_or_else(|e| Score::malformed(format!("record: {e}")))
     }

@@ -383,6 +383,9 @@ pub enum Reject {
     /// Reconstruction: the proof graph starts from fewer than
     /// [`recon::MIN_STARTING_PREMISES`] clauses.
     FewStartingPremises,
+    /// Derivation: a gold step is not one inference of the calculus from
+    /// the clauses it cites (see [`stepwise`]).
+    NotOneInference,
 }
 
 /// A generated, certified instance, ready to become a record.
