@@ -167,14 +167,6 @@ pub const KNOWN: &[Known] = &[
         target: "prove",
         panic: "long clause",
     },
-    // KNOWN FAILING, not assigned yet (found by this harness): a linear
-    // chain of includes is read recursively, in time quadratic in its
-    // length (2,000 files: 2.6 s) and overflowing the stack (abort) at
-    // about 4,000 files.
-    Known {
-        target: "prove",
-        panic: "long include chain",
-    },
     // KNOWN FAILING, not assigned yet (found by this harness): scoring a
     // pl1_gap_filling answer takes time quadratic in the length of a line
     // (a repeated step: 256 KiB 0.5 s, 512 KiB 1.8 s, 1 MiB 6.6 s; a 4 MiB
@@ -182,14 +174,6 @@ pub const KNOWN: &[Known] = &[
     Known {
         target: "score-hostile",
         panic: "pl1_gap_filling: long line",
-    },
-    // KNOWN FAILING until branch i50-files is merged (remove then): a run
-    // deletes folders and files named `<out>.old-<N>` / `<out>.tmp-<N>`
-    // beside `--out` when N is not a live process
-    // (/work/shared/repro/r3/D1_stale_temp_deletes_user_dir.sh).
-    Known {
-        target: "siblings",
-        panic: "removed by the run",
     },
 ];
 
