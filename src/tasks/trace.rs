@@ -34,8 +34,9 @@
 //! - Equivalence configs (after AutoEval): `equivalence_pl` shows the two
 //!   formulas, then either that they agree under every assignment of the
 //!   vocabulary or the separating assignment with both values, and the line
-//!   `So A and B are (not) equivalent.`; `roundtrip_pl` the formula and the
-//!   names of the meaning-keeping rewrite steps of the gold restatement.
+//!   `So A and B are (not) equivalent.`; `roundtrip_pl` the formula, the
+//!   required form and how it is reached, and the names of the
+//!   meaning-keeping laws the gold restatement applied.
 //!   The first-order configs read the same, with "A entails B and B
 //!   entails A" for a proved equivalence and the countermodel
 //!   (`domain {0,1}; a=0; p={1}; ...`) with both values otherwise.
@@ -106,11 +107,23 @@ pub fn trace(task: &str, metadata: &Value, certificate: &Value) -> Option<String
 fn equiv(meta: &Value, cert: &Value) -> Option<Vec<String>> {
     let rewrites = strings(&meta["rewrites"])?.join(", ");
     if let Some(f) = meta["formula"].as_str() {
-        return Some(vec![
-            format!("Formula: {f}"),
-            format!("Rewrite steps, each keeping the meaning: {rewrites}."),
-            "So the rewritten formula is equivalent to the formula.".into(),
-        ]);
+        let target = meta["target"]
+            .as_str()
+            .and_then(crate::tasks::equiv::forms::Target::from_name);
+        let mut lines = vec![format!("Formula: {f}")];
+        if let Some(t) = target {
+            lines.push(format!("Required form: {}.", t.name()));
+            lines.push(format!("Conversion: {}.", t.method()));
+        }
+        lines.push(format!(
+            "Rewrite steps, each keeping the meaning: {rewrites}."
+        ));
+        lines.push(if target.is_some() {
+            "So the rewritten formula is equivalent to the formula and in the required form.".into()
+        } else {
+            "So the rewritten formula is equivalent to the formula.".into()
+        });
+        return Some(lines);
     }
     let (l, r) = (meta["left"].as_str()?, meta["right"].as_str()?);
     let mut lines = vec![format!("A: {l}"), format!("B: {r}")];

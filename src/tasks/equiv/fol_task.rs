@@ -17,7 +17,10 @@
 //! ([`fol::parse`]; unreadable or with a free variable: `malformed`); a
 //! symbol outside the vocabulary, or the shown formula itself (the same
 //! tree: spacing and redundant parentheses do not count, a renamed bound
-//! variable does) is `cheating`; random interpretations that separate the
+//! variable does) is `cheating`; an answer not in the row's target form
+//! ([`super::forms::Target`], drawn among the forms the shown formula is
+//! not in; [`fol::forms::violation`]) is `wrong`, the detail naming the
+//! rule broken; random interpretations that separate the
 //! two give `wrong` at once; otherwise the prover decides both directions
 //! (an answer nesting more than `MAX_EXTRA_DEPTH` quantifiers beyond the
 //! formula's, or more than `MAX_ANSWER_DEPTH` in all, is `timeout`
@@ -28,6 +31,7 @@
 
 use super::Task;
 use super::fol::{self, Decision, Fol, Symbol};
+use super::forms::{self, Target};
 use super::pl::VocabKind;
 use crate::tasks::family::Built;
 use crate::tasks::{Score, Verdict, instance_rng};
@@ -61,11 +65,12 @@ pub fn equivalence_prompt(vocabulary: &[fol::Symbol], left: &str, right: &str) -
     )
 }
 
-/// The prompt of a `roundtrip_fol` row.
-pub fn roundtrip_prompt(vocabulary: &[fol::Symbol], formula: &str) -> String {
+/// The prompt of a `roundtrip_fol` row: restate `formula` in `target`.
+pub fn roundtrip_prompt(vocabulary: &[fol::Symbol], formula: &str, target: Target) -> String {
     format!(
-        "Restate a first-order formula in a different form.\n\n{FOL_SYNTAX}\n\n{}\nFormula:\n{formula}\n\nTask: write one closed formula in the same syntax that is logically equivalent to the formula above (true in exactly the same interpretations), uses only the predicates and constants of the vocabulary, and is written in a different form. The formula itself, copied (even with other spacing or parentheses), is not accepted.\nAnswer with the formula alone, on one line.\n",
-        fol::vocabulary_lines(vocabulary)
+        "Restate a first-order formula in a required form.\n\n{FOL_SYNTAX}\n\n{}\nFormula:\n{formula}\n\nRequired form: {}. The constants $true and $false are not used.\n\nTask: write one closed formula in the same syntax that is logically equivalent to the formula above (true in exactly the same interpretations), uses only the predicates and constants of the vocabulary, and is in the required form. The formula above is not in that form, so neither it nor any formula containing it is accepted.\nAnswer with the formula alone, on one line.\n",
+        fol::vocabulary_lines(vocabulary),
+        target.fol_description()
     )
 }
 
@@ -117,7 +122,7 @@ pub fn build(
         };
         let built = match task {
             Task::EquivalenceFol => build_equivalence(rng, &d, &lv, level, index % 2 == 0)?,
-            _ => build_roundtrip(rng, &d, &lv, level)?,
+            _ => build_roundtrip(rng, &d, level)?,
         };
         if built.is_some() {
             return Ok(built);
@@ -237,25 +242,33 @@ fn difficulty(
     ]
 }
 
-fn build_roundtrip(
-    rng: &mut ChaCha8Rng,
-    d: &Drawn,
-    lv: &fol::Level,
-    level: u8,
-) -> Result<Option<Built>, String> {
-    let Some((rewrites, gold)) = fol::rewrite(rng, &d.formula, lv.rewrites) else {
-        return Ok(None);
-    };
-    if gold == d.formula {
+fn build_roundtrip(rng: &mut ChaCha8Rng, d: &Drawn, level: u8) -> Result<Option<Built>, String> {
+    let shown = d.formula.to_string();
+    // The targets the drawn formula is not in and whose conversion stays
+    // within forms::MAX_GOLD_GROWTH of its length; one drawn at random.
+    let mut options = Vec::new();
+    for t in forms::FOL_TARGETS {
+        if fol::forms::violation(t, &d.formula).is_none() {
+            continue;
+        }
+        if let Some((g, steps)) = fol::forms::convert(t, &d.formula)
+            && g.to_string().len() <= forms::MAX_GOLD_GROWTH * shown.len()
+        {
+            options.push((t, g, steps));
+        }
+    }
+    if options.is_empty() {
         return Ok(None);
     }
-    let (shown, gold_text) = (d.formula.to_string(), gold.to_string());
+    let (target, gold, rewrites) = options.swap_remove(rng.random_range(0..options.len()));
+    let gold_text = gold.to_string();
     let mut meta = common_meta(d, level);
     meta.insert("formula".into(), json!(shown));
+    meta.insert("target".into(), json!(target));
     meta.insert("rewrites".into(), json!(rewrites));
     let metadata = Value::Object(meta).to_string();
-    // The gold answer must pass the scorer, or the row is dropped (the
-    // prover left it undecided) or is a bug.
+    // The gold answer must pass the scorer (form and equivalence), or the
+    // row is dropped (the prover left it undecided) or is a bug.
     let (s, effort) = score_roundtrip_measured(&metadata, &gold_text);
     let work = match s.verdict {
         Verdict::Ok => s.detail.clone(),
@@ -268,11 +281,12 @@ fn build_roundtrip(
         }
     };
     Ok(Some(Built {
-        prompt: roundtrip_prompt(&d.vocabulary, &shown),
+        prompt: roundtrip_prompt(&d.vocabulary, &shown, target),
         answer: gold_text,
         metadata,
         certificate: json!({
             "goldEquivalent": true,
+            "goldInForm": target,
             "method": "prover: formula |= gold and gold |= formula, each refutation and clausification re-checked by the independent checker",
             "scored": work,
         })
@@ -288,6 +302,14 @@ fn build_roundtrip(
             ("size", d.formula.size() as f64),
         ],
     }))
+}
+
+/// The metadata's target form.
+fn target_of(meta: &Value) -> Result<Target, String> {
+    let name = meta["target"].as_str().ok_or(
+        "metadata has no string `target` (rows of equiv-3 and before have none: regenerate)",
+    )?;
+    Target::from_name(name).ok_or_else(|| format!("metadata `target`: unknown form {name:?}"))
 }
 
 /// The metadata's vocabulary.
@@ -319,9 +341,13 @@ fn score_roundtrip_measured(metadata: &str, answer: &str) -> (Score, fol::Effort
         Ok(m) => m,
         Err(e) => return (Score::malformed(format!("row metadata: {e}")), none),
     };
-    let (original, vocabulary) = match (stored(&meta, "formula"), vocabulary_of(&meta)) {
-        (Ok(f), Ok(v)) => (f, v),
-        (Err(e), _) | (_, Err(e)) => {
+    let (original, vocabulary, target) = match (
+        stored(&meta, "formula"),
+        vocabulary_of(&meta),
+        target_of(&meta),
+    ) {
+        (Ok(f), Ok(v), Ok(t)) => (f, v, t),
+        (Err(e), _, _) | (_, Err(e), _) | (_, _, Err(e)) => {
             return (Score::malformed(format!("row metadata: {e}")), none);
         }
     };
@@ -345,6 +371,13 @@ fn score_roundtrip_measured(metadata: &str, answer: &str) -> (Score, fol::Effort
             Score::cheating("the shown formula copied, not restated"),
             none,
         );
+    }
+    if let Some(why) = fol::forms::violation(target, &f) {
+        let s = Score::wrong(format!(
+            "not in the required form ({}): {why}",
+            target.name()
+        ));
+        return (s, none);
     }
     // Evaluating in a model of size n costs about n^depth: an answer that
     // nests quantifiers far beyond the shown formula's is not checked.
@@ -448,6 +481,6 @@ pub fn render(task: Task, metadata: &str) -> Result<String, String> {
     };
     Ok(match task {
         Task::EquivalenceFol => equivalence_prompt(&vocabulary, field("left")?, field("right")?),
-        _ => roundtrip_prompt(&vocabulary, field("formula")?),
+        _ => roundtrip_prompt(&vocabulary, field("formula")?, target_of(&meta)?),
     })
 }

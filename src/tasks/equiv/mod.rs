@@ -19,24 +19,34 @@
 //! argument or atom swap) or adds or removes one negation, so the lengths
 //! and connective counts of the two labels overlap (the shortcut audit).
 //!
-//! Roundtrip scoring (documented in the prompt): the answer is parsed in
-//! the PL language (a complex formula without outer parentheses is read as
-//! if it had them); unparsable is `malformed`; an atom outside the given
-//! vocabulary is `cheating`, and so is the shown formula itself (the same
-//! formula tree: spacing and redundant parentheses do not make it
-//! different), since the prompt asks for a different form; otherwise `ok`
-//! when equivalent and `wrong` with a separating assignment when not. A PL
-//! check never runs out of budget, so no PL answer is a `timeout`.
+//! Roundtrip (restatement) rows (issue 49): the row draws a target form
+//! ([`forms::Target`]) among those the drawn formula is not in and whose
+//! converted gold stays within [`forms::MAX_GOLD_GROWTH`] times the
+//! formula's length; the prompt names it. Scoring (documented in the
+//! prompt): the answer is parsed in the PL language (a complex formula
+//! without outer parentheses is read as if it had them); unparsable is
+//! `malformed`; an atom outside the given vocabulary is `cheating`, and so
+//! is the shown formula itself (the same formula tree: spacing and
+//! redundant parentheses do not make it different); an answer not in the
+//! target form is `wrong`, the detail naming the rule broken and the
+//! offending subformula ([`forms::pl_violation`]); otherwise `ok` when
+//! equivalent and `wrong` with a separating assignment when not. Every
+//! form is closed under subformulas and the shown formula is not in its
+//! form, so no formula containing it (a wrapper such as `~~F`, `F & F`,
+//! `F & true`) passes. A PL check never runs out of budget, so no PL
+//! answer is a `timeout`.
 
 pub mod audit;
 pub mod family;
 pub mod fol;
 pub mod fol_task;
+pub mod forms;
 pub mod pl;
 
 use crate::prop::formula::{Formula, compact};
 use crate::tasks::family::Built;
 use crate::tasks::{Score, instance_rng};
+use forms::Target;
 use pl::{Form, Level, VocabKind};
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
@@ -44,7 +54,7 @@ use serde_json::{Value, json};
 
 /// The generator version in every row's metadata and the manifest; bumped
 /// when a config and seed give other bytes.
-pub const VERSION: &str = "equiv-3";
+pub const VERSION: &str = "equiv-4";
 
 /// Attempts per candidate index before it is given up.
 const ATTEMPTS: usize = 40;
@@ -103,13 +113,13 @@ impl Task {
                 "Two propositional formulas over one vocabulary: are they logically equivalent? Answer True or False. Equivalent pairs are sound rewritings (De Morgan, distribution, contraposition, double negation, reordering); non-equivalent ones differ from such a rewriting by one operator, one negation or one swapped argument. Labels decided by SAT on ~(left <=> right), the counterexample assignment of a False label re-checked by evaluation, a True label by a truth table."
             }
             Task::RoundtripPl => {
-                "A propositional formula and its vocabulary: write an equivalent formula in a different form using only that vocabulary. Scored by SAT equivalence with the original (a separating assignment reported when not equivalent); symbols outside the vocabulary or a verbatim copy are graded cheating."
+                "A propositional formula, its vocabulary and a required form drawn per row among those the formula is not in (negation normal form, CNF, DNF, only ~ and &, only ~ and |, only ~ and ==>): write an equivalent formula in that form using only that vocabulary. Scored by a syntactic check of the form (every form is closed under subformulas, so no formula containing the shown one, such as ~~F or F & F, is in it) and SAT equivalence with the original (a separating assignment reported when not equivalent); symbols outside the vocabulary or a verbatim copy are graded cheating. Gold answers are converted by the standard laws and at most 3 times as long as the formula."
             }
             Task::EquivalenceFol => {
                 "Two closed first-order formulas (TPTP FOF syntax) over one vocabulary of unary and binary predicates and constants: are they logically equivalent? Answer True or False. Equivalent pairs are sound rewritings (the propositional ones plus quantifier duality, distribution, miniscoping and prenexing, swapped like quantifiers, renamed bound variables); non-equivalent ones differ from such a rewriting by one operator, one quantifier, one scope, one argument or one negation. True labels: the built-in prover proves both directions (refutations and clausification re-checked by the independent checker); False labels: a finite countermodel from the prover, re-checked by evaluating both formulas in it."
             }
             Task::RoundtripFol => {
-                "A closed first-order formula (TPTP FOF syntax) and its vocabulary: write an equivalent formula in a different form using only that vocabulary. Scored by the built-in prover in both directions (a finite countermodel reported when not equivalent, `timeout` when neither is found within the work limits); symbols outside the vocabulary or a copy of the formula are graded cheating."
+                "A closed first-order formula (TPTP FOF syntax), its vocabulary and a required form drawn per row among those the formula is not in (negation normal form, prenex form, only ~ & and ?, only ~ | and !): write an equivalent formula in that form using only that vocabulary. Scored by a syntactic check of the form (every form is closed under subformulas, so no formula containing the shown one is in it) and the built-in prover in both directions (a finite countermodel reported when not equivalent, `timeout` when neither is found within the work limits); symbols outside the vocabulary or a copy of the formula are graded cheating. Gold answers are converted by the standard laws and at most 3 times as long as the formula."
             }
         }
     }
@@ -139,11 +149,12 @@ pub fn equivalence_prompt(vocabulary: &[String], left: &str, right: &str) -> Str
     )
 }
 
-/// The prompt of a `roundtrip_pl` row.
-pub fn roundtrip_prompt(vocabulary: &[String], formula: &str) -> String {
+/// The prompt of a `roundtrip_pl` row: restate `formula` in `target`.
+pub fn roundtrip_prompt(vocabulary: &[String], formula: &str, target: Target) -> String {
     format!(
-        "Restate a propositional formula in a different form.\n\n{PL_SYNTAX}\n\n{}\nFormula:\n{formula}\n\nTask: write one formula that is logically equivalent to the formula above (true under exactly the same assignments of truth values to the atoms), uses only the atoms of the vocabulary, and is written in a different form. The formula itself, copied (even with other spacing or parentheses), is not accepted.\nAnswer with the formula alone, on one line.\n",
-        vocabulary_block(vocabulary)
+        "Restate a propositional formula in a required form.\n\n{PL_SYNTAX}\n\n{}\nFormula:\n{formula}\n\nRequired form: {}. The constants true and false are not used.\n\nTask: write one formula that is logically equivalent to the formula above (true under exactly the same assignments of truth values to the atoms), uses only the atoms of the vocabulary, and is in the required form. The formula above is not in that form, so neither it nor any formula containing it is accepted.\nAnswer with the formula alone, on one line.\n",
+        vocabulary_block(vocabulary),
+        target.description()
     )
 }
 
@@ -203,7 +214,7 @@ pub fn build(task: Task, level: u8, seed: u64, index: u64) -> Result<Option<Buil
         };
         let built = match task {
             Task::EquivalencePl => build_equivalence(&mut rng, &d, &lv, level, index % 2 == 0)?,
-            _ => build_roundtrip(&mut rng, &d, &lv, level)?,
+            _ => build_roundtrip(&mut rng, &d, level)?,
         };
         if built.is_some() {
             return Ok(built);
@@ -365,24 +376,33 @@ impl Pair<'_> {
     }
 }
 
-fn build_roundtrip(
-    rng: &mut ChaCha8Rng,
-    d: &Drawn,
-    lv: &Level,
-    level: u8,
-) -> Result<Option<Built>, String> {
-    let Some((rewrites, gold)) = pl::rewrite(rng, &d.formula, lv.rewrites) else {
-        return Ok(None);
-    };
-    if gold == d.formula {
+fn build_roundtrip(rng: &mut ChaCha8Rng, d: &Drawn, level: u8) -> Result<Option<Built>, String> {
+    let shown = compact(&d.formula);
+    // The targets the drawn formula is not in and whose conversion stays
+    // within forms::MAX_GOLD_GROWTH of its length; one drawn at random.
+    let mut options = Vec::new();
+    for t in forms::PL_TARGETS {
+        if forms::pl_violation(t, &d.formula).is_none() {
+            continue;
+        }
+        if let Some((g, steps)) = forms::pl_convert(t, &d.formula)
+            && compact(&g).len() <= forms::MAX_GOLD_GROWTH * shown.len()
+        {
+            options.push((t, g, steps));
+        }
+    }
+    if options.is_empty() {
         return Ok(None);
     }
-    let (shown, gold_text) = (compact(&d.formula), compact(&gold));
+    let (target, gold, rewrites) = options.swap_remove(rng.random_range(0..options.len()));
+    let gold_text = compact(&gold);
     let mut meta = common_meta(d, level);
     meta.insert("formula".into(), json!(shown));
+    meta.insert("target".into(), json!(target));
     meta.insert("rewrites".into(), json!(rewrites));
     let metadata = Value::Object(meta).to_string();
-    // The gold answer must pass the scorer, or the row is a bug.
+    // The gold answer must pass the scorer (form and equivalence), or the
+    // row is a bug.
     let s = score_roundtrip(&metadata, &gold_text);
     if s.verdict != crate::tasks::Verdict::Ok {
         return Err(format!(
@@ -397,10 +417,10 @@ fn build_roundtrip(
         )
     })?;
     Ok(Some(Built {
-        prompt: roundtrip_prompt(&d.vocabulary, &shown),
+        prompt: roundtrip_prompt(&d.vocabulary, &shown, target),
         answer: gold_text,
         metadata,
-        certificate: json!({"goldEquivalent": true, "method": "sat: ~(formula <=> gold) unsatisfiable", "recheck": how}).to_string(),
+        certificate: json!({"goldEquivalent": true, "goldInForm": target, "method": "sat: ~(formula <=> gold) unsatisfiable", "recheck": how}).to_string(),
         key: shown,
         group: None,
         label: format!("{:?}", d.form).to_lowercase(),
@@ -412,6 +432,13 @@ fn build_roundtrip(
             ("connectives", d.formula.size() as f64),
         ],
     }))
+}
+
+/// The metadata's target form.
+fn target_of(meta: &Value) -> Result<Target, String> {
+    let name = field(meta, "target")
+        .map_err(|e| format!("{e} (rows of equiv-3 and before have none: regenerate)"))?;
+    Target::from_name(name).ok_or_else(|| format!("metadata `target`: unknown form {name:?}"))
 }
 
 /// A metadata field as text.
@@ -454,9 +481,15 @@ pub fn score_roundtrip(metadata: &str, answer: &str) -> Score {
         Ok(m) => m,
         Err(e) => return Score::malformed(format!("row metadata: {e}")),
     };
-    let (original, vocabulary) = match (stored(&meta, "formula"), vocabulary_of(&meta)) {
-        (Ok(f), Ok(v)) => (f, v),
-        (Err(e), _) | (_, Err(e)) => return Score::malformed(format!("row metadata: {e}")),
+    let (original, vocabulary, target) = match (
+        stored(&meta, "formula"),
+        vocabulary_of(&meta),
+        target_of(&meta),
+    ) {
+        (Ok(f), Ok(v), Ok(t)) => (f, v, t),
+        (Err(e), _, _) | (_, Err(e), _) | (_, _, Err(e)) => {
+            return Score::malformed(format!("row metadata: {e}"));
+        }
     };
     let f = match parse_answer(answer) {
         Ok(f) => f,
@@ -475,6 +508,12 @@ pub fn score_roundtrip(metadata: &str, answer: &str) -> Score {
     }
     if f == original {
         return Score::cheating("the shown formula copied, not restated");
+    }
+    if let Some(why) = forms::pl_violation(target, &f) {
+        return Score::wrong(format!(
+            "not in the required form ({}): {why}",
+            target.name()
+        ));
     }
     match pl::decide(&original, &f) {
         Ok(()) => Score::correct(),
@@ -562,7 +601,7 @@ pub fn render(task: Task, metadata: &str) -> Result<String, String> {
         Task::EquivalencePl => {
             equivalence_prompt(&vocabulary, field(&meta, "left")?, field(&meta, "right")?)
         }
-        _ => roundtrip_prompt(&vocabulary, field(&meta, "formula")?),
+        _ => roundtrip_prompt(&vocabulary, field(&meta, "formula")?, target_of(&meta)?),
     })
 }
 

@@ -22,6 +22,7 @@
 //! | 4 | 3 | 2 | 2 | 3 | 5 | 4 |
 
 mod decide;
+pub mod forms;
 mod generate;
 mod model;
 mod parse;
