@@ -555,6 +555,14 @@ fn quiet(cli: &Cli) -> bool {
 }
 
 fn main() {
+    // A closed pipe ends the process quietly, as it does any Unix tool
+    // (`saturate derive F | head`): the Rust runtime ignores SIGPIPE, so a
+    // write to a closed stdout would panic instead.
+    // SAFETY: the first statement, before any thread exists; it restores the
+    // default action of one signal and touches no Rust state.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
     let cli = Cli::parse();
     let level = if quiet(&cli) { "warn" } else { "info" };
     tracing_subscriber::fmt()

@@ -859,3 +859,36 @@ fn unwritable_output_is_a_runtime_error() {
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     assert!(stderr(&o).starts_with("error: "), "{}", stderr(&o));
 }
+
+/// A reader that stops early (`saturate derive F | head -1`) ends the run
+/// quietly, by SIGPIPE as for any Unix tool, never with a panic message.
+#[test]
+fn closed_stdout_ends_the_run_without_a_panic() {
+    use std::io::{BufRead, BufReader};
+    use std::os::unix::process::ExitStatusExt;
+    use std::process::Stdio;
+    let file = crate_root().join("axioms/SET/SET-boolean.ax");
+    let mut child = saturate()
+        .args(["derive", "-q", "--max-processed", "3000"])
+        .arg(&file)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("saturate runs");
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    // The reader is dropped here: the rest of the derivation meets a
+    // closed pipe.
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!first.is_empty());
+    assert!(!err.contains("panicked"), "{err}");
+    assert_eq!(
+        out.status.signal(),
+        Some(libc::SIGPIPE),
+        "{:?} {err}",
+        out.status
+    );
+}
