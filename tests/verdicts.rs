@@ -222,6 +222,29 @@ fn unsettled_selection(row: &Row) -> Option<Vec<u64>> {
     })
 }
 
+/// The gold reconstruction of `row` with the first step's second parent
+/// replaced by a starting premise that is none of its clauses (a leaf: the
+/// graph stays acyclic), if there is one: a step only the prover can judge.
+fn rewired_step(row: &Row) -> Option<String> {
+    let meta = json_of(&row.metadata);
+    let leaves: Vec<u64> = meta["premise_indices"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_u64().unwrap())
+        .collect();
+    let mut lines: Vec<String> = row.answer.lines().map(str::to_string).collect();
+    let (child, parents) = lines[0].split_once("<-").unwrap();
+    let (p1, p2) = parents.split_once(',').unwrap();
+    let nums: Vec<u64> = [child, p1, p2]
+        .iter()
+        .map(|x| x.trim().parse().unwrap())
+        .collect();
+    let other = leaves.into_iter().find(|l| !nums.contains(l))?;
+    lines[0] = format!("{} <- {}, {other}", nums[0], nums[1]);
+    Some(lines.join("\n") + "\n")
+}
+
 #[test]
 fn score_reports_each_verdict_on_tptp_rows_and_counts_timeouts_apart() {
     let tmp = tempfile::tempdir().unwrap();
@@ -236,7 +259,7 @@ fn score_reports_each_verdict_on_tptp_rows_and_counts_timeouts_apart() {
     .unwrap();
     let mut a = Answers::new();
     let mut firsts = std::collections::BTreeSet::new();
-    let mut timeout_given = false;
+    let (mut timeout_given, mut unsettled_given) = (false, false);
     for r in &rows {
         let first = firsts.insert(r.task.clone());
         let meta = json_of(&r.metadata);
@@ -252,9 +275,16 @@ fn score_reports_each_verdict_on_tptp_rows_and_counts_timeouts_apart() {
                 let n = meta["pool"].as_array().unwrap().len();
                 a.give(r, &format!("[1, {}]", n + 1), "cheating");
             }
-            "premise_selection" if !timeout_given && unsettled_selection(r).is_some() => {
+            "premise_selection" if !unsettled_given && unsettled_selection(r).is_some() => {
+                // Larger than the minimum, its sufficiency left to the
+                // prover: no credit whatever the prover says, so no timeout.
                 let got = unsettled_selection(r).unwrap();
-                a.give(r, &format!("{got:?}"), "timeout");
+                a.give(r, &format!("{got:?}"), "wrong");
+                unsettled_given = true;
+            }
+            "proof_reconstruction" if !timeout_given && rewired_step(r).is_some() => {
+                // A step that is not the gold one: only the prover can judge.
+                a.give(r, &rewired_step(r).unwrap(), "timeout");
                 timeout_given = true;
             }
             "proof_reconstruction" if first => {
@@ -270,9 +300,10 @@ fn score_reports_each_verdict_on_tptp_rows_and_counts_timeouts_apart() {
         }
     }
     assert!(
-        timeout_given,
+        unsettled_given,
         "no selection row with an answer the certificate leaves open"
     );
+    assert!(timeout_given, "no reconstruction row to rewire");
     score_and_check(
         &ds,
         &rows,

@@ -473,8 +473,8 @@ fn scoring(s: &mut String) {
          out of `<answer>...</answer>` tags, a final `Answer:` line, `\\boxed{}`, a code \
          fence, a final JSON object `{\"answer\": ...}`, reasoning with the answer last, \
          Markdown emphasis and a trailing period. Each task's scorer then decides: labels by \
-         comparison, premise selections by proving (an insufficient selection scores 0, a \
-         sufficient one partial credit by size), proofs and reconstructions with the checker. \
+         comparison, premise selections against the certified minimum answers (any other \
+         selection scores 0; a sufficient superset's size credit is a sub-metric), proofs and reconstructions with the checker. \
          Each answer also gets one verdict: `ok` (full credit), `wrong` (partial or no \
          credit), `malformed` (no answer could be read), `cheating` (no credit: the answer \
          uses what the task forbids, such as a premise or clause outside the pool or graph, \

@@ -130,9 +130,11 @@ pub struct Score {
     /// can average each name over the answers that report it; a name that
     /// only applies to some rows (the error line of an incorrect proof) is
     /// reported on those rows only. A `timeout` may leave out the names
-    /// whose value the undecided check would give (selection's
-    /// `sufficient` and `minimal`); `saturate score` leaves timeouts out of
-    /// the sub-metric means in any case. Empty for scorers without
+    /// whose value the undecided check would give, and so may an answer
+    /// whose value does not depend on that check (a selection answer
+    /// larger than the minimum, whose sufficiency the prover left
+    /// undecided, reports `minimal` only); `saturate score` leaves timeouts
+    /// out of the sub-metric means in any case. Empty for scorers without
     /// sub-metrics.
     #[serde(default, skip_deserializing)]
     pub metrics: Vec<(&'static str, f64)>,

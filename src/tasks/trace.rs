@@ -232,13 +232,28 @@ fn refutation(r: &Refutation, premises: &[&str]) -> Option<Vec<String>> {
     )
 }
 
+/// A clause's canonical form (up to variants and literal order), `None`
+/// when it does not parse.
+fn clause_key(text: &str) -> Option<String> {
+    let (bank, c) = super::tptp::parse_clauses(&[text.to_string()]).ok()?;
+    Some(crate::prover::canonical_clause(&bank, &c[0]))
+}
+
 /// The bracketed inference of a refutation step.
 fn inference(s: &ProofStep, premises: &[&str], n: &dyn Fn(u32) -> String) -> String {
     if s.rule == "input" {
         if s.role.as_deref() == Some("negated_conjecture") {
             return "negated conjecture".into();
         }
-        return match premises.iter().position(|p| *p == s.clause) {
+        // The prover prints its inputs its own way (literal order,
+        // variable names): a premise is found by text, else up to variants.
+        let found = premises.iter().position(|p| *p == s.clause).or_else(|| {
+            let key = clause_key(&s.clause)?;
+            premises
+                .iter()
+                .position(|p| clause_key(p).as_deref() == Some(key.as_str()))
+        });
+        return match found {
             Some(i) => format!("premise {}", i + 1),
             None => s
                 .name

@@ -16,9 +16,9 @@ use serde::{Deserialize, Serialize};
 /// The generator version in manifests: bumped when a config and seed give
 /// other bytes (2: one id scheme for every family, per-cell deduplication;
 /// 3: proof-checking corruptions show no fresh symbol; 4: gap-filling decoy
-/// indices draw several proofs, so the decoy share holds at every level; 5:
-/// see [`super::GENERATOR_VERSION`]).
-pub const VERSION: &str = "eq-5";
+/// indices draw several proofs, so the decoy share holds at every level; 5
+/// and 6: see [`super::GENERATOR_VERSION`]).
+pub const VERSION: &str = "eq-6";
 
 /// The `[tasks.eq]` section: what `saturate eq` generates.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -43,8 +43,9 @@ use serde_json::{Value, json};
 /// from level 5 gap-filling decoys may relabel above later redexes; 5:
 /// decoy countermodels by the incremental model finder, and from level 5
 /// every gap ends at the proof's last line, its decoys searched by one model
-/// per position).
-pub const GENERATOR_VERSION: &str = "eq-5";
+/// per position; 6: a gap-filling gap is kept only where a decoy can be made,
+/// for both labels, so its position tells nothing of the label).
+pub const GENERATOR_VERSION: &str = "eq-6";
 
 /// The three EQ tasks.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -487,7 +488,7 @@ fn build_er(
     .map(Some)
 }
 
-/// Proofs a decoy index of gap filling may draw before giving up.
+/// Proofs a gap-filling index may draw before giving up.
 const DECOY_PROOFS: usize = 6;
 
 /// The same from level 5: decoys per 200 rows at levels 5-8 were
@@ -502,11 +503,12 @@ fn build_gf(
     rng: &mut rand_chacha::ChaCha8Rng,
 ) -> Result<Option<Built>, String> {
     let decoy = index % 4 == 3;
-    // A decoy needs a position no later step rewrites, which long proofs
-    // rarely have: a decoy index draws up to DECOY_PROOFS proofs, so the
-    // decoy share stays near one in four at every level instead of falling
-    // with proof length (before: 25/22/16/5.5% at levels 1-4, so "always
-    // fillable" scored 94.5% at level 4).
+    // A gap is kept only where a decoy can be made, fillable or not
+    // (gf::make_gap), which long proofs rarely allow: every index draws up
+    // to DECOY_PROOFS proofs, so the decoy share stays near one in four at
+    // every level instead of falling with proof length (before: 25/22/16/5.5%
+    // at levels 1-4, so "always fillable" scored 94.5% at level 4), and both
+    // labels come from proofs drawn the same way.
     let mut proof = proof;
     // Long proofs (level 5 on) rarely leave a position outside every later
     // redex or a random change the equations cannot undo: there every gap
@@ -514,10 +516,10 @@ fn build_gf(
     // against one model (gf::change_deep).
     let deep = level >= 5;
     let mut found = gf::make_gap(&proof, decoy, deep, rng);
-    let draws = match (decoy, deep) {
-        (false, _) => 1,
-        (true, false) => DECOY_PROOFS,
-        (true, true) => DECOY_PROOFS_DEEP,
+    let draws = if deep {
+        DECOY_PROOFS_DEEP
+    } else {
+        DECOY_PROOFS
     };
     for _ in 1..draws {
         if found.is_some() {
@@ -778,9 +780,10 @@ mod tests {
     }
 
     /// From level 5 every gap ends at the proof's last line, whatever its
-    /// kind, and decoy indices mostly find a certified decoy (at level 8,
-    /// 11 of the 50 decoy indices of 200 rows did before the
-    /// one-model-per-position search).
+    /// kind, and indices of either kind mostly find a gap where a decoy
+    /// certifies (at level 8, 11 of the 50 decoy indices of 200 rows did
+    /// before the one-model-per-position search; fillable indices need one
+    /// too since eq-6).
     #[test]
     fn deep_gaps_close_the_proof_and_decoys_keep_their_share() {
         let (mut decoys, mut fillable) = (0, 0);
@@ -805,7 +808,10 @@ mod tests {
                 fillable += 1;
             }
         }
-        assert_eq!(fillable, 30);
+        assert!(
+            fillable >= 24,
+            "{fillable} of 30 fillable indices found a gap"
+        );
         assert!(decoys >= 7, "{decoys} of 10 decoy indices found a decoy");
     }
 

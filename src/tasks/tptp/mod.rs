@@ -94,7 +94,7 @@ impl Family {
                 "Conjecture entailment: premises drawn from the derivation of a ranked theorem at depth d, kept or perturbed k times (each replacement matched to the premise it replaces in size, shape and overlap with the conclusion; a theorem is used only when both its kept and its perturbed version certify, so both labels come from the same theorems); answer `True` or `False`. True labels carry a checked refutation, False labels a checked finite countermodel."
             }
             Family::Selection => {
-                "Minimal premise selection: a numbered pool of a minimum premise set plus k same-signature distractors; answer the sorted indices of a smallest subset that proves the theorem. The certificate proves each minimum answer and covers every smaller subset with a countermodel. Scoring: a minimum answer scores 1; an insufficient answer scores 0 (certified by a countermodel or decided by the prover; an answer the prover leaves undecided also scores 0); a sufficient but larger answer scores min_size / answer_size, so listing the whole pool earns min / pool size. Sub-metrics: sufficient, minimal."
+                "Minimal premise selection: a numbered pool of a minimum premise set plus same-signature distractors (the pool's size drawn per row, apart from the answer's size; near twins of premises exactly as close to the theorem as the premise); answer the sorted indices of a smallest subset that proves the theorem. The certificate proves each minimum answer and covers every smaller subset with a countermodel. Scoring: a minimum answer scores 1; every other answer scores 0, an insufficient one and a sufficient but larger one alike (listing the whole pool earns nothing). Sub-metrics: sufficient, minimal, size_credit (min_size / answer_size for a sufficient answer, else 0)."
             }
             Family::Reconstruction => {
                 "Proof graph reconstruction: the shuffled clauses of a binary-inference proof of depth at least d with k to 2k-1 clauses, grown at random from the theorem, the starting premises named; answer one `CHILD <- PARENT_1, PARENT_2` line per derived clause. Every gold step carries a checked refutation of `PARENT_1, PARENT_2 |- CHILD`. Scoring: 0 for an unreadable or invalid graph, else the share of sound steps (gold, or confirmed by the prover); sub-metrics edge_precision, edge_recall."
@@ -230,7 +230,9 @@ pub struct TasksConfig {
     pub selection_slots: u32,
     /// Entailment: depth d and perturbations k per level.
     pub entailment: LevelMap,
-    /// Selection: depth d and distractors k per level.
+    /// Selection: depth d and distractors k per level (each row's pool
+    /// size is drawn from `min(2d, max_premises)` plus 2 to plus k, see
+    /// `select::pool_sizes`).
     pub selection: LevelMap,
     /// Reconstruction: smallest depth d and node count k per level.
     pub reconstruction: LevelMap,

@@ -53,6 +53,7 @@ use rand::Rng;
 use rand::seq::SliceRandom;
 use serde::{Deserialize, Serialize};
 use std::collections::HashSet;
+use std::ops::RangeInclusive;
 
 /// A countermodel and the pool clauses (1-based) it satisfies.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -592,6 +593,29 @@ fn text_key(text: &str) -> Option<String> {
     Some(crate::prover::canonical_clause(&bank, &c[0]))
 }
 
+/// The largest minimum premise set M a level of depth `d` takes, and the
+/// pool sizes its rows draw from, for the level's distractor count `k`:
+/// M holds at most `cap = min(2d, max_premises)` premises (a depth-d
+/// theorem of binary steps has up to 2^d depth-d premises, but the deletion
+/// pass leaves few: at most 2, 4, 6 and 6 on SET and GEO at depths 1-4 in
+/// 20 rows each), and each row's pool size is drawn uniformly from `cap + 2`
+/// to `cap + k` (at least `cap + 2`, at most 31) before the theorem is
+/// looked at: every pool has two distractors or more, and the defaults give
+/// 4, 6-8, 8-12 and 10-16 clauses at levels 1-4. A theorem whose M is
+/// larger than `cap` is redrawn, whatever the pool size, so pool size and
+/// answer size are independent. With a fixed k per level the pool size was
+/// the answer's size plus k (correlation 0.98-1.00 within a cell), and "the
+/// pool minus k clauses" gave the size away.
+pub fn pool_sizes(d: u32, k: u32, max_premises: usize) -> (usize, RangeInclusive<usize>) {
+    let cap = (2 * d as usize).clamp(1, max_premises.max(1));
+    let lo = (cap + 2).min(MAX_POOL);
+    let hi = (cap + k as usize).clamp(lo, MAX_POOL);
+    (cap, lo..=hi)
+}
+
+/// The largest pool: answers and certificates are bit masks of 32 bits.
+const MAX_POOL: usize = 31;
+
 /// One generation attempt.
 pub fn generate(
     g: &Graph,
@@ -602,6 +626,10 @@ pub fn generate(
     rng: &mut impl Rng,
 ) -> Result<Built, Reject> {
     let (d, k) = cfg.params(super::Family::Selection, level);
+    // The pool's size, drawn before anything about the theorem is known:
+    // it says nothing about the answer's size (see `pool_sizes`).
+    let (cap, sizes) = pool_sizes(d, k, cfg.max_premises);
+    let pool_size = rng.random_range(sizes);
     let premises = g.depth_premises(t.id, d).ok_or(Reject::TooShallow)?;
     if premises.len() > cfg.max_premises {
         return Err(Reject::TooManyPremises);
@@ -642,6 +670,10 @@ pub fn generate(
             _ => {}
         }
     }
+    if m.len() > cap {
+        return Err(Reject::TooManyPremises);
+    }
+    let k = pool_size - m.len();
     let with_models: Vec<(ClauseId, Option<FiniteModel>)> = m
         .iter()
         .map(|&q| {
@@ -654,19 +686,12 @@ pub fn generate(
     let mut stand_ins = StandIns::new(g, t.id, with_models, prover);
     let mut taken: HashSet<String> = premises.iter().map(|&c| g.canon(c)).collect();
     taken.insert(tcanon.clone());
-    let twins = twins_of(taken, k as usize, &mut stand_ins, rng);
-    let distractors = matched_distractors(
-        g,
-        t.id,
-        &premises,
-        &m,
-        k as usize - twins.len(),
-        &mut stand_ins,
-        rng,
-    );
+    let twins = twins_of(taken, k, &mut stand_ins, rng);
+    let distractors =
+        matched_distractors(g, t.id, &premises, &m, k - twins.len(), &mut stand_ins, rng);
     calls += stand_ins.calls;
     processed += stand_ins.processed;
-    if distractors.len() + twins.len() < k as usize {
+    if distractors.len() + twins.len() < k {
         return Err(Reject::NoDistractors);
     }
     // Pool entries: the premises of M, then the graph distractors, then
@@ -741,7 +766,7 @@ pub fn generate(
         g.join("\n")
     };
     let answer = format_answer(&gold);
-    let mut meta = g.base_metadata(t, d, k);
+    let mut meta = g.base_metadata(t, d, k as u32);
     shown_background(g, t.id, &pool_keys).store(&mut meta);
     let obj = meta.as_object_mut().expect("object");
     obj.insert(
@@ -868,27 +893,30 @@ pub fn parse_answer(answer: &str, n: usize) -> Result<Vec<usize>, AnswerError> {
     Ok(out)
 }
 
-/// Scores an answer by sufficiency and size, so that neither listing the
-/// whole pool nor guessing near a minimum answer earns much:
+/// Scores an answer: 1 for a certified minimum answer, 0 for any other,
+/// so that neither listing the whole pool nor a superset of an answer
+/// earns anything (a partial credit of `min_size / answer_size` for a
+/// sufficient superset gave the whole pool 0.25-0.50 and the gold answer
+/// plus one clause 0.5-0.8):
 ///
-/// - a certified minimum answer scores 1;
-/// - an insufficient answer scores 0: one inside the clauses a certified
-///   countermodel satisfies (every subset of the minimum size or smaller
-///   that is not a minimum answer is), or one the prover refutes;
-/// - a sufficient answer larger than the minimum (a superset of a
-///   certified answer, or one the prover proves) scores
-///   `min_size / answer_size`, so the whole pool scores `min / |pool|`;
-/// - an answer whose sufficiency the prover leaves undecided within its
-///   limits scores 0 with the verdict `timeout`: neither credited as
-///   sufficient nor blamed as insufficient;
+/// - a certified minimum answer scores 1 (`ok`);
+/// - every other well-formed answer scores 0 (`wrong`): an insufficient
+///   one (inside the clauses a certified countermodel satisfies, every
+///   subset of the minimum size or smaller that is not a minimum answer
+///   is, or one the prover refutes), and a sufficient but larger one;
 /// - an answer naming a number outside the pool is `cheating` (it names a
 ///   premise the task does not give); one that does not read is
 ///   `malformed`.
 ///
-/// Sub-metrics: `sufficient` (1 iff the answer is known to prove the
-/// theorem) and `minimal` (1 iff it is a minimum answer); both 0 for a
-/// malformed or cheating answer; none for a timeout, whose sufficiency is
-/// unknown.
+/// Sub-metrics, apart from the main value: `sufficient` (1 iff the answer
+/// is known to prove the theorem: a superset of a certified answer, or
+/// proved by the prover), `minimal` (1 iff it is a minimum answer) and
+/// `size_credit` (`min_size / answer_size` for a sufficient answer, else
+/// 0: the partial credit the main value no longer gives); all 0 for a
+/// malformed or cheating answer. An answer larger than the minimum whose
+/// sufficiency the prover leaves undecided is `wrong` as any non-minimum
+/// answer is (the value does not depend on it) and reports `minimal`
+/// only.
 pub fn score(
     meta: &serde_json::Value,
     cert: &serde_json::Value,
@@ -898,24 +926,25 @@ pub fn score(
     let pool = str_list(meta, "pool")?;
     let cert: Certificate =
         serde_json::from_value(cert.clone()).map_err(|e| format!("certificate: {e}"))?;
-    let metrics = |sufficient: bool, minimal: bool| {
+    let metrics = |sufficient: bool, minimal: bool, credit: f64| {
         vec![
             ("sufficient", f64::from(u8::from(sufficient))),
             ("minimal", f64::from(u8::from(minimal))),
+            ("size_credit", credit),
         ]
     };
     let got = match parse_answer(answer, pool.len()) {
         Ok(g) => g,
         Err(e @ AnswerError::Malformed(_)) => {
-            return Ok(Score::malformed(e.to_string()).with_metrics(metrics(false, false)));
+            return Ok(Score::malformed(e.to_string()).with_metrics(metrics(false, false, 0.0)));
         }
         Err(e @ AnswerError::OutsidePool { .. }) => {
             return Ok(Score::cheating(format!("{e}: not a premise of the pool"))
-                .with_metrics(metrics(false, false)));
+                .with_metrics(metrics(false, false, 0.0)));
         }
     };
     if cert.answers.iter().any(|a| a.premises == got) {
-        return Ok(Score::correct().with_metrics(metrics(true, true)));
+        return Ok(Score::correct().with_metrics(metrics(true, true, 1.0)));
     }
     let within = |small: &[usize], big: &[usize]| small.iter().all(|x| big.contains(x));
     let sufficient = if cert.answers.iter().any(|a| within(&a.premises, &got)) {
@@ -939,19 +968,18 @@ pub fn score(
     let size = format!("{} premises, minimum {}", got.len(), cert.size);
     Ok(match sufficient {
         Some(true) => {
-            let value = cert.size as f64 / got.len() as f64;
-            Score::partial(
-                value,
-                format!("sufficient but not minimal ({size}): credit {value:.3}"),
-            )
-            .with_metrics(metrics(true, false))
+            let credit = cert.size as f64 / got.len() as f64;
+            Score::wrong(format!(
+                "sufficient but not minimal ({size}): no credit (size credit {credit:.3})"
+            ))
+            .with_metrics(metrics(true, false, credit))
         }
-        Some(false) => {
-            Score::wrong(format!("not sufficient ({size})")).with_metrics(metrics(false, false))
-        }
-        None => Score::timeout(format!(
-            "sufficiency undecided by the prover within its limits ({size})"
-        )),
+        Some(false) => Score::wrong(format!("not sufficient ({size})"))
+            .with_metrics(metrics(false, false, 0.0)),
+        None => Score::wrong(format!(
+            "not minimal ({size}); sufficiency undecided by the prover within its limits"
+        ))
+        .with_metrics(vec![("minimal", 0.0)]),
     })
 }
 
@@ -1040,6 +1068,54 @@ mod tests {
     use crate::tasks::Verdict;
 
     #[test]
+    fn pool_sizes_leave_room_for_the_largest_answer() {
+        // Defaults: depth 1-4, k 2, 4, 6, 8, max_premises 10.
+        let got: Vec<(usize, usize, usize)> = [(1, 2), (2, 4), (3, 6), (4, 8)]
+            .iter()
+            .map(|&(d, k)| {
+                let (cap, r) = pool_sizes(d, k, 10);
+                (cap, *r.start(), *r.end())
+            })
+            .collect();
+        assert_eq!(got, [(2, 4, 4), (4, 6, 8), (6, 8, 12), (8, 10, 16)]);
+        // Capped by max_premises and by 31 clauses.
+        assert_eq!(pool_sizes(8, 16, 10), (10, 12..=26));
+        assert_eq!(pool_sizes(12, 24, 20), (20, 22..=31));
+        assert_eq!(pool_sizes(1, 0, 10), (2, 4..=4));
+    }
+
+    /// The pool size of a row is drawn apart from its answer's size: within
+    /// a level one answer size comes with several pool sizes (with a fixed
+    /// k the pool was the answer plus k), all in the level's range.
+    #[test]
+    fn pool_size_is_drawn_apart_from_the_answer() {
+        let rows = set_instances(13, 40, |_| 2);
+        let pairs: Vec<(usize, usize)> = rows
+            .iter()
+            .map(|b| {
+                let n = b.metadata["pool"].as_array().unwrap().len();
+                (n, b.metadata["answer_size"].as_u64().unwrap() as usize)
+            })
+            .collect();
+        assert!(pairs.len() >= 10, "only {} rows", pairs.len());
+        let (cap, range) = pool_sizes(2, 4, 10);
+        assert!(pairs.iter().all(|&(n, _)| range.contains(&n)), "{pairs:?}");
+        let m = |b: &Built| {
+            b.metadata["pool"].as_array().unwrap().len()
+                - b.metadata["k"].as_u64().unwrap() as usize
+        };
+        assert!(rows.iter().all(|b| m(b) <= cap));
+        // One answer size comes with several pool sizes (with a fixed k it
+        // came with one).
+        let pools_of = |s: usize| -> HashSet<usize> {
+            pairs.iter().filter(|p| p.1 == s).map(|p| p.0).collect()
+        };
+        assert!(pairs.iter().any(|p| pools_of(p.1).len() >= 2), "{pairs:?}");
+        // Every pool holds two distractors or more.
+        assert!(pairs.iter().all(|&(n, s)| n >= s + 2), "{pairs:?}");
+    }
+
+    #[test]
     fn subsets_enumerates_each_combination_once() {
         assert_eq!(subsets(4, 2).len(), 6);
         assert_eq!(subsets(5, 0), vec![0]);
@@ -1077,27 +1153,36 @@ mod tests {
             (s.metric("sufficient"), s.metric("minimal")),
             (Some(1.0), Some(1.0))
         );
+        assert_eq!(s.metric("size_credit"), Some(1.0));
         let n = b.metadata["pool"].as_array().unwrap().len();
         let gold = parse_answer(&b.answer, n).unwrap();
         let mut score_of = |ix: &[usize]| {
             score(&b.metadata, &b.certificate, &format_answer(ix), &mut prover).unwrap()
         };
-        // The whole pool is sufficient but earns only min / |pool|.
+        // The whole pool is sufficient but earns nothing; the size credit
+        // min / |pool| is a sub-metric only.
         let all: Vec<usize> = (1..=n).collect();
         let s = score_of(&all);
-        assert_eq!(s.value, gold.len() as f64 / n as f64, "{}", s.detail);
+        assert_eq!((s.value, s.verdict), (0.0, Verdict::Wrong), "{}", s.detail);
         assert!(s.detail.starts_with("sufficient"), "{}", s.detail);
         assert_eq!(
             (s.metric("sufficient"), s.metric("minimal")),
             (Some(1.0), Some(0.0))
         );
-        // The gold plus one extra premise: min / (min + 1).
+        assert_eq!(s.metric("size_credit"), Some(gold.len() as f64 / n as f64));
+        // The gold plus one extra premise: no credit, size credit
+        // min / (min + 1).
         let extra = (1..=n).find(|i| !gold.contains(i)).unwrap();
         let mut plus = gold.clone();
         plus.push(extra);
         plus.sort_unstable();
         let s = score_of(&plus);
-        assert_eq!(s.value, gold.len() as f64 / (gold.len() + 1) as f64);
+        assert_eq!(s.value, 0.0, "{}", s.detail);
+        assert!(s.consistent());
+        assert_eq!(
+            s.metric("size_credit"),
+            Some(gold.len() as f64 / (gold.len() + 1) as f64)
+        );
         // The gold missing one premise proves nothing: 0.
         if gold.len() > 1 {
             let s = score_of(&gold[1..]);
@@ -1122,9 +1207,9 @@ mod tests {
         let s = score(&b.metadata, &b.certificate, "", &mut prover).unwrap();
         assert_eq!(s.verdict, Verdict::Malformed);
         assert!(!s.well_formed);
-        // The pool of a level-4 row (eight distractors; level 2 has four):
-        // padded with further copies of a distractor, the whole pool is
-        // still sufficient and scores min / |pool| < 0.3.
+        // A pool padded with further copies of a distractor: the whole
+        // pool is still sufficient, scores 0 and has a size credit of
+        // min / |pool|.
         let mut wide = b.metadata.clone();
         let filler = wide["pool"][distractors.first().copied().unwrap_or(n) - 1].clone();
         while wide["pool"].as_array().unwrap().len() < gold.len() + 8 {
@@ -1133,8 +1218,8 @@ mod tests {
         let m = wide["pool"].as_array().unwrap().len();
         let all: Vec<usize> = (1..=m).collect();
         let s = score(&wide, &b.certificate, &format_answer(&all), &mut prover).unwrap();
-        assert_eq!(s.value, gold.len() as f64 / m as f64);
-        assert!(s.value < 0.3, "whole pool of {m} scores {}", s.value);
+        assert_eq!(s.value, 0.0, "whole pool of {m}: {}", s.detail);
+        assert_eq!(s.metric("size_credit"), Some(gold.len() as f64 / m as f64));
         // A certificate missing its countermodels no longer verifies.
         let mut broken = b.certificate.clone();
         broken["countermodels"] = serde_json::json!([]);
@@ -1391,16 +1476,18 @@ mod tests {
 
     /// Every verdict of the selection scorer where it should arise: the
     /// gold answer `ok`, a distractor `wrong`, an unreadable answer
-    /// `malformed`, a number outside the pool `cheating`, and an answer
-    /// whose sufficiency only the prover can decide `timeout` when the
-    /// prover has no budget (and decided with the default budget).
+    /// `malformed`, a number outside the pool `cheating`; an answer larger
+    /// than the minimum whose sufficiency only the prover can decide is
+    /// `wrong` with or without a prover budget (no `timeout`: its value is
+    /// 0 whatever the prover says), reporting `minimal` only when the
+    /// prover has no budget.
     #[test]
     fn each_verdict_arises_where_it_should() {
         let g = graph(SETS, 600);
         let cfg = TasksConfig::default();
         let mut prover = Prover::new(ProverLimits::default());
         let mut starved = Prover::new(no_budget());
-        let mut seen_timeout = false;
+        let mut seen_undecided = false;
         for i in 0..40 {
             let mut rng = crate::tasks::instance_rng(5, &["s"], i);
             let Ok(b) = generate(
@@ -1436,18 +1523,21 @@ mod tests {
                     continue;
                 }
                 let s = sc(&format_answer(&got), &mut starved);
-                assert_eq!(s.verdict, Verdict::Timeout, "{got:?}: {}", s.detail);
-                assert!(s.consistent() && s.metrics.is_empty());
+                assert_eq!(s.verdict, Verdict::Wrong, "{got:?}: {}", s.detail);
+                assert!(s.detail.contains("undecided"), "{}", s.detail);
+                assert!(s.consistent() && s.value == 0.0);
+                assert_eq!(s.metrics, vec![("minimal", 0.0)]);
                 let decided = sc(&format_answer(&got), &mut prover);
-                assert!(
-                    matches!(decided.verdict, Verdict::Wrong | Verdict::Timeout),
+                assert_eq!(
+                    (decided.verdict, decided.value),
+                    (Verdict::Wrong, 0.0),
                     "{got:?}: {}",
                     decided.detail
                 );
-                seen_timeout = true;
+                seen_undecided = true;
                 break;
             }
-            if seen_timeout {
+            if seen_undecided {
                 // A wrong answer: a certified-insufficient one.
                 if let Some(m) = c.countermodels.iter().find(|m| !m.satisfies.is_empty()) {
                     let s = sc(&format_answer(&m.satisfies), &mut starved);
@@ -1456,6 +1546,6 @@ mod tests {
                 break;
             }
         }
-        assert!(seen_timeout, "no selection answer left to the prover");
+        assert!(seen_undecided, "no selection answer left to the prover");
     }
 }
