@@ -385,14 +385,26 @@ impl Prover {
         self.store(key, outcome)
     }
 
-    /// Runs the independent checker on a fresh outcome. A refused
+    /// Runs the independent checker on a fresh outcome (within the
+    /// checker's default work budget and the prover's deadline). A refused
     /// certificate is a bug: it is kept as a [`Defect`] and the verdict
     /// becomes `Unknown`, so no label rests on it and one bad instance does
-    /// not end a run.
+    /// not end a run. A check that runs out of its budget also makes the
+    /// verdict `Unknown`, without a defect.
     fn certify(&mut self, problem: CheckProblem, outcome: &mut Outcome) {
         let t = cost::now();
-        let checked = checker::check(&problem, &outcome.verdict);
+        let mut budget = checker::Budget::default().with_deadline(self.deadline);
+        let checked = checker::check_within(&problem, &outcome.verdict, &mut budget);
         cost::record(|c| c.checking += cost::secs(t));
+        if let Err(e) = &checked
+            && e.out_of_budget
+        {
+            // Not refused, only not confirmed within the checker's work
+            // budget: no label rests on it, and it is no defect.
+            tracing::debug!("{} certificate unchecked: {e}", outcome.verdict.name());
+            outcome.verdict = Verdict::Unknown;
+            return;
+        }
         if let Err(e) = checked {
             tracing::error!(
                 "prover bug: {} certificate does not check: {e}",
