@@ -250,6 +250,10 @@ pub struct Prover {
     /// A soft wall-clock limit on each saturation (`--cpu-limit`; see
     /// [`Saturator::deadline`]). `None` for every dataset run.
     pub deadline: Option<std::time::Instant>,
+    /// Work budget of the independent checker on each certificate
+    /// ([`checker::CHECK_WORK`] unless a caller lowers it, as scoring does
+    /// per derivation step); past it the verdict is `Unknown`.
+    pub check_work: u64,
     cache: HashMap<String, Outcome>,
     cache_capacity: usize,
     defects: Vec<Defect>,
@@ -263,6 +267,7 @@ impl Prover {
             params: Params::default(),
             stats: SessionStats::default(),
             deadline: None,
+            check_work: checker::CHECK_WORK,
             cache: HashMap::new(),
             cache_capacity: CACHE_ENTRIES,
             defects: Vec::new(),
@@ -393,7 +398,7 @@ impl Prover {
     /// verdict `Unknown`, without a defect.
     fn certify(&mut self, problem: CheckProblem, outcome: &mut Outcome) {
         let t = cost::now();
-        let mut budget = checker::Budget::default().with_deadline(self.deadline);
+        let mut budget = checker::Budget::new(self.check_work).with_deadline(self.deadline);
         let checked = checker::check_within(&problem, &outcome.verdict, &mut budget);
         cost::record(|c| c.checking += cost::secs(t));
         if let Err(e) = &checked
@@ -528,6 +533,8 @@ impl Prover {
         let mut status = sat.run(&mut |_| {});
         let clauses: Vec<&[Literal]> = inputs.iter().map(|c| c.lits.as_slice()).collect();
         let mut finder = mace::ModelFinder::new(lim.quick_ground_clauses, lim.quick_sat_conflicts);
+        finder.max_clause_literals = self.params.max_clause_literals;
+        finder.deadline = self.deadline;
         let mut tried = 0u32;
         let mut try_models = |upto: u32, sat: &Saturator, stats: &mut ProofStats| {
             // A size abandoned for lack of conflicts is tried again, with the

@@ -343,7 +343,14 @@ fn step_prover(scoring: &Prover) -> Prover {
     };
     let mut p = Prover::new(limits);
     p.params = scoring.params.clone();
+    p.check_work = crate::tasks::limits::STEP_CHECK_WORK;
     p
+}
+
+/// Distinct variables of a clause read by the TPTP parser (numbered
+/// densely from 0).
+fn clause_vars(bank: &TermBank, lits: &[Literal]) -> usize {
+    lits.iter().map(|l| l.var_bound(bank)).max().unwrap_or(0) as usize
 }
 
 /// Scores a chain (see the module's rules). The value is the verified
@@ -392,6 +399,21 @@ pub fn score(
         .map(|s| parse(&s.clause).map_err(|e| e.to_string()))
         .collect();
     let canon = |lits: &[Literal]| canonical_clause(&bank, lits);
+    // Size guard (crate::tasks::limits): a step clause far larger than
+    // any clause the task shows is malformed before any check.
+    let (max_lits, max_vars) = {
+        let shown = premise_lits.iter().chain(std::iter::once(&goal));
+        let longest = shown.clone().map(|c| c.len()).max().unwrap_or(0);
+        let most = shown.map(|c| clause_vars(&bank, c)).max().unwrap_or(0);
+        let longest = cert
+            .steps
+            .iter()
+            .fold(longest, |m, s| m.max(s.clause.split('|').count()));
+        (
+            crate::tasks::limits::step_literal_bound(longest),
+            crate::tasks::limits::step_variable_bound(most),
+        )
+    };
     // Gold steps, by the canonical forms of the clause and of what it
     // cites (in any order): those are verified without a search.
     let gold: HashSet<(String, Vec<String>)> = {
@@ -433,6 +455,17 @@ pub fn score(
                 continue;
             }
         };
+        if lits.len() > max_lits || clause_vars(&bank, lits) > max_vars {
+            verdicts.push(v(
+                Verdict::Malformed,
+                format!(
+                    "clause of {} literals and {} variables; this task's steps have at most {max_lits} and {max_vars}",
+                    lits.len(),
+                    clause_vars(&bank, lits)
+                ),
+            ));
+            continue;
+        }
         let Some(cites) = &step.cites else {
             verdicts.push(v(
                 Verdict::Malformed,
