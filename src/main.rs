@@ -721,11 +721,21 @@ fn prove(
     .map_err(|e| inappropriate(&szs_name(file), RunError::Input(e.to_string())))?;
     let (name, status) = (&report.name, report.status);
     println!("% SZS status {} for {name}", status.name());
-    let checked = report
-        .checked
-        .as_ref()
-        .map_err(|e| RunError::Runtime(format!("certificate does not check: {e}")))?;
+    let checked = match &report.checked {
+        // Undecided (the status already says so): reported, not an error.
+        Err(e) if e.out_of_budget => {
+            eprintln!("warning: {name}: certificate not confirmed: {e}");
+            &saturate::checker::Checked::Nothing
+        }
+        r => r
+            .as_ref()
+            .map_err(|e| RunError::Runtime(format!("certificate does not check: {e}")))?,
+    };
     let clausification = match &report.clausification {
+        Some(Err(e)) if e.out_of_budget => {
+            eprintln!("warning: {name}: clausification not confirmed: {e}");
+            String::new()
+        }
         Some(Err(e)) => {
             return Err(RunError::Runtime(format!(
                 "clausification does not check: {e}"

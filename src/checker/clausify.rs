@@ -494,7 +494,8 @@ pub fn check_clausification(c: &Clausification) -> Result<ClausificationChecked,
                 l.name
             ));
         }
-        let f = parse(&l.formula).map_err(|e| CheckError(format!("line {}: {e}", l.name)))?;
+        let f =
+            parse(&l.formula).map_err(|e| CheckError::refused(format!("line {}: {e}", l.name)))?;
         formulas.insert(&l.name, f);
         if l.rule != "input" {
             match trusted.iter_mut().find(|(r, _)| *r == l.rule) {
@@ -508,7 +509,7 @@ pub fn check_clausification(c: &Clausification) -> Result<ClausificationChecked,
         let what = || format!("clause {} ({})", i + 1, short(&cl.clause));
         let stated = super::parse::parse_clause(&mut syms, &cl.clause)?;
         let raw_clause = super::parse::parse_clause(&mut syms, &cl.raw)?;
-        if !super::terms::variant(&stated, &raw_clause) {
+        if !super::terms::variant(&stated, &raw_clause)? {
             return err(format!(
                 "{}: not a variant of its raw form {}",
                 what(),
@@ -520,9 +521,9 @@ pub fn check_clausification(c: &Clausification) -> Result<ClausificationChecked,
         for p in &cl.parents {
             let f = formulas
                 .get(p.as_str())
-                .ok_or_else(|| CheckError(format!("{}: unknown parent {p}", what())))?;
+                .ok_or_else(|| CheckError::refused(format!("{}: unknown parent {p}", what())))?;
             let m = matrix(f).ok_or_else(|| {
-                CheckError(format!(
+                CheckError::refused(format!(
                     "{}: parent {p} is not quantifier-free under universal quantifiers",
                     what()
                 ))
@@ -564,10 +565,10 @@ pub fn check_clausification(c: &Clausification) -> Result<ClausificationChecked,
                 ));
             }
             Err(()) => {
-                return err(format!(
+                return Err(CheckError::exhausted(format!(
                     "{}: propositional check over {MAX_BRANCHES} branches",
                     what()
-                ));
+                )));
             }
         }
     }
@@ -651,7 +652,7 @@ mod tests {
         let mut d = derivation();
         d.clauses[0] = clause("~p(X0)", "~p(X0)", &["f2"]);
         let e = check_clausification(&d).unwrap_err();
-        assert!(e.0.contains("does not follow propositionally"), "{e}");
+        assert!(e.message.contains("does not follow propositionally"), "{e}");
         // Variable names matter: X1 is not the parents' X0.
         let mut d = derivation();
         d.clauses[0] = clause("~p(X0) | q(X1)", "~p(X0) | q(X1)", &["f2"]);
@@ -663,7 +664,7 @@ mod tests {
         let mut d = derivation();
         d.clauses[0] = clause("~p(X0) | q(a)", "~p(X0) | q(X0)", &["f2"]);
         let e = check_clausification(&d).unwrap_err();
-        assert!(e.0.contains("not a variant"), "{e}");
+        assert!(e.message.contains("not a variant"), "{e}");
     }
 
     #[test]
@@ -673,7 +674,7 @@ mod tests {
         assert!(
             check_clausification(&d)
                 .unwrap_err()
-                .0
+                .message
                 .contains("not an earlier line")
         );
         let mut d = derivation();
@@ -681,7 +682,7 @@ mod tests {
         assert!(
             check_clausification(&d)
                 .unwrap_err()
-                .0
+                .message
                 .contains("unknown rule")
         );
         let mut d = derivation();
@@ -693,7 +694,7 @@ mod tests {
         assert!(
             check_clausification(&d)
                 .unwrap_err()
-                .0
+                .message
                 .contains("quantifier-free")
         );
     }

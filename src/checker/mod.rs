@@ -6,7 +6,8 @@
 //! simplifications; inputs must be problem clauses (or the Skolemised
 //! negation of the conjecture, with fresh, pairwise distinct constants); the
 //! last step must be the empty clause. A finite model is evaluated on every
-//! clause under every assignment. The rules are checked for soundness only,
+//! clause under every assignment, by a pruning search within a work
+//! [`Budget`] (past it the check is undecided, never accepted). The rules are checked for soundness only,
 //! without the ordering restrictions the search applies, which is all a
 //! certificate needs.
 //!
@@ -35,7 +36,7 @@ mod tests;
 pub use clausify::{ClausificationChecked, check_clausification};
 pub use model::model_satisfies;
 pub use parse::MAX_TERM_DEPTH;
-pub use problem::{CheckError, CheckProblem, Checked};
+pub use problem::{Budget, CHECK_WORK, CheckError, CheckProblem, Checked};
 pub use step::{StepChecker, StepClause};
 
 use crate::certificate::{Evidence, Verdict};
@@ -45,13 +46,27 @@ use problem::err;
 use replay::check_refutation;
 use terms::Syms;
 
-/// Checks a verdict's certificate against the problem.
+/// Checks a verdict's certificate against the problem within the default
+/// work budget ([`CHECK_WORK`]); see [`check_within`].
 pub fn check(problem: &CheckProblem, verdict: &Verdict) -> Result<Checked, CheckError> {
+    check_within(problem, verdict, &mut Budget::default())
+}
+
+/// Checks a verdict's certificate against the problem, spending at most
+/// `budget` on the finite-model check (each variant test of a refutation
+/// has its own bound, `VARIANT_WORK` in `terms`). A check that runs out
+/// ends with an error whose [`CheckError::out_of_budget`] is set: the
+/// certificate is then neither accepted nor refused.
+pub fn check_within(
+    problem: &CheckProblem,
+    verdict: &Verdict,
+    budget: &mut Budget,
+) -> Result<Checked, CheckError> {
     match verdict {
         Verdict::Theorem { refutation } => check_refutation(problem, refutation),
         Verdict::CounterSatisfiable {
             evidence: Evidence::Model { model },
-        } => check_model(problem, model),
+        } => check_model(problem, model, budget),
         Verdict::CounterSatisfiable {
             evidence: Evidence::Saturation { clauses },
         } => {

@@ -1,8 +1,10 @@
-//! Finite-model certificates: exhaustive evaluation of every clause under
-//! every assignment over the domain `{0..n-1}` of a finite interpretation.
+//! Finite-model certificates: every clause evaluated under every assignment
+//! over the domain `{0..n-1}` of a finite interpretation, by a search that
+//! prunes (a literal is evaluated as soon as its variables are bound, and a
+//! true one ends its branch) within a work [`Budget`].
 
 use super::parse::parse_clause;
-use super::problem::{CheckError, CheckProblem, Checked, err};
+use super::problem::{Budget, CheckError, CheckProblem, Checked, err};
 use super::rules::distinct_value;
 use super::terms::{Clause, L, Syms, T, clause_vars};
 use crate::certificate::FiniteModel;
@@ -20,10 +22,9 @@ impl Interp<'_> {
             T::V(i) => Ok(a[*i as usize]),
             T::F(f, args) => {
                 let (name, arity, _) = &syms.names[*f as usize];
-                let table = self
-                    .funs
-                    .get(&(name.as_str(), *arity))
-                    .ok_or_else(|| CheckError(format!("model has no table for {name}/{arity}")))?;
+                let table = self.funs.get(&(name.as_str(), *arity)).ok_or_else(|| {
+                    CheckError::refused(format!("model has no table for {name}/{arity}"))
+                })?;
                 let mut cell = 0u64;
                 for x in args {
                     cell = cell * self.n as u64 + self.eval(syms, x, a)? as u64;
@@ -45,7 +46,9 @@ impl Interp<'_> {
                     true
                 } else {
                     let table = self.preds.get(&(name.as_str(), *arity)).ok_or_else(|| {
-                        CheckError(format!("model has no table for predicate {name}/{arity}"))
+                        CheckError::refused(format!(
+                            "model has no table for predicate {name}/{arity}"
+                        ))
                     })?;
                     let mut cell = 0u64;
                     for x in args {
@@ -58,51 +61,121 @@ impl Interp<'_> {
         Ok(v == l.pos)
     }
 
-    /// The first assignment under which `c` is false, if any.
+    /// The first assignment under which `c` is false, if any, found by a
+    /// search that prunes: variables are assigned one at a time (in the
+    /// order they first occur in the literals, fewest-variable literals
+    /// first), a literal is evaluated as soon as its variables are bound,
+    /// a literal that is true ends the branch (every extension satisfies
+    /// the clause), and once every literal is false the variables not yet
+    /// bound are free (they stay 0). Each assignment and each literal
+    /// evaluation spends one unit of `budget`; past it the search ends with
+    /// an out-of-budget error instead of an answer.
     pub(super) fn falsifier(
         &self,
         syms: &Syms,
         c: &Clause,
+        budget: &mut Budget,
     ) -> Result<Option<Vec<u32>>, CheckError> {
         let k = clause_vars(c) as usize;
         let mut a = vec![0u32; k];
+        // Literals by their number of distinct variables, and the variable
+        // order that binds them in that order.
+        let vars: Vec<Vec<u32>> = c.iter().map(lit_vars).collect();
+        let mut by_size: Vec<usize> = (0..c.len()).collect();
+        by_size.sort_by_key(|&i| vars[i].len());
+        let mut level = vec![usize::MAX; k];
+        let mut order: Vec<usize> = Vec::new();
+        // ready[d]: the literals whose last variable is order[d - 1]
+        // (ready[0]: the ground literals).
+        let mut ready: Vec<Vec<usize>> = vec![Vec::new()];
+        for &i in &by_size {
+            let mut last = 0;
+            for &v in &vars[i] {
+                let v = v as usize;
+                if level[v] == usize::MAX {
+                    order.push(v);
+                    level[v] = order.len();
+                    ready.push(Vec::new());
+                }
+                last = last.max(level[v]);
+            }
+            ready[last].push(i);
+        }
+        // A literal true at a level ends the branch.
+        let any_true = |d: usize, a: &[u32], budget: &mut Budget| {
+            for &i in &ready[d] {
+                budget.spend(1)?;
+                if self.holds(syms, &c[i], a)? {
+                    return Ok::<bool, CheckError>(true);
+                }
+            }
+            Ok(false)
+        };
+        if any_true(0, &a, budget)? {
+            return Ok(None);
+        }
+        if order.is_empty() {
+            return Ok(Some(a));
+        }
+        let mut pos = 0usize;
         loop {
-            let mut sat = false;
-            for l in c {
-                if self.holds(syms, l, &a)? {
-                    sat = true;
+            budget.spend(1)?;
+            let pruned = any_true(pos + 1, &a, budget)?;
+            if !pruned {
+                if pos + 1 == order.len() {
+                    return Ok(Some(a));
+                }
+                pos += 1;
+                a[order[pos]] = 0;
+                continue;
+            }
+            // Next value at this level, backtracking over exhausted ones.
+            loop {
+                let v = order[pos];
+                a[v] += 1;
+                if a[v] < self.n {
                     break;
                 }
-            }
-            if !sat {
-                return Ok(Some(a));
-            }
-            let mut i = 0;
-            while i < k {
-                a[i] += 1;
-                if a[i] < self.n {
-                    break;
+                a[v] = 0;
+                if pos == 0 {
+                    return Ok(None);
                 }
-                a[i] = 0;
-                i += 1;
-            }
-            if i == k {
-                return Ok(None);
+                pos -= 1;
             }
         }
     }
 }
 
+/// The distinct variables of a literal.
+fn lit_vars(l: &L) -> Vec<u32> {
+    fn walk(t: &T, out: &mut Vec<u32>) {
+        match t {
+            T::V(i) => out.push(*i),
+            T::F(_, args) => args.iter().for_each(|x| walk(x, out)),
+        }
+    }
+    let mut out = Vec::new();
+    walk(&l.a, &mut out);
+    if let Some(b) = &l.b {
+        walk(b, &mut out);
+    }
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
 /// Whether `clause` (TPTP text) is true in the model under every
 /// assignment. A clause that uses a symbol the model has no table for is
-/// reported as not satisfied (`Ok(false)`): nothing is known about it.
+/// reported as not satisfied (`Ok(false)`): nothing is known about it. The
+/// check has the default [`Budget`]; past it the answer is an
+/// out-of-budget error.
 pub fn model_satisfies(m: &FiniteModel, clause: &str) -> Result<bool, CheckError> {
     let interp = interp_of(m)?;
     let mut syms = Syms::default();
     let c = parse_clause(&mut syms, clause)?;
-    match interp.falsifier(&syms, &c) {
+    match interp.falsifier(&syms, &c, &mut Budget::default()) {
         Ok(f) => Ok(f.is_none()),
-        Err(CheckError(msg)) if msg.starts_with("model has no table") => Ok(false),
+        Err(e) if e.message.starts_with("model has no table") => Ok(false),
         Err(e) => Err(e),
     }
 }
@@ -165,52 +238,25 @@ pub(super) fn interp_of(m: &FiniteModel) -> Result<Interp<'_>, CheckError> {
     Ok(interp)
 }
 
-pub(super) fn check_model(problem: &CheckProblem, m: &FiniteModel) -> Result<Checked, CheckError> {
+/// Checks a finite model: every premise true under every assignment, the
+/// conjecture (if any) false under some, all within `budget`.
+pub(super) fn check_model(
+    problem: &CheckProblem,
+    m: &FiniteModel,
+    budget: &mut Budget,
+) -> Result<Checked, CheckError> {
     let interp = interp_of(m)?;
     let mut syms = Syms::default();
     for text in &problem.axioms {
         let c = parse_clause(&mut syms, text)?;
-        if let Some(a) = interp.falsifier(&syms, &c)? {
+        if let Some(a) = interp.falsifier(&syms, &c, budget)? {
             return err(format!("premise `{text}` is false under assignment {a:?}"));
         }
     }
     if let Some(text) = &problem.conjecture {
+        // Some assignment must falsify the conjecture.
         let c = parse_clause(&mut syms, text)?;
-        let k = clause_vars(&c) as usize;
-        // Some assignment must falsify the conjecture: search all of them.
-        let negated: Clause = c
-            .iter()
-            .map(|l| L {
-                pos: !l.pos,
-                ..l.clone()
-            })
-            .collect();
-        let mut a = vec![0u32; k];
-        let mut found = false;
-        'outer: loop {
-            let mut all = true;
-            for l in &negated {
-                if !interp.holds(&syms, l, &a)? {
-                    all = false;
-                    break;
-                }
-            }
-            if all {
-                found = true;
-                break;
-            }
-            let mut i = 0;
-            while i < k {
-                a[i] += 1;
-                if a[i] < m.size {
-                    continue 'outer;
-                }
-                a[i] = 0;
-                i += 1;
-            }
-            break;
-        }
-        if !found {
+        if interp.falsifier(&syms, &c, budget)?.is_none() {
             return err(format!("the conjecture `{text}` holds in the model"));
         }
     }

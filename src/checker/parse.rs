@@ -79,7 +79,10 @@ pub(super) fn lex(text: &str) -> Result<Vec<Tok>, CheckError> {
                     && cs.get(i + 1).is_some_and(|d| d.is_ascii_digit())) =>
             {
                 let end = scan_number(&cs, i).ok_or_else(|| {
-                    CheckError(format!("malformed number in clause `{}`", abbreviate(text)))
+                    CheckError::refused(format!(
+                        "malformed number in clause `{}`",
+                        abbreviate(text)
+                    ))
                 })?;
                 out.push(Tok::Lower(cs[i..end].iter().collect()));
                 i = end;

@@ -44,7 +44,7 @@ pub(super) fn check_refutation(
         for step in &r.steps {
             if step.rule == "input" && step.role.as_deref() == Some("negated_conjecture") {
                 let c = parse_clause(&mut syms, &step.clause)
-                    .map_err(|e| CheckError(format!("step {}: {e}", step.id)))?;
+                    .map_err(|e| e.context(format!("step {}", step.id)))?;
                 negated.push((step.id, c));
             }
         }
@@ -63,13 +63,13 @@ pub(super) fn check_refutation(
     };
     for step in &r.steps {
         let (c, vars) = parse_named(&mut syms, &step.clause)
-            .map_err(|e| CheckError(format!("step {}: {e}", step.id)))?;
+            .map_err(|e| e.context(format!("step {}", step.id)))?;
         if clauses.contains_key(&step.id) {
             return err(format!("step {} appears twice", step.id));
         }
         let get = |id: u32| {
             clauses.get(&id).ok_or_else(|| {
-                CheckError(format!("step {}: unknown or later premise {id}", step.id))
+                CheckError::refused(format!("step {}: unknown or later premise {id}", step.id))
             })
         };
         let ok = match step.rule.as_str() {
@@ -80,7 +80,7 @@ pub(super) fn check_refutation(
                     // Checked jointly above.
                     true
                 } else {
-                    axioms.iter().any(|a| variant(a, &c))
+                    any_variant(axioms.iter(), &c)?
                 }
             }
             rule => {
@@ -106,11 +106,11 @@ pub(super) fn check_refutation(
                             })
                             .collect();
                         replay(&mut syms, rule, &parents, step, &named, raw, &c)
-                            .map_err(|e| CheckError(format!("step {}: {e}", step.id)))?;
+                            .map_err(|e| e.context(format!("step {}", step.id)))?;
                         true
                     }
                     None => rederive(&syms, rule, &parents, step, &units, &c)
-                        .map_err(|e| CheckError(format!("step {}: {e}", step.id)))?,
+                        .map_err(|e| e.context(format!("step {}", step.id)))?,
                 }
             }
         };
@@ -279,7 +279,7 @@ pub(super) fn rederive(
         }
         cands = next;
     }
-    Ok(cands.iter().any(|c| variant(c, target)))
+    any_variant(cands.iter(), target)
 }
 
 /// A premise of a detailed step: its clause and variable names.
@@ -300,14 +300,16 @@ pub(super) fn replay(
     target: &Clause,
 ) -> Result<(), CheckError> {
     let (mut cur, mut vars) = parse_named(syms, raw)?;
-    if !conclusions(rule, parents)?.iter().any(|c| variant(c, &cur)) {
+    if !any_variant(conclusions(rule, parents)?.iter(), &cur)? {
         return err(format!(
             "the raw conclusion `{}` is not a conclusion of {rule} from its premises",
             abbreviate(raw)
         ));
     }
     for (k, (s, unit)) in step.simps.iter().zip(units).enumerate() {
-        let at = |msg: String| CheckError(format!("simplification {} ({}): {msg}", k + 1, s.kind));
+        let at = |msg: String| {
+            CheckError::refused(format!("simplification {} ({}): {msg}", k + 1, s.kind))
+        };
         match s.kind.as_str() {
             "rewrite" => {
                 let (u, unames) = unit.ok_or_else(|| at("no unit clause".into()))?;
@@ -342,7 +344,7 @@ pub(super) fn replay(
             kind => return Err(at(format!("unknown simplification `{kind}`"))),
         }
     }
-    if !variant(&cur, target) {
+    if !variant(&cur, target)? {
         return err(format!(
             "the simplifications turn the raw conclusion into `{}`, not the step's clause",
             abbreviate(&show(syms, &vars, &cur))
@@ -384,7 +386,7 @@ pub(super) fn apply_rewrite(
             .iter()
             .position(|n| n == name)
             .ok_or_else(|| format!("the unit has no variable {name}"))?;
-        let t = parse_term(syms, text, vars).map_err(|e| e.0)?;
+        let t = parse_term(syms, text, vars).map_err(|e| e.message)?;
         bind(&mut m, v as u32, t);
     }
     let target = cur
@@ -478,4 +480,17 @@ pub(super) fn show(syms: &Syms, vars: &[String], c: &Clause) -> String {
         }
     }
     out
+}
+
+/// Whether some clause of `cands` is a variant of `target`.
+fn any_variant<'a>(
+    cands: impl IntoIterator<Item = &'a Clause>,
+    target: &Clause,
+) -> Result<bool, CheckError> {
+    for c in cands {
+        if variant(c, target)? {
+            return Ok(true);
+        }
+    }
+    Ok(false)
 }

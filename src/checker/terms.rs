@@ -4,6 +4,7 @@
 //! variant tests by backtracking literal matching. Shares nothing with
 //! `logic/`.
 
+use super::problem::CheckError;
 use std::collections::HashMap;
 
 /// A first-order term as a tree.
@@ -289,20 +290,49 @@ pub(super) fn lit_matches(p: &L, t: &L, m: &Sub) -> Vec<Sub> {
     found
 }
 
-/// True if some substitution maps every literal of `c` into `d`.
-pub(super) fn subsumes(c: &[L], d: &[L], m: &Sub) -> bool {
+/// Literal matches one [`variant`] test may try (each of its two
+/// subsumption searches); past it the test ends out of budget. Variants
+/// of the prover's clauses match in a few hundred.
+pub(super) const VARIANT_WORK: u64 = 1 << 18;
+
+/// True if some substitution maps every literal of `c` into `d`; `Err`
+/// once `budget` literal matches have been tried (backtracking can be
+/// exponential in the clause length).
+pub(super) fn subsumes(c: &[L], d: &[L], m: &Sub, budget: &mut u64) -> Result<bool, ()> {
     let Some((first, rest)) = c.split_first() else {
-        return true;
+        return Ok(true);
     };
-    d.iter().any(|t| {
-        lit_matches(first, t, m)
-            .into_iter()
-            .any(|m2| subsumes(rest, d, &m2))
-    })
+    for t in d {
+        if *budget == 0 {
+            return Err(());
+        }
+        *budget -= 1;
+        for m2 in lit_matches(first, t, m) {
+            if subsumes(rest, d, &m2, budget)? {
+                return Ok(true);
+            }
+        }
+    }
+    Ok(false)
 }
 
-/// Equal up to variable renaming (as literal sets).
-pub(super) fn variant(c: &Clause, d: &Clause) -> bool {
+/// Equal up to variable renaming (as literal sets); an out-of-budget
+/// error past [`VARIANT_WORK`] literal matches.
+pub(super) fn variant(c: &Clause, d: &Clause) -> Result<bool, CheckError> {
     let (c, d) = (normal(c.clone()), normal(d.clone()));
-    c.len() == d.len() && subsumes(&c, &d, &Sub::new()) && subsumes(&d, &c, &Sub::new())
+    if c.len() != d.len() {
+        return Ok(false);
+    }
+    let out = || {
+        CheckError::exhausted(format!(
+            "a variant test of two {}-literal clauses ran out of its work budget ({VARIANT_WORK} literal matches)",
+            c.len()
+        ))
+    };
+    let mut budget = VARIANT_WORK;
+    if !subsumes(&c, &d, &Sub::new(), &mut budget).map_err(|()| out())? {
+        return Ok(false);
+    }
+    let mut budget = VARIANT_WORK;
+    subsumes(&d, &c, &Sub::new(), &mut budget).map_err(|()| out())
 }

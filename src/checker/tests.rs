@@ -2,8 +2,9 @@
 //! tampered refutations, parser bounds, numbers and distinct objects, models.
 
 use super::model::check_model;
+use super::model::interp_of;
 use super::parse::parse_clause;
-use super::problem::{CheckProblem, Checked};
+use super::problem::{Budget, CheckProblem, Checked};
 use super::replay::check_refutation;
 use super::terms::Syms;
 use crate::certificate::{FiniteModel, ProofStep, Refutation, SimpUse, Table};
@@ -70,7 +71,7 @@ fn rejects_an_unsound_step() {
     };
     let p = problem(&["p(X) | q(X)", "~p(a)"]);
     let e = check_refutation(&p, &r).unwrap_err();
-    assert!(e.0.contains("step 3"), "{e}");
+    assert!(e.message.contains("step 3"), "{e}");
     // An input that is not in the problem.
     let r = Refutation {
         steps: vec![step(1, "$false", "input", &[])],
@@ -156,7 +157,10 @@ fn model_evaluation() {
         axioms: vec!["f(f(X)) = X".into(), "f(X) != X".into()],
         conjecture: Some("f(X) = X".into()),
     };
-    assert_eq!(check_model(&p, &m), Ok(Checked::Model { size: 2 }));
+    assert_eq!(
+        check_model(&p, &m, &mut Budget::default()),
+        Ok(Checked::Model { size: 2 })
+    );
     let bad = FiniteModel {
         functions: vec![Table {
             name: "f".into(),
@@ -165,5 +169,132 @@ fn model_evaluation() {
         }],
         ..m
     };
-    assert!(check_model(&p, &bad).is_err());
+    assert!(check_model(&p, &bad, &mut Budget::default()).is_err());
+}
+
+/// A model of size 2 with unary predicates `p` (values `p`) and `q`
+/// (values `q`) and a binary predicate `r` true everywhere.
+fn pqr_model(p: [u32; 2], q: [u32; 2]) -> FiniteModel {
+    let t = |name: &str, arity, values: Vec<u32>| Table {
+        name: name.into(),
+        arity,
+        values,
+    };
+    FiniteModel {
+        size: 2,
+        functions: vec![t("e", 0, vec![0])],
+        predicates: vec![
+            t("p", 1, p.to_vec()),
+            t("q", 1, q.to_vec()),
+            t("r", 2, vec![1; 4]),
+        ],
+    }
+}
+
+/// Work units the falsifier spends on `clause`, and its answer.
+fn falsify(
+    m: &FiniteModel,
+    clause: &str,
+    work: u64,
+) -> (Result<Option<Vec<u32>>, super::CheckError>, u64) {
+    let interp = interp_of(m).unwrap();
+    let mut syms = Syms::default();
+    let c = parse_clause(&mut syms, clause).unwrap();
+    let mut budget = Budget::new(work);
+    let r = interp.falsifier(&syms, &c, &mut budget);
+    (r, budget.spent())
+}
+
+/// The 40-variable clause of the score hang (2^40 assignments for a
+/// brute-force check) is decided after a few dozen work units, whether it
+/// holds (the first literal true ends every branch), fails at once, or
+/// fails only after every variable is bound.
+#[test]
+fn forty_variable_clause_is_decided_in_linear_work() {
+    let clause = (0..40)
+        .map(|i| format!("p(X{i})"))
+        .collect::<Vec<_>>()
+        .join(" | ");
+    let (holds, w1) = falsify(&pqr_model([1, 1], [0, 0]), &clause, 1_000);
+    assert_eq!(holds, Ok(None));
+    let (fails, w2) = falsify(&pqr_model([0, 0], [0, 0]), &clause, 1_000);
+    assert_eq!(fails, Ok(Some(vec![0; 40])));
+    let (late, w3) = falsify(&pqr_model([1, 0], [0, 0]), &clause, 1_000);
+    assert_eq!(late, Ok(Some(vec![1; 40])));
+    assert!(w1 <= 4 && w2 <= 80 && w3 <= 200, "work {w1}, {w2}, {w3}");
+    // The conjecture check is the same search: a 40-variable conjecture
+    // with a falsifying assignment is found at once.
+    let m = pqr_model([1, 1], [1, 0]);
+    let problem = CheckProblem {
+        axioms: vec![clause.clone()],
+        conjecture: Some(clause.replace('p', "q")),
+    };
+    let mut budget = Budget::new(1_000);
+    assert_eq!(
+        check_model(&problem, &m, &mut budget),
+        Ok(Checked::Model { size: 2 })
+    );
+    assert!(budget.spent() < 400, "{}", budget.spent());
+}
+
+/// A literal is evaluated once its last variable is bound: with `p` false
+/// everywhere only `r(X0, Xk)` decides, at the last level, so every
+/// assignment is visited. Past its budget the search ends with an
+/// out-of-budget error (neither accepted nor refused); within a larger
+/// one the clause holds.
+#[test]
+fn exhausted_budget_is_an_out_of_budget_error() {
+    let clause = |k: usize| {
+        let mut lits: Vec<String> = (0..=k).map(|i| format!("p(X{i})")).collect();
+        lits.push(format!("r(X0,X{k})"));
+        lits.join(" | ")
+    };
+    let m = pqr_model([0, 0], [0, 0]);
+    let (r, spent) = falsify(&m, &clause(20), 10_000);
+    let e = r.unwrap_err();
+    assert!(e.out_of_budget, "{e}");
+    assert_eq!(spent, 10_000);
+    let (r, spent) = falsify(&m, &clause(8), 10_000);
+    assert_eq!(r, Ok(None));
+    assert!(spent > 512, "{spent}");
+    // Through the public entry: the error keeps its kind.
+    let problem = CheckProblem {
+        axioms: vec![clause(20)],
+        conjecture: None,
+    };
+    let v = crate::certificate::Verdict::CounterSatisfiable {
+        evidence: crate::certificate::Evidence::Model { model: m },
+    };
+    let e = super::check_within(&problem, &v, &mut Budget::new(10_000)).unwrap_err();
+    assert!(e.out_of_budget);
+    // A wrong model is still refused, not out of budget.
+    let wrong = CheckProblem {
+        axioms: vec!["p(X)".into()],
+        conjecture: None,
+    };
+    let e = super::check(&wrong, &v).unwrap_err();
+    assert!(!e.out_of_budget, "{e}");
+}
+
+/// Variant tests are bounded too: two long clauses of one predicate that
+/// are no variants of each other end out of budget or `false`, never hang.
+#[test]
+fn variant_tests_are_bounded() {
+    let mut syms = Syms::default();
+    let chain = |n: usize, close: bool| {
+        let mut lits: Vec<String> = (0..n).map(|i| format!("p(X{i},X{})", i + 1)).collect();
+        if close {
+            lits.push(format!("p(X{n},X0)"));
+        } else {
+            lits.push(format!("p(X{n},X{n})"));
+        }
+        lits.join(" | ")
+    };
+    let a = parse_clause(&mut syms, &chain(60, true)).unwrap();
+    let b = parse_clause(&mut syms, &chain(60, false)).unwrap();
+    match super::terms::variant(&a, &b) {
+        Ok(v) => assert!(!v),
+        Err(e) => assert!(e.out_of_budget),
+    }
+    assert_eq!(super::terms::variant(&a, &a.clone()), Ok(true));
 }

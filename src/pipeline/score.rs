@@ -42,11 +42,21 @@ use std::path::Path;
 /// reply becomes an answer: the shared extractor
 /// ([`crate::tasks::answer::extract`]) takes the answer proper out of tags,
 /// `Answer:` lines, `\boxed{}`, fences, prose and emphasis, by the shape the
-/// family declares for the row's config, before the family's scorer runs.
+/// family declares for the row's config, before the family's scorer runs;
+/// an extracted answer longer than
+/// [`crate::tasks::limits::answer_byte_bound`] is `malformed` unchecked.
 pub fn score_row(row: &Row, answer: &str, registry: &Registry, ctx: &mut ScoreContext) -> Score {
     match registry.family_of(&row.task) {
         Some(f) => {
             let answer = extract(answer, f.answer_shape(&row.task));
+            // Longer than the task can need: refused before any check.
+            let bound = crate::tasks::limits::answer_byte_bound(&row.prompt, &row.answer);
+            if answer.len() > bound {
+                return Score::malformed(format!(
+                    "answer of {} bytes; at most {bound} are read for this task",
+                    answer.len()
+                ));
+            }
             f.score(&row.to_record(), &answer, ctx)
         }
         None => Score::malformed(format!("no scorer for task `{}`", row.task)),

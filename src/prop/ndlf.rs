@@ -208,7 +208,12 @@ fn hypothesis_premises(premises: &[Formula], args: &[Formula], claim: &Formula) 
     }
     premises
         .iter()
-        .filter(|p| !is_literal(p) && !args.contains(p) && sat::entails(&compound, p))
+        .filter(|p| {
+            // Undecided within the budget: counted as gathered.
+            !is_literal(p)
+                && !args.contains(p)
+                && sat::entails_within(&compound, p, sat::ANSWER_CONFLICTS).unwrap_or(true)
+        })
         .count()
 }
 
@@ -263,7 +268,19 @@ pub(crate) fn check_from_step(
             ),
         ));
     }
-    if !opts.allow_empty && !sat::satisfiable(&[Formula::negation(claim.clone())]) {
+    let undecided = || {
+        RuleError::wrong(
+            ErrorKind::Logic,
+            format!(
+                "the check of {claim} was not decided within {} SAT conflicts",
+                sat::ANSWER_CONFLICTS
+            ),
+        )
+    };
+    if !opts.allow_empty
+        && !sat::satisfiable_within(&[Formula::negation(claim.clone())], sat::ANSWER_CONFLICTS)
+            .map_err(|_| undecided())?
+    {
         return Err(RuleError::forbidden(
             ErrorKind::Type,
             format!(
@@ -294,7 +311,7 @@ pub(crate) fn check_from_step(
     }
     let mut fs = args.to_vec();
     fs.push(Formula::negation(claim.clone()));
-    match sat::model(&fs) {
+    match sat::model_within(&fs, sat::ANSWER_CONFLICTS).map_err(|_| undecided())? {
         None => Ok(()),
         Some(m) => Err(RuleError::wrong(
             ErrorKind::Logic,

@@ -141,6 +141,55 @@ pub fn entailment_conflicts(premises: &[Formula], goal: &Formula) -> u64 {
     e.solver().conflicts()
 }
 
+/// Conflicts one budgeted call ([`model_within`], [`satisfiable_within`],
+/// [`entails_within`]) may spend when the formulas come from a model's
+/// answer: a proof step's check decides in a handful, while a claim built
+/// to be hard (a pigeonhole formula of a few kilobytes) would otherwise
+/// run for hours.
+pub const ANSWER_CONFLICTS: u64 = 1 << 14;
+
+/// A budgeted SAT call that ran out of conflicts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Undecided;
+
+fn within(r: SatResult) -> Result<bool, Undecided> {
+    match r {
+        SatResult::Sat => Ok(true),
+        SatResult::Unsat => Ok(false),
+        SatResult::Unknown => Err(Undecided),
+    }
+}
+
+/// [`model`] within `conflicts` conflicts.
+pub fn model_within(
+    fs: &[Formula],
+    conflicts: u64,
+) -> Result<Option<BTreeMap<String, bool>>, Undecided> {
+    let mut e = Encoder::new(Batsat::new());
+    let assumptions: Vec<Lit> = fs.iter().map(|p| e.encode(p)).collect();
+    e.solver().set_budget(Some(conflicts));
+    Ok(within(e.solver().solve(&assumptions))?.then(|| e.model()))
+}
+
+/// [`satisfiable`] within `conflicts` conflicts.
+pub fn satisfiable_within(fs: &[Formula], conflicts: u64) -> Result<bool, Undecided> {
+    Ok(model_within(fs, conflicts)?.is_some())
+}
+
+/// [`entails`] within `conflicts` conflicts.
+pub fn entails_within(
+    premises: &[Formula],
+    goal: &Formula,
+    conflicts: u64,
+) -> Result<bool, Undecided> {
+    let mut e = Encoder::new(Batsat::new());
+    let mut assumptions: Vec<Lit> = premises.iter().map(|p| e.encode(p)).collect();
+    let g = e.encode(goal);
+    assumptions.push(!g);
+    e.solver().set_budget(Some(conflicts));
+    Ok(!within(e.solver().solve(&assumptions))?)
+}
+
 /// Whether the formulas are jointly satisfiable (CDCL back-end).
 pub fn satisfiable(fs: &[Formula]) -> bool {
     satisfiable_with(Batsat::new(), fs)
@@ -206,6 +255,38 @@ mod tests {
     use super::*;
     use crate::sat::TruthTable;
     use proptest::prelude::*;
+
+    /// The pigeonhole formula for `n` pigeons in `n - 1` holes
+    /// (unsatisfiable, and hard for resolution).
+    fn pigeonhole(n: usize) -> Formula {
+        let p = |i: usize, j: usize| Formula::atom(&format!("h{i}_{j}"));
+        let mut parts = Vec::new();
+        for i in 0..n {
+            let some = (1..n - 1).fold(p(i, 0), |acc, j| Formula::or(acc, p(i, j)));
+            parts.push(some);
+        }
+        for j in 0..n - 1 {
+            for a in 0..n {
+                for b in a + 1..n {
+                    parts.push(Formula::negation(Formula::and(p(a, j), p(b, j))));
+                }
+            }
+        }
+        parts.into_iter().reduce(Formula::and).unwrap()
+    }
+
+    /// Budgeted calls decide easy formulas and end `Undecided` past their
+    /// conflicts on a hard one, instead of running on.
+    #[test]
+    fn budgeted_calls_end_undecided_past_their_conflicts() {
+        assert_eq!(satisfiable_within(&[pigeonhole(4)], 10_000), Ok(false));
+        assert_eq!(satisfiable_within(&[pigeonhole(9)], 50), Err(Undecided));
+        let hard = Formula::negation(pigeonhole(9));
+        assert_eq!(entails_within(&[], &hard, 50), Err(Undecided));
+        assert_eq!(model_within(&[pigeonhole(9)], 50), Err(Undecided));
+        let a = Formula::atom("a");
+        assert_eq!(entails_within(std::slice::from_ref(&a), &a, 50), Ok(true));
+    }
 
     #[test]
     fn basic_entailments() {

@@ -83,7 +83,7 @@ fn a_long_permutative_rewrite_chain_checks_by_replay() {
     // The same certificate without the detail makes the checker search,
     // which hits its candidate bound: what the detail is for.
     let e = check(&problem, &theorem(&without_detail(&r))).unwrap_err();
-    assert!(e.0.contains("candidate"), "{e}");
+    assert!(e.message.contains("candidate"), "{e}");
 }
 
 /// Applies `tamper` to every rewrite of the longest step in turn; each
@@ -101,7 +101,7 @@ fn refused_everywhere(tamper: impl Fn(&mut super::SimpUse, &Refutation)) {
         tamper(&mut bad.steps[k].simps[j], &r);
         assert_ne!(bad, r);
         let e = check(&problem, &theorem(&bad)).unwrap_err();
-        assert!(e.0.contains(&format!("step {id}:")), "{e}");
+        assert!(e.message.contains(&format!("step {id}:")), "{e}");
         tried += 1;
     }
     assert!(tried > 0);
@@ -171,14 +171,17 @@ fn a_deeply_nested_term_is_refused_cleanly() {
     let deep = format!("p({}a{})", "f(".repeat(50_000), ")".repeat(50_000));
     r.steps[0].clause = deep.clone();
     let e = check(&problem, &theorem(&r)).unwrap_err();
-    assert!(e.0.contains("nested deeper"), "{e}");
+    assert!(e.message.contains("nested deeper"), "{e}");
     // Deep parentheses around a literal, and a huge flat clause.
     r.steps[0].clause = format!("{}p{}", "(~".repeat(50_000), ")".repeat(50_000));
     let e = check(&problem, &theorem(&r)).unwrap_err();
-    assert!(e.0.contains("nested deeper"), "{e}");
+    assert!(e.message.contains("nested deeper"), "{e}");
     r.steps[0].clause = vec!["p(a)"; 100_000].join(" | ");
     let e = check(&problem, &theorem(&r)).unwrap_err();
-    assert!(e.0.len() < 1_000, "the message abbreviates the clause");
+    assert!(
+        e.message.len() < 1_000,
+        "the message abbreviates the clause"
+    );
 }
 
 fn model_of(v: &Verdict) -> super::FiniteModel {
@@ -278,7 +281,7 @@ fn models_keep_distinct_values_apart() {
         evidence: super::Evidence::Model { model: m },
     };
     let e = check(&problem, &bad).unwrap_err();
-    assert!(e.0.contains("distinct values"), "{e}");
+    assert!(e.message.contains("distinct values"), "{e}");
 }
 
 /// The same clauses asked over two signatures (two axiom files' graphs)

@@ -33,11 +33,15 @@ pub struct ProveReport {
     /// printed on `% SZS` lines.
     pub name: String,
     /// The verdict as an SZS status: `ResourceOut` when undecided at the
-    /// work limits, `Timeout` when the `--cpu-limit` deadline stopped it.
+    /// work limits (the checker's included: a certificate it could not
+    /// confirm within its budget decides nothing), `Timeout` when the
+    /// `--cpu-limit` deadline stopped it.
     pub status: SzsStatus,
     /// The verdict, its certificate and the work spent.
     pub outcome: Outcome,
-    /// What the independent checker established about the certificate.
+    /// What the independent checker established about the certificate (an
+    /// [`CheckError::out_of_budget`] error when it could not decide; the
+    /// status is then undecided).
     pub checked: Result<Checked, CheckError>,
     /// The problem's own `% Status` header, when it has one.
     pub expected: Option<SzsStatus>,
@@ -254,9 +258,27 @@ pub fn prove_file_with(
             .collect(),
         conjecture: conjecture.map(|c| tptp::clause_to_tptp(&bank, &c.lits)),
     };
-    let checked = checker::check(&problem_text, &outcome.verdict);
+    let mut budget = checker::Budget::default().with_deadline(deadline);
+    let checked = checker::check_within(&problem_text, &outcome.verdict, &mut budget);
     let clausification = (!problem.fof_lines.is_empty())
         .then(|| checker::check_clausification(&clausification_of(&bank, &problem)));
+    // A certificate the checker could not confirm within its budget (or the
+    // deadline) decides nothing: out of resources, like an undecided run.
+    let unconfirmed = matches!(&checked, Err(e) if e.out_of_budget)
+        || matches!(&clausification, Some(Err(e)) if e.out_of_budget);
+    let (status, outcome) = if unconfirmed {
+        let past = deadline.is_some_and(|d| Instant::now() >= d);
+        let status = if past {
+            SzsStatus::Timeout
+        } else {
+            SzsStatus::ResourceOut
+        };
+        let mut outcome = outcome;
+        outcome.verdict = Verdict::Unknown;
+        (status, outcome)
+    } else {
+        (status, outcome)
+    };
     Ok(ProveReport {
         name,
         status,

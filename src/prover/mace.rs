@@ -58,6 +58,17 @@ pub struct ModelFinder {
     /// Per size tried by the last search: (size, ground clauses of the
     /// whole problem at that size, SAT conflicts spent on it).
     pub trace: Vec<(u32, u64, u64)>,
+    /// Input clauses longer than this many literals make the search give
+    /// up before flattening (`None`: no bound). The saturation's own bound
+    /// (`saturation.max_clause_literals`, default
+    /// [`crate::saturation::params::DEFAULT_MAX_CLAUSE_LITERALS`]): a longer
+    /// clause is no problem the finder is built for, and splitting one
+    /// costs time in its length squared.
+    pub max_clause_literals: Option<u32>,
+    /// Soft wall-clock deadline (`saturate prove --cpu-limit` only; `None`
+    /// for every dataset run): read before flattening and before each
+    /// domain size; past it the search gives up.
+    pub deadline: Option<std::time::Instant>,
 }
 
 /// The SAT variables of the function and predicate tables, made as the
@@ -403,6 +414,8 @@ impl ModelFinder {
             ground_clauses: 0,
             no_model_upto: 0,
             trace: Vec::new(),
+            max_clause_literals: Some(crate::saturation::params::DEFAULT_MAX_CLAUSE_LITERALS),
+            deadline: None,
         }
     }
 
@@ -412,11 +425,18 @@ impl ModelFinder {
         self.sat_conflicts = sat_conflicts;
     }
 
+    fn past_deadline(&self) -> bool {
+        self.deadline
+            .is_some_and(|d| std::time::Instant::now() >= d)
+    }
+
     /// Searches a model of `clauses` with a domain size in `sizes`, smallest
     /// first. `None` when none exists in the range or the budgets ran out:
     /// a size whose whole problem has more ground clauses, table variables
     /// or functionality clauses than the ground-clause budget ends the
-    /// search, as does a size whose SAT call runs out of conflicts.
+    /// search, as does a size whose SAT call runs out of conflicts, an
+    /// input clause over [`ModelFinder::max_clause_literals`], or the
+    /// [`ModelFinder::deadline`].
     pub fn search(
         &mut self,
         bank: &TermBank,
@@ -425,10 +445,15 @@ impl ModelFinder {
     ) -> Option<FiniteModel> {
         self.trace.clear();
         let (&first, &last) = (sizes.start(), sizes.end());
-        if sizes.is_empty() || first == 0 {
+        if sizes.is_empty() || first == 0 || self.past_deadline() {
             return None;
         }
-        let flat = flat::flatten(bank, clauses);
+        if let Some(max) = self.max_clause_literals
+            && clauses.iter().any(|c| c.len() > max as usize)
+        {
+            return None;
+        }
+        let flat = flat::flatten_until(bank, clauses, self.deadline)?;
         let sorts = sorts::infer(&flat);
         // Cell keys pack each argument and value in `bits` bits; a symbol
         // too wide for 128 bits only fits the budget at size 1.
@@ -436,6 +461,9 @@ impl ModelFinder {
         let widest = flat.syms.iter().map(|s| s.arity + 1).max().unwrap_or(0);
         let mut search = Search::new(bank, &flat, &sorts, bits);
         for n in first..=last {
+            if self.past_deadline() {
+                return None;
+            }
             let (ground, vars, fclauses) = search.counts(n)?;
             if ground > self.max_ground_clauses
                 || vars > self.max_ground_clauses

@@ -250,6 +250,10 @@ pub struct Prover {
     /// A soft wall-clock limit on each saturation (`--cpu-limit`; see
     /// [`Saturator::deadline`]). `None` for every dataset run.
     pub deadline: Option<std::time::Instant>,
+    /// Work budget of the independent checker on each certificate
+    /// ([`checker::CHECK_WORK`] unless a caller lowers it, as scoring does
+    /// per derivation step); past it the verdict is `Unknown`.
+    pub check_work: u64,
     cache: HashMap<String, Outcome>,
     cache_capacity: usize,
     defects: Vec<Defect>,
@@ -263,6 +267,7 @@ impl Prover {
             params: Params::default(),
             stats: SessionStats::default(),
             deadline: None,
+            check_work: checker::CHECK_WORK,
             cache: HashMap::new(),
             cache_capacity: CACHE_ENTRIES,
             defects: Vec::new(),
@@ -385,14 +390,26 @@ impl Prover {
         self.store(key, outcome)
     }
 
-    /// Runs the independent checker on a fresh outcome. A refused
+    /// Runs the independent checker on a fresh outcome (within the
+    /// checker's default work budget and the prover's deadline). A refused
     /// certificate is a bug: it is kept as a [`Defect`] and the verdict
     /// becomes `Unknown`, so no label rests on it and one bad instance does
-    /// not end a run.
+    /// not end a run. A check that runs out of its budget also makes the
+    /// verdict `Unknown`, without a defect.
     fn certify(&mut self, problem: CheckProblem, outcome: &mut Outcome) {
         let t = cost::now();
-        let checked = checker::check(&problem, &outcome.verdict);
+        let mut budget = checker::Budget::new(self.check_work).with_deadline(self.deadline);
+        let checked = checker::check_within(&problem, &outcome.verdict, &mut budget);
         cost::record(|c| c.checking += cost::secs(t));
+        if let Err(e) = &checked
+            && e.out_of_budget
+        {
+            // Not refused, only not confirmed within the checker's work
+            // budget: no label rests on it, and it is no defect.
+            tracing::debug!("{} certificate unchecked: {e}", outcome.verdict.name());
+            outcome.verdict = Verdict::Unknown;
+            return;
+        }
         if let Err(e) = checked {
             tracing::error!(
                 "prover bug: {} certificate does not check: {e}",
@@ -516,6 +533,8 @@ impl Prover {
         let mut status = sat.run(&mut |_| {});
         let clauses: Vec<&[Literal]> = inputs.iter().map(|c| c.lits.as_slice()).collect();
         let mut finder = mace::ModelFinder::new(lim.quick_ground_clauses, lim.quick_sat_conflicts);
+        finder.max_clause_literals = self.params.max_clause_literals;
+        finder.deadline = self.deadline;
         let mut tried = 0u32;
         let mut try_models = |upto: u32, sat: &Saturator, stats: &mut ProofStats| {
             // A size abandoned for lack of conflicts is tried again, with the

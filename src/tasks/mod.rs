@@ -11,6 +11,7 @@ pub mod error;
 pub mod family;
 pub mod fault;
 pub mod format;
+pub mod limits;
 pub mod pl;
 pub mod registry;
 pub mod tptp;

@@ -26,7 +26,7 @@ use std::collections::BTreeMap;
 
 /// A shallow literal over clause variables; symbols are indices into
 /// [`Flat::syms`].
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub(super) enum Lit {
     /// `f(x1..xk) = y` (or `!=`).
     Fun {
@@ -110,6 +110,10 @@ struct Builder<'a> {
     sym_of: BTreeMap<(SymbolId, bool), u32>,
     /// Ground compound terms and the constant that names them.
     defs: BTreeMap<TermId, u32>,
+    /// `saturate prove --cpu-limit`'s deadline, if any.
+    deadline: Option<std::time::Instant>,
+    /// The deadline passed while splitting: the output is incomplete.
+    stopped: bool,
 }
 
 /// The flattening of one clause in progress.
@@ -342,13 +346,27 @@ impl Builder<'_> {
     /// Simplifies `c`, splits it (see the module notes) and adds the parts.
     fn push(&mut self, c: Clause) {
         let Some(mut c) = simplify(c) else { return };
+        let mut splits = 0usize;
         while let Some((part, shared)) = split_off(&c) {
+            splits += 1;
+            if splits % CLOCK_EVERY == 0
+                && self
+                    .deadline
+                    .is_some_and(|d| std::time::Instant::now() >= d)
+            {
+                self.stopped = true;
+                return;
+            }
             // part | ~s(shared)   and   rest | s(shared).
             let s = self.fresh_sym(shared.len() as u32, false);
             let mut lits = Vec::with_capacity(part.len() + 1);
             let mut rest = Vec::with_capacity(c.lits.len() - part.len() + 1);
+            let mut inside = vec![false; c.lits.len()];
+            for &i in &part {
+                inside[i] = true;
+            }
             for (i, l) in c.lits.drain(..).enumerate() {
-                if part.contains(&i) {
+                if inside[i] {
                     lits.push(l);
                 } else {
                     rest.push(l);
@@ -379,49 +397,90 @@ impl Builder<'_> {
     }
 }
 
-/// The variables of `lits`, sorted, without repeats.
-fn vars_of<'a>(lits: impl Iterator<Item = &'a Lit>) -> Vec<u32> {
-    let mut vs: Vec<u32> = lits.flat_map(|l| l.vars()).collect();
-    vs.sort_unstable();
-    vs.dedup();
-    vs
-}
-
 /// The best part of `c` to split off, with the variables it shares with
 /// the rest: for each variable `x`, the literals containing `x` (for `x`
 /// occurring nowhere, nothing); the candidate with the fewest variables
 /// wins (ties: smallest `x`) if it has fewer than the whole clause and is
 /// not all of it. Each split removes at least `x` from the rest, so
-/// splitting ends.
+/// splitting ends. Time: linear in the clause's size times its largest
+/// literal's variable count (one index of the literals by variable, and a
+/// stamp per variable to count a candidate's variables), so that splitting
+/// a clause of `n` literals costs about `n` times its size, not `n^3`.
 fn split_off(c: &Clause) -> Option<(Vec<usize>, Vec<u32>)> {
     if c.lits.len() < 2 {
         return None;
     }
-    let all = vars_of(c.lits.iter()).len();
-    let mut best: Option<(usize, Vec<usize>)> = None;
+    let nvars = c.nvars as usize;
+    // Literals by variable (each literal once per variable), as one array
+    // sliced by offsets: `at[x]..at[x + 1]` holds the literals of `x`.
+    let mut at = vec![0usize; nvars + 1];
+    let mut stamp = vec![usize::MAX; nvars];
+    for (i, l) in c.lits.iter().enumerate() {
+        for v in l.vars() {
+            if stamp[v as usize] != i {
+                stamp[v as usize] = i;
+                at[v as usize + 1] += 1;
+            }
+        }
+    }
+    for x in 0..nvars {
+        at[x + 1] += at[x];
+    }
+    let mut fill = at.clone();
+    let mut index = vec![0usize; at[nvars]];
+    stamp.fill(usize::MAX);
+    for (i, l) in c.lits.iter().enumerate() {
+        for v in l.vars() {
+            if stamp[v as usize] != i {
+                stamp[v as usize] = i;
+                index[fill[v as usize]] = i;
+                fill[v as usize] += 1;
+            }
+        }
+    }
+    let lits_of = |x: usize| &index[at[x]..at[x + 1]];
+    let all = (0..nvars).filter(|&x| at[x + 1] > at[x]).count();
+    stamp.fill(usize::MAX);
+    let mut best: Option<(usize, u32)> = None;
     for x in 0..c.nvars {
-        let part: Vec<usize> = (0..c.lits.len())
-            .filter(|&i| c.lits[i].vars().any(|v| v == x))
-            .collect();
+        let part = lits_of(x as usize);
         if part.is_empty() || part.len() == c.lits.len() {
             continue;
         }
-        let n = vars_of(part.iter().map(|&i| &c.lits[i])).len();
-        if n < all && best.as_ref().is_none_or(|(m, _)| n < *m) {
-            best = Some((n, part));
+        let mut n = 0;
+        for &i in part {
+            for v in c.lits[i].vars() {
+                if stamp[v as usize] != x as usize {
+                    stamp[v as usize] = x as usize;
+                    n += 1;
+                }
+            }
+        }
+        if n < all && best.is_none_or(|(m, _)| n < m) {
+            best = Some((n, x));
         }
     }
-    let (_, part) = best?;
-    let inside = vars_of(part.iter().map(|&i| &c.lits[i]));
-    let outside = vars_of(
-        (0..c.lits.len())
-            .filter(|i| !part.contains(i))
-            .map(|i| &c.lits[i]),
-    );
-    let shared = inside
-        .into_iter()
-        .filter(|v| outside.binary_search(v).is_ok())
-        .collect();
+    let (_, x) = best?;
+    let part = lits_of(x as usize).to_vec();
+    let mut inside = vec![false; c.lits.len()];
+    for &i in &part {
+        inside[i] = true;
+    }
+    let mut in_part = vec![false; nvars];
+    for &i in &part {
+        for v in c.lits[i].vars() {
+            in_part[v as usize] = true;
+        }
+    }
+    let mut shared_mask = vec![false; nvars];
+    for (i, l) in c.lits.iter().enumerate() {
+        if !inside[i] {
+            for v in l.vars() {
+                shared_mask[v as usize] |= in_part[v as usize];
+            }
+        }
+    }
+    let shared = (0..c.nvars).filter(|&v| shared_mask[v as usize]).collect();
     Some((part, shared))
 }
 
@@ -495,6 +554,9 @@ fn simplify(mut c: Clause) -> Option<Clause> {
         }
     }
     let mut lits: Vec<Lit> = Vec::with_capacity(c.lits.len());
+    // Literals kept so far, for the repeat and complement tests (a linear
+    // scan per literal made long clauses quadratic).
+    let mut seen: std::collections::HashSet<Lit> = std::collections::HashSet::new();
     for l in c.lits.drain(..) {
         match l {
             Lit::Eq { a, b, pos } if a == b => {
@@ -505,12 +567,13 @@ fn simplify(mut c: Clause) -> Option<Clause> {
             }
             _ => {}
         }
-        if lits.contains(&l) {
+        if seen.contains(&l) {
             continue;
         }
-        if lits.contains(&l.negated()) {
+        if seen.contains(&l.negated()) {
             return None;
         }
+        seen.insert(l.clone());
         lits.push(l);
     }
     c.lits = lits;
@@ -518,18 +581,37 @@ fn simplify(mut c: Clause) -> Option<Clause> {
 }
 
 /// Flattens `clauses` over `bank`.
+#[cfg(test)]
 pub(super) fn flatten(bank: &TermBank, clauses: &[&[Literal]]) -> Flat {
+    flatten_until(bank, clauses, None).expect("no deadline")
+}
+
+/// Flattens `clauses` over `bank`; `None` once `deadline` has passed (read
+/// between clauses and every [`CLOCK_EVERY`] splits).
+pub(super) fn flatten_until(
+    bank: &TermBank,
+    clauses: &[&[Literal]],
+    deadline: Option<std::time::Instant>,
+) -> Option<Flat> {
     let mut b = Builder {
         bank,
         out: Flat::default(),
         sym_of: BTreeMap::new(),
         defs: BTreeMap::new(),
+        deadline,
+        stopped: false,
     };
     for c in clauses {
+        if b.stopped || deadline.is_some_and(|d| std::time::Instant::now() >= d) {
+            return None;
+        }
         b.clause(c);
     }
-    b.out
+    (!b.stopped).then_some(b.out)
 }
+
+/// Splits between two reads of the clock when flattening has a deadline.
+const CLOCK_EVERY: usize = 64;
 
 #[cfg(test)]
 mod tests {
