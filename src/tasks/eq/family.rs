@@ -18,7 +18,7 @@ use serde::{Deserialize, Serialize};
 /// 3: proof-checking corruptions show no fresh symbol; 4: gap-filling decoy
 /// indices draw several proofs, so the decoy share holds at every level; 5:
 /// see [`super::GENERATOR_VERSION`]).
-pub const VERSION: &str = "eq-5";
+pub const VERSION: &str = "eq-6";
 
 /// The `[tasks.eq]` section: what `saturate eq` generates.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -132,6 +132,13 @@ impl TaskFamily for EqFamily {
             part("start"),
             part("end")
         ))
+    }
+
+    fn exploit_answers(&self, row: &Record) -> Vec<crate::tasks::audit::Exploit> {
+        match task_of(&row.task) {
+            Ok(_) => super::exploits::answers(&row.task),
+            Err(_) => Vec::new(),
+        }
     }
 
     fn audit_items(&self, row: &Record) -> Option<Result<Vec<AuditItem>, TaskError>> {

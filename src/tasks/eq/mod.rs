@@ -16,6 +16,7 @@ pub mod common;
 pub mod corrupt;
 pub mod countermodel;
 pub mod er;
+pub mod exploits;
 pub mod family;
 pub mod generate;
 pub mod gf;
@@ -44,7 +45,7 @@ use serde_json::{Value, json};
 /// decoy countermodels by the incremental model finder, and from level 5
 /// every gap ends at the proof's last line, its decoys searched by one model
 /// per position).
-pub const GENERATOR_VERSION: &str = "eq-5";
+pub const GENERATOR_VERSION: &str = "eq-6";
 
 /// The three EQ tasks.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]

@@ -29,6 +29,7 @@
 //! check never runs out of budget, so no PL answer is a `timeout`.
 
 pub mod audit;
+pub mod exploits;
 pub mod family;
 pub mod fol;
 pub mod fol_task;
@@ -44,7 +45,7 @@ use serde_json::{Value, json};
 
 /// The generator version in every row's metadata and the manifest; bumped
 /// when a config and seed give other bytes.
-pub const VERSION: &str = "equiv-3";
+pub const VERSION: &str = "equiv-4";
 
 /// Attempts per candidate index before it is given up.
 const ATTEMPTS: usize = 40;

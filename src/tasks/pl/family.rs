@@ -27,7 +27,7 @@ use std::marker::PhantomData;
 /// premises at level `l`; 6: PL1 levels beyond 4 and PL2 sizes beyond 3,
 /// measured difficulty features in every row's metadata; levels 1-4 and
 /// sizes 1-3 give the same prompts and answers as in 5).
-pub const VERSION: &str = "pl-6";
+pub const VERSION: &str = "pl-7";
 
 /// Consecutive fruitless PL2 candidates after which a (task, family, size)
 /// cell stops: families with few distinct problems at a size (pyramids, De
@@ -260,6 +260,13 @@ impl<T: PlTasks> TaskFamily for PlFamily<T> {
 
     fn answer_shape(&self, config: &str) -> AnswerShape {
         task_of::<T>(config).map_or(AnswerShape::Json, |t| t.answer_shape())
+    }
+
+    fn exploit_answers(&self, row: &Record) -> Vec<crate::tasks::audit::Exploit> {
+        match task_of::<T>(&row.task) {
+            Ok(_) => super::exploits::answers(&row.task, row),
+            Err(_) => Vec::new(),
+        }
     }
 
     fn audit_items(&self, row: &Record) -> Option<Result<Vec<AuditItem>, TaskError>> {
