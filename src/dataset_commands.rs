@@ -22,12 +22,14 @@ pub fn audit(
     dir: &Path,
     margin: f64,
     min_rows: usize,
+    exploit_rows: usize,
     json: bool,
     markdown: bool,
 ) -> Result<(), RunError> {
     let settings = saturate::audit::AuditSettings {
         margin_points: margin,
         min_rows,
+        exploit_rows,
         ..saturate::audit::AuditSettings::default()
     };
     let report = saturate::audit::audit_dataset(dir, &Registry::builtin(), &settings)

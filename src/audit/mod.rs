@@ -304,8 +304,8 @@ impl AuditReport {
             s,
             "\n**Exploit suite.** Canned answers that take no reasoning (constant labels, the empty \
              answer, the whole pool, repeated premises, trivial restatements, position and overlap \
-             rules), each scored by the config's real scorer on the {} rows per cell whose ids \
-             hash smallest. The baseline is the best constant answer's mean score; a cell fails \
+             rules), each scored by the config's real scorer on at most {} rows per cell (a sample \
+             drawn by the row ids' hashes). The baseline is the best constant answer's mean score; a cell fails \
              when another answer's mean, over {}+ rows, is more than {} above it.\n",
             self.exploits.iter().map(|c| c.rows).max().unwrap_or(0),
             self.exploit_min_rows,
@@ -1373,7 +1373,7 @@ mod tests {
     use crate::tasks::Score;
     use crate::tasks::TaskError;
     use crate::tasks::audit::ReaderAnswer;
-    use crate::tasks::family::{ConfigInfo, ScoreContext};
+    use crate::tasks::family::ConfigInfo;
 
     /// A toy family whose rows are `label:value`; `leak` rows carry the
     /// label in the feature, others do not.
@@ -1403,8 +1403,34 @@ mod tests {
                 },
             ]
         }
-        fn score(&self, _: &Record, _: &str, _: &mut ScoreContext) -> Score {
-            Score::correct()
+        /// Full credit for the gold answer, none otherwise.
+        fn score(&self, row: &Record, answer: &str, _: &mut ScoreContext) -> Score {
+            if answer == row.answer {
+                Score::correct()
+            } else {
+                Score::wrong("not the gold answer")
+            }
+        }
+        /// The group is the metadata's text when it is not `{}`.
+        fn audit_group(&self, row: &Record) -> String {
+            if row.metadata == "{}" {
+                format!("id:{}", row.id)
+            } else {
+                row.metadata.clone()
+            }
+        }
+        /// `toy_fair` rows get the two labels and a wrong answer; the
+        /// `toy_leak` rows also an answer that copies the gold one.
+        fn exploit_answers(&self, row: &Record) -> Vec<Exploit> {
+            let mut out = vec![
+                Exploit::constant("True", "True"),
+                Exploit::constant("False", "False"),
+                Exploit::new("nope", "nope"),
+            ];
+            if row.task == "toy_leak" {
+                out.push(Exploit::new("copy", row.answer.clone()));
+            }
+            out
         }
         fn verify(&self, _: &Record) -> Result<String, TaskError> {
             Ok(String::new())
@@ -1413,7 +1439,7 @@ mod tests {
             if row.task == "toy_free" {
                 return None;
             }
-            let v: f64 = row.prompt.parse().ok()?;
+            let v: f64 = row.prompt.lines().next()?.parse().ok()?;
             Some(Ok(vec![
                 AuditItem::new(row.answer.clone()).with("value", v),
             ]))
@@ -1490,7 +1516,7 @@ mod tests {
         assert_eq!(report.not_audited["toy_free"], 120);
         assert_eq!(report.failures().len(), 1);
         let md = report.markdown();
-        assert!(md.contains("| `toy_leak` | 1 | 120 | 120 |"), "{md}");
+        assert!(md.contains("| `toy_leak` | 1 | 120 | 120 | 120 |"), "{md}");
         assert!(md.contains("rule: value <= 0.5"), "{md}");
         // Reversed input order gives the same report.
         let mut c = Collector::new();
@@ -1576,6 +1602,141 @@ mod tests {
         let leaky = report(5);
         assert_eq!(leaky.cells[0].status, Status::Shortcut);
         assert_eq!(leaky.cells[0].excess_points(), Some(20.0));
+    }
+
+    #[test]
+    fn an_exploit_that_earns_credit_fails_the_gate() {
+        let registry = Registry::new(vec![&TOY]);
+        let mut c = Collector::new();
+        for i in 0..60 {
+            let label = if i % 3 == 0 { "True" } else { "False" };
+            c.add(&row("toy_leak", i, label, 0.0), &registry).unwrap();
+            c.add(&row("toy_fair", i, label, 0.0), &registry).unwrap();
+        }
+        let report = c.report(&AuditSettings::default());
+        let cell = |name: &str| report.exploits.iter().find(|e| e.config == name).unwrap();
+        let leak = cell("toy_leak");
+        assert_eq!(leak.rows, AuditSettings::default().exploit_rows);
+        assert_eq!(leak.sampled_from, Some(60));
+        assert_eq!(leak.baseline_answer, "False");
+        assert!(leak.baseline > 0.5 && leak.baseline < 0.8, "{leak:?}");
+        assert_eq!(leak.best(10).unwrap().name, "copy");
+        assert_eq!(leak.status, ExploitStatus::Exploit);
+        let fair = cell("toy_fair");
+        assert_eq!(fair.status, ExploitStatus::Pass);
+        assert_eq!(fair.best(10).unwrap().name, "nope");
+        assert_eq!(report.exploit_failures().len(), 1);
+        assert!(
+            report
+                .failing()
+                .iter()
+                .any(|f| f == "toy_leak L1 exploit copy"),
+            "{:?}",
+            report.failing()
+        );
+        assert!(report.text().contains("EXPLOIT"));
+        assert!(
+            report
+                .markdown()
+                .contains("fail the exploit gate: `toy_leak` level 1")
+        );
+        // The sample and its means ignore the order rows come in.
+        let mut c = Collector::new();
+        for i in (0..60).rev() {
+            let label = if i % 3 == 0 { "True" } else { "False" };
+            c.add(&row("toy_fair", i, label, 0.0), &registry).unwrap();
+            c.add(&row("toy_leak", i, label, 0.0), &registry).unwrap();
+        }
+        assert_eq!(
+            c.report(&AuditSettings::default()).markdown(),
+            report.markdown()
+        );
+    }
+
+    /// A word only True rows' prompts carry, in a section of its own,
+    /// with features that say nothing: the text readers find it.
+    #[test]
+    fn a_text_reader_finds_a_planted_tell() {
+        let registry = Registry::new(vec![&TOY]);
+        let words = ["alpha", "beta", "gamma", "delta", "eps", "zeta"];
+        let report = |tell: bool| {
+            let mut c = Collector::new();
+            let mut state = 7u64;
+            let mut next = |n: u64| {
+                state = state
+                    .wrapping_mul(6_364_136_223_846_793_005)
+                    .wrapping_add(1_442_695_040_888_963_407);
+                ((state >> 33) % n) as usize
+            };
+            for i in 0..120usize {
+                let label = if next(5) < 2 { "True" } else { "False" };
+                let value = next(5);
+                let mut r = row("toy_fair", i, label, value as f64);
+                let mut noise: Vec<&str> = (0..8).map(|_| words[next(6)]).collect();
+                if tell && label == "True" {
+                    noise.push("tell");
+                }
+                r.prompt = format!(
+                    "{value}\n\nPremises:\n{}\n\nQuestion:\nsame",
+                    noise.join(" ")
+                );
+                c.add(&r, &registry).unwrap();
+            }
+            c.report(&AuditSettings::default())
+        };
+        let planted = report(true);
+        let cell = &planted.cells[0];
+        assert_eq!(cell.status, Status::Shortcut, "{cell:?}");
+        assert!(cell.single_rule.unwrap() < 0.7, "{cell:?}");
+        let (name, acc) = cell.best_text().unwrap();
+        assert!(name.ends_with("premises") && *acc > 0.95, "{cell:?}");
+        // The constant section is not read.
+        assert!(cell.text_readers.iter().all(|r| !r.0.ends_with("question")));
+        assert!(
+            planted.text().contains("text reader lr:premises"),
+            "{}",
+            planted.text()
+        );
+        let clean = report(false);
+        assert_eq!(clean.cells[0].status, Status::Pass, "{:?}", clean.cells[0]);
+    }
+
+    proptest::proptest! {
+        /// Rows of one group always share a fold (and the report counts
+        /// the groups), whatever the ids and the order rows come in.
+        #[test]
+        fn grouped_folds_never_split_a_group(
+            groups in proptest::collection::vec(0u8..12, 20..80),
+            reverse in proptest::bool::ANY,
+        ) {
+            let registry = Registry::new(vec![&TOY]);
+            let mut rows: Vec<Record> = groups
+                .iter()
+                .enumerate()
+                .map(|(i, g)| {
+                    let mut r = row("toy_fair", i, if i % 2 == 0 { "a" } else { "b" }, 0.0);
+                    r.metadata = format!("g{g}");
+                    r
+                })
+                .collect();
+            if reverse {
+                rows.reverse();
+            }
+            let mut c = Collector::new();
+            for r in &rows {
+                c.add(r, &registry).unwrap();
+            }
+            let cell = &c.cells[&("toy_fair".to_string(), "1".to_string())];
+            let mut fold_of_group: BTreeMap<u64, u8> = BTreeMap::new();
+            for r in &cell.rows {
+                let f = *fold_of_group.entry(r.group).or_insert(r.fold);
+                proptest::prop_assert_eq!(f, r.fold);
+            }
+            let distinct: std::collections::BTreeSet<u8> = groups.iter().copied().collect();
+            proptest::prop_assert_eq!(fold_of_group.len(), distinct.len());
+            let report = c.report(&AuditSettings::default());
+            proptest::prop_assert_eq!(report.cells[0].groups, distinct.len());
+        }
     }
 
     #[test]
