@@ -17,8 +17,18 @@
 //! its child by the inference rule itself, so their accuracy is reported,
 //! not judged.
 //!
+//! Folds are grouped: a row's fold is a hash of its group
+//! ([`TaskFamily::audit_group`]: the theorem or problem), so the True and
+//! False twins of one theorem, or the restatements of one formula, are
+//! never split between training and test. Besides the feature baselines,
+//! learned text readers ([`text`]) read the prompt's sections. The exploit
+//! suite scores canned no-reasoning answers
+//! ([`TaskFamily::exploit_answers`]) with the family's real scorer on a
+//! sample of each cell's rows; a cell fails when one beats the best
+//! constant answer by more than [`AuditSettings::exploit_margin`].
+//!
 //! Determinism: items are sorted by row id inside each cell and the folds
-//! come from a hash of the row id, so the report depends on the rows alone,
+//! come from a hash of the group, so the report depends on the rows alone,
 //! not on the order they were written or read in: the card written by a run
 //! and `saturate audit` on the same folder agree to the digit.
 

@@ -152,8 +152,9 @@ pub struct RunSummary {
     /// The bugs, in cell and index order (for `rejects/`).
     #[serde(skip)]
     pub bugs: Vec<RejectEntry>,
-    /// Cells the shortcut audit fails (`config Llevel`; the report is in
-    /// the card and `audit.json`).
+    /// Cells the shortcut audit fails (`config Llevel`, and `config Llevel
+    /// exploit NAME` for the exploit suite; the report is in the card and
+    /// `audit.json`).
     pub audit_failures: Vec<String>,
     /// The audit's table for the terminal.
     #[serde(skip)]
