@@ -802,12 +802,16 @@ impl CellRows {
     }
 }
 
+/// A row the exploit suite scored: its sampling key, its id and its
+/// answers' (exploit index, score) pairs.
+type ScoredRow = (u64, Box<str>, Vec<(u16, f64)>);
+
 /// The rows of one cell the exploit suite scored: at most
 /// [`AuditSettings::exploit_rows`] of smallest (key, id) kept, each with
 /// its answers' (exploit index, score) pairs.
 #[derive(Default)]
 struct ExploitRows {
-    rows: Vec<(u64, Box<str>, Vec<(u16, f64)>)>,
+    rows: Vec<ScoredRow>,
     seen: usize,
     /// The exploits met so far: (name, constant), in order of first
     /// appearance.

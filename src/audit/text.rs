@@ -201,8 +201,8 @@ impl Softmax {
                 }
                 let s = m.scores(&xs[i]);
                 let p = softmax(&s);
-                for c in 0..classes {
-                    let g = p[c] - f64::from(u8::from(y[i] == c));
+                for (c, pc) in p.iter().enumerate() {
+                    let g = pc - f64::from(u8::from(y[i] == c));
                     if g == 0.0 {
                         continue;
                     }
