@@ -8,7 +8,10 @@
 # more rows per audited cell. Each dataset is also re-verified (`saturate verify`), and the
 # rows requested and written per cell are printed from its summary. On the
 # TPTP datasets, scripts/recon_baseline.py scores the audit's `overlap`
-# reconstruction reader with the real scorer (OUT/<NAME>.recon).
+# reconstruction reader with the real scorer (OUT/<NAME>.recon). The audit's
+# table (OUT/<NAME>.audit) includes the exploit suite (canned no-reasoning
+# answers scored by the real scorers); the summary line lists its failing
+# cells with each one's lead over the best constant (OUT/<NAME>.audit.json).
 #
 # Usage: scripts/audit_matrix.sh [OUT]            (default out/audit-matrix)
 # Env:   BIN (default target/release/saturate, built if missing),
@@ -59,7 +62,25 @@ EOF
     *) python3 scripts/recon_baseline.py "$data" --bin "$BIN" > "$OUT/$name.recon" 2>&1 \
          && recon=", recon reader solved (scorer) $(awk 'NR>1 {printf "%sL%s %.1f%%", sep, $1, 100*$4; sep=" "}' "$OUT/$name.recon")" ;;
   esac
-  line="$name: audit $([ $audit -eq 0 ] && echo pass || echo FAIL), verify $([ $verify -eq 0 ] && echo pass || echo FAIL), $(tail -1 "$OUT/$name.yields")$recon"
+  # The exploit suite's failing cells (canned answers over the best
+  # constant by more than 0.2), from the same audit's JSON.
+  "$BIN" audit "$data" --json 2>/dev/null > "$OUT/$name.audit.json"
+  exploits=$(python3 - "$OUT/$name.audit.json" <<'EOF'
+import json, sys
+try:
+    r = json.load(open(sys.argv[1]))
+except Exception:
+    print("exploits unread"); sys.exit()
+bad = []
+for c in r.get("exploits", []):
+    if c["status"] != "exploit":
+        continue
+    e = max((e for e in c["exploits"] if not e["constant"]), key=lambda e: e["mean"])
+    bad.append(f'{c["config"]} L{c["level"]} {e["name"]} {e["mean"] - c["baseline"]:+.2f}')
+print(f'exploits {len(bad)} failing' + (': ' + '; '.join(bad) if bad else ''))
+EOF
+)
+  line="$name: audit $([ $audit -eq 0 ] && echo pass || echo FAIL), $exploits, verify $([ $verify -eq 0 ] && echo pass || echo FAIL), $(tail -1 "$OUT/$name.yields")$recon"
   echo "$line" | tee -a "$OUT/summary.txt"
   [ $audit -eq 0 ] && [ $verify -eq 0 ] || status=1
   # The scorer also accepts sound graphs other than the gold one, which the

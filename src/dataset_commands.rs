@@ -22,12 +22,15 @@ pub fn audit(
     dir: &Path,
     margin: f64,
     min_rows: usize,
+    exploit_rows: usize,
     json: bool,
     markdown: bool,
 ) -> Result<(), RunError> {
     let settings = saturate::audit::AuditSettings {
         margin_points: margin,
         min_rows,
+        exploit_rows,
+        ..saturate::audit::AuditSettings::default()
     };
     let report = saturate::audit::audit_dataset(dir, &Registry::builtin(), &settings)
         .map_err(RunError::Input)?;
@@ -41,10 +44,10 @@ pub fn audit(
     } else {
         print!("{}", report.text());
     }
-    match report.failures().len() {
-        0 => Ok(()),
-        n => Err(RunError::Runtime(format!(
-            "audit: {n} cell(s) can be predicted without reasoning (see the table)"
+    match (report.failures().len(), report.exploit_failures().len()) {
+        (0, 0) => Ok(()),
+        (n, e) => Err(RunError::Runtime(format!(
+            "audit: {n} cell(s) can be predicted without reasoning, {e} cell(s) reward a no-reasoning answer (see the tables)"
         ))),
     }
 }

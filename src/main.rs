@@ -360,10 +360,15 @@ enum Command {
     /// Shortcut audit: per config and level, the cross-validated accuracy
     /// of shallow baselines (majority class, best single-feature rule,
     /// shallow tree, logistic regression) over surface features of the
-    /// rows (for proof reconstruction, the share of graphs fixed shallow
-    /// readers get whole); exits 1 when a baseline beats the majority by
-    /// more than the margin on a cell with enough rows, or a cell's label
-    /// never varies.
+    /// rows, and learned text readers over the prompt's sections, with
+    /// folds grouped by theorem or problem (for proof reconstruction, the
+    /// share of graphs fixed shallow readers get whole); then the exploit
+    /// suite: canned no-reasoning answers (constants, the whole pool,
+    /// padding, trivial restatements, position and overlap rules) scored by
+    /// each config's real scorer. Exits 1 when a reader beats the majority
+    /// by more than the margin on a cell with enough rows, a cell's label
+    /// never varies, or an exploit's mean score is more than 0.2 above the
+    /// best constant answer's.
     Audit {
         /// The dataset folder (the one holding manifest.json).
         dir: PathBuf,
@@ -373,6 +378,10 @@ enum Command {
         /// Cells with fewer rows are reported but never fail.
         #[arg(long, value_name = "N", default_value_t = 50)]
         min_rows: usize,
+        /// Rows per cell the exploit suite scores (those whose ids hash
+        /// smallest; 0: no exploit suite).
+        #[arg(long, value_name = "N", default_value_t = 40)]
+        exploit_rows: usize,
         /// Print the report as JSON on stdout instead of the table.
         #[arg(long)]
         json: bool,
@@ -618,9 +627,10 @@ fn main() {
             dir,
             margin,
             min_rows,
+            exploit_rows,
             json,
             markdown,
-        }) => audit(&dir, margin, min_rows, json, markdown),
+        }) => audit(&dir, margin, min_rows, exploit_rows, json, markdown),
         None => run_domain(&cli.run),
     };
     if let Err(e) = result {

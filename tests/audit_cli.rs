@@ -126,7 +126,12 @@ fn the_card_holds_the_audit_that_saturate_audit_prints() {
     // The exit code says whether a cell failed, as the report does.
     let failing = cells
         .iter()
-        .any(|c| c["status"] == "shortcut" || c["status"] == "constant_label");
+        .any(|c| c["status"] == "shortcut" || c["status"] == "constant_label")
+        || report["exploits"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|c| c["status"] == "exploit");
     assert_eq!(code == Some(1), failing);
     // `audit.json` in the dataset is the same report.
     let stored: serde_json::Value =
@@ -185,4 +190,88 @@ fn reconstruction_cells_are_judged_by_whole_graphs() {
     );
     let o = run(&["audit", d.to_str().unwrap(), "--min-rows", "1"]);
     assert!(stdout(&o).contains("% of rows"), "{}", stdout(&o));
+}
+
+/// The exploit suite runs on every config of tiny generated datasets (the
+/// free-text ones included), scores the empty answer and the family's
+/// canned answers with the real scorers, and its verdicts follow the gate:
+/// a cell fails exactly when a non-constant answer's mean, over enough
+/// rows, is more than the margin above the best constant's. The card
+/// carries the table. Every row's metadata names its group, and the
+/// entailment twins of one theorem share it.
+#[test]
+fn the_exploit_suite_scores_canned_answers_on_every_config() {
+    let tmp = tempfile::tempdir().unwrap();
+    let set = common::smoke_set_dataset(tmp.path());
+    let pl = common::small_pl_dataset(tmp.path());
+    let eq = common::small_eq_dataset(tmp.path(), 12);
+    for d in [&set, &pl, &eq] {
+        let o = run(&["audit", d.to_str().unwrap(), "--json", "--min-rows", "1"]);
+        let code = o.status.code();
+        assert!(code == Some(0) || code == Some(1), "{}", stderr(&o));
+        let report: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+        let margin = report["exploit_margin"].as_f64().unwrap();
+        let min_rows = report["exploit_min_rows"].as_u64().unwrap();
+        assert_eq!(margin, 0.2);
+        let exploits = report["exploits"].as_array().unwrap();
+        assert!(!exploits.is_empty(), "{report}");
+        let manifest: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(d.join("manifest.json")).unwrap()).unwrap();
+        let configs: std::collections::BTreeSet<&str> = exploits
+            .iter()
+            .map(|c| c["config"].as_str().unwrap())
+            .collect();
+        for (c, counts) in manifest["configs"].as_object().unwrap() {
+            if counts["rows"].as_u64().unwrap() > 0 {
+                assert!(
+                    configs.contains(c.as_str()),
+                    "no exploit cell for {c}: {report}"
+                );
+            }
+        }
+        for c in exploits {
+            let answers = c["exploits"].as_array().unwrap();
+            assert!(answers.iter().any(|e| e["name"] == "empty"), "{c}");
+            let baseline = c["baseline"].as_f64().unwrap();
+            let best_constant = answers
+                .iter()
+                .filter(|e| e["constant"] == true && e["rows"].as_u64().unwrap() > 0)
+                .map(|e| e["mean"].as_f64().unwrap())
+                .fold(0.0, f64::max);
+            assert_eq!(baseline, best_constant, "{c}");
+            let over = answers.iter().any(|e| {
+                e["constant"] == false
+                    && e["rows"].as_u64().unwrap() >= min_rows
+                    && e["mean"].as_f64().unwrap() > baseline + margin + 1e-12
+            });
+            assert_eq!(c["status"] == "exploit", over, "{c}");
+            if c["config"] == "premise_selection" {
+                assert!(answers.iter().any(|e| e["name"] == "whole_pool"), "{c}");
+            }
+            if c["config"] == "conjecture_entailment" {
+                assert!(answers.iter().any(|e| e["name"] == "True"), "{c}");
+            }
+        }
+        let card = std::fs::read_to_string(d.join("README.md")).unwrap();
+        assert!(card.contains("**Exploit suite.**"), "{card}");
+    }
+    // Every generated row names its group; an entailment's twins share one.
+    let rows = saturate::dataset::read_dataset(&set).unwrap();
+    let mut by_theorem: std::collections::BTreeMap<String, std::collections::BTreeSet<String>> =
+        Default::default();
+    for r in &rows {
+        let m: serde_json::Value = serde_json::from_str(&r.metadata).unwrap();
+        let g = m["group"]
+            .as_str()
+            .unwrap_or_else(|| panic!("no group: {}", r.metadata));
+        assert_eq!(g.len(), 16, "{g}");
+        if r.task == "conjecture_entailment" {
+            by_theorem
+                .entry(m["theorem"].as_str().unwrap().to_string())
+                .or_default()
+                .insert(g.to_string());
+        }
+    }
+    assert!(!by_theorem.is_empty());
+    assert!(by_theorem.values().all(|g| g.len() == 1), "{by_theorem:?}");
 }

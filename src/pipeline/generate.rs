@@ -152,8 +152,9 @@ pub struct RunSummary {
     /// The bugs, in cell and index order (for `rejects/`).
     #[serde(skip)]
     pub bugs: Vec<RejectEntry>,
-    /// Cells the shortcut audit fails (`config Llevel`; the report is in
-    /// the card and `audit.json`).
+    /// Cells the shortcut audit fails (`config Llevel`, and `config Llevel
+    /// exploit NAME` for the exploit suite; the report is in the card and
+    /// `audit.json`).
     pub audit_failures: Vec<String>,
     /// The audit's table for the terminal.
     #[serde(skip)]
@@ -753,6 +754,19 @@ pub fn generate(
                 };
                 let mut record = built.into_record(cell, index);
                 record.metadata = metadata;
+                // The row's group (its theorem or problem), for evaluators
+                // that keep one row per group.
+                let group = crate::tasks::family::group_id(gen_ref.family(), &record);
+                match crate::tasks::family::metadata_with_group(&record.metadata, &group) {
+                    Ok(m) => record.metadata = m,
+                    Err(e) => {
+                        stop = Some(RunError::Defect(format!(
+                            "{} row {index}: {e}; no dataset written",
+                            cell.key()
+                        )));
+                        break 'cells;
+                    }
+                }
                 if let Err(e) = audit.add_family(&record, gen_ref.family()) {
                     stop = Some(RunError::Defect(format!(
                         "the shortcut audit cannot read a generated row: {e}; no dataset written"
@@ -826,11 +840,7 @@ pub(crate) fn write_run_files(
     report: &crate::audit::AuditReport,
     rejects: Option<Vec<u8>>,
 ) -> Result<(), RunError> {
-    summary.audit_failures = report
-        .failures()
-        .iter()
-        .map(|c| format!("{} L{}", c.config, c.level))
-        .collect();
+    summary.audit_failures = report.failing();
     summary.audit_text = report.text();
     writer.add_card_section("Yields", &summary.yields_markdown());
     if let Some(table) = summary.difficulty_markdown() {

@@ -22,6 +22,13 @@ pub struct AuditItem {
     pub label: String,
     /// Named feature values, in a fixed order for every item of a config.
     pub features: Vec<(&'static str, f64)>,
+    /// The item's own text by section, for the learned text readers
+    /// (`crate::audit::text`) when a row gives several items (a selection
+    /// row's pool clause). Empty: an item that is the whole row is read
+    /// through the prompt's sections
+    /// ([`crate::tasks::family::TaskFamily::audit_sections`]); an item of
+    /// a row with several and no text of its own is not read.
+    pub text: Vec<(&'static str, String)>,
 }
 
 impl AuditItem {
@@ -30,7 +37,14 @@ impl AuditItem {
         AuditItem {
             label: label.into(),
             features: Vec::new(),
+            text: Vec::new(),
         }
+    }
+
+    /// Adds a section of the item's own text (builder style).
+    pub fn with_text(mut self, section: &'static str, text: impl Into<String>) -> AuditItem {
+        self.text.push((section, text.into()));
+        self
     }
 
     /// Adds a feature (builder style).
@@ -66,6 +80,85 @@ impl ReaderAnswer {
     pub fn solved(&self) -> bool {
         self.parts > 0 && self.right == self.parts
     }
+}
+
+/// A canned answer of the exploit suite: what a policy that does not
+/// reason could answer every row with (a constant label, the whole pool,
+/// the premises repeated, the formula restated trivially, a position or
+/// overlap rule). The audit scores it with the family's real scorer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Exploit {
+    /// A short name, the same for every row of a config (`True`,
+    /// `whole_pool`, `double_negation`...).
+    pub name: String,
+    /// The answer, as a model would write it.
+    pub answer: String,
+    /// Whether it is a constant answer (the same text for every row):
+    /// the best constant's mean is the cell's baseline, and the others are
+    /// judged against it.
+    pub constant: bool,
+}
+
+impl Exploit {
+    /// A constant answer.
+    pub fn constant(name: impl Into<String>, answer: impl Into<String>) -> Exploit {
+        Exploit {
+            name: name.into(),
+            answer: answer.into(),
+            constant: true,
+        }
+    }
+
+    /// An answer computed from the row's prompt without reasoning.
+    pub fn new(name: impl Into<String>, answer: impl Into<String>) -> Exploit {
+        Exploit {
+            name: name.into(),
+            answer: answer.into(),
+            constant: false,
+        }
+    }
+}
+
+/// A prompt cut into its blank-line separated blocks, each named by its
+/// header line when it has one (a first line ending in `:`, as
+/// `Premises:`: the header's first three words, lower-cased, without the
+/// colon and any parenthesis; the block is the lines after it) and
+/// `text` otherwise; blocks of one name are joined. In order of first
+/// appearance.
+pub fn prompt_sections(prompt: &str) -> Vec<(String, String)> {
+    let mut out: Vec<(String, String)> = Vec::new();
+    for block in prompt.split("\n\n") {
+        let block = block.trim_matches('\n');
+        if block.trim().is_empty() {
+            continue;
+        }
+        let (first, rest) = block.split_once('\n').unwrap_or((block, ""));
+        let (name, body) = if first.trim_end().ends_with(':') {
+            let head = first
+                .split('(')
+                .next()
+                .unwrap_or("")
+                .trim()
+                .trim_end_matches(':');
+            let name: Vec<String> = head
+                .split_whitespace()
+                .take(3)
+                .map(|w| w.to_ascii_lowercase())
+                .collect();
+            (name.join("_"), rest)
+        } else {
+            ("text".to_string(), block)
+        };
+        let name = if name.is_empty() { "text".into() } else { name };
+        match out.iter_mut().find(|(n, _)| *n == name) {
+            Some((_, b)) => {
+                b.push('\n');
+                b.push_str(body);
+            }
+            None => out.push((name, body.to_string())),
+        }
+    }
+    out
 }
 
 /// The identifiers of a text (maximal runs of ASCII letters, digits and
@@ -273,6 +366,17 @@ mod tests {
         assert_ne!(normalize_variables("p(Y,X)"), normalize_variables("p(X,X)"));
         // Symbols that contain upper-case letters keep their names.
         assert_eq!(normalize_variables("aB(X)"), "aB(X0)");
+    }
+
+    #[test]
+    fn prompts_are_cut_at_headers() {
+        let p = "Intro text.\n\nPremises:\n- a\n- b\n\nBackground axioms (context only):\n- c\n\nAnswer True or False.\n";
+        let s = prompt_sections(p);
+        let names: Vec<&str> = s.iter().map(|(n, _)| n.as_str()).collect();
+        assert_eq!(names, ["text", "premises", "background_axioms"]);
+        assert_eq!(s[0].1, "Intro text.\nAnswer True or False.");
+        assert_eq!(s[1].1, "- a\n- b");
+        assert_eq!(s[2].1, "- c");
     }
 
     #[test]

@@ -23,7 +23,7 @@
 //! and whatever ran before on that worker.
 
 use super::answer::AnswerShape;
-use super::audit::{AuditItem, ReaderAnswer};
+use super::audit::{AuditItem, Exploit, ReaderAnswer};
 use super::fault::RejectEntry;
 use super::{Score, TaskError};
 use crate::dataset::Record;
@@ -298,6 +298,68 @@ pub trait TaskFamily: Sync {
         let _ = row;
         None
     }
+
+    /// The group whose rows the audit's cross-validation never splits
+    /// between training and test: rows that share a theorem or problem
+    /// (entailment's True and False twins of one theorem, the restatements
+    /// of one formula, the tasks made from one source problem) would let a
+    /// reader that memorises the theorem pass for one that reasons, or
+    /// score below chance. Default: [`TaskFamily::split_group`], else the
+    /// row's id (a group of its own).
+    fn audit_group(&self, row: &Record) -> String {
+        self.split_group(row)
+            .unwrap_or_else(|| format!("id:{}", row.id))
+    }
+
+    /// The prompt cut into named sections (the premises, the conclusion, a
+    /// pool...) for the audit's learned text readers
+    /// ([`crate::audit::text`]), which read each section alone and all of
+    /// them together. Default: [`super::audit::prompt_sections`], blocks
+    /// named by their header line.
+    fn audit_sections(&self, row: &Record) -> Vec<(String, String)> {
+        super::audit::prompt_sections(&row.prompt)
+    }
+
+    /// Canned answers that take no reasoning, for the audit's exploit
+    /// suite: each is scored by [`TaskFamily::score`] like a model's
+    /// answer, and a cell fails when one earns more than the best constant
+    /// answer by the exploit margin. Constants are marked
+    /// ([`Exploit::constant`]); the empty answer is always tried by the
+    /// audit itself. Default: none.
+    fn exploit_answers(&self, row: &Record) -> Vec<Exploit> {
+        let _ = row;
+        Vec::new()
+    }
+}
+
+/// A row's group as written into its metadata (key `group`): 16 hex
+/// digits of the SHA-256 of [`TaskFamily::audit_group`], the same for
+/// every row of one theorem or problem (an entailment's True and False
+/// twins, a formula's restatements and mutations, the tasks made from one
+/// source problem), so that an evaluator can keep one row per group.
+pub fn group_id(family: &dyn TaskFamily, row: &Record) -> String {
+    use sha2::{Digest, Sha256};
+    let d = Sha256::digest(family.audit_group(row).as_bytes());
+    d[..8].iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// `metadata` (a JSON object's text) with the key `group` appended, its
+/// other keys kept in order. Metadata that is not a JSON object or already
+/// has a `group` key is an error: a generator bug.
+pub fn metadata_with_group(metadata: &str, group: &str) -> Result<String, String> {
+    let v: serde_json::Value =
+        serde_json::from_str(metadata).map_err(|e| format!("metadata is not JSON: {e}"))?;
+    let obj = v
+        .as_object()
+        .ok_or_else(|| "metadata is not a JSON object".to_string())?;
+    if obj.contains_key("group") {
+        return Err("metadata already has a group key".into());
+    }
+    let body = metadata.trim_end();
+    let inner = &body[..body.len() - 1];
+    let sep = if obj.is_empty() { "" } else { "," };
+    let value = serde_json::to_string(group).map_err(|e| e.to_string())?;
+    Ok(format!("{inner}{sep}\"group\":{value}}}"))
 }
 
 /// Where two prompts first differ, for `verify`'s message: `None` when
@@ -467,6 +529,20 @@ mod tests {
         };
         assert_eq!(c.id(7), "conjecture_entailment-SET-L3-00007");
         assert_eq!(c.key(), "conjecture_entailment SET L3");
+    }
+
+    #[test]
+    fn the_group_goes_last_into_the_metadata() {
+        assert_eq!(
+            metadata_with_group(r#"{"a":1,"difficulty":{"x":2}}"#, "0f").unwrap(),
+            r#"{"a":1,"difficulty":{"x":2},"group":"0f"}"#
+        );
+        assert_eq!(
+            metadata_with_group("{}", "0f").unwrap(),
+            r#"{"group":"0f"}"#
+        );
+        assert!(metadata_with_group(r#"{"group":1}"#, "0f").is_err());
+        assert!(metadata_with_group("[1]", "0f").is_err());
     }
 
     #[test]

@@ -134,6 +134,13 @@ impl TaskFamily for EqFamily {
         ))
     }
 
+    fn exploit_answers(&self, row: &Record) -> Vec<crate::tasks::audit::Exploit> {
+        match task_of(&row.task) {
+            Ok(_) => super::exploits::answers(&row.task),
+            Err(_) => Vec::new(),
+        }
+    }
+
     fn audit_items(&self, row: &Record) -> Option<Result<Vec<AuditItem>, TaskError>> {
         let task = task_of(&row.task).ok()?;
         let item = super::audit::item(task, &row.prompt, &row.answer)?;

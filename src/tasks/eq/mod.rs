@@ -16,6 +16,7 @@ pub mod common;
 pub mod corrupt;
 pub mod countermodel;
 pub mod er;
+pub mod exploits;
 pub mod family;
 pub mod generate;
 pub mod gf;
@@ -44,7 +45,8 @@ use serde_json::{Value, json};
 /// decoy countermodels by the incremental model finder, and from level 5
 /// every gap ends at the proof's last line, its decoys searched by one model
 /// per position; 6: a gap-filling gap is kept only where a decoy can be made,
-/// for both labels, so its position tells nothing of the label).
+/// for both labels, so its position tells nothing of the label, and every
+/// row's metadata names its audit `group`).
 pub const GENERATOR_VERSION: &str = "eq-6";
 
 /// The three EQ tasks.

@@ -134,6 +134,10 @@ impl TaskFamily for EquivFamily {
         Some(format!("equiv:{f}"))
     }
 
+    fn exploit_answers(&self, row: &Record) -> Vec<crate::tasks::audit::Exploit> {
+        task_of(&row.task).map_or_else(|_| Vec::new(), |t| super::exploits::answers(t, row))
+    }
+
     fn audit_items(&self, row: &Record) -> Option<Result<Vec<AuditItem>, TaskError>> {
         match task_of(&row.task).ok()? {
             Task::EquivalencePl => Some(

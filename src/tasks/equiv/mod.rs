@@ -37,6 +37,7 @@
 //! answer is a `timeout`.
 
 pub mod audit;
+pub mod exploits;
 pub mod family;
 pub mod fol;
 pub mod fol_task;

@@ -271,6 +271,13 @@ impl<T: PlTasks> TaskFamily for PlFamily<T> {
         task_of::<T>(config).map_or(AnswerShape::Json, |t| t.answer_shape())
     }
 
+    fn exploit_answers(&self, row: &Record) -> Vec<crate::tasks::audit::Exploit> {
+        match task_of::<T>(&row.task) {
+            Ok(_) => super::exploits::answers(&row.task, row),
+            Err(_) => Vec::new(),
+        }
+    }
+
     fn audit_items(&self, row: &Record) -> Option<Result<Vec<AuditItem>, TaskError>> {
         let kind = task_of::<T>(&row.task).ok()?.audit_kind()?;
         Some(metadata_json(row).and_then(|meta| {

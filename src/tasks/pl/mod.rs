@@ -11,6 +11,7 @@
 
 pub mod audit;
 pub mod corrupt;
+pub mod exploits;
 pub mod families;
 pub mod family;
 pub mod generate;

@@ -53,6 +53,7 @@ pub fn items(
                         "distractor"
                     };
                     clause_item(label, c, i, &pool, &theorem, &background)
+                        .with_text("clause", c.clone())
                 })
                 .collect())
         }
@@ -102,25 +103,8 @@ fn recon_readers(
     steps: &[(usize, [usize; 2])],
 ) -> Vec<ReaderAnswer> {
     let n = clauses.len();
-    let lits = literal_sets(clauses);
-    let syms: Vec<BTreeSet<&str>> = clauses.iter().map(|c| symbols(c)).collect();
-    let size = |i: usize| (clauses[i - 1].len(), i);
-    let guess = |child: usize, shorter_only: bool| -> [usize; 2] {
-        let mut cands: Vec<usize> = (1..=n)
-            .filter(|&p| p != child && (!shorter_only || size(p) < size(child)))
-            .collect();
-        if cands.len() < 2 {
-            cands = (1..=n).filter(|&p| p != child).collect();
-        }
-        cands.sort_by_key(|&p| {
-            let shared = lits[p - 1].intersection(&lits[child - 1]).count();
-            let missing = syms[p - 1].difference(&syms[child - 1]).count();
-            (std::cmp::Reverse(shared), missing, size(p))
-        });
-        let mut pair = [cands[0], cands.get(1).copied().unwrap_or(cands[0])];
-        pair.sort_unstable();
-        pair
-    };
+    let overlap = Overlap::new(clauses);
+    let guess = |child: usize, shorter_only: bool| overlap.parents(child, shorter_only);
     let derived: Vec<&(usize, [usize; 2])> = steps
         .iter()
         .filter(|(c, _)| !leaves.contains(c) && (1..=n).contains(c))
@@ -147,6 +131,52 @@ fn recon_readers(
             }
         })
         .collect()
+}
+
+/// What the overlap readers know of a reconstruction row's clauses: each
+/// clause's literals (up to variable names) and symbols.
+pub(super) struct Overlap<'a> {
+    clauses: &'a [String],
+    lits: Vec<BTreeSet<String>>,
+    syms: Vec<BTreeSet<&'a str>>,
+}
+
+impl<'a> Overlap<'a> {
+    /// The readers' view of `clauses`.
+    pub(super) fn new(clauses: &'a [String]) -> Overlap<'a> {
+        Overlap {
+            clauses,
+            lits: literal_sets(clauses),
+            syms: clauses.iter().map(|c| symbols(c)).collect(),
+        }
+    }
+
+    /// The two clauses (numbers from 1, sorted) that look most like the
+    /// parents of clause `child`: most literals shared with it, then fewest
+    /// symbols it lacks, then the shorter, then the lower number; with
+    /// `shorter_only` among the clauses before it in length order only
+    /// (all others when fewer than two are).
+    pub(super) fn parents(&self, child: usize, shorter_only: bool) -> [usize; 2] {
+        let n = self.clauses.len();
+        let size = |i: usize| (self.clauses[i - 1].len(), i);
+        let mut cands: Vec<usize> = (1..=n)
+            .filter(|&p| p != child && (!shorter_only || size(p) < size(child)))
+            .collect();
+        if cands.len() < 2 {
+            cands = (1..=n).filter(|&p| p != child).collect();
+        }
+        if cands.is_empty() {
+            return [child, child];
+        }
+        cands.sort_by_key(|&p| {
+            let shared = self.lits[p - 1].intersection(&self.lits[child - 1]).count();
+            let missing = self.syms[p - 1].difference(&self.syms[child - 1]).count();
+            (std::cmp::Reverse(shared), missing, size(p))
+        });
+        let mut pair = [cands[0], cands.get(1).copied().unwrap_or(cands[0])];
+        pair.sort_unstable();
+        pair
+    }
 }
 
 /// Each clause's literals, up to variable names.

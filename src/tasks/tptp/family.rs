@@ -143,6 +143,10 @@ impl TaskFamily for TptpFamily {
         Some(metadata_json(row).and_then(|m| super::audit::items(f, &m, &row.answer)))
     }
 
+    fn exploit_answers(&self, row: &Record) -> Vec<crate::tasks::audit::Exploit> {
+        Family::from_config(&row.task).map_or_else(Vec::new, |f| super::exploits::answers(f, row))
+    }
+
     fn audit_readers(&self, row: &Record) -> Option<Result<Vec<ReaderAnswer>, TaskError>> {
         let f = Family::from_config(&row.task)?;
         if f != Family::Reconstruction {

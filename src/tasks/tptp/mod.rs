@@ -9,6 +9,7 @@
 
 pub mod audit;
 pub mod entail;
+pub mod exploits;
 pub mod family;
 pub mod recon;
 pub mod select;
