@@ -145,12 +145,14 @@ fn s1_score_of_hostile_derivation_answers_is_prompt() {
         .map(|v| (v["id"].as_str().unwrap().to_string(), v))
         .collect();
     let first = &by_id[&rows[0].id];
-    assert_eq!(first["steps"][0]["verdict"], "malformed", "{first}");
+    // The 40-variable step is graded by the one-inference check (no model
+    // search, a bounded comparison): not one inference from P1, P2.
+    assert_eq!(first["steps"][0]["verdict"], "wrong", "{first}");
     assert!(
         first["steps"][0]["detail"]
             .as_str()
             .unwrap()
-            .contains("40 literals"),
+            .contains("not one inference"),
         "{first}"
     );
     assert_eq!(first["score"], 0.0, "{first}");

@@ -149,7 +149,9 @@ fn fof_task_backgrounds_show_the_original_formulas() {
             let (name, formula) = (f["name"].as_str().unwrap(), f["formula"].as_str().unwrap());
             assert!(formula.contains('!') || formula.contains('?') || formula.contains("=>"));
             assert!(
-                prompt.contains(&format!("\n- {name}: {formula}\n  clausal form:\n")),
+                prompt.contains(&format!(
+                    "\n- {name}: {formula}\n  clauses of its clausal form used here:\n"
+                )),
                 "{prompt}"
             );
             assert!(prompt.contains(&format!("\n  - {a}\n")), "{prompt}");

@@ -1040,7 +1040,6 @@ fn fuzz_answer_scorers() {
 /// Every answer reproducer is scored (in a worker process, under the
 /// safety net) against every row of its task, never a panic or a hang.
 #[test]
-#[ignore = "known hang until branch i50-bounds is merged: S1_stepwise_40_variables.txt (checker model check over 2^40 assignments)"]
 fn answers_corpus_reproducers_score_without_panic() {
     // Each file: first line the task config, the rest the answer; scored
     // against every row of that task.
@@ -1812,7 +1811,6 @@ fn fuzz_prove_huge_clauses() {
 /// The prove reproducers of `tests/fuzz_corpus/prove/` (problem files):
 /// each ends within the safety net with a status or a clear error.
 #[test]
-#[ignore = "known hangs until branch i50-bounds is merged: H1 (checker model check) and H2 (model finder clause splitting)"]
 fn prove_corpus_reproducers_end() {
     let entries = corpus("prove");
     assert!(!entries.is_empty());

@@ -650,8 +650,10 @@ pub const MAX_AUDIT_ROWS: usize = 5_000;
 
 /// Rows per cell the learned text readers read: the first of the sample
 /// (smallest hashes). Their hashed tokens cost some kilobytes a row and
-/// their training grows with the rows.
-pub const MAX_TEXT_ROWS: usize = 1_000;
+/// their training grows with the rows. 500 is over twice the 200 rows per
+/// cell of the release audit, and keeps a run's text store to a few MB per
+/// cell.
+pub const MAX_TEXT_ROWS: usize = 500;
 
 /// One item as kept: its label's index in the cell's label table and its
 /// feature values in the order of the cell's names (a missing feature or

@@ -145,37 +145,7 @@ pub struct Known {
 /// child-process targets (`score-hostile`, `prove`, `siblings`) starts with
 /// the case's description, so an entry names a class of cases; a case of a
 /// class known to hang is not run by default (see [`skip_known`]).
-pub const KNOWN: &[Known] = &[
-    // KNOWN FAILING until branch i50-bounds is merged (remove then): the
-    // checker's model check enumerates every assignment of a clause's
-    // variables (/work/shared/repro/r3/H1_*.p, S1_score_hang.sh): a clause
-    // of 28+ distinct variables in a stepwise_derivation answer or in a
-    // problem given to `prove` runs for hours.
-    Known {
-        target: "score-hostile",
-        panic: "stepwise_derivation: many variables",
-    },
-    Known {
-        target: "prove",
-        panic: "many variables",
-    },
-    // KNOWN FAILING until branch i50-bounds is merged (remove then): the
-    // model finder's flattening and clause splitting are superlinear in a
-    // clause's literals (H2_mace_split_off_2000lits.p: 18 s; 2,000 distinct
-    // ground literals: over 25 s).
-    Known {
-        target: "prove",
-        panic: "long clause",
-    },
-    // KNOWN FAILING, not assigned yet (found by this harness): scoring a
-    // pl1_gap_filling answer takes time quadratic in the length of a line
-    // (a repeated step: 256 KiB 0.5 s, 512 KiB 1.8 s, 1 MiB 6.6 s; a 4 MiB
-    // line is over the 20 s safety net).
-    Known {
-        target: "score-hostile",
-        panic: "pl1_gap_filling: long line",
-    },
-];
+pub const KNOWN: &[Known] = &[];
 
 /// What to do with cases of a known fault (`SATURATE_FUZZ_KNOWN`): by
 /// default cases of a known class are skipped when they would hang or
