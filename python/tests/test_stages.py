@@ -57,5 +57,10 @@ def test_bad_stage_arguments_are_value_errors(tmp_path):
         saturate.generate("eq", str(tmp_path), stage="saturate")
     with pytest.raises(ValueError, match="NOPE"):
         saturate.plan(domain="NOPE")
+    folder = tmp_path / "not-a-shard"
+    folder.mkdir()
     with pytest.raises(ValueError, match="not a shard|manifest"):
-        saturate.merge(str(tmp_path / "m"), [str(tmp_path)])
+        saturate.merge(str(tmp_path / "m"), [str(folder)])
+    # An output inside an input is refused before anything is read.
+    with pytest.raises(ValueError, match="lies inside the input"):
+        saturate.merge(str(folder / "m"), [str(folder)])
