@@ -342,11 +342,7 @@ impl AuditReport {
                 format!(
                     "{} cell(s) fail the exploit gate: {}.",
                     failures.len(),
-                    failures
-                        .iter()
-                        .map(|c| format!("`{}` level {}", c.config, c.level))
-                        .collect::<Vec<_>>()
-                        .join(", ")
+                    cell_list(failures.iter().map(|c| (&*c.config, &*c.level)))
                 )
             }
         );
@@ -446,11 +442,7 @@ impl AuditReport {
                 format!(
                     "{} cell(s) fail: {}.",
                     failures.len(),
-                    failures
-                        .iter()
-                        .map(|c| format!("`{}` level {}", c.config, c.level))
-                        .collect::<Vec<_>>()
-                        .join(", ")
+                    cell_list(failures.iter().map(|c| (&*c.config, &*c.level)))
                 )
             }
         );
@@ -1381,6 +1373,14 @@ fn evaluate_rows(cell: &CellRows, labels: &BTreeMap<String, usize>) -> Evaluatio
         }
     }
     model::evaluate(&data)
+}
+
+/// Failing cells named for the card: `` `config` level L``, comma-separated.
+fn cell_list<'a>(cells: impl Iterator<Item = (&'a str, &'a str)>) -> String {
+    cells
+        .map(|(config, level)| format!("`{config}` level {level}"))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 #[cfg(test)]
