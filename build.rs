@@ -8,7 +8,11 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 fn main() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("axioms");
+    // Read when the script runs, not when it was compiled: a script binary
+    // built for one checkout (a copied or moved target folder) must still
+    // read this checkout's axioms, or it embeds none.
+    let manifest = std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR");
+    let root = Path::new(&manifest).join("axioms");
     println!("cargo:rerun-if-changed={}", root.display());
     let mut files = Vec::new();
     if let Ok(domains) = std::fs::read_dir(&root) {
@@ -57,7 +61,8 @@ fn main() {
 /// to the engine changes it; only artifact reuse reads it, never a dataset.
 fn source_fingerprint(out_dir: &Path) {
     use std::hash::{Hash, Hasher};
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let manifest = std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR");
+    let root = Path::new(&manifest);
     let mut files = Vec::new();
     fn walk(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
         for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
