@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
-# The shortcut audit over the eight datasets every release must pass: the
-# TPTP families on the embedded SET, GEO, TOP, ALG and FLD axioms, PL1, PL2
-# and EQ, at COUNT rows per cell (default 200). PL2 generates per family and
+# The shortcut audit over the datasets every release must pass: the TPTP
+# families (stepwise derivation included) on the embedded SET, GEO, TOP, ALG
+# and FLD axioms, on a CNF and a FOF domain of a TPTP root (CNF:<DOMAIN>
+# reads $TPTP_CNF, default ../shared/tptp; FOF:<DOMAIN> reads $TPTP_FOF,
+# default ../shared/tptp-fof), PL1, PL2, EQ and EQUIV (equivalence and
+# restatement), at COUNT rows per cell (default 200). PL2 generates per family and
 # size but is audited per task and size over its eight families, where about
 # half the rows of a family land (writing and checking share the count, and
 # a family fills only some sizes), so it gets COUNT/4 per family for COUNT or
@@ -15,7 +18,8 @@
 #
 # Usage: scripts/audit_matrix.sh [OUT]            (default out/audit-matrix)
 # Env:   BIN (default target/release/saturate, built if missing),
-#        COUNT (default 200), DATASETS (default "SET GEO TOP ALG FLD PL1 PL2 EQ"),
+#        COUNT (default 200), DATASETS (default "SET GEO TOP ALG FLD CNF:SET
+#        FOF:SET PL1 PL2 EQ EQUIV"), TPTP_CNF, TPTP_FOF (TPTP roots, above),
 #        JOBS (default 0 = one per core).
 # Output: OUT/<NAME>.audit (the table), OUT/<NAME>.verify, OUT/<NAME>.yields, and
 # OUT/summary.txt with one line per dataset; exit 1 if any audit or verify fails,
@@ -26,18 +30,34 @@ OUT=${1:-out/audit-matrix}
 BIN=${BIN:-target/release/saturate}
 COUNT=${COUNT:-200}
 JOBS=${JOBS:-0}
-DATASETS=${DATASETS:-"SET GEO TOP ALG FLD PL1 PL2 EQ"}
+DATASETS=${DATASETS:-"SET GEO TOP ALG FLD CNF:SET FOF:SET PL1 PL2 EQ EQUIV"}
+TPTP_CNF=${TPTP_CNF:-../shared/tptp}
+TPTP_FOF=${TPTP_FOF:-../shared/tptp-fof}
 [ -x "$BIN" ] || cargo build --release
 mkdir -p "$OUT"
+# Every TPTP family, the opt-in stepwise derivation included.
+families="$OUT/families.toml"
+cat > "$families" <<'EOF'
+[tasks.tptp]
+families = ["entailment", "selection", "reconstruction", "derivation"]
+EOF
 : > "$OUT/summary.txt"
 status=0
-for name in $DATASETS; do
+for spec in $DATASETS; do
+  name=${spec/:/-}
+  domain=${spec#*:}
   data="$OUT/data/$name"
-  case $name in
+  case $spec in
     PL1) "$BIN" pl --families pl1 --count "$COUNT" --jobs "$JOBS" -q --out "$data" ;;
     PL2) "$BIN" pl --families pl2 --count $(( (COUNT + 3) / 4 )) --jobs "$JOBS" -q --out "$data" ;;
     EQ) "$BIN" eq --count "$COUNT" --jobs "$JOBS" -q --out "$data" ;;
-    *) "$BIN" --domain "$name" --count "$COUNT" --jobs "$JOBS" -q --out "$OUT/data/tptp" \
+    EQUIV) "$BIN" equiv --count "$COUNT" --jobs "$JOBS" -q --out "$data" ;;
+    CNF:*|FOF:*)
+      root=$TPTP_CNF; [ "${spec%%:*}" = FOF ] && root=$TPTP_FOF
+      "$BIN" --config "$families" --tptp "$root" --domain "$domain" --count "$COUNT" --jobs "$JOBS" -q \
+         --out "$OUT/data/$name.run" \
+         && rm -rf "$data" && mv "$OUT/data/$name.run/$domain/$domain-tasks" "$data" ;;
+    *) "$BIN" --config "$families" --domain "$name" --count "$COUNT" --jobs "$JOBS" -q --out "$OUT/data/tptp" \
          && rm -rf "$data" && mv "$OUT/data/tptp/$name/$name-tasks" "$data" ;;
   esac
   if [ $? -ne 0 ]; then
@@ -58,7 +78,7 @@ print(f'total {s["total_rows"]}/{s["requested_rows"]} (shortfall {s["shortfall"]
 EOF
   recon=""
   case $name in
-    PL1|PL2|EQ) ;;
+    PL1|PL2|EQ|EQUIV) ;;
     *) python3 scripts/recon_baseline.py "$data" --bin "$BIN" > "$OUT/$name.recon" 2>&1 \
          && recon=", recon reader solved (scorer) $(awk 'NR>1 {printf "%sL%s %.1f%%", sep, $1, 100*$4; sep=" "}' "$OUT/$name.recon")" ;;
   esac
