@@ -16,9 +16,10 @@ its steps are unsound or not the gold ones.
 
 The answers are written to OUT/recon_baseline.jsonl (default: a temporary
 folder) and scored with `saturate score --json`; printed per level: the
-mean score (the share of steps the prover confirms) and the edge precision
-against the gold graph, next to the gold answers' own score (1 by
-construction).
+mean score (1 for a graph whose every step the scorer confirms, else 0),
+the share of rows it solves outright (the same figure: the scorer gives no
+credit to a graph with an unsound step), the edge precision against the gold
+graph, and the mean share of sound steps (the `steps_sound` sub-metric).
 """
 
 import argparse
@@ -118,13 +119,17 @@ def main():
     level_of = {r["id"]: r["level"] for r in rs}
     for s in scores:
         by_level.setdefault(level_of[s["id"]], []).append(s)
-    print("level  rows  baseline_score  exact_graph  edge_precision")
+    print("level  rows  baseline_score  exact_graph  edge_precision  steps_sound")
     for lv in sorted(by_level):
         ss = by_level[lv]
         mean = sum(s["score"] for s in ss) / len(ss)
         exact = sum(1 for s in ss if s["score"] == 1.0) / len(ss)
         prec = [s.get("metrics", {}).get("edge_precision", 0.0) for s in ss]
-        print("%5s %5d %15.3f %12.3f %15.3f" % (lv, len(ss), mean, exact, sum(prec) / len(prec)))
+        sound = [s.get("metrics", {}).get("steps_sound", 0.0) for s in ss]
+        print(
+            "%5s %5d %15.3f %12.3f %15.3f %12.3f"
+            % (lv, len(ss), mean, exact, sum(prec) / len(prec), sum(sound) / len(sound))
+        )
 
 
 if __name__ == "__main__":
