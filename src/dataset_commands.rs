@@ -23,6 +23,7 @@ pub fn audit(
     margin: f64,
     min_rows: usize,
     exploit_rows: usize,
+    exploit_answers: Option<&Path>,
     json: bool,
     markdown: bool,
 ) -> Result<(), RunError> {
@@ -30,10 +31,34 @@ pub fn audit(
         margin_points: margin,
         min_rows,
         exploit_rows,
+        keep_exploit_answers: exploit_answers.is_some(),
         ..saturate::audit::AuditSettings::default()
     };
-    let report = saturate::audit::audit_dataset(dir, &Registry::builtin(), &settings)
+    let mut report = saturate::audit::audit_dataset(dir, &Registry::builtin(), &settings)
         .map_err(RunError::Input)?;
+    if let Some(path) = exploit_answers {
+        pipeline::write_atomic(path, |w| {
+            use std::io::Write;
+            for c in &report.exploits {
+                for a in &c.answers {
+                    let line = serde_json::json!({
+                        "id": a.id,
+                        "task": c.config,
+                        "level": c.level,
+                        "exploit": a.exploit,
+                        "answer": a.answer,
+                        "score": a.score,
+                    });
+                    writeln!(w, "{line}")?;
+                }
+            }
+            Ok(())
+        })?;
+        // The answers went to the file; the report stays as without them.
+        for c in &mut report.exploits {
+            c.answers.clear();
+        }
+    }
     if json {
         println!(
             "{}",

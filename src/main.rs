@@ -382,6 +382,12 @@ enum Command {
         /// smallest; 0: no exploit suite).
         #[arg(long, value_name = "N", default_value_t = 40)]
         exploit_rows: usize,
+        /// Also write every canned answer the exploit suite scored to FILE,
+        /// one JSON object per line (`id`, `task`, `level`, `exploit`,
+        /// `answer`, `score`), so another scorer can score the same answers
+        /// (`saturate score` takes one answer per id: split by `exploit`).
+        #[arg(long, value_name = "FILE")]
+        exploit_answers: Option<PathBuf>,
         /// Print the report as JSON on stdout instead of the table.
         #[arg(long)]
         json: bool,
@@ -628,9 +634,18 @@ fn main() {
             margin,
             min_rows,
             exploit_rows,
+            exploit_answers,
             json,
             markdown,
-        }) => audit(&dir, margin, min_rows, exploit_rows, json, markdown),
+        }) => audit(
+            &dir,
+            margin,
+            min_rows,
+            exploit_rows,
+            exploit_answers.as_deref(),
+            json,
+            markdown,
+        ),
         None => run_domain(&cli.run),
     };
     if let Err(e) = result {

@@ -275,3 +275,87 @@ fn the_exploit_suite_scores_canned_answers_on_every_config() {
     assert!(!by_theorem.is_empty());
     assert!(by_theorem.values().all(|g| g.len() == 1), "{by_theorem:?}");
 }
+
+/// `--exploit-answers FILE` writes every canned answer the suite scored,
+/// and `saturate score` gives each the score the audit gave it: the file
+/// is what another scorer (an older build) is run on.
+#[test]
+fn the_exploit_answers_file_rescores_to_the_suites_means() {
+    let tmp = tempfile::tempdir().unwrap();
+    let eq = common::small_eq_dataset(tmp.path(), 12);
+    let file = tmp.path().join("exploits.jsonl");
+    let o = run(&[
+        "audit",
+        eq.to_str().unwrap(),
+        "--json",
+        "--min-rows",
+        "1",
+        "--exploit-answers",
+        file.to_str().unwrap(),
+    ]);
+    let code = o.status.code();
+    assert!(code == Some(0) || code == Some(1), "{}", stderr(&o));
+    let report: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let lines: Vec<serde_json::Value> = std::fs::read_to_string(&file)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    // One line per (row, exploit) scored, and the report stays as without
+    // the flag (no answers in it).
+    let scored: u64 = report["exploits"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|c| c["exploits"].as_array().unwrap())
+        .map(|e| e["rows"].as_u64().unwrap())
+        .sum();
+    assert_eq!(lines.len() as u64, scored);
+    assert!(report["exploits"][0].get("answers").is_none());
+    // Each exploit's answers, scored by `saturate score`, get the audit's
+    // scores.
+    let names: std::collections::BTreeSet<&str> = lines
+        .iter()
+        .map(|l| l["exploit"].as_str().unwrap())
+        .collect();
+    assert!(names.len() > 2, "{names:?}");
+    for name in names {
+        let answers = tmp.path().join(format!("{name}.jsonl"));
+        let mine: Vec<&serde_json::Value> = lines.iter().filter(|l| l["exploit"] == name).collect();
+        let text: String = mine
+            .iter()
+            .map(|l| serde_json::json!({"id": l["id"], "answer": l["answer"]}).to_string() + "\n")
+            .collect();
+        std::fs::write(&answers, text).unwrap();
+        let o = run(&[
+            "score",
+            "--dataset",
+            eq.to_str().unwrap(),
+            "--answers",
+            answers.to_str().unwrap(),
+            "--json",
+            "-q",
+        ]);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        let mut scores = answers.clone().into_os_string();
+        scores.push(".scores.jsonl");
+        let got: std::collections::BTreeMap<String, f64> = std::fs::read_to_string(&scores)
+            .unwrap()
+            .lines()
+            .map(|l| {
+                let v: serde_json::Value = serde_json::from_str(l).unwrap();
+                (
+                    v["id"].as_str().unwrap().to_string(),
+                    v["score"].as_f64().unwrap(),
+                )
+            })
+            .collect();
+        for l in mine {
+            assert_eq!(
+                got[l["id"].as_str().unwrap()],
+                l["score"].as_f64().unwrap(),
+                "{name}: {l}"
+            );
+        }
+    }
+}

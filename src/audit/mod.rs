@@ -63,6 +63,10 @@ pub struct AuditSettings {
     pub exploit_rows: usize,
     /// Fewest rows an exploit must be scored on for its cell to be judged.
     pub exploit_min_rows: usize,
+    /// Keep every canned answer scored ([`ExploitCell::answers`]), so
+    /// another scorer (an older build, a user's own) can score the same
+    /// answers.
+    pub keep_exploit_answers: bool,
 }
 
 impl Default for AuditSettings {
@@ -73,6 +77,7 @@ impl Default for AuditSettings {
             exploit_margin: 0.2,
             exploit_rows: 40,
             exploit_min_rows: 10,
+            keep_exploit_answers: false,
         }
     }
 }
@@ -237,6 +242,23 @@ pub struct ExploitCell {
     pub exploits: Vec<ExploitMean>,
     /// The verdict.
     pub status: ExploitStatus,
+    /// Every canned answer scored, by row id then exploit (only with
+    /// [`AuditSettings::keep_exploit_answers`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub answers: Vec<ExploitAnswer>,
+}
+
+/// One canned answer the exploit suite scored.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ExploitAnswer {
+    /// The row's id.
+    pub id: String,
+    /// The exploit's name.
+    pub exploit: String,
+    /// The answer as the suite wrote it (before the shared extractor).
+    pub answer: String,
+    /// Its score by the config's scorer.
+    pub score: f64,
 }
 
 impl ExploitCell {
@@ -798,7 +820,9 @@ impl CellRows {
 
 /// A row the exploit suite scored: its sampling key, its id and its
 /// answers' (exploit index, score) pairs.
-type ScoredRow = (u64, Box<str>, Vec<(u16, f64)>);
+/// A scored row: its hash key, id, each exploit's score (by index into
+/// [`ExploitRows::names`]) and, when kept, each exploit's answer.
+type ScoredRow = (u64, Box<str>, Vec<(u16, f64)>, Vec<(u16, Box<str>)>);
 
 /// The rows of one cell the exploit suite scored: at most
 /// [`AuditSettings::exploit_rows`] of smallest (key, id) kept, each with
@@ -972,6 +996,7 @@ impl Collector {
         };
         let shape = family.answer_shape(&row.task);
         let mut scores = Vec::with_capacity(answers.len());
+        let mut kept = Vec::new();
         for e in answers {
             let i = match cell.names.iter().position(|(n, _)| *n == e.name) {
                 Some(i) => i,
@@ -986,9 +1011,13 @@ impl Collector {
             let v = family
                 .score(row, &extract(&e.answer, shape), &mut ctx)
                 .value;
-            scores.push((u16::try_from(i).unwrap_or(u16::MAX), v));
+            let i = u16::try_from(i).unwrap_or(u16::MAX);
+            scores.push((i, v));
+            if settings.keep_exploit_answers {
+                kept.push((i, e.answer.into_boxed_str()));
+            }
         }
-        cell.rows.push((key, row.id.as_str().into(), scores));
+        cell.rows.push((key, row.id.as_str().into(), scores, kept));
         if cell.rows.len() >= 2 * cap {
             cell.prune(cap);
         }
@@ -1068,7 +1097,7 @@ fn judge_exploits(
             let mut scores: Vec<(&str, f64)> = e
                 .rows
                 .iter()
-                .filter_map(|(_, id, s)| {
+                .filter_map(|(_, id, s, _)| {
                     s.iter()
                         .find(|(j, _)| usize::from(*j) == i)
                         .map(|&(_, v)| (&**id, v))
@@ -1104,6 +1133,20 @@ fn judge_exploits(
             }
         },
     );
+    let names = &e.names;
+    let mut ordered: Vec<&ScoredRow> = e.rows.iter().collect();
+    ordered.sort_by(|a, b| a.1.cmp(&b.1));
+    let answers = ordered
+        .into_iter()
+        .flat_map(|(_, id, scores, kept)| {
+            kept.iter().map(move |(i, answer)| ExploitAnswer {
+                id: id.to_string(),
+                exploit: names[usize::from(*i)].0.clone(),
+                answer: answer.to_string(),
+                score: scores.iter().find(|(j, _)| j == i).map_or(0.0, |&(_, v)| v),
+            })
+        })
+        .collect();
     let mut cell = ExploitCell {
         config: config.to_string(),
         level: level.to_string(),
@@ -1113,6 +1156,7 @@ fn judge_exploits(
         baseline_answer,
         exploits,
         status: ExploitStatus::TooFewRows,
+        answers,
     };
     if let Some(best) = cell.best(settings.exploit_min_rows) {
         cell.status = if best.mean > cell.baseline + settings.exploit_margin + 1e-12 {
