@@ -21,8 +21,8 @@
 //! descendant is interesting when its score over the other components is at
 //! least the median of those scores.
 
+use crate::logic::canonical_clause;
 use crate::logic::{Head, Literal, SymbolId, TermBank, TermId};
-use crate::prover::canonical_clause;
 use crate::saturation::{ClauseId, ClauseStore, Rule, State};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeSet, HashSet};

@@ -282,6 +282,83 @@ impl Numbering {
     }
 }
 
+/// The canonical text of a clause: literals printed with variables blinded,
+/// sorted, then variables renamed by first occurrence in that order; equal
+/// for clauses that are equal up to variable renaming, literal order and
+/// equation symmetry (up to ties between literals that differ only in
+/// variable names, which at worst costs a cache miss).
+pub fn canonical_clause(bank: &TermBank, lits: &[Literal]) -> String {
+    fn write(bank: &TermBank, t: TermId, blind: bool, names: &mut Vec<u32>, out: &mut String) {
+        match bank.head(t) {
+            Head::Var(i) => {
+                if blind {
+                    out.push('_');
+                } else {
+                    let k = match names.iter().position(|&v| v == i) {
+                        Some(k) => k,
+                        None => {
+                            names.push(i);
+                            names.len() - 1
+                        }
+                    };
+                    out.push('X');
+                    out.push_str(&k.to_string());
+                }
+            }
+            Head::Sym(s) => {
+                out.push_str(&bank.sig.get(s).name);
+                out.push('/');
+                out.push_str(&bank.sig.get(s).arity.to_string());
+                let args = bank.args(t);
+                if !args.is_empty() {
+                    out.push('(');
+                    for (k, &a) in args.iter().enumerate() {
+                        if k > 0 {
+                            out.push(',');
+                        }
+                        write(bank, a, blind, names, out);
+                    }
+                    out.push(')');
+                }
+            }
+        }
+    }
+    let lit_text = |l: &Literal, blind: bool, names: &mut Vec<u32>| {
+        let (mut a, mut b) = (String::new(), String::new());
+        write(bank, l.lhs, blind, names, &mut a);
+        write(bank, l.rhs, blind, names, &mut b);
+        (a, b)
+    };
+    // Orient each literal by its blinded sides, then sort by blinded text.
+    let mut keyed: Vec<(String, Literal)> = lits
+        .iter()
+        .map(|l| {
+            let (a, b) = lit_text(l, true, &mut Vec::new());
+            let (l, a, b) = if b < a {
+                (Literal::eq(l.rhs, l.lhs, l.pos), b, a)
+            } else {
+                (*l, a, b)
+            };
+            (format!("{}{a}={b}", if l.pos { '+' } else { '-' }), l)
+        })
+        .collect();
+    keyed.sort_by(|x, y| x.0.cmp(&y.0));
+    keyed.dedup_by(|x, y| x.0 == y.0 && x.1 == y.1);
+    let mut names = Vec::new();
+    let mut out = String::new();
+    for (k, (_, l)) in keyed.iter().enumerate() {
+        if k > 0 {
+            out.push('|');
+        }
+        out.push(if l.pos { '+' } else { '-' });
+        let (a, b) = lit_text(l, false, &mut names);
+        out.push_str(&a);
+        out.push('=');
+        out.push_str(&b);
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -12,7 +12,9 @@ mod term;
 #[cfg(test)]
 pub mod testing;
 
-pub use clause::{Clause, normalize_clause, normalize_clause_known, orient, orient_known};
+pub use clause::{
+    Clause, canonical_clause, normalize_clause, normalize_clause_known, orient, orient_known,
+};
 pub use kbo::{Kbo, TermOrder, permutative};
 pub use literal::Literal;
 pub use subst::{Bank, Matcher, Renaming, Replace, Subst, rename};

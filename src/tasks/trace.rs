@@ -236,7 +236,7 @@ fn refutation(r: &Refutation, premises: &[&str]) -> Option<Vec<String>> {
 /// when it does not parse.
 fn clause_key(text: &str) -> Option<String> {
     let (bank, c) = super::tptp::parse_clauses(&[text.to_string()]).ok()?;
-    Some(crate::prover::canonical_clause(&bank, &c[0]))
+    Some(crate::logic::canonical_clause(&bank, &c[0]))
 }
 
 /// The bracketed inference of a refutation step.
