@@ -23,7 +23,7 @@ pub use sources::{AxiomSource, EMBEDDED_AXIOMS, domain_sources};
 use crate::derivation::{DagStats, Derivation, write_dump, write_tstp};
 use crate::logic::TermBank;
 use crate::saturation::{
-    ClauseId, ClauseStore, InputInfo, Inputs, Params, RoundReport, Saturator, Stats, Status,
+    ClauseStore, InputInfo, Inputs, Params, RoundReport, Saturator, Stats, Status,
 };
 use crate::tptp::{Problem, TptpError};
 use serde::{Deserialize, Serialize};
@@ -297,64 +297,22 @@ pub fn saturate_until(
     deadline: Option<std::time::Instant>,
 ) -> (Saturator, SaturationReport) {
     let start = std::time::Instant::now();
-    let iterate = &params.iterate;
     let total = params.limits.max_processed;
     let mut first = params.clone();
-    first.limits.max_processed = iterate.round_budget(total, 1);
+    first.limits.max_processed = params.iterate.round_budget(total, 1);
     let mut sat = Saturator::from_inputs(bank, inputs, first);
     sat.deadline = deadline;
-    let mut status = sat.run(&mut |s| progress.tick(s.processed));
-    let mut rounds = Vec::new();
-    if iterate.rounds > 1 {
-        let inputs: Vec<ClauseId> = sat
-            .store
-            .ids()
-            .filter(|&c| sat.store.get(c).rule == crate::saturation::Rule::Input)
-            .collect();
-        let mut lemmas: Vec<ClauseId> = Vec::new();
-        let mut round_start = std::time::Instant::now();
-        let mut before = (0u32, 0u64);
-        for round in 1..=iterate.rounds {
-            let last = round == iterate.rounds || status == Status::Unsatisfiable || sat.timed_out;
-            let promoted = if last {
-                Vec::new()
-            } else {
-                promote(&mut sat, &inputs, &lemmas)
-            };
-            rounds.push(RoundReport {
-                round,
-                first_record: before.0,
-                processed: sat.stats.processed - before.1,
-                status,
-                lemmas: promoted.iter().map(|c| c.0).collect(),
-                seconds: round_start.elapsed().as_secs_f64(),
-            });
-            tracing::info!(
-                "{source}: round {round}: {} ({} processed{}) in {:.1}s",
-                status.name(),
-                sat.stats.processed - before.1,
-                if promoted.is_empty() {
-                    String::new()
-                } else {
-                    format!(", {} lemmas promoted", promoted.len())
-                },
-                round_start.elapsed().as_secs_f64()
-            );
-            if last {
-                break;
-            }
-            lemmas.extend(promoted);
-            let carried: Vec<ClauseId> = inputs.iter().chain(&lemmas).copied().collect();
-            before = (sat.store.len() as u32, sat.stats.processed);
-            round_start = std::time::Instant::now();
-            sat.params.limits.max_processed = iterate
-                .round_budget(total, round + 1)
-                .map(|b| sat.stats.processed + b);
-            sat.next_round(&carried);
-            status = sat.run(&mut |s| progress.tick(s.processed));
-        }
-    }
-    sat.params.limits.max_processed = total;
+    // Rounds promote the candidates the interestingness scorer ranks best.
+    let mut rank = |sat: &Saturator| {
+        crate::interest::rank(&sat.bank, &sat.store)
+            .ranked
+            .iter()
+            .map(|c| (c.id, c.score))
+            .collect()
+    };
+    let (status, rounds) = sat.run_rounds(source, total, &mut rank, &mut |s| {
+        progress.tick(s.processed)
+    });
     let seconds = start.elapsed().as_secs_f64();
     let dag: DagStats = Derivation::new(&sat.store).stats();
     let report = SaturationReport {
@@ -373,41 +331,6 @@ pub fn saturate_until(
         theorems: None,
     };
     (sat, report)
-}
-
-/// The lemmas a round promotes (see [`crate::saturation::Iterate`]): the
-/// best-ranked candidates of the run so far with a score of at least
-/// `min_score`, skipping earlier lemmas and any clause that an input, an
-/// earlier lemma or a lemma chosen before it subsumes (variants included),
-/// at most `promote` of them.
-fn promote(sat: &mut Saturator, inputs: &[ClauseId], lemmas: &[ClauseId]) -> Vec<ClauseId> {
-    let it = sat.params.iterate.clone();
-    let ranking = crate::interest::rank(&sat.bank, &sat.store);
-    let mut matcher = crate::logic::Matcher::new();
-    let mut kept: Vec<ClauseId> = inputs.iter().chain(lemmas).copied().collect();
-    let mut out = Vec::new();
-    for cand in &ranking.ranked {
-        if out.len() >= it.promote as usize || cand.score < it.min_score {
-            break;
-        }
-        let c = sat.store.clause(cand.id);
-        if c.is_empty() || c.is_tautology() || lemmas.contains(&cand.id) {
-            continue;
-        }
-        let subsumed = kept.iter().any(|&k| {
-            crate::saturation::rules::subsumption::subsumes(
-                &sat.bank,
-                &mut matcher,
-                sat.store.clause(k),
-                c,
-            )
-        });
-        if !subsumed {
-            kept.push(cand.id);
-            out.push(cand.id);
-        }
-    }
-    out
 }
 
 /// Output format of a derivation.
