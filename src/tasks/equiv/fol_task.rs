@@ -6,10 +6,14 @@
 //! Data flow of one instance: vocabulary (abstract or natural by index) →
 //! a closed formula of the level's size ([`fol::random_formula`]),
 //! redrawn while degenerate ([`fol::degenerate`]) or not contingent
-//! under random interpretations → level + 1 sound rewrites (both labels)
-//! → for a pair labelled False one minimal mutation that random
-//! interpretations separate ([`fol::mutate`]) → the label decided by the prover in both directions
-//! ([`fol::decide`]; an undecided pair is redrawn) → prompt, gold,
+//! under random interpretations → level + 1 sound rewrites → one minimal
+//! mutation of the rewritten form that random interpretations separate
+//! ([`fol::mutate`]) and the side the drawn formula is shown on, drawn by
+//! both twins (rows 2p True and 2p+1 False share the stream:
+//! [`super::twin_index`]) → the row of the index's label (drawn vs
+//! rewritten, or drawn vs mutated) decided by the prover in both directions
+//! ([`fol::decide`]; an undecided pair is redrawn, and a row is kept only
+//! when its twin's pair is decided as built too) → prompt, gold,
 //! metadata (`left`, `right` in TPTP FOF syntax, the vocabulary with
 //! arities), certificate (the work of both proofs, or the countermodel).
 //!
@@ -138,26 +142,41 @@ fn build_equivalence(
     level: u8,
     equivalent: bool,
 ) -> Result<Option<Built>, String> {
+    // The rows 2p and 2p+1 are twins (super::twin_index): both draw the
+    // rewriting, the mutation and the side in this order from one stream,
+    // and each is kept only when the other's label is decided as built too,
+    // so a cell holds both twins or neither.
     let Some((rewrites, g)) = fol::rewrite(rng, &d.formula, lv.rewrites + 1) else {
         return Ok(None);
     };
-    let (right, mutation) = if equivalent {
-        (g, None)
-    } else {
-        match fol::mutate(rng, &g) {
-            Some((name, m)) => (m, Some(name)),
-            None => return Ok(None),
-        }
+    let Some((name, m)) = fol::mutate(rng, &g) else {
+        return Ok(None);
     };
-    if right == d.formula {
+    if g == d.formula {
         return Ok(None);
     }
     let drawn_first = rng.random_bool(0.5);
-    let (left, right) = if drawn_first {
-        (d.formula.clone(), right)
-    } else {
-        (right, d.formula.clone())
+    let shown = |other: &Fol| {
+        if drawn_first {
+            (d.formula.clone(), other.clone())
+        } else {
+            (other.clone(), d.formula.clone())
+        }
     };
+    let (right, mutation, twin) = if equivalent {
+        (g, None, &m)
+    } else {
+        (m, Some(name), &g)
+    };
+    // The twin's own build reports a decision that contradicts its
+    // construction (or a check that failed); here either only withholds
+    // this row.
+    let (twin_left, twin_right) = shown(twin);
+    match (fol::decide(&twin_left, &twin_right), equivalent) {
+        (Ok(Decision::Different { .. }), true) | (Ok(Decision::Equivalent(_)), false) => {}
+        _ => return Ok(None),
+    }
+    let (left, right) = shown(&right);
     let (left_text, right_text) = (left.to_string(), right.to_string());
     let (decision, effort) = fol::decide_measured(&left, &right)?;
     let certificate = match (decision, equivalent) {

@@ -5,19 +5,21 @@
 //! round trip, scored by deciding equivalence with the original).
 //!
 //! Data flow of one instance: `instance_rng(seed, ["equiv", config,
-//! level], index)` → vocabulary (abstract or natural, by index) and grammar
-//! (3-CNF or general, by index) → a contingent formula of the level's size
-//! ([`pl::random_formula`]) → sound rewrites ([`pl::rewrite`]) → for an
-//! equivalence row labelled False one minimal mutation of the rewritten
-//! form ([`pl::mutate`]); the drawn formula is shown first or second at
-//! random → the label decided by SAT ([`pl::decide`]),
-//! re-checked by a truth table ([`pl::recheck_equivalent`]) or, for False,
-//! by evaluating the counterexample → prompt, gold answer, metadata,
-//! certificate. Labels alternate by index parity (50/50); both labels get
-//! the same number of rewrite steps (the level's plus one), a False pair
-//! then one minimal mutation, which keeps the size (one operator, one
-//! argument or atom swap) or adds or removes one negation, so the lengths
-//! and connective counts of the two labels overlap (the shortcut audit).
+//! level], twin_index(index))` → vocabulary (abstract or natural, by index)
+//! and grammar (3-CNF or general, by index) → a contingent formula of the
+//! level's size ([`pl::random_formula`]) → sound rewrites ([`pl::rewrite`])
+//! → for an equivalence pair one minimal mutation of the rewritten form
+//! ([`pl::mutate`]) and the side the drawn formula is shown on → the row
+//! of the index's label (True: drawn vs rewritten; False: drawn vs
+//! mutated) decided by SAT ([`pl::decide`]), re-checked by a truth table
+//! ([`pl::recheck_equivalent`]) or, for False, by evaluating the
+//! counterexample → prompt, gold answer, metadata, certificate. Labels
+//! alternate by index parity (50/50), and rows 2p and 2p+1 are twins built
+//! from one stream ([`twin_index`]): the same drawn formula, rewriting and
+//! side, the False row adding the mutation, which keeps the size (one
+//! operator, one argument or atom swap) or adds or removes one negation.
+//! So every drawn formula comes with both labels, and what tells them
+//! apart is the mutation alone (the shortcut audit).
 //!
 //! Roundtrip (restatement) rows (issue 49): the row draws a target form
 //! ([`forms::Target`]) among those the drawn formula is not in and whose
@@ -55,7 +57,7 @@ use serde_json::{Value, json};
 
 /// The generator version in every row's metadata and the manifest; bumped
 /// when a config and seed give other bytes.
-pub const VERSION: &str = "equiv-4";
+pub const VERSION: &str = "equiv-5";
 
 /// Attempts per candidate index before it is given up.
 const ATTEMPTS: usize = 40;
@@ -111,13 +113,13 @@ impl Task {
     pub fn description(self) -> &'static str {
         match self {
             Task::EquivalencePl => {
-                "Two propositional formulas over one vocabulary: are they logically equivalent? Answer True or False. Equivalent pairs are sound rewritings (De Morgan, distribution, contraposition, double negation, reordering); non-equivalent ones differ from such a rewriting by one operator, one negation or one swapped argument. Labels decided by SAT on ~(left <=> right), the counterexample assignment of a False label re-checked by evaluation, a True label by a truth table."
+                "Two propositional formulas over one vocabulary: are they logically equivalent? Answer True or False. Equivalent pairs are sound rewritings (De Morgan, distribution, contraposition, double negation, reordering); non-equivalent ones differ from such a rewriting by one operator, one negation or one swapped argument. Rows come in twins sharing their split: each drawn formula is shown once with its rewriting (True) and once with that rewriting mutated (False), on the same side. Labels decided by SAT on ~(left <=> right), the counterexample assignment of a False label re-checked by evaluation, a True label by a truth table."
             }
             Task::RoundtripPl => {
                 "A propositional formula, its vocabulary and a required form drawn per row among those the formula is not in (negation normal form, CNF, DNF, only ~ and &, only ~ and |, only ~ and ==>): write an equivalent formula in that form using only that vocabulary. Scored by a syntactic check of the form (every form is closed under subformulas, so no formula containing the shown one, such as ~~F or F & F, is in it) and SAT equivalence with the original (a separating assignment reported when not equivalent); symbols outside the vocabulary or a verbatim copy are graded cheating. Gold answers are converted by the standard laws and at most 3 times as long as the formula."
             }
             Task::EquivalenceFol => {
-                "Two closed first-order formulas (TPTP FOF syntax) over one vocabulary of unary and binary predicates and constants: are they logically equivalent? Answer True or False. Equivalent pairs are sound rewritings (the propositional ones plus quantifier duality, distribution, miniscoping and prenexing, swapped like quantifiers, renamed bound variables); non-equivalent ones differ from such a rewriting by one operator, one quantifier, one scope, one argument or one negation. True labels: the built-in prover proves both directions (refutations and clausification re-checked by the independent checker); False labels: a finite countermodel from the prover, re-checked by evaluating both formulas in it."
+                "Two closed first-order formulas (TPTP FOF syntax) over one vocabulary of unary and binary predicates and constants: are they logically equivalent? Answer True or False. Equivalent pairs are sound rewritings (the propositional ones plus quantifier duality, distribution, miniscoping and prenexing, swapped like quantifiers, renamed bound variables); non-equivalent ones differ from such a rewriting by one operator, one quantifier, one scope, one argument (swapped, or a variable for another) or one negation. Rows come in twins sharing their split: each drawn formula is shown once with its rewriting (True) and once with that rewriting mutated (False), on the same side. True labels: the built-in prover proves both directions (refutations and clausification re-checked by the independent checker); False labels: a finite countermodel from the prover, re-checked by evaluating both formulas in it."
             }
             Task::RoundtripFol => {
                 "A closed first-order formula (TPTP FOF syntax), its vocabulary and a required form drawn per row among those the formula is not in (negation normal form, prenex form, only ~ & and ?, only ~ | and !): write an equivalent formula in that form using only that vocabulary. Scored by a syntactic check of the form (every form is closed under subformulas, so no formula containing the shown one is in it) and the built-in prover in both directions (a finite countermodel reported when not equivalent, `timeout` when neither is found within the work limits); symbols outside the vocabulary or a copy of the formula are graded cheating. Gold answers are converted by the standard laws and at most 3 times as long as the formula."
@@ -205,7 +207,14 @@ fn common_meta(d: &Drawn, level: u8) -> serde_json::Map<String, Value> {
 /// its own re-check (a bug).
 pub fn build(task: Task, level: u8, seed: u64, index: u64) -> Result<Option<Built>, String> {
     let lv = Level::of(level).ok_or_else(|| format!("no equivalence level {level}"))?;
-    let mut rng = instance_rng(seed, &["equiv", task.config(), &level.to_string()], index);
+    // Equivalence rows come in twins: rows 2p (True) and 2p+1 (False) are
+    // built from one random stream, so they share the drawn formula, its
+    // rewriting and the side it is shown on ([`twin_index`]).
+    let mut rng = instance_rng(
+        seed,
+        &["equiv", task.config(), &level.to_string()],
+        twin_index(task, index),
+    );
     if task.first_order() {
         return fol_task::build(&mut rng, task, level, index);
     }
@@ -224,6 +233,26 @@ pub fn build(task: Task, level: u8, seed: u64, index: u64) -> Result<Option<Buil
     Ok(None)
 }
 
+/// The index of the random stream a row is built from: for an
+/// equivalence config the twin pair's (`index / 2`: the True row `2p` and
+/// the False row `2p + 1` share the drawn formula, its rewriting and the
+/// side it is shown on, and differ only by the False row's mutation), for
+/// a roundtrip config the row's own.
+///
+/// Why twins (issue 49): a reader that learns which formulas, tokens or
+/// shapes happen to come with which label in a sample finds nothing when
+/// every formula comes with both; what is left to read is the mutation,
+/// that is the task. The twins share their audit and split group (the
+/// drawn formula: [`family`]'s `split_group`), so no fold or split
+/// separates them.
+pub fn twin_index(task: Task, index: u64) -> u64 {
+    if task.is_judgement() {
+        index / 2
+    } else {
+        index
+    }
+}
+
 fn build_equivalence(
     rng: &mut ChaCha8Rng,
     d: &Drawn,
@@ -231,20 +260,23 @@ fn build_equivalence(
     level: u8,
     equivalent: bool,
 ) -> Result<Option<Built>, String> {
+    // Both twins draw the rewriting, the mutation and the side in this
+    // order and keep the pair only when both rows can be built, so they
+    // stay twins.
     let Some((rewrites, g)) = pl::rewrite(rng, &d.formula, lv.rewrites + 1) else {
         return Ok(None);
     };
+    let Some((name, m)) = pl::mutate(rng, &g) else {
+        return Ok(None);
+    };
+    if compact(&d.formula) == compact(&g) {
+        return Ok(None);
+    }
     let (right, mutation) = if equivalent {
         (g, None)
     } else {
-        match pl::mutate(rng, &g) {
-            Some((name, m)) => (m, Some(name)),
-            None => return Ok(None),
-        }
+        (m, Some(name))
     };
-    if compact(&d.formula) == compact(&right) {
-        return Ok(None);
-    }
     // The drawn formula is shown first or second at random, so no side is
     // always the rewritten one.
     let drawn_first = rng.random_bool(0.5);

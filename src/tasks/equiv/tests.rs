@@ -38,6 +38,52 @@ fn built_rows_verify_and_labels_alternate() {
     }
 }
 
+/// Equivalence rows come in twins (issue 49): rows 2p (True) and 2p+1
+/// (False) show the same drawn formula on the same side, after the same
+/// rewriting, the False row with one mutation on top; they share their
+/// split and audit group. Rows drawn apart would let a reader learn which
+/// formulas and shapes a sample pairs with one label.
+#[test]
+fn equivalence_rows_come_in_twins() {
+    use crate::tasks::family::TaskFamily;
+    for task in [Task::EquivalencePl, Task::EquivalenceFol] {
+        for level in 1..=4 {
+            for pair in 0..3u64 {
+                let t = build(task, level, 7, 2 * pair).unwrap().expect("True twin");
+                let f = build(task, level, 7, 2 * pair + 1)
+                    .unwrap()
+                    .expect("False twin");
+                assert_eq!((t.answer.as_str(), f.answer.as_str()), ("True", "False"));
+                let (mt, mf): (Value, Value) = (
+                    serde_json::from_str(&t.metadata).unwrap(),
+                    serde_json::from_str(&f.metadata).unwrap(),
+                );
+                let drawn = mt["drawn"].as_str().unwrap();
+                let other = if drawn == "left" { "right" } else { "left" };
+                assert_eq!(mf["drawn"], mt["drawn"], "{task:?} L{level} #{pair}");
+                assert_eq!(mf[drawn], mt[drawn], "{task:?} L{level} #{pair}");
+                assert_eq!(mf["rewrites"], mt["rewrites"]);
+                assert_ne!(mf[other], mt[other]);
+                assert!(mt["mutation"].is_null() && mf["mutation"].is_string());
+                let row = |b: &Built| crate::dataset::Record {
+                    task: task.config().into(),
+                    metadata: b.metadata.clone(),
+                    ..Default::default()
+                };
+                let group = |b: &Built| family::EQUIV.split_group(&row(b));
+                assert!(group(&t).is_some());
+                assert_eq!(group(&t), group(&f));
+            }
+        }
+    }
+    // Roundtrip rows are not paired: each index draws its own formula.
+    let (a, b) = (
+        build(Task::RoundtripPl, 2, 7, 0).unwrap().unwrap(),
+        build(Task::RoundtripPl, 2, 7, 1).unwrap().unwrap(),
+    );
+    assert_ne!(a.key, b.key);
+}
+
 /// Rows past level 4 build, verify and carry the difficulty features, in
 /// one order per logic; the drawn formulas are larger than at level 4.
 #[test]

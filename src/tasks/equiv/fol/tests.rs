@@ -2,7 +2,7 @@
 //! printing, Tarski evaluation, sound rewrites, mutations and the prover's
 //! two-way decision.
 
-use super::rewrite::{get, positions, replace, rewrites_at};
+use super::rewrite::{get, mutation_options, positions, replace, rewrites_at};
 use super::*;
 use crate::certificate::Table;
 use crate::tasks::instance_rng;
@@ -269,4 +269,56 @@ fn renaming_past_the_plain_names_stays_fresh() {
         );
         assert!(!degenerate(&g), "{g}");
     }
+}
+
+/// The constant occurrences of a formula, sorted.
+fn constants(f: &Fol) -> Vec<String> {
+    let mut out = Vec::new();
+    f.walk(&mut |g| {
+        if let Fol::Atom(_, args) = g {
+            for t in args {
+                if let Term::App(c, a) = t
+                    && a.is_empty()
+                {
+                    out.push(c.clone());
+                }
+            }
+        }
+    });
+    out.sort();
+    out
+}
+
+/// No mutation puts a constant in or takes one out: no sound rewrite does,
+/// so such a mutation would tell a False pair by its constants alone
+/// (issue 49: the audit's `same_constant_multiset` read 55-57% when
+/// `change_argument` could). A variable argument may still become another
+/// bound variable.
+#[test]
+fn mutations_keep_the_constants() {
+    let f = p("! [X] : ? [Y] : (e(X,a) & (p(Y) | e(b,Y)))");
+    let options = mutation_options(&f);
+    let changed: Vec<String> = options
+        .iter()
+        .filter(|(n, _)| *n == "change_argument")
+        .map(|(_, g)| g.to_string())
+        .collect();
+    assert!(
+        changed.contains(&"! [X] : ? [Y] : (e(X,a) & (p(X) | e(b,Y)))".to_string()),
+        "{changed:?}"
+    );
+    let mut rng = instance_rng(5, &["fol-test"], 1);
+    let mut checked = 0;
+    for i in 0..40u64 {
+        let lv = Level::of(1 + (i % 4) as u8).unwrap();
+        let voc = vocabulary(&mut rng, crate::tasks::equiv::pl::VocabKind::Abstract, &lv);
+        let g = random_formula(&mut rng, &voc, &lv);
+        for h in std::iter::once(f.clone()).chain([g]) {
+            for (name, m) in mutation_options(&h) {
+                assert_eq!(constants(&m), constants(&h), "{name}: {h} became {m}");
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 100, "{checked}");
 }
