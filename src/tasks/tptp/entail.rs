@@ -277,7 +277,7 @@ fn perturb(
         };
         let mut drawn = Vec::new();
         while drawn.len() < DRAWS {
-            let Some(c) = take_weighted(g, t, d, old, cands, rng, &admit) else {
+            let Some(c) = take_weighted(g, t, d, old, cands, rng, admit) else {
                 break;
             };
             drawn.push((c, g.chars(c) as i64 - old_chars as i64));
