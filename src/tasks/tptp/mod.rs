@@ -28,7 +28,7 @@ use std::collections::HashSet;
 
 /// Version of the TPTP task generators; recorded in the manifest and in
 /// every record's `source` so a change of generation is visible.
-pub const GENERATOR_VERSION: &str = "tptp-tasks-20";
+pub const GENERATOR_VERSION: &str = "tptp-tasks-21";
 
 /// One of the three families.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -436,6 +436,13 @@ pub struct Graph {
     /// The greatest premise distance of each pool theorem (same order):
     /// P_d(T) exists exactly for d up to it.
     reach: Vec<u32>,
+    /// Per premise depth d (index d - 1), over the pool theorems whose
+    /// P_d(T) exists and has at most `max_premises` clauses (the theorems
+    /// an entailment row of depth d may ask about): how many there are,
+    /// and for each clause among their P_d(T), in how many P_d(T) and
+    /// among how many of those theorems' ancestors it is
+    /// ([`Graph::premise_weight`]).
+    premise_stats: Vec<PremiseStats>,
     /// A finite model of the whole axiom file, when one was found: every
     /// clause of the graph is then true in it, so no premise set drawn from
     /// the graph is inconsistent.
@@ -457,6 +464,17 @@ pub struct Graph {
 /// distractors are not bounded: there the bound cost more rows than it
 /// removed tells.
 pub const MAX_PROFILE_DISTANCE: f64 = 1.0;
+
+/// Entailment premise statistics of one premise depth
+/// ([`Graph::premise_weight`]).
+#[derive(Clone, Debug, Default)]
+struct PremiseStats {
+    /// Pool theorems whose depth-d premises exist and are few enough.
+    theorems: u32,
+    /// Per clause shown among their depth-d premises: in how many of their
+    /// premise sets, and among how many of their ancestors.
+    clauses: std::collections::HashMap<ClauseId, (u32, u32)>,
+}
 
 /// What the matching reads of one clause: its symbols, printed length and
 /// literal keys (a hash of each literal's canonical form, variables renamed
@@ -571,16 +589,63 @@ impl Graph {
             active_surface,
             active_index,
             reach: Vec::new(),
+            premise_stats: Vec::new(),
             consistent,
             rounds: Vec::new(),
             via_lemma: Vec::new(),
         };
-        g.reach = g
-            .pool
-            .iter()
-            .map(|s| g.distances(s.id).iter().map(|p| p.1).max().unwrap_or(0))
-            .collect();
+        let mut stats: Vec<PremiseStats> = Vec::new();
+        let mut reach = Vec::with_capacity(g.pool.len());
+        for s in &g.pool {
+            let dist = g.distances(s.id);
+            let r = dist.iter().map(|p| p.1).max().unwrap_or(0);
+            reach.push(r);
+            if stats.len() < r as usize {
+                stats.resize_with(r as usize, Default::default);
+            }
+            // P_d(T) as `depth_premises` draws it, for every d it exists at.
+            for d in 1..=r {
+                let in_premises =
+                    |c: ClauseId, k: u32| k == d || (k < d && g.store.get(c).rule == Rule::Input);
+                if dist.iter().filter(|&&(c, k)| in_premises(c, k)).count() > cfg.max_premises {
+                    continue;
+                }
+                let st = &mut stats[d as usize - 1];
+                st.theorems += 1;
+                for &(c, k) in dist.iter().filter(|&&(_, k)| k > 0) {
+                    let e = st.clauses.entry(c).or_default();
+                    e.1 += 1;
+                    if in_premises(c, k) {
+                        e.0 += 1;
+                    }
+                }
+            }
+        }
+        for st in &mut stats {
+            st.clauses.retain(|_, e| e.0 > 0);
+        }
+        g.reach = reach;
+        g.premise_stats = stats;
         g
+    }
+
+    /// How many entailment theorems of depth `d` show clause `c` as a
+    /// premise, per theorem that does not have `c` among its ancestors
+    /// (at least one: the theorem asked about, for a replacement): 0 for a
+    /// clause that no True row of depth `d` shows. A replacement drawn in
+    /// proportion to it enters False rows about as often as True rows show
+    /// it, whether few theorems or most use it: only the theorems that do
+    /// not derive from it may take it as a replacement.
+    pub fn premise_weight(&self, d: u32, c: ClauseId) -> f64 {
+        let Some(st) = d
+            .checked_sub(1)
+            .and_then(|i| self.premise_stats.get(i as usize))
+        else {
+            return 0.0;
+        };
+        st.clauses.get(&c).map_or(0.0, |&(shown, ancestor_of)| {
+            f64::from(shown) / f64::from(st.theorems.saturating_sub(ancestor_of).max(1))
+        })
     }
 
     /// The term bank.
