@@ -413,8 +413,9 @@ pub struct Built {
     pub prover_processed: u64,
 }
 
-/// Per depth, the premise pool of [`Graph::depth_premise_pool`].
-type PremisePools = std::collections::BTreeMap<u32, std::sync::Arc<Vec<(ClauseId, u32)>>>;
+/// Per (depth, premise limit), the premise pool of
+/// [`Graph::depth_premise_pool`].
+type PremisePools = std::collections::BTreeMap<(u32, usize), std::sync::Arc<Vec<(ClauseId, u32)>>>;
 
 /// One saturated axiom file, ready for task generation.
 pub struct Graph {
@@ -449,7 +450,8 @@ pub struct Graph {
     /// Per record: reached only through an earlier round's lemma
     /// ([`crate::saturation::via_lemma`]; empty for one round).
     via_lemma: Vec<bool>,
-    /// Per depth d, once computed: [`Graph::depth_premise_pool`].
+    /// Per depth and premise limit, once computed:
+    /// [`Graph::depth_premise_pool`].
     premise_pools: std::sync::Mutex<PremisePools>,
 }
 
@@ -650,15 +652,19 @@ impl Graph {
     }
 
     /// Every clause that is a depth-d premise ([`Graph::depth_premises`])
-    /// of some theorem of the pool, one per variant class, in clause-id
-    /// order, each with the number of pool theorems it is a depth-d premise
-    /// of (its popularity); computed once per depth. These are the clauses
-    /// a level of depth d shows as premises: drawn as selection distractors
-    /// about as often as they are premises, a clause's text says nothing
-    /// about its label.
-    pub fn depth_premise_pool(&self, d: u32) -> std::sync::Arc<Vec<(ClauseId, u32)>> {
+    /// of a theorem of the pool with at most `limit` of them, one per
+    /// variant class, in clause-id order, each with the number of such
+    /// theorems it is a depth-d premise of (its popularity); computed once
+    /// per depth and limit. These are the clauses a level of depth d whose
+    /// answers hold at most `limit` clauses shows as premises (a theorem
+    /// with more rarely makes a row of that level: at depth 1 its
+    /// premises are all needed, and its clauses, counted, made FLD's
+    /// distractors the clauses that level's rows seldom had as premises):
+    /// drawn as selection distractors about as often as they are premises,
+    /// a clause's text says nothing about its label.
+    pub fn depth_premise_pool(&self, d: u32, limit: usize) -> std::sync::Arc<Vec<(ClauseId, u32)>> {
         let mut cache = self.premise_pools.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(p) = cache.get(&d) {
+        if let Some(p) = cache.get(&(d, limit)) {
             return p.clone();
         }
         // Per variant class: its first clause id and its popularity.
@@ -670,6 +676,9 @@ impl Graph {
             let Some(ps) = self.depth_premises(s.id, d) else {
                 continue;
             };
+            if ps.len() > limit {
+                continue;
+            }
             let keys: std::collections::BTreeMap<String, ClauseId> = ps
                 .into_iter()
                 .filter(|&c| !self.store.clause(c).is_empty())
@@ -684,7 +693,7 @@ impl Graph {
         let mut pool: Vec<(ClauseId, u32)> = classes.into_values().collect();
         pool.sort_unstable();
         let pool = std::sync::Arc::new(pool);
-        cache.insert(d, pool.clone());
+        cache.insert((d, limit), pool.clone());
         pool
     }
 
@@ -1517,21 +1526,21 @@ mod tests {
         }
     }
 
-    /// The premise pool holds one clause per variant class of the pool
-    /// theorems' depth-d premises, each counted once per theorem.
+    /// The premise pool holds one clause per variant class of the depth-d
+    /// premises of the pool theorems that have at most `limit` of them,
+    /// each counted once per theorem.
     #[test]
     fn the_premise_pool_counts_theorems_per_premise() {
         let g = graph(SETS, 600);
-        let pool = g.depth_premise_pool(1);
+        let pool = g.depth_premise_pool(1, 2);
         assert!(pool.len() >= 5, "{} premises", pool.len());
         let mut want: std::collections::BTreeMap<String, u32> = Default::default();
         for s in &g.pool {
-            let keys: HashSet<String> = g
-                .depth_premises(s.id, 1)
-                .unwrap_or_default()
-                .iter()
-                .map(|&c| g.canon(c))
-                .collect();
+            let ps = g.depth_premises(s.id, 1).unwrap_or_default();
+            if ps.len() > 2 {
+                continue;
+            }
+            let keys: HashSet<String> = ps.iter().map(|&c| g.canon(c)).collect();
             for k in keys {
                 *want.entry(k).or_default() += 1;
             }
@@ -1541,7 +1550,14 @@ mod tests {
         assert_eq!(got.len(), pool.len(), "one clause per variant class");
         assert_eq!(got, want);
         // Cached: the same list again.
-        assert!(std::sync::Arc::ptr_eq(&pool, &g.depth_premise_pool(1)));
+        assert!(std::sync::Arc::ptr_eq(&pool, &g.depth_premise_pool(1, 2)));
+        // A larger limit counts more theorems.
+        let all = g.depth_premise_pool(1, usize::MAX);
+        let (few, many) = (
+            pool.iter().map(|p| p.1).sum::<u32>(),
+            all.iter().map(|p| p.1).sum::<u32>(),
+        );
+        assert!(few <= many, "{few} {many}");
     }
 
     /// A weighted draw keeps the literal count and the literals shared

@@ -532,7 +532,8 @@ const MAX_POOLED_DISTANCE: f64 = 1.0;
 /// Up to `k` distractors for premise set `m` of theorem `t` that are
 /// themselves premises: first the depth-d `premises` outside `m` (the
 /// deletion pass dropped them), then clauses of the depth's premise pool
-/// ([`Graph::depth_premise_pool`]: depth-d premises of other theorems),
+/// ([`Graph::depth_premise_pool`]: depth-d premises of other theorems
+/// with at most `cap`, the level's largest answer),
 /// each matched in profile to a premise of `m` (the premises in turn, in a
 /// random order; within [`MAX_POOLED_DISTANCE`]) and admitted only when it
 /// stands in for no premise ([`StandIns`]). A clause that recurs across a
@@ -546,7 +547,7 @@ const MAX_POOLED_DISTANCE: f64 = 1.0;
 fn pooled_distractors(
     g: &Graph,
     t: ClauseId,
-    d: u32,
+    (d, cap): (u32, usize),
     premises: &[ClauseId],
     m: &[ClauseId],
     k: usize,
@@ -563,7 +564,7 @@ fn pooled_distractors(
         .filter(|c| !m.contains(c))
         .filter(|&c| banned.insert(g.canon(c)))
         .collect();
-    let pool = g.depth_premise_pool(d);
+    let pool = g.depth_premise_pool(d, cap);
     let popularity: std::collections::HashMap<ClauseId, u32> = pool.iter().copied().collect();
     let mut cands: Vec<ClauseId> = pool
         .iter()
@@ -805,7 +806,8 @@ pub fn generate(
     let mut stand_ins = StandIns::new(g, t.id, with_models, prover);
     let mut taken: HashSet<String> = premises.iter().map(|&c| g.canon(c)).collect();
     taken.insert(tcanon.clone());
-    let mut distractors = pooled_distractors(g, t.id, d, &premises, &m, k, &mut stand_ins, rng);
+    let mut distractors =
+        pooled_distractors(g, t.id, (d, cap), &premises, &m, k, &mut stand_ins, rng);
     taken.extend(distractors.iter().map(|&c| g.canon(c)));
     // The argument shapes twins keep to: the file's axioms, M and T.
     let shapes = twin::Shapes::of(
@@ -1388,7 +1390,7 @@ mod tests {
         let g = graph(SETS, 600);
         let premise_keys: HashSet<String> = [1, 2]
             .iter()
-            .flat_map(|&d| g.depth_premise_pool(d).to_vec())
+            .flat_map(|&d| g.depth_premise_pool(d, 2 * d as usize).to_vec())
             .map(|(c, _)| g.canon(c))
             .collect();
         let (mut rows, mut twins, mut pooled) = (0, 0, 0);
