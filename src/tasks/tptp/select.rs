@@ -532,8 +532,9 @@ const MAX_POOLED_DISTANCE: f64 = 1.0;
 /// Up to `k` distractors for premise set `m` of theorem `t` that are
 /// themselves premises: first the depth-d `premises` outside `m` (the
 /// deletion pass dropped them), then clauses of the depth's premise pool
-/// ([`Graph::depth_premise_pool`]: depth-d premises of other theorems
-/// with at most `cap`, the level's largest answer),
+/// ([`Graph::depth_premise_pool`]: depth-d premises of the theorems a
+/// row of the level may come from: with at most `cap`, the level's largest
+/// answer, at depth 1, at most `max_premises` deeper),
 /// each matched in profile to a premise of `m` (the premises in turn, in a
 /// random order; within [`MAX_POOLED_DISTANCE`]) and admitted only when it
 /// stands in for no premise ([`StandIns`]). A clause that recurs across a
@@ -547,7 +548,7 @@ const MAX_POOLED_DISTANCE: f64 = 1.0;
 fn pooled_distractors(
     g: &Graph,
     t: ClauseId,
-    (d, cap): (u32, usize),
+    (d, cap, max_premises): (u32, usize, usize),
     premises: &[ClauseId],
     m: &[ClauseId],
     k: usize,
@@ -564,7 +565,11 @@ fn pooled_distractors(
         .filter(|c| !m.contains(c))
         .filter(|&c| banned.insert(g.canon(c)))
         .collect();
-    let pool = g.depth_premise_pool(d, cap);
+    // The theorems a row of this level can come from: at depth 1 the
+    // deletion pass keeps every premise, so one with more than `cap` is
+    // redrawn; deeper, one with more than `max_premises` is.
+    let limit = if d == 1 { cap } else { max_premises };
+    let pool = g.depth_premise_pool(d, limit);
     let popularity: std::collections::HashMap<ClauseId, u32> = pool.iter().copied().collect();
     let mut cands: Vec<ClauseId> = pool
         .iter()
@@ -663,11 +668,9 @@ const TWIN_EDITS: usize = 2;
 /// and its kind, which the quick model search clears there.
 ///
 /// `taken` holds the canonical forms no twin may have (the depth-d
-/// premises and the theorem); each twin drawn joins it. Twins keep to
-/// `shapes` ([`twin::Shapes`]).
+/// premises and the theorem); each twin drawn joins it.
 fn twins_of(
     mut taken: HashSet<String>,
-    shapes: &twin::Shapes,
     k: usize,
     stand_ins: &mut StandIns,
     rng: &mut impl Rng,
@@ -681,14 +684,9 @@ fn twins_of(
         }
         'premise: for edits in 1..=TWIN_EDITS {
             for _ in 0..6 {
-                let Some(text) = twin::twin(
-                    &stand_ins.texts[p],
-                    &stand_ins.theorem,
-                    &taken,
-                    shapes,
-                    edits,
-                    rng,
-                ) else {
+                let Some(text) =
+                    twin::twin(&stand_ins.texts[p], &stand_ins.theorem, &taken, edits, rng)
+                else {
                     break;
                 };
                 let Some(key) = text_key(&text) else {
@@ -806,20 +804,18 @@ pub fn generate(
     let mut stand_ins = StandIns::new(g, t.id, with_models, prover);
     let mut taken: HashSet<String> = premises.iter().map(|&c| g.canon(c)).collect();
     taken.insert(tcanon.clone());
-    let mut distractors =
-        pooled_distractors(g, t.id, (d, cap), &premises, &m, k, &mut stand_ins, rng);
-    taken.extend(distractors.iter().map(|&c| g.canon(c)));
-    // The argument shapes twins keep to: the file's axioms, M and T.
-    let shapes = twin::Shapes::of(
-        g.bank(),
-        g.store
-            .ids()
-            .filter(|&c| g.store.get(c).rule == crate::saturation::Rule::Input)
-            .chain(m.iter().copied())
-            .chain([t.id])
-            .map(|c| g.lits(c)),
+    let mut distractors = pooled_distractors(
+        g,
+        t.id,
+        (d, cap, cfg.max_premises),
+        &premises,
+        &m,
+        k,
+        &mut stand_ins,
+        rng,
     );
-    let twins = twins_of(taken, &shapes, k - distractors.len(), &mut stand_ins, rng);
+    taken.extend(distractors.iter().map(|&c| g.canon(c)));
+    let twins = twins_of(taken, k - distractors.len(), &mut stand_ins, rng);
     let pooled = distractors.clone();
     distractors.extend(matched_distractors(
         g,
@@ -1544,7 +1540,7 @@ mod tests {
             let prover = Prover::new(TasksConfig::default().prover);
             let mut s = StandIns::with_models(&texts, theorem, vec![None; 3], &prover);
             let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
-            let twins = twins_of(taken.clone(), &twin::Shapes::any(), 3, &mut s, &mut rng);
+            let twins = twins_of(taken.clone(), 3, &mut s, &mut rng);
             // Twins of associativity: one symbol and three variables.
             assoc_twins += twins
                 .iter()
