@@ -28,7 +28,7 @@ use std::collections::HashSet;
 
 /// Version of the TPTP task generators; recorded in the manifest and in
 /// every record's `source` so a change of generation is visible.
-pub const GENERATOR_VERSION: &str = "tptp-tasks-21";
+pub const GENERATOR_VERSION: &str = "tptp-tasks-22";
 
 /// One of the three families.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -413,6 +413,10 @@ pub struct Built {
     pub prover_processed: u64,
 }
 
+/// Per (depth, premise limit), the premise pool of
+/// [`Graph::depth_premise_pool`].
+type PremisePools = std::collections::BTreeMap<(u32, usize), std::sync::Arc<Vec<(ClauseId, u32)>>>;
+
 /// One saturated axiom file, ready for task generation.
 pub struct Graph {
     /// The term bank of the saturation run.
@@ -453,6 +457,9 @@ pub struct Graph {
     /// Per record: reached only through an earlier round's lemma
     /// ([`crate::saturation::via_lemma`]; empty for one round).
     via_lemma: Vec<bool>,
+    /// Per depth and premise limit, once computed:
+    /// [`Graph::depth_premise_pool`].
+    premise_pools: std::sync::Mutex<PremisePools>,
 }
 
 /// The farthest an entailment replacement may be from the premise it
@@ -475,6 +482,10 @@ struct PremiseStats {
     /// premise sets, and among how many of their ancestors.
     clauses: std::collections::HashMap<ClauseId, (u32, u32)>,
 }
+
+/// The profile distance over which [`Graph::take_weighted`] makes a
+/// candidate `e` times less likely (0.25: an eighth longer or shorter).
+pub const WEIGHT_SCALE: f64 = 0.25;
 
 /// What the matching reads of one clause: its symbols, printed length and
 /// literal keys (a hash of each literal's canonical form, variables renamed
@@ -593,6 +604,7 @@ impl Graph {
             consistent,
             rounds: Vec::new(),
             via_lemma: Vec::new(),
+            premise_pools: Default::default(),
         };
         let mut stats: Vec<PremiseStats> = Vec::new();
         let mut reach = Vec::with_capacity(g.pool.len());
@@ -702,6 +714,52 @@ impl Graph {
                 .map(|(c, _)| c)
                 .collect(),
         )
+    }
+
+    /// Every clause that is a depth-d premise ([`Graph::depth_premises`])
+    /// of a theorem of the pool with at most `limit` of them, one per
+    /// variant class, in clause-id order, each with the number of such
+    /// theorems it is a depth-d premise of (its popularity); computed once
+    /// per depth and limit. These are the clauses a level of depth d whose
+    /// answers hold at most `limit` clauses shows as premises (a theorem
+    /// with more rarely makes a row of that level: at depth 1 its
+    /// premises are all needed, and its clauses, counted, made FLD's
+    /// distractors the clauses that level's rows seldom had as premises):
+    /// drawn as selection distractors about as often as they are premises,
+    /// a clause's text says nothing about its label.
+    pub fn depth_premise_pool(&self, d: u32, limit: usize) -> std::sync::Arc<Vec<(ClauseId, u32)>> {
+        let mut cache = self.premise_pools.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(p) = cache.get(&(d, limit)) {
+            return p.clone();
+        }
+        // Per variant class: its first clause id and its popularity.
+        let mut classes: std::collections::BTreeMap<String, (ClauseId, u32)> = Default::default();
+        for (s, &reach) in self.pool.iter().zip(&self.reach) {
+            if reach < d {
+                continue;
+            }
+            let Some(ps) = self.depth_premises(s.id, d) else {
+                continue;
+            };
+            if ps.len() > limit {
+                continue;
+            }
+            let keys: std::collections::BTreeMap<String, ClauseId> = ps
+                .into_iter()
+                .filter(|&c| !self.store.clause(c).is_empty())
+                .map(|c| (self.canon(c), c))
+                .collect();
+            for (key, c) in keys {
+                let e = classes.entry(key).or_insert((c, 0));
+                e.0 = e.0.min(c);
+                e.1 += 1;
+            }
+        }
+        let mut pool: Vec<(ClauseId, u32)> = classes.into_values().collect();
+        pool.sort_unstable();
+        let pool = std::sync::Arc::new(pool);
+        cache.insert((d, limit), pool.clone());
+        pool
     }
 
     /// The context axioms A(T): the input clauses among T's ancestors.
@@ -854,6 +912,60 @@ impl Graph {
         }
         scored.sort_unstable();
         let pick = scored[rng.random_range(0..scored.len().min(2))].1;
+        Some(cands.remove(pick))
+    }
+
+    /// Removes from `cands` and returns a candidate with as many literals,
+    /// variables and literals of `t` (up to variable names) as `like`, within
+    /// `max_distance` of `like` in profile against `t` (plus the `penalty`
+    /// it returns; `None` refuses a candidate), drawn at random with
+    /// probability proportional to its `weight` times `exp(-distance /`
+    /// [`WEIGHT_SCALE`]`)`: the nearer, the likelier. `None` when no
+    /// candidate qualifies.
+    #[allow(clippy::too_many_arguments)]
+    pub fn take_weighted(
+        &self,
+        t: ClauseId,
+        like: ClauseId,
+        cands: &mut Vec<ClauseId>,
+        rng: &mut impl Rng,
+        max_distance: f64,
+        penalty: impl Fn(ClauseId) -> Option<f64>,
+        weight: impl Fn(ClauseId) -> f64,
+    ) -> Option<ClauseId> {
+        let ts = self.surface(t);
+        let tlits: HashSet<u64> = ts.lit_keys.iter().copied().collect();
+        let target = self.profile(like, &ts.syms, &tlits);
+        let variables = self.store.clause(like).var_count(&self.bank);
+        let near: Vec<(usize, f64)> = cands
+            .iter()
+            .enumerate()
+            .filter_map(|(i, &c)| {
+                let p = self.profile(c, &ts.syms, &tlits);
+                if p.literals != target.literals
+                    || p.shared_literals != target.shared_literals
+                    || self.store.clause(c).var_count(&self.bank) != variables
+                {
+                    return None;
+                }
+                let d = p.distance(&target) + penalty(c)?;
+                let w = weight(c) * (-d / WEIGHT_SCALE).exp();
+                (d <= max_distance && w > 0.0).then_some((i, w))
+            })
+            .collect();
+        let total: f64 = near.iter().map(|p| p.1).sum();
+        if near.is_empty() || total <= 0.0 {
+            return None;
+        }
+        let mut x = rng.random::<f64>() * total;
+        let mut pick = near[near.len() - 1].0;
+        for &(i, w) in &near {
+            if x < w {
+                pick = i;
+                break;
+            }
+            x -= w;
+        }
         Some(cands.remove(pick))
     }
 
@@ -1476,6 +1588,82 @@ mod tests {
         for d in ds {
             assert!(!anc.contains(&d));
             assert!(symbols(g.bank(), g.lits(d)).iter().any(|s| ts.contains(s)));
+        }
+    }
+
+    /// The premise pool holds one clause per variant class of the depth-d
+    /// premises of the pool theorems that have at most `limit` of them,
+    /// each counted once per theorem.
+    #[test]
+    fn the_premise_pool_counts_theorems_per_premise() {
+        let g = graph(SETS, 600);
+        let pool = g.depth_premise_pool(1, 2);
+        assert!(pool.len() >= 5, "{} premises", pool.len());
+        let mut want: std::collections::BTreeMap<String, u32> = Default::default();
+        for s in &g.pool {
+            let ps = g.depth_premises(s.id, 1).unwrap_or_default();
+            if ps.len() > 2 {
+                continue;
+            }
+            let keys: HashSet<String> = ps.iter().map(|&c| g.canon(c)).collect();
+            for k in keys {
+                *want.entry(k).or_default() += 1;
+            }
+        }
+        let got: std::collections::BTreeMap<String, u32> =
+            pool.iter().map(|&(c, n)| (g.canon(c), n)).collect();
+        assert_eq!(got.len(), pool.len(), "one clause per variant class");
+        assert_eq!(got, want);
+        // Cached: the same list again.
+        assert!(std::sync::Arc::ptr_eq(&pool, &g.depth_premise_pool(1, 2)));
+        // A larger limit counts more theorems.
+        let all = g.depth_premise_pool(1, usize::MAX);
+        let (few, many) = (
+            pool.iter().map(|p| p.1).sum::<u32>(),
+            all.iter().map(|p| p.1).sum::<u32>(),
+        );
+        assert!(few <= many, "{few} {many}");
+    }
+
+    /// A weighted draw keeps the literal count and the literals shared
+    /// with the theorem, never takes a weightless candidate, and takes the
+    /// only weighted one.
+    #[test]
+    fn weighted_draws_keep_the_shape_and_follow_the_weights() {
+        use rand::SeedableRng;
+        let g = graph(SETS, 600);
+        let t = g.pool[0].id;
+        let like = g.depth_premises(t, 1).unwrap()[0];
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(3);
+        let all: Vec<ClauseId> = g.active.clone();
+        let mut cands = all.clone();
+        let none = g.take_weighted(t, like, &mut cands, &mut rng, 1.0, |_| Some(0.0), |_| 0.0);
+        assert_eq!(none, None);
+        assert_eq!(cands.len(), all.len(), "nothing removed");
+        let lits = g.lits(like).len();
+        let mut drawn = 0;
+        while let Some(c) =
+            g.take_weighted(t, like, &mut cands, &mut rng, 1.0, |_| Some(0.0), |_| 1.0)
+        {
+            assert_eq!(g.lits(c).len(), lits, "{}", g.text(c));
+            drawn += 1;
+        }
+        assert!(drawn >= 2, "{drawn} drawn");
+        // One candidate of weight 1 among weightless ones.
+        let first = all
+            .iter()
+            .copied()
+            .find(|&c| {
+                let mut one = vec![c];
+                g.take_weighted(t, like, &mut one, &mut rng, 1.0, |_| Some(0.0), |_| 1.0)
+                    .is_some()
+            })
+            .expect("a candidate of the premise's shape");
+        for _ in 0..5 {
+            let mut cands = all.clone();
+            let w = |c: ClauseId| if c == first { 1.0 } else { 0.0 };
+            let got = g.take_weighted(t, like, &mut cands, &mut rng, 1.0, |_| Some(0.0), w);
+            assert_eq!(got, Some(first));
         }
     }
 
