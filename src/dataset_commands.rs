@@ -18,20 +18,34 @@ pub fn parse_margin(s: &str) -> Result<f64, String> {
     }
 }
 
-pub fn audit(
-    dir: &Path,
-    margin: f64,
-    min_rows: usize,
-    exploit_rows: usize,
-    exploit_answers: Option<&Path>,
-    json: bool,
-    markdown: bool,
-) -> Result<(), RunError> {
+/// What `saturate audit` was asked for.
+pub struct AuditOptions<'a> {
+    /// Largest tolerated lead over the majority, in points.
+    pub margin: f64,
+    /// Cells with fewer rows are reported but never fail.
+    pub min_rows: usize,
+    /// Rows per cell the exploit suite scores.
+    pub exploit_rows: usize,
+    /// Where to write every canned answer scored, if anywhere.
+    pub exploit_answers: Option<&'a Path>,
+    /// Where to write the report as JSON besides printing it, if anywhere.
+    pub json_out: Option<&'a Path>,
+    /// Only the exploit suite.
+    pub exploits_only: bool,
+    /// Print JSON instead of the table.
+    pub json: bool,
+    /// Print the card's Markdown section instead of the table.
+    pub markdown: bool,
+}
+
+pub fn audit(dir: &Path, o: &AuditOptions<'_>) -> Result<(), RunError> {
+    let (exploit_answers, json, markdown) = (o.exploit_answers, o.json, o.markdown);
     let settings = saturate::audit::AuditSettings {
-        margin_points: margin,
-        min_rows,
-        exploit_rows,
+        margin_points: o.margin,
+        min_rows: o.min_rows,
+        exploit_rows: o.exploit_rows,
         keep_exploit_answers: exploit_answers.is_some(),
+        exploits_only: o.exploits_only,
         ..saturate::audit::AuditSettings::default()
     };
     let mut report = saturate::audit::audit_dataset(dir, &Registry::builtin(), &settings)
@@ -58,6 +72,12 @@ pub fn audit(
         for c in &mut report.exploits {
             c.answers.clear();
         }
+    }
+    if let Some(path) = o.json_out {
+        pipeline::write_atomic(path, |w| {
+            serde_json::to_writer_pretty(&mut *w, &report)?;
+            std::io::Write::write_all(w, b"\n")
+        })?;
     }
     if json {
         println!(

@@ -390,6 +390,14 @@ enum Command {
         /// (`saturate score` takes one answer per id: split by `exploit`).
         #[arg(long, value_name = "FILE")]
         exploit_answers: Option<PathBuf>,
+        /// Also write the report as JSON to FILE (what `--json` prints), so
+        /// one audit gives both the table and the JSON.
+        #[arg(long, value_name = "FILE")]
+        json_out: Option<PathBuf>,
+        /// Run only the exploit suite (no readers, no judged cells): the
+        /// readers are most of an audit's time on a large dataset.
+        #[arg(long)]
+        exploits_only: bool,
         /// Print the report as JSON on stdout instead of the table.
         #[arg(long)]
         json: bool,
@@ -637,16 +645,22 @@ fn main() {
             min_rows,
             exploit_rows,
             exploit_answers,
+            json_out,
+            exploits_only,
             json,
             markdown,
         }) => audit(
             &dir,
-            margin,
-            min_rows,
-            exploit_rows,
-            exploit_answers.as_deref(),
-            json,
-            markdown,
+            &dataset_commands::AuditOptions {
+                margin,
+                min_rows,
+                exploit_rows,
+                exploit_answers: exploit_answers.as_deref(),
+                json_out: json_out.as_deref(),
+                exploits_only,
+                json,
+                markdown,
+            },
         ),
         None => run_domain(&cli.run),
     };

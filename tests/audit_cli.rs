@@ -137,6 +137,18 @@ fn the_card_holds_the_audit_that_saturate_audit_prints() {
     let stored: serde_json::Value =
         serde_json::from_slice(&std::fs::read(d.join("audit.json")).unwrap()).unwrap();
     assert_eq!(stored, report);
+    // `--json-out FILE` writes that report while the table is printed.
+    let out = tmp.path().join("report.json");
+    let o = run(&[
+        "audit",
+        d.to_str().unwrap(),
+        "--json-out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), code, "{}", stderr(&o));
+    assert!(stdout(&o).contains("eq_gf"), "{}", stdout(&o));
+    let written: serde_json::Value = serde_json::from_slice(&std::fs::read(&out).unwrap()).unwrap();
+    assert_eq!(written, report);
 }
 
 #[test]
@@ -312,6 +324,19 @@ fn the_exploit_answers_file_rescores_to_the_suites_means() {
         .sum();
     assert_eq!(lines.len() as u64, scored);
     assert!(report["exploits"][0].get("answers").is_none());
+    // `--exploits-only` gives the same exploit cells and judges no reader.
+    let o = run(&[
+        "audit",
+        eq.to_str().unwrap(),
+        "--json",
+        "--min-rows",
+        "1",
+        "--exploits-only",
+    ]);
+    let only: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(only["exploits"], report["exploits"]);
+    assert_eq!(only["cells"].as_array().map(Vec::len), Some(0));
+    assert!(!report["cells"].as_array().unwrap().is_empty());
     // Each exploit's answers, scored by `saturate score`, get the audit's
     // scores.
     let names: std::collections::BTreeSet<&str> = lines
