@@ -612,6 +612,13 @@ impl Graph {
             premise_pools: Default::default(),
         };
         let mut stats: Vec<PremiseStats> = Vec::new();
+        // A theorem counts at depth d when its P_d(T) holds few enough.
+        let fits = |dist: &[(ClauseId, u32)], d: u32| {
+            dist.iter()
+                .filter(|&&(c, k)| g.is_depth_premise(c, k, d))
+                .count()
+                <= cfg.max_premises
+        };
         let mut reach = Vec::with_capacity(g.pool.len());
         let mut all_dists = Vec::with_capacity(g.pool.len());
         for s in &g.pool {
@@ -623,9 +630,8 @@ impl Graph {
             }
             // P_d(T) as `depth_premises` draws it, for every d it exists at.
             for d in 1..=r {
-                let in_premises =
-                    |c: ClauseId, k: u32| k == d || (k < d && g.store.get(c).rule == Rule::Input);
-                if dist.iter().filter(|&&(c, k)| in_premises(c, k)).count() > cfg.max_premises {
+                let in_premises = |c: ClauseId, k: u32| g.is_depth_premise(c, k, d);
+                if !fits(&dist, d) {
                     continue;
                 }
                 let st = &mut stats[d as usize - 1];
@@ -659,11 +665,10 @@ impl Graph {
         for (dist, &r) in all_dists.iter().zip(&reach) {
             let ancestors: HashSet<ClauseId> = dist.iter().map(|p| p.0).collect();
             for d in 1..=r {
-                let in_premises =
-                    |c: ClauseId, k: u32| k == d || (k < d && g.store.get(c).rule == Rule::Input);
-                if dist.iter().filter(|&&(c, k)| in_premises(c, k)).count() > cfg.max_premises {
+                if !fits(dist, d) {
                     continue;
                 }
+                let in_premises = |c: ClauseId, k: u32| g.is_depth_premise(c, k, d);
                 let st = &mut stats[d as usize - 1];
                 let listed: Vec<ClauseId> = dist
                     .iter()
@@ -789,10 +794,16 @@ impl Graph {
         }
         Some(
             dist.into_iter()
-                .filter(|&(c, k)| k == d || (k < d && self.store.get(c).rule == Rule::Input))
+                .filter(|&(c, k)| self.is_depth_premise(c, k, d))
                 .map(|(c, _)| c)
                 .collect(),
         )
+    }
+
+    /// Whether an ancestor `c` at distance `k` of a theorem belongs to its
+    /// P_d(T): at exactly distance `d`, or an input clause reached sooner.
+    fn is_depth_premise(&self, c: ClauseId, k: u32, d: u32) -> bool {
+        k == d || (k < d && self.store.get(c).rule == Rule::Input)
     }
 
     /// Every clause that is a depth-d premise ([`Graph::depth_premises`])
