@@ -296,15 +296,12 @@ fn the_exploit_answers_file_rescores_to_the_suites_means() {
     let tmp = tempfile::tempdir().unwrap();
     let eq = common::small_eq_dataset(tmp.path(), 12);
     let file = tmp.path().join("exploits.jsonl");
-    let o = run(&[
-        "audit",
-        eq.to_str().unwrap(),
-        "--json",
-        "--min-rows",
-        "1",
-        "--exploit-answers",
-        file.to_str().unwrap(),
-    ]);
+    let audit = |extra: &[&str]| {
+        let mut args = vec!["audit", eq.to_str().unwrap(), "--json", "--min-rows", "1"];
+        args.extend_from_slice(extra);
+        run(&args)
+    };
+    let o = audit(&["--exploit-answers", file.to_str().unwrap()]);
     let code = o.status.code();
     assert!(code == Some(0) || code == Some(1), "{}", stderr(&o));
     let report: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
@@ -325,14 +322,7 @@ fn the_exploit_answers_file_rescores_to_the_suites_means() {
     assert_eq!(lines.len() as u64, scored);
     assert!(report["exploits"][0].get("answers").is_none());
     // `--exploits-only` gives the same exploit cells and judges no reader.
-    let o = run(&[
-        "audit",
-        eq.to_str().unwrap(),
-        "--json",
-        "--min-rows",
-        "1",
-        "--exploits-only",
-    ]);
+    let o = audit(&["--exploits-only"]);
     let only: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
     assert_eq!(only["exploits"], report["exploits"]);
     assert_eq!(only["cells"].as_array().map(Vec::len), Some(0));
