@@ -21,7 +21,11 @@
 //!   ([`take_weighted`], [`Graph::swap_chance`]), so that every clause
 //!   enters False rows about as often as it leaves True rows and which
 //!   clauses a row lists does not tell its label to a reader of the
-//!   premises' words;
+//!   premises' words; the chance is further weighted per clause by a
+//!   calibration that perturbs the level's theorems and evens out what the
+//!   length and symbol rules leave uneven ([`calibrate`]);
+//! - a replacement also carries the theorem's literals that only the
+//!   replaced premise carried;
 //! - the replacements applied keep the premises' total length, and the
 //!   longest premise keeps its length ([`perturb`]);
 //! - every attempt builds and certifies both versions (kept and perturbed)
@@ -41,7 +45,7 @@ use crate::saturation::ClauseId;
 use crate::tasks::Score;
 use rand::Rng;
 use rand::seq::SliceRandom;
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 /// One generation attempt for a slot whose target label is `want_true`.
 pub fn generate(
@@ -66,7 +70,8 @@ pub fn generate(
     // fail (long premises and an Unknown, no matched replacement) would
     // leave a trace a reader could use.
     let mut perturbed = premises.clone();
-    let ops = perturb(g, t.id, d, &mut perturbed, k, rng);
+    let weights = g.swap_weights(d, k);
+    let ops = perturb(g, t.id, d, &mut perturbed, k, &weights, rng);
     if ops.is_empty() {
         return Err(Reject::NoDistractors);
     }
@@ -205,6 +210,7 @@ fn perturb(
     d: u32,
     premises: &mut [ClauseId],
     k: u32,
+    weights: &HashMap<ClauseId, f64>,
     rng: &mut impl Rng,
 ) -> Vec<(ClauseId, ClauseId)> {
     let n = premises.len();
@@ -225,6 +231,7 @@ fn perturb(
     let longest_slot = slots.first().copied();
     let longest_chars = longest_slot.map_or(0, |j| g.chars(premises[j]));
     let tsyms = g.symbols_of(t);
+    let tlits: HashSet<u64> = g.surface(t).lit_keys.iter().copied().collect();
     // Symbols of the original premises and the theorem: a replacement may
     // use no other.
     let known: HashSet<SymbolId> = premises
@@ -251,6 +258,24 @@ fn perturb(
             .copied()
             .filter(|s| tsyms.contains(s) && !others.contains(s))
             .collect();
+        // Likewise the theorem's literals that only `old` carries: at
+        // depth 1 the premises are the theorem's parents and share its
+        // literals, and "how many conclusion literals occur in the
+        // premises" told the labels apart (embedded SET level 1: +10
+        // points over the majority at 200 rows).
+        let other_lits: HashSet<u64> = premises
+            .iter()
+            .enumerate()
+            .filter(|&(j, _)| j != i)
+            .flat_map(|(_, &p)| g.surface(p).lit_keys.clone())
+            .collect();
+        let needed_lits: Vec<u64> = g
+            .surface(old)
+            .lit_keys
+            .iter()
+            .copied()
+            .filter(|l| tlits.contains(l) && !other_lits.contains(l))
+            .collect();
         let cands = if background.contains(&old) {
             &mut spare_background
         } else {
@@ -274,11 +299,17 @@ fn perturb(
             if !needed.iter().all(|s| syms.contains(s)) {
                 return None;
             }
+            if !needed_lits.is_empty() {
+                let lits = g.surface(c);
+                if !needed_lits.iter().all(|l| lits.lit_keys.contains(l)) {
+                    return None;
+                }
+            }
             // Nothing foreign to the original premises and theorem: a new
             // symbol would lower the conclusion's overlap with the premises.
             syms.iter().all(|s| known.contains(s)).then_some(0.0)
         };
-        let drawn: Vec<(ClauseId, i64)> = take_weighted(g, t, d, old, cands, rng, admit)
+        let drawn: Vec<(ClauseId, i64)> = take_weighted(g, t, (d, weights), old, cands, rng, admit)
             .into_iter()
             .map(|c| (c, g.chars(c) as i64 - old_chars as i64))
             .collect();
@@ -405,7 +436,8 @@ const COVER_TRIES: usize = 8;
 /// `like` of theorem `t` at depth `d`: each candidate that `admit` accepts,
 /// whose profile is within [`super::MAX_PROFILE_DISTANCE`] of `like`'s and
 /// that True rows of depth `d` list ([`Graph::premise_weight`] above 0) is
-/// kept on its own with probability [`Graph::swap_chance`]; at most
+/// kept on its own with probability [`Graph::swap_chance`] times
+/// `weights[candidate] / weights[like]` (at most 1; [`calibrate`]); at most
 /// [`DRAWS`] of the kept ones (drawn uniformly) are returned, in `cands`
 /// order. Empty when none is kept: the premise is then not replaced.
 ///
@@ -418,12 +450,13 @@ const COVER_TRIES: usize = 8;
 fn take_weighted(
     g: &Graph,
     t: ClauseId,
-    d: u32,
+    (d, weights): (u32, &HashMap<ClauseId, f64>),
     like: ClauseId,
     cands: &mut Vec<ClauseId>,
     rng: &mut impl Rng,
     admit: impl Fn(ClauseId) -> Option<f64>,
 ) -> Vec<ClauseId> {
+    let w = |c: ClauseId| weights.get(&c).copied().unwrap_or(1.0);
     let ts = g.surface(t);
     let tlits: HashSet<u64> = ts.lit_keys.iter().copied().collect();
     let target = g.profile(like, &ts.syms, &tlits);
@@ -434,7 +467,7 @@ fn take_weighted(
         if dist > super::MAX_PROFILE_DISTANCE || g.premise_weight(d, c) <= 0.0 {
             continue;
         }
-        if rng.random_bool(g.swap_chance(d, like, c)) {
+        if rng.random_bool((g.swap_chance(d, like, c) * w(c) / w(like)).min(1.0)) {
             kept.push(i);
         }
     }
@@ -448,6 +481,89 @@ fn take_weighted(
         cands.remove(i);
     }
     out
+}
+
+/// Theorems of a level the calibration ([`calibrate`]) perturbs at most
+/// (evenly spaced over the pool's theorems of that depth).
+const CALIBRATION_THEOREMS: usize = 400;
+
+/// Rounds of [`calibrate`]: each perturbs the sampled theorems once (the
+/// same random stream per theorem every round) and moves each clause's
+/// weight by the square root of its imbalance.
+const CALIBRATION_ROUNDS: u64 = 5;
+
+/// Perturbations of each sampled theorem per round of [`calibrate`].
+const CALIBRATION_DRAWS: u64 = 4;
+
+/// The pseudo-count added to both sides of a clause's flow in
+/// [`calibrate`]: a clause seen once or twice is left nearly alone.
+const PSEUDO: f64 = 2.0;
+
+/// The bounds of a calibrated weight: no clause becomes more than this
+/// many times more (or less) likely to enter or leave a premise set.
+const MAX_SWAP_WEIGHT: f64 = 16.0;
+
+/// The per-clause weights of [`Graph::swap_weights`] for depth `d` and up
+/// to `k` replacements, found by simulation: the level's theorems (up to
+/// [`CALIBRATION_THEOREMS`]) are perturbed as a False row perturbs them,
+/// counting for each clause how often it leaves premise sets (`out`) and
+/// enters them (`in`); each round multiplies its weight by
+/// `sqrt((out + 1/2) / (in + 1/2))`, so a clause that leaves more often
+/// than it enters is replaced less and drawn more. Deterministic: a pure
+/// function of the graph, `d` and `k`, whatever the run's seed, threads
+/// or cells.
+///
+/// Why: the pairwise rule of [`Graph::swap_chance`] counts the swaps the
+/// graph allows, not those a row makes once the length, literal and
+/// symbol constraints of [`perturb`] apply; on the small lattice and
+/// field theories, at 200 rows per cell, clauses still left True rows
+/// three times as often as they entered False ones (LAT level 2:
+/// `join(X0,meet(X1,meet(X2,X0)))=X0` in 15 True and 4 False rows), and
+/// naive Bayes over the premises' words led by 13.5 points (FLD level 2:
+/// 10.3).
+pub(super) fn calibrate(g: &Graph, d: u32, k: u32) -> HashMap<ClauseId, f64> {
+    let mut weights: HashMap<ClauseId, f64> = HashMap::new();
+    let theorems: Vec<(usize, ClauseId, Vec<ClauseId>)> = g
+        .pool
+        .iter()
+        .enumerate()
+        .filter_map(|(i, t)| {
+            let ps = g.depth_premises(t.id, d)?;
+            (!ps.is_empty() && ps.len() <= g.max_premises).then_some((i, t.id, ps))
+        })
+        .collect();
+    let n = theorems.len();
+    let sample: Vec<&(usize, ClauseId, Vec<ClauseId>)> = if n <= CALIBRATION_THEOREMS {
+        theorems.iter().collect()
+    } else {
+        (0..CALIBRATION_THEOREMS)
+            .map(|j| &theorems[j * n / CALIBRATION_THEOREMS])
+            .collect()
+    };
+    if sample.is_empty() {
+        return weights;
+    }
+    let (ds, ks) = (d.to_string(), k.to_string());
+    for _ in 0..CALIBRATION_ROUNDS {
+        let mut flow: BTreeMap<ClauseId, (u32, u32)> = BTreeMap::new();
+        for (i, t, premises) in &sample {
+            for draw in 0..CALIBRATION_DRAWS {
+                let mut rng =
+                    crate::tasks::instance_rng(draw, &["swap-calibration", &ds, &ks], *i as u64);
+                let mut perturbed = premises.clone();
+                for (old, new) in perturb(g, *t, d, &mut perturbed, k, &weights, &mut rng) {
+                    flow.entry(old).or_default().0 += 1;
+                    flow.entry(new).or_default().1 += 1;
+                }
+            }
+        }
+        for (c, (out, inn)) in flow {
+            let ratio = ((f64::from(out) + PSEUDO) / (f64::from(inn) + PSEUDO)).sqrt();
+            let w = weights.entry(c).or_insert(1.0);
+            *w = (*w * ratio).clamp(1.0 / MAX_SWAP_WEIGHT, MAX_SWAP_WEIGHT);
+        }
+    }
+    weights
 }
 
 /// The prompt of an entailment instance; with `formula`, the conclusion is
@@ -561,7 +677,17 @@ mod tests {
             for seed in 0..40u64 {
                 let mut perturbed = premises.clone();
                 let mut rng = crate::tasks::instance_rng(seed, &["longest"], n as u64);
-                if perturb(&g, *t, *d, &mut perturbed, 4, &mut rng).is_empty() {
+                if perturb(
+                    &g,
+                    *t,
+                    *d,
+                    &mut perturbed,
+                    4,
+                    &g.swap_weights(*d, 4),
+                    &mut rng,
+                )
+                .is_empty()
+                {
                     continue;
                 }
                 perturbed_sets += 1;
@@ -595,7 +721,15 @@ mod tests {
                 for seed in 0..10u64 {
                     let mut perturbed = premises.clone();
                     let mut rng = crate::tasks::instance_rng(seed, &["length"], n as u64);
-                    let ops = perturb(&g, t.id, d, &mut perturbed, 3, &mut rng);
+                    let ops = perturb(
+                        &g,
+                        t.id,
+                        d,
+                        &mut perturbed,
+                        3,
+                        &g.swap_weights(d, 3),
+                        &mut rng,
+                    );
                     if ops.is_empty() {
                         assert_eq!(perturbed, premises);
                         continue;
@@ -620,42 +754,80 @@ mod tests {
         assert!(replacements > perturbed_sets, "{replacements}");
     }
 
+    /// Lattices (meet and join: idempotent, commutative, associative, and
+    /// absorbing each other): a small equational theory whose premise sets
+    /// share a few laws, as on the TPTP lattice and field axiom files.
+    const LATTICE: &str = "cnf(mi, axiom, meet(X, X) = X).\n\
+        cnf(ji, axiom, join(X, X) = X).\n\
+        cnf(mc, axiom, meet(X, Y) = meet(Y, X)).\n\
+        cnf(jc, axiom, join(X, Y) = join(Y, X)).\n\
+        cnf(ma, axiom, meet(meet(X, Y), Z) = meet(X, meet(Y, Z))).\n\
+        cnf(ja, axiom, join(join(X, Y), Z) = join(X, join(Y, Z))).\n\
+        cnf(mj, axiom, meet(X, join(X, Y)) = X).\n\
+        cnf(jm, axiom, join(X, meet(X, Y)) = X).\n";
+
     /// Over many perturbations of the test theory's premise sets, each
     /// clause enters the perturbed sets about as often as it leaves them:
     /// the sum over clauses of |left - entered| is a small share of the
-    /// replacements (19% with the pairwise rule, [`Graph::swap_chance`];
-    /// 43% before it, when the clauses that most sets list left far more
-    /// often than they came back).
+    /// replacements (43% before the pairwise rule of [`Graph::swap_chance`],
+    /// when the clauses that most sets list left far more often than they
+    /// came back), and the calibrated weights ([`calibrate`]) cut the
+    /// systematic part of what is left: the chi-square statistic
+    /// sum((left - entered)^2 / (left + entered)), about one per clause for
+    /// chance alone, drops by a third or more on draws the calibration did
+    /// not see (lattices: 152 to 97 over 47 clauses; the absolute
+    /// imbalance from 26% to 23% of the replacements).
     #[test]
     fn clauses_enter_perturbed_premises_as_often_as_they_leave() {
-        let g = graph(SETS, 600);
+        let g = graph(LATTICE, 600);
         let max = TasksConfig::default().max_premises;
-        let mut flow: BTreeMap<(u32, ClauseId), (i64, i64)> = BTreeMap::new();
-        let mut replacements = 0i64;
-        for (n, t) in g.pool.iter().take(300).enumerate() {
+        let flows = |calibrated: bool| {
+            let mut flow: BTreeMap<(u32, ClauseId), (i64, i64)> = BTreeMap::new();
+            let mut replacements = 0i64;
+            let none = HashMap::new();
             for d in 1..=3u32 {
-                let Some(premises) = g.depth_premises(t.id, d) else {
-                    continue;
-                };
-                if premises.len() > max {
-                    continue;
-                }
-                for seed in 0..10u64 {
-                    let mut perturbed = premises.clone();
-                    let mut rng = crate::tasks::instance_rng(seed, &["flow"], n as u64);
-                    for (old, new) in perturb(&g, t.id, d, &mut perturbed, 3, &mut rng) {
-                        flow.entry((d, old)).or_default().0 += 1;
-                        flow.entry((d, new)).or_default().1 += 1;
-                        replacements += 1;
+                let weights = g.swap_weights(d, 3);
+                let weights = if calibrated { &*weights } else { &none };
+                for (n, t) in g.pool.iter().enumerate() {
+                    let Some(premises) = g.depth_premises(t.id, d) else {
+                        continue;
+                    };
+                    if premises.is_empty() || premises.len() > max {
+                        continue;
+                    }
+                    for seed in 100..120u64 {
+                        let mut perturbed = premises.clone();
+                        let mut rng = crate::tasks::instance_rng(seed, &["flow"], n as u64);
+                        for (old, new) in perturb(&g, t.id, d, &mut perturbed, 3, weights, &mut rng)
+                        {
+                            flow.entry((d, old)).or_default().0 += 1;
+                            flow.entry((d, new)).or_default().1 += 1;
+                            replacements += 1;
+                        }
                     }
                 }
             }
-        }
-        let imbalance: i64 = flow.values().map(|&(l, e)| (l - e).abs()).sum();
-        assert!(replacements >= 1000, "{replacements} replacements");
+            let imbalance: i64 = flow.values().map(|&(l, e)| (l - e).abs()).sum();
+            let chi: f64 = flow
+                .values()
+                .map(|&(l, e)| ((l - e) * (l - e)) as f64 / (l + e) as f64)
+                .sum();
+            (imbalance, replacements, chi, flow.len())
+        };
+        let (raw, raw_n, raw_chi, raw_clauses) = flows(false);
+        let (cal, cal_n, cal_chi, cal_clauses) = flows(true);
+        eprintln!(
+            "pairwise rule: imbalance {raw} of {raw_n}, chi {raw_chi:.0} over {raw_clauses} clauses; \
+             calibrated: {cal} of {cal_n}, chi {cal_chi:.0} over {cal_clauses}"
+        );
+        assert!(cal_n >= 1500, "{cal_n} replacements");
         assert!(
-            imbalance * 100 <= replacements * IMBALANCE_PERCENT,
-            "imbalance {imbalance} over {replacements} replacements"
+            cal * 100 <= cal_n * IMBALANCE_PERCENT,
+            "imbalance {cal} over {cal_n} replacements"
+        );
+        assert!(
+            cal_chi * 3.0 <= raw_chi * 2.0,
+            "chi-square {cal_chi:.0} calibrated, {raw_chi:.0} with the pairwise rule alone"
         );
     }
 

@@ -28,7 +28,7 @@ use std::collections::HashSet;
 
 /// Version of the TPTP task generators; recorded in the manifest and in
 /// every record's `source` so a change of generation is visible.
-pub const GENERATOR_VERSION: &str = "tptp-tasks-23";
+pub const GENERATOR_VERSION: &str = "tptp-tasks-24";
 
 /// One of the three families.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -460,7 +460,17 @@ pub struct Graph {
     /// Per depth and premise limit, once computed:
     /// [`Graph::depth_premise_pool`].
     premise_pools: std::sync::Mutex<PremisePools>,
+    /// Per entailment depth and replacement count, once computed:
+    /// [`Graph::swap_weights`].
+    swap_weights: std::sync::Mutex<SwapWeights>,
+    /// `max_premises` of the configuration the graph was made with: the
+    /// most depth-d premises a row's theorem may have.
+    max_premises: usize,
 }
+
+/// [`Graph::swap_weights`] per (depth, replacement count).
+type SwapWeights =
+    std::collections::HashMap<(u32, u32), std::sync::Arc<std::collections::HashMap<ClauseId, f64>>>;
 
 /// The farthest an entailment replacement may be from the premise it
 /// replaces (`Profile::distance`): about a fifth longer or shorter with
@@ -610,6 +620,8 @@ impl Graph {
             rounds: Vec::new(),
             via_lemma: Vec::new(),
             premise_pools: Default::default(),
+            swap_weights: Default::default(),
+            max_premises: cfg.max_premises,
         };
         let mut stats: Vec<PremiseStats> = Vec::new();
         // A theorem counts at depth d when its P_d(T) holds few enough.
@@ -742,6 +754,24 @@ impl Graph {
         };
         let n = |x, y| f64::from(st.swaps.get(&(x, y)).copied().unwrap_or(0));
         (n(b, a) / n(a, b).max(1.0)).min(1.0)
+    }
+
+    /// Each clause's weight `w` in the entailment replacement chance
+    /// `min(1, swap_chance(a, b) * w(b) / w(a))` of premise `a` turning
+    /// into `b` at depth `d` with up to `k` replacements (absent: 1),
+    /// calibrated once per (d, k) by [`entail::calibrate`] so that, over
+    /// the level's theorems, every clause enters False rows about as often
+    /// as it leaves True rows.
+    pub fn swap_weights(
+        &self,
+        d: u32,
+        k: u32,
+    ) -> std::sync::Arc<std::collections::HashMap<ClauseId, f64>> {
+        let mut cache = self.swap_weights.lock().unwrap_or_else(|e| e.into_inner());
+        cache
+            .entry((d, k))
+            .or_insert_with(|| std::sync::Arc::new(entail::calibrate(self, d, k)))
+            .clone()
     }
 
     /// The term bank.
