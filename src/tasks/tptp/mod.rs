@@ -770,7 +770,17 @@ impl Graph {
         let mut cache = self.swap_weights.lock().unwrap_or_else(|e| e.into_inner());
         cache
             .entry((d, k))
-            .or_insert_with(|| std::sync::Arc::new(entail::calibrate(self, d, k)))
+            .or_insert_with(|| {
+                let start = std::time::Instant::now();
+                let w = entail::calibrate(self, d, k);
+                tracing::debug!(
+                    "{}: entailment swap weights for depth {d}, k {k}: {} clauses in {:.2}s",
+                    self.name,
+                    w.len(),
+                    start.elapsed().as_secs_f64()
+                );
+                std::sync::Arc::new(w)
+            })
             .clone()
     }
 
