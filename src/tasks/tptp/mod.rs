@@ -469,8 +469,10 @@ pub struct Graph {
 }
 
 /// [`Graph::swap_weights`] per (depth, replacement count).
-type SwapWeights =
-    std::collections::HashMap<(u32, u32), std::sync::Arc<std::collections::HashMap<ClauseId, f64>>>;
+type SwapWeights = std::collections::HashMap<
+    (u32, u32),
+    std::sync::Arc<std::sync::OnceLock<std::sync::Arc<std::collections::HashMap<ClauseId, f64>>>>,
+>;
 
 /// The farthest an entailment replacement may be from the premise it
 /// replaces (`Profile::distance`): about a fifth longer or shorter with
@@ -767,21 +769,28 @@ impl Graph {
         d: u32,
         k: u32,
     ) -> std::sync::Arc<std::collections::HashMap<ClauseId, f64>> {
-        let mut cache = self.swap_weights.lock().unwrap_or_else(|e| e.into_inner());
-        cache
+        // The map's lock is held only to find the key's cell: levels
+        // calibrate in parallel, and a worker wanting a level being
+        // calibrated waits for it.
+        let cell = self
+            .swap_weights
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
             .entry((d, k))
-            .or_insert_with(|| {
-                let start = std::time::Instant::now();
-                let w = entail::calibrate(self, d, k);
-                tracing::debug!(
-                    "{}: entailment swap weights for depth {d}, k {k}: {} clauses in {:.2}s",
-                    self.name,
-                    w.len(),
-                    start.elapsed().as_secs_f64()
-                );
-                std::sync::Arc::new(w)
-            })
-            .clone()
+            .or_default()
+            .clone();
+        cell.get_or_init(|| {
+            let start = std::time::Instant::now();
+            let w = entail::calibrate(self, d, k);
+            tracing::debug!(
+                "{}: entailment swap weights for depth {d}, k {k}: {} clauses in {:.2}s",
+                self.name,
+                w.len(),
+                start.elapsed().as_secs_f64()
+            );
+            std::sync::Arc::new(w)
+        })
+        .clone()
     }
 
     /// The term bank.
