@@ -415,7 +415,8 @@ pub struct Built {
 
 /// Per (depth, premise limit), the premise pool of
 /// [`Graph::depth_premise_pool`].
-type PremisePools = std::collections::BTreeMap<(u32, usize), std::sync::Arc<Vec<(ClauseId, u32)>>>;
+type PremisePools =
+    std::collections::BTreeMap<(u32, usize), (u32, std::sync::Arc<Vec<(ClauseId, u32)>>)>;
 
 /// One saturated axiom file, ready for task generation.
 pub struct Graph {
@@ -867,10 +868,22 @@ impl Graph {
     /// drawn as selection distractors about as often as they are premises,
     /// a clause's text says nothing about its label.
     pub fn depth_premise_pool(&self, d: u32, limit: usize) -> std::sync::Arc<Vec<(ClauseId, u32)>> {
+        self.counted_premise_pool(d, limit).1
+    }
+
+    /// [`Graph::depth_premise_pool`] with the number of pool theorems its
+    /// popularities count over (those with at most `limit` depth-d
+    /// premises).
+    pub fn counted_premise_pool(
+        &self,
+        d: u32,
+        limit: usize,
+    ) -> (u32, std::sync::Arc<Vec<(ClauseId, u32)>>) {
         let mut cache = self.premise_pools.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(p) = cache.get(&(d, limit)) {
             return p.clone();
         }
+        let mut theorems = 0u32;
         // Per variant class: its first clause id and its popularity.
         let mut classes: std::collections::BTreeMap<String, (ClauseId, u32)> = Default::default();
         for (s, &reach) in self.pool.iter().zip(&self.reach) {
@@ -883,6 +896,7 @@ impl Graph {
             if ps.len() > limit {
                 continue;
             }
+            theorems += 1;
             let keys: std::collections::BTreeMap<String, ClauseId> = ps
                 .into_iter()
                 .filter(|&c| !self.store.clause(c).is_empty())
@@ -896,7 +910,7 @@ impl Graph {
         }
         let mut pool: Vec<(ClauseId, u32)> = classes.into_values().collect();
         pool.sort_unstable();
-        let pool = std::sync::Arc::new(pool);
+        let pool = (theorems, std::sync::Arc::new(pool));
         cache.insert((d, limit), pool.clone());
         pool
     }
@@ -1058,9 +1072,9 @@ impl Graph {
     /// variables and literals of `t` (up to variable names) as `like`, within
     /// `max_distance` of `like` in profile against `t` (plus the `penalty`
     /// it returns; `None` refuses a candidate), drawn at random with
-    /// probability proportional to its `weight` times `exp(-distance /`
-    /// [`WEIGHT_SCALE`]`)`: the nearer, the likelier. `None` when no
-    /// candidate qualifies.
+    /// probability proportional to `weight(candidate, distance)` (for
+    /// instance a popularity times `exp(-distance /` [`WEIGHT_SCALE`]`)`:
+    /// the nearer, the likelier). `None` when no candidate qualifies.
     #[allow(clippy::too_many_arguments)]
     pub fn take_weighted(
         &self,
@@ -1070,7 +1084,7 @@ impl Graph {
         rng: &mut impl Rng,
         max_distance: f64,
         penalty: impl Fn(ClauseId) -> Option<f64>,
-        weight: impl Fn(ClauseId) -> f64,
+        weight: impl Fn(ClauseId, f64) -> f64,
     ) -> Option<ClauseId> {
         let ts = self.surface(t);
         let tlits: HashSet<u64> = ts.lit_keys.iter().copied().collect();
@@ -1088,7 +1102,7 @@ impl Graph {
                     return None;
                 }
                 let d = p.distance(&target) + penalty(c)?;
-                let w = weight(c) * (-d / WEIGHT_SCALE).exp();
+                let w = weight(c, d);
                 (d <= max_distance && w > 0.0).then_some((i, w))
             })
             .collect();
@@ -1776,14 +1790,28 @@ mod tests {
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(3);
         let all: Vec<ClauseId> = g.active.clone();
         let mut cands = all.clone();
-        let none = g.take_weighted(t, like, &mut cands, &mut rng, 1.0, |_| Some(0.0), |_| 0.0);
+        let none = g.take_weighted(
+            t,
+            like,
+            &mut cands,
+            &mut rng,
+            1.0,
+            |_| Some(0.0),
+            |_, _| 0.0,
+        );
         assert_eq!(none, None);
         assert_eq!(cands.len(), all.len(), "nothing removed");
         let lits = g.lits(like).len();
         let mut drawn = 0;
-        while let Some(c) =
-            g.take_weighted(t, like, &mut cands, &mut rng, 1.0, |_| Some(0.0), |_| 1.0)
-        {
+        while let Some(c) = g.take_weighted(
+            t,
+            like,
+            &mut cands,
+            &mut rng,
+            1.0,
+            |_| Some(0.0),
+            |_, _| 1.0,
+        ) {
             assert_eq!(g.lits(c).len(), lits, "{}", g.text(c));
             drawn += 1;
         }
@@ -1794,13 +1822,13 @@ mod tests {
             .copied()
             .find(|&c| {
                 let mut one = vec![c];
-                g.take_weighted(t, like, &mut one, &mut rng, 1.0, |_| Some(0.0), |_| 1.0)
+                g.take_weighted(t, like, &mut one, &mut rng, 1.0, |_| Some(0.0), |_, _| 1.0)
                     .is_some()
             })
             .expect("a candidate of the premise's shape");
         for _ in 0..5 {
             let mut cands = all.clone();
-            let w = |c: ClauseId| if c == first { 1.0 } else { 0.0 };
+            let w = |c: ClauseId, _| if c == first { 1.0 } else { 0.0 };
             let got = g.take_weighted(t, like, &mut cands, &mut rng, 1.0, |_| Some(0.0), w);
             assert_eq!(got, Some(first));
         }
