@@ -18,7 +18,7 @@
 //! - a replacement is a clause that True rows of the level list as a
 //!   premise, each candidate kept with the Metropolis chance
 //!   `min(1, n(b, a) / n(a, b))` of premise `a` turning into it
-//!   ([`take_weighted`], [`Graph::swap_chance`]), so that every clause
+//!   ([`keep_candidates`], [`Graph::swap_chance`]), so that every clause
 //!   enters False rows about as often as it leaves True rows and which
 //!   clauses a row lists does not tell its label to a reader of the
 //!   premises' words; the chance is further weighted per clause by a
@@ -192,7 +192,7 @@ pub fn generate(
 /// more) by clauses of the same kind: a background axiom by another
 /// background axiom of `t`, any other premise by an active clause that is
 /// not an ancestor of `t`. Each premise keeps a few candidates
-/// ([`take_weighted`]); then a largest set of at most `k` of them (never
+/// ([`keep_candidates`]); then a largest set of at most `k` of them (never
 /// all premises) is applied whose lengths add up to the lengths of the
 /// premises they replace, and after which every symbol of `t` that the
 /// premises carried is still carried. Returns the (old, new) pairs; empty
@@ -234,9 +234,19 @@ fn perturb(
     let tlits: HashSet<u64> = g.surface(t).lit_keys.iter().copied().collect();
     // Symbols of the original premises and the theorem: a replacement may
     // use no other.
-    let known: HashSet<SymbolId> = premises
+    // Each premise's symbols and literal keys, read once.
+    let sym_sets: Vec<Vec<SymbolId>> = premises
         .iter()
-        .flat_map(|&p| g.symbols_of(p).into_owned())
+        .map(|&p| g.symbols_of(p).into_owned())
+        .collect();
+    let lit_sets: Vec<Vec<u64>> = premises
+        .iter()
+        .map(|&p| g.surface(p).lit_keys.clone())
+        .collect();
+    let known: HashSet<SymbolId> = sym_sets
+        .iter()
+        .flatten()
+        .copied()
         .chain(tsyms.iter().copied())
         .collect();
     // Up to `DRAWS` candidates per premise, each with its length change.
@@ -245,37 +255,13 @@ fn perturb(
         let old = premises[i];
         // The theorem's symbols that only `old` brings: the replacement must
         // bring them too, or "a symbol of the conclusion occurs in no
-        // premise" would give the label away.
-        let others: HashSet<SymbolId> = premises
-            .iter()
-            .enumerate()
-            .filter(|&(j, _)| j != i)
-            .flat_map(|(_, &p)| g.symbols_of(p).into_owned())
-            .collect();
-        let needed: Vec<SymbolId> = g
-            .symbols_of(old)
-            .iter()
-            .copied()
-            .filter(|s| tsyms.contains(s) && !others.contains(s))
-            .collect();
-        // Likewise the theorem's literals that only `old` carries: at
-        // depth 1 the premises are the theorem's parents and share its
-        // literals, and "how many conclusion literals occur in the
-        // premises" told the labels apart (embedded SET level 1: +10
-        // points over the majority at 200 rows).
-        let other_lits: HashSet<u64> = premises
-            .iter()
-            .enumerate()
-            .filter(|&(j, _)| j != i)
-            .flat_map(|(_, &p)| g.surface(p).lit_keys.clone())
-            .collect();
-        let needed_lits: Vec<u64> = g
-            .surface(old)
-            .lit_keys
-            .iter()
-            .copied()
-            .filter(|l| tlits.contains(l) && !other_lits.contains(l))
-            .collect();
+        // premise" would give the label away. Likewise the theorem's
+        // literals that only `old` carries: at depth 1 the premises are the
+        // theorem's parents and share its literals, and "how many
+        // conclusion literals occur in the premises" told the labels apart
+        // (embedded SET level 1: +10 points over the majority at 200 rows).
+        let needed = carried_only_by(&sym_sets, i, |s| tsyms.contains(s));
+        let needed_lits = carried_only_by(&lit_sets, i, |l| tlits.contains(l));
         let cands = if background.contains(&old) {
             &mut spare_background
         } else {
@@ -309,10 +295,11 @@ fn perturb(
             // symbol would lower the conclusion's overlap with the premises.
             syms.iter().all(|s| known.contains(s)).then_some(0.0)
         };
-        let drawn: Vec<(ClauseId, i64)> = take_weighted(g, t, (d, weights), old, cands, rng, admit)
-            .into_iter()
-            .map(|c| (c, g.chars(c) as i64 - old_chars as i64))
-            .collect();
+        let drawn: Vec<(ClauseId, i64)> =
+            keep_candidates(g, t, (d, weights), old, cands, rng, admit)
+                .into_iter()
+                .map(|c| (c, g.chars(c) as i64 - old_chars as i64))
+                .collect();
         if !drawn.is_empty() {
             options.push((i, drawn));
         }
@@ -322,7 +309,7 @@ fn perturb(
     let carried: Vec<SymbolId> = tsyms
         .iter()
         .copied()
-        .filter(|s| premises.iter().any(|&p| g.symbols_of(p).contains(s)))
+        .filter(|s| sym_sets.iter().any(|set| set.contains(s)))
         .collect();
     // ways[s][(size, change)]: how many choices of at most one candidate
     // for each of the first s premises with options replace `size` of them
@@ -393,6 +380,26 @@ fn perturb(
     Vec::new()
 }
 
+/// The items of `sets[i]` that `wanted` accepts and no other set holds, in
+/// their order in `sets[i]`.
+fn carried_only_by<T: Copy + Eq + std::hash::Hash>(
+    sets: &[Vec<T>],
+    i: usize,
+    wanted: impl Fn(&T) -> bool,
+) -> Vec<T> {
+    let others: HashSet<T> = sets
+        .iter()
+        .enumerate()
+        .filter(|&(j, _)| j != i)
+        .flat_map(|(_, set)| set.iter().copied())
+        .collect();
+    sets[i]
+        .iter()
+        .copied()
+        .filter(|x| wanted(x) && !others.contains(x))
+        .collect()
+}
+
 /// The number of replacements and the change of the total premise length
 /// to apply, given how many choices reach each (`ways`, at most `r`
 /// replacements): the most replacements that keep the total; failing that,
@@ -447,7 +454,7 @@ const COVER_TRIES: usize = 8;
 /// candidate was drawn in proportion to its weight among the premise's
 /// (so a theorem with few candidates took whichever it had), and before
 /// that the closest one, whatever True rows show.
-fn take_weighted(
+fn keep_candidates(
     g: &Graph,
     t: ClauseId,
     (d, weights): (u32, &HashMap<ClauseId, f64>),
@@ -457,13 +464,12 @@ fn take_weighted(
     admit: impl Fn(ClauseId) -> Option<f64>,
 ) -> Vec<ClauseId> {
     let w = |c: ClauseId| weights.get(&c).copied().unwrap_or(1.0);
-    let ts = g.surface(t);
-    let tlits: HashSet<u64> = ts.lit_keys.iter().copied().collect();
-    let target = g.profile(like, &ts.syms, &tlits);
+    let profile = g.profiles_against(t);
+    let target = profile(like);
     let mut kept: Vec<usize> = Vec::new();
     for (i, &c) in cands.iter().enumerate() {
         let Some(penalty) = admit(c) else { continue };
-        let dist = g.profile(c, &ts.syms, &tlits).distance(&target) + penalty;
+        let dist = profile(c).distance(&target) + penalty;
         if dist > super::MAX_PROFILE_DISTANCE || g.premise_weight(d, c) <= 0.0 {
             continue;
         }

@@ -414,7 +414,8 @@ pub struct Built {
 }
 
 /// Per (depth, premise limit), the premise pool of
-/// [`Graph::depth_premise_pool`].
+/// [`Graph::depth_premise_pool`] and the number of theorems it counts
+/// ([`Graph::counted_premise_pool`]).
 type PremisePools =
     std::collections::BTreeMap<(u32, usize), (u32, std::sync::Arc<Vec<(ClauseId, u32)>>)>;
 
@@ -1005,6 +1006,14 @@ impl Graph {
     /// The surface profile of clause `c` against theorem `t` (its symbols
     /// `tsyms`, its literal keys `tlits`): what a reader sees without
     /// reasoning. See [`Profile`].
+    /// Each clause's [`Profile`] against theorem `t` (its surface read
+    /// once for all the clauses asked about).
+    fn profiles_against(&self, t: ClauseId) -> impl Fn(ClauseId) -> Profile + '_ {
+        let ts = self.surface(t).into_owned();
+        let tlits: HashSet<u64> = ts.lit_keys.iter().copied().collect();
+        move |c| self.profile(c, &ts.syms, &tlits)
+    }
+
     fn profile(&self, c: ClauseId, tsyms: &[SymbolId], tlits: &HashSet<u64>) -> Profile {
         let s = self.surface(c);
         let both = s.syms.iter().filter(|x| tsyms.contains(x)).count();
@@ -1048,15 +1057,14 @@ impl Graph {
         max_distance: f64,
         admit: impl Fn(ClauseId) -> Option<f64>,
     ) -> Option<ClauseId> {
-        let ts = self.surface(t);
-        let tlits: HashSet<u64> = ts.lit_keys.iter().copied().collect();
-        let target = self.profile(like, &ts.syms, &tlits);
+        let profile = self.profiles_against(t);
+        let target = profile(like);
         let mut scored: Vec<(u64, usize)> = cands
             .iter()
             .enumerate()
             .filter_map(|(i, &c)| {
                 let penalty = admit(c)?;
-                let d = self.profile(c, &ts.syms, &tlits).distance(&target) + penalty;
+                let d = profile(c).distance(&target) + penalty;
                 (d <= max_distance).then_some(((d * 1e6) as u64, i))
             })
             .collect();
@@ -1072,9 +1080,9 @@ impl Graph {
     /// variables and literals of `t` (up to variable names) as `like`, within
     /// `max_distance` of `like` in profile against `t` (plus the `penalty`
     /// it returns; `None` refuses a candidate), drawn at random with
-    /// probability proportional to `weight(candidate, distance)` (for
-    /// instance a popularity times `exp(-distance /` [`WEIGHT_SCALE`]`)`:
-    /// the nearer, the likelier). `None` when no candidate qualifies.
+    /// probability proportional to its `weight` times `exp(-distance /`
+    /// [`WEIGHT_SCALE`]`)`: the nearer, the likelier. `None` when no
+    /// candidate qualifies.
     #[allow(clippy::too_many_arguments)]
     pub fn take_weighted(
         &self,
@@ -1084,17 +1092,16 @@ impl Graph {
         rng: &mut impl Rng,
         max_distance: f64,
         penalty: impl Fn(ClauseId) -> Option<f64>,
-        weight: impl Fn(ClauseId, f64) -> f64,
+        weight: impl Fn(ClauseId) -> f64,
     ) -> Option<ClauseId> {
-        let ts = self.surface(t);
-        let tlits: HashSet<u64> = ts.lit_keys.iter().copied().collect();
-        let target = self.profile(like, &ts.syms, &tlits);
+        let profile = self.profiles_against(t);
+        let target = profile(like);
         let variables = self.store.clause(like).var_count(&self.bank);
         let near: Vec<(usize, f64)> = cands
             .iter()
             .enumerate()
             .filter_map(|(i, &c)| {
-                let p = self.profile(c, &ts.syms, &tlits);
+                let p = profile(c);
                 if p.literals != target.literals
                     || p.shared_literals != target.shared_literals
                     || self.store.clause(c).var_count(&self.bank) != variables
@@ -1102,7 +1109,7 @@ impl Graph {
                     return None;
                 }
                 let d = p.distance(&target) + penalty(c)?;
-                let w = weight(c, d);
+                let w = weight(c) * (-d / WEIGHT_SCALE).exp();
                 (d <= max_distance && w > 0.0).then_some((i, w))
             })
             .collect();
@@ -1790,28 +1797,14 @@ mod tests {
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(3);
         let all: Vec<ClauseId> = g.active.clone();
         let mut cands = all.clone();
-        let none = g.take_weighted(
-            t,
-            like,
-            &mut cands,
-            &mut rng,
-            1.0,
-            |_| Some(0.0),
-            |_, _| 0.0,
-        );
+        let none = g.take_weighted(t, like, &mut cands, &mut rng, 1.0, |_| Some(0.0), |_| 0.0);
         assert_eq!(none, None);
         assert_eq!(cands.len(), all.len(), "nothing removed");
         let lits = g.lits(like).len();
         let mut drawn = 0;
-        while let Some(c) = g.take_weighted(
-            t,
-            like,
-            &mut cands,
-            &mut rng,
-            1.0,
-            |_| Some(0.0),
-            |_, _| 1.0,
-        ) {
+        while let Some(c) =
+            g.take_weighted(t, like, &mut cands, &mut rng, 1.0, |_| Some(0.0), |_| 1.0)
+        {
             assert_eq!(g.lits(c).len(), lits, "{}", g.text(c));
             drawn += 1;
         }
@@ -1822,13 +1815,13 @@ mod tests {
             .copied()
             .find(|&c| {
                 let mut one = vec![c];
-                g.take_weighted(t, like, &mut one, &mut rng, 1.0, |_| Some(0.0), |_, _| 1.0)
+                g.take_weighted(t, like, &mut one, &mut rng, 1.0, |_| Some(0.0), |_| 1.0)
                     .is_some()
             })
             .expect("a candidate of the premise's shape");
         for _ in 0..5 {
             let mut cands = all.clone();
-            let w = |c: ClauseId, _| if c == first { 1.0 } else { 0.0 };
+            let w = |c: ClauseId| if c == first { 1.0 } else { 0.0 };
             let got = g.take_weighted(t, like, &mut cands, &mut rng, 1.0, |_| Some(0.0), w);
             assert_eq!(got, Some(first));
         }

@@ -611,6 +611,12 @@ fn pooled_distractors(
             .filter(|x| !tsyms.contains(x))
             .count() as f64
     };
+    // Beside premise `like`: each foreign symbol more or fewer than it has
+    // counts FOREIGN_WEIGHT in the profile distance.
+    let penalty_beside = |like: ClauseId| {
+        let target = foreign(like);
+        move |c: ClauseId| Some(FOREIGN_WEIGHT * (foreign(c) - target).abs())
+    };
     let mut likes = m.to_vec();
     let mut out = Vec::with_capacity(k);
     let mut refused = 0;
@@ -624,8 +630,7 @@ fn pooled_distractors(
             if out.len() == k {
                 break;
             }
-            let target = foreign(like);
-            let penalty = |c: ClauseId| Some(FOREIGN_WEIGHT * (foreign(c) - target).abs());
+            let penalty = penalty_beside(like);
             if let Some(c) =
                 g.take_matched_by(t, like, &mut dropped, rng, MAX_POOLED_DISTANCE, penalty)
             {
@@ -667,46 +672,31 @@ fn pooled_distractors(
     for &i in offered.iter().rev() {
         out.push(cands.remove(i));
     }
+    // The rest from the pool, each beside a premise of M in turn (the
+    // dropped premises are spent: none is near any of them any more).
     let k = k - out.len();
-    for j in 0..k {
+    'slots: for j in 0..k {
         if j % likes.len() == 0 {
             likes.shuffle(rng);
         }
         let like = likes[j % likes.len()];
-        let target = foreign(like);
-        let penalty = |c: ClauseId| Some(FOREIGN_WEIGHT * (foreign(c) - target).abs());
-        let mut found = false;
-        for pooled in [false, true] {
-            while refused < MAX_STAND_INS {
-                let c = if pooled {
-                    g.take_weighted(
-                        t,
-                        like,
-                        &mut cands,
-                        rng,
-                        MAX_POOLED_DISTANCE,
-                        penalty,
-                        |c, dist| {
-                            f64::from(popularity.get(&c).copied().unwrap_or(0))
-                                * (-dist / super::WEIGHT_SCALE).exp()
-                        },
-                    )
-                } else {
-                    g.take_matched_by(t, like, &mut dropped, rng, MAX_POOLED_DISTANCE, penalty)
-                };
-                let Some(c) = c else {
-                    break;
-                };
-                if stand_ins.excluded(&g.text(c)) {
-                    out.push(c);
-                    found = true;
-                    break;
-                }
-                refused += 1;
+        while refused < MAX_STAND_INS {
+            let Some(c) = g.take_weighted(
+                t,
+                like,
+                &mut cands,
+                rng,
+                MAX_POOLED_DISTANCE,
+                penalty_beside(like),
+                |c| f64::from(popularity.get(&c).copied().unwrap_or(0)),
+            ) else {
+                continue 'slots;
+            };
+            if stand_ins.excluded(&g.text(c)) {
+                out.push(c);
+                continue 'slots;
             }
-            if found {
-                break;
-            }
+            refused += 1;
         }
     }
     out
