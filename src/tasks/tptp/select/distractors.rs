@@ -1,0 +1,560 @@
+//! Selection's distractors: the theorem's dropped premises, the level's
+//! popular premises, premise-pool clauses matched in profile, twins and
+//! graph axioms, each admitted only when it stands in for no premise (a
+//! countermodel of M without that premise satisfies it, or a quick prover
+//! call finds one).
+
+use super::super::{Graph, twin};
+use crate::checker;
+use crate::logic::{Literal, TermBank};
+use crate::prover::mace::ModelFinder;
+use crate::prover::{FiniteModel, Prover};
+use crate::saturation::ClauseId;
+use rand::Rng;
+use rand::seq::SliceRandom;
+use std::collections::HashSet;
+
+/// How much more a foreign symbol (one the theorem lacks) weighs in
+/// matching a distractor to a premise than in [`Graph::take_matched`]: a
+/// distractor one foreign symbol away but of the same length was otherwise
+/// preferred to one with the theorem's symbols only but a little longer.
+pub(super) const FOREIGN_WEIGHT: f64 = 1.5;
+
+/// Premises of the minimum answer allowed without a distractor of their
+/// shape in the pool ([`unmatched`]).
+pub(super) const MAX_UNMATCHED: usize = 1;
+
+/// How many pool clauses with `premise` set have no look-alike among the
+/// others: a pool clause with the same number of literals, the same number
+/// of symbols the theorem lacks, and a printed length within a quarter (at
+/// least 3 characters). On the small embedded theories the premises of a
+/// deep theorem include base facts such as `is_open(whole_space)` that
+/// neither a twin nor any axiom nor derived clause resembles (every clause
+/// of that shape is another premise); a pool with two or more of them let
+/// "short and without foreign symbols" pick the answer (TOP level 4:
+/// +13.7 points over the majority). One is let through, since a single
+/// clause that stands out tells little when the answer has several.
+pub(super) fn unmatched(
+    bank: &TermBank,
+    pool: &[Vec<Literal>],
+    texts: &[String],
+    premise: &[bool],
+    theorem: &[Literal],
+) -> usize {
+    let tsyms = twin::symbols(bank, theorem);
+    let shape = |i: usize| {
+        let foreign = twin::symbols(bank, &pool[i])
+            .iter()
+            .filter(|s| !tsyms.contains(s))
+            .count();
+        (pool[i].len(), foreign, texts[i].len())
+    };
+    let shapes: Vec<(usize, usize, usize)> = (0..pool.len()).map(shape).collect();
+    (0..pool.len())
+        .filter(|&i| premise[i])
+        .filter(|&i| {
+            let (lits, foreign, chars) = shapes[i];
+            let slack = (chars / 4).max(3);
+            !(0..pool.len()).any(|j| {
+                !premise[j]
+                    && shapes[j].0 == lits
+                    && shapes[j].1 == foreign
+                    && shapes[j].2.abs_diff(chars) <= slack
+            })
+        })
+        .count()
+}
+
+/// Derived candidates a selection instance may find standing in for a
+/// premise before the rest are set aside (each costs up to |M| quick
+/// prover calls).
+pub(super) const MAX_STAND_INS: usize = 6;
+
+/// Whether a clause could stand in for a premise of M: M without premise
+/// `q`, plus the clause, proves the theorem. Such a clause is part of a
+/// minimum answer, so it cannot be a distractor.
+///
+/// Each premise `q` comes with a countermodel, when the deletion pass found
+/// one, of M without `q` and the negated theorem; a clause true in it
+/// cannot stand in for `q`, which settles most questions without a call.
+/// The rest go to a prover with the quick budget of the instance's prover:
+/// an undecided candidate is set aside, not argued with at full budget (on
+/// equational theories those calls were most of the cost of a selection
+/// row). The final minimum search certifies the pool whatever was admitted.
+///
+/// Every call for `q` adds one clause to the same base, M without `q` and
+/// the negated theorem; when the base has no model within the quick
+/// prover's sizes, no candidate's problem has one, and each call's model
+/// search (most of an undecided call) would prove that again. One search
+/// of the base per premise, with the instance prover's full budgets, finds
+/// the sizes it has no model of, and the calls skip a search within them
+/// ([`Prover::prove_models_absent`]): the same verdicts for less work (ALG
+/// level 2: a third of the stand-in calls, nearly all ending undecided).
+pub(super) struct StandIns {
+    /// The premises of M.
+    pub(super) texts: Vec<String>,
+    /// Per premise, a countermodel of the others and the negated theorem.
+    pub(super) models: Vec<Option<FiniteModel>>,
+    /// Per premise, once searched: sizes `1..=n` at which the others and
+    /// the negated theorem have no model.
+    pub(super) absent: Vec<Option<u32>>,
+    /// Budgets (ground clauses, conflicts) of the base searches.
+    pub(super) base_budgets: (u64, u64),
+    pub(super) theorem: String,
+    pub(super) quick: Prover,
+    pub(super) calls: u64,
+    pub(super) processed: u64,
+}
+
+impl StandIns {
+    pub(super) fn new(
+        g: &Graph,
+        t: ClauseId,
+        m: Vec<(ClauseId, Option<FiniteModel>)>,
+        prover: &Prover,
+    ) -> Self {
+        let (ids, models): (Vec<ClauseId>, Vec<Option<FiniteModel>>) = m.into_iter().unzip();
+        let texts: Vec<String> = ids.iter().map(|&c| g.text(c)).collect();
+        StandIns::with_models(&texts, &g.text(t), models, prover)
+    }
+
+    /// Stand-in checks for premises `texts` of `theorem`, with a
+    /// countermodel per premise where one is known; the quick prover takes
+    /// `prover`'s limits cut to their quick phase.
+    pub(super) fn with_models(
+        texts: &[String],
+        theorem: &str,
+        models: Vec<Option<FiniteModel>>,
+        prover: &Prover,
+    ) -> Self {
+        StandIns {
+            texts: texts.to_vec(),
+            absent: vec![None; models.len()],
+            models,
+            base_budgets: (
+                prover.limits.max_ground_clauses,
+                prover.limits.sat_conflicts,
+            ),
+            theorem: theorem.to_string(),
+            quick: Prover::new(quick_limits(&prover.limits)),
+            calls: 0,
+            processed: 0,
+        }
+    }
+
+    /// True when `text` is known to stand in for no premise of M.
+    pub(super) fn excluded(&mut self, text: &str) -> bool {
+        // The premises whose countermodel does not settle the question.
+        let open: Vec<usize> = (0..self.texts.len())
+            .filter(|&q| {
+                !self.models[q]
+                    .as_ref()
+                    .is_some_and(|model| checker::model_satisfies(model, text).unwrap_or(false))
+            })
+            .collect();
+        if open.is_empty() {
+            return true;
+        }
+        let mut all = self.texts.clone();
+        all.push(text.to_string());
+        all.push(self.theorem.clone());
+        let Ok((bank, c)) = super::super::parse_clauses(&all) else {
+            return false;
+        };
+        let n = self.texts.len();
+        for q in open {
+            let refs: Vec<&[Literal]> = (0..=n)
+                .filter(|&i| i != q)
+                .map(|i| c[i].as_slice())
+                .collect();
+            let absent = self.absent_upto(q);
+            let o = self
+                .quick
+                .prove_models_absent(&bank, &refs, &c[n + 1], absent);
+            self.calls += 1;
+            self.processed += o.stats.processed;
+            if o.verdict.label() != Some(false) {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Sizes `1..=n` at which the premises of M but `q`, with the negated
+    /// theorem, have no model (0 when one is found or nothing is known),
+    /// searched once per premise up to the quick prover's largest size.
+    pub(super) fn absent_upto(&mut self, q: usize) -> u32 {
+        if let Some(n) = self.absent[q] {
+            return n;
+        }
+        let mut texts: Vec<String> = (0..self.texts.len())
+            .filter(|&i| i != q)
+            .map(|i| self.texts[i].clone())
+            .collect();
+        texts.push(self.theorem.clone());
+        let n = match super::super::parse_clauses(&texts) {
+            Ok((mut bank, mut clauses)) => {
+                let t = clauses.pop().expect("theorem");
+                let negated = crate::prover::negate_clause(&mut bank, &t);
+                let mut refs: Vec<&[Literal]> = clauses.iter().map(|c| c.as_slice()).collect();
+                refs.extend(negated.iter().map(std::slice::from_ref));
+                let (ground, conflicts) = self.base_budgets;
+                let mut finder = ModelFinder::new(ground, conflicts);
+                let upto = self.quick.limits.max_model_size;
+                let t = crate::prover::cost::now();
+                let found = finder.search(&bank, &refs, 1..=upto);
+                crate::prover::cost::record(|c| c.models += crate::prover::cost::secs(t));
+                match found {
+                    Some(_) => 0,
+                    None => finder.no_model_upto.min(upto),
+                }
+            }
+            Err(_) => 0,
+        };
+        self.absent[q] = Some(n);
+        n
+    }
+}
+
+/// `limits` cut to their quick phase: the saturation and the model search
+/// stop where the full budget would only begin its second phase.
+pub(super) fn quick_limits(limits: &crate::prover::ProverLimits) -> crate::prover::ProverLimits {
+    crate::prover::ProverLimits {
+        max_processed: limits.quick_processed.min(limits.max_processed),
+        max_model_size: limits.quick_model_size.min(limits.max_model_size),
+        max_ground_clauses: limits.quick_ground_clauses.min(limits.max_ground_clauses),
+        sat_conflicts: limits.quick_sat_conflicts.min(limits.sat_conflicts),
+        max_rewrite_attempts: limits.max_rewrite_attempts / 10,
+        ..limits.clone()
+    }
+}
+
+/// `k` graph distractors for premise set `m` of theorem `t`, each matched
+/// in profile to a premise of `m` (the premises in turn, in a random
+/// order): first the depth-d `premises` outside `m` (the deletion pass
+/// dropped them), each admitted only when it stands in for no premise of
+/// `m` ([`StandIns`]); then the spare background axioms of `t` and the
+/// file's other axioms, and the derived clauses of
+/// [`Graph::plain_distractors`] only when the axioms are fewer than `k`
+/// (fewer when the graph has too few candidates). Axioms first: the
+/// premises the twins do not stand beside are mostly axioms at the deeper
+/// levels, and a derived clause sharing the theorem's symbols often helps
+/// prove it, so each derived one is admitted only when it stands in for no
+/// premise ([`StandIns`]). Derived clauses with the theorem's symbols only,
+/// offered beside the axioms, made the short premises of TOP's deep
+/// theorems stand out more (longer foreign-free distractors; audit lead at
+/// TOP levels 3 and 4 up by 2.5 points). The prompt's background leaves out
+/// the pool's clauses ([`shown_background`]), so no pool clause is told
+/// apart by being listed there.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn matched_distractors(
+    g: &Graph,
+    t: ClauseId,
+    premises: &[ClauseId],
+    m: &[ClauseId],
+    chosen: &[ClauseId],
+    k: usize,
+    stand_ins: &mut StandIns,
+    rng: &mut impl Rng,
+) -> Vec<ClauseId> {
+    if k == 0 {
+        return Vec::new();
+    }
+    // Neither a premise of M nor a distractor already drawn.
+    let exclude: Vec<ClauseId> = m.iter().chain(chosen).copied().collect();
+    // The depth-d premises the deletion pass dropped: as deep as the
+    // premises and cut from the same proof, the closest look-alikes there
+    // are (on the equational theories the file's few axioms are far
+    // shorter than derived premises: ALG level 2, "shorter than 33
+    // characters is a distractor" led by 10.5 points).
+    let mut banned = g.variant_keys(t, &exclude);
+    let mut dropped: Vec<ClauseId> = premises
+        .iter()
+        .copied()
+        .filter(|c| !exclude.contains(c))
+        .filter(|&c| banned.insert(g.canon(c)))
+        .collect();
+    let mut cands = g.spare_background(t, &exclude);
+    cands.extend(g.other_axioms(t, &exclude));
+    cands.retain(|c| !dropped.contains(c));
+    let axioms: HashSet<ClauseId> = cands.iter().copied().collect();
+    if cands.len() < k {
+        let mut seen: HashSet<String> = cands.iter().map(|&c| g.canon(c)).collect();
+        let mut shown: Vec<ClauseId> = premises.to_vec();
+        shown.extend(chosen);
+        cands.extend(
+            g.plain_distractors(t, &shown)
+                .into_iter()
+                .filter(|&c| seen.insert(g.canon(c))),
+        );
+    }
+    let mut likes = m.to_vec();
+    let mut out = Vec::with_capacity(k);
+    let mut refused = 0;
+    'fill: for j in 0..k {
+        if j % likes.len() == 0 {
+            likes.shuffle(rng);
+        }
+        let like = likes[j % likes.len()];
+        while let Some(c) = g.take_matched_foreign(t, like, &mut dropped, rng, FOREIGN_WEIGHT) {
+            if stand_ins.excluded(&g.text(c)) {
+                out.push(c);
+                continue 'fill;
+            }
+        }
+        loop {
+            let Some(c) = g.take_matched_foreign(t, like, &mut cands, rng, FOREIGN_WEIGHT) else {
+                break 'fill;
+            };
+            if axioms.contains(&c) || stand_ins.excluded(&g.text(c)) {
+                out.push(c);
+                break;
+            }
+            refused += 1;
+            if refused == MAX_STAND_INS {
+                cands.retain(|c| axioms.contains(c));
+            }
+        }
+    }
+    out.sort_unstable();
+    out
+}
+
+/// How far in profile ([`Graph::take_matched_by`], foreign symbols
+/// weighted by [`FOREIGN_WEIGHT`]) a distractor from the depth's premise
+/// pool may be from the premise it stands beside; farther premises get a
+/// twin instead.
+pub(super) const MAX_POOLED_DISTANCE: f64 = 1.0;
+
+/// The share (percent, rounded up) of a row's pooled distractor slots
+/// left after its dropped premises that, from depth 2 on, may go to the
+/// level's most used premises: every pool clause that at least a share b
+/// of the level's theorems have as a depth-d premise (b = the row's share
+/// of answer clauses) and that this row does not need is offered, in a
+/// random order, when it stands in for no premise of the row. Such a
+/// clause then sits in pools that do not need it often enough that being
+/// in a pool says about as little of its label as any clause's does. On a
+/// small theory a few clauses are premises of most deep theorems (TOP
+/// level 4: `~open_family(X0) | is_open(big_union(X0))` was in 130 of 200
+/// pools and the answer in 128 of them) and profile-matched draws seldom
+/// offered them where they were not needed: the grouped text reader led
+/// by 13.8-14.6 points over three seeds; with this rule 10.9 and 11.6
+/// (seeds 0 and 1). Tried and dropped: drawing those slots in proportion
+/// to popularity squared, unmatched, brought TOP level 4 to 5.5-7.8 but
+/// made the most used clauses the usual distractors of CNF SET
+/// (`../shared/tptp`; levels 2-4: +15.6, +13.0, +10.1, from 3.6, 8.2,
+/// 9.5; with this rule 4.1, 7.4, 7.7); the same draw matched in profile
+/// to a premise of M did neither (TOP level 4 +10.2 to +11.7). Depth 1
+/// keeps matched draws only: its premises are the theorem's parents, and
+/// popular clauses beside them stood out by profile (SET level 1: +21.6).
+pub(super) const POPULAR_SHARE_PERCENT: usize = 75;
+
+/// Up to `k` distractors for premise set `m` of theorem `t` that are
+/// themselves premises: first the depth-d `premises` outside `m` (the
+/// deletion pass dropped them), then clauses of the depth's premise pool
+/// ([`Graph::depth_premise_pool`]: depth-d premises of the theorems a
+/// row of the level may come from: with at most `cap`, the level's largest
+/// answer, at depth 1, at most `max_premises` deeper),
+/// each matched in profile to a premise of `m` (the premises in turn, in a
+/// random order; within [`MAX_POOLED_DISTANCE`]) and admitted only when it
+/// stands in for no premise ([`StandIns`]). A clause that recurs across a
+/// level's rows is then a premise in some and a distractor in others:
+/// with twins first, a premise's text recurred only as a premise and its
+/// twins' only as distractors, and a reader memorising which texts are
+/// premises (the audit's grouped text reader) beat the majority by 12-35
+/// points at level 1 (SET, TOP, CNF and FOF SET; exact-text memory alone
+/// 70-81% against 50%). From depth 2 on, after the dropped premises, up
+/// to [`POPULAR_SHARE_PERCENT`] of the slots left first take the level's
+/// most used premises, unmatched.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn pooled_distractors(
+    g: &Graph,
+    t: ClauseId,
+    (d, cap, max_premises): (u32, usize, usize),
+    premises: &[ClauseId],
+    m: &[ClauseId],
+    k: usize,
+    stand_ins: &mut StandIns,
+    rng: &mut impl Rng,
+) -> Vec<ClauseId> {
+    if k == 0 {
+        return Vec::new();
+    }
+    let mut banned = g.variant_keys(t, m);
+    let mut dropped: Vec<ClauseId> = premises
+        .iter()
+        .copied()
+        .filter(|c| !m.contains(c))
+        .filter(|&c| banned.insert(g.canon(c)))
+        .collect();
+    // The theorems a row of this level can come from: at depth 1 the
+    // deletion pass keeps every premise, so one with more than `cap` is
+    // redrawn; deeper, one with more than `max_premises` is.
+    let limit = if d == 1 { cap } else { max_premises };
+    let (theorems, pool) = g.counted_premise_pool(d, limit);
+    let popularity: std::collections::HashMap<ClauseId, u32> = pool.iter().copied().collect();
+    let mut cands: Vec<ClauseId> = pool
+        .iter()
+        .map(|p| p.0)
+        .filter(|&c| banned.insert(g.canon(c)))
+        .collect();
+    let tsyms = g.symbols_of(t).into_owned();
+    let foreign = |c: ClauseId| {
+        g.symbols_of(c)
+            .iter()
+            .filter(|x| !tsyms.contains(x))
+            .count() as f64
+    };
+    // Beside premise `like`: each foreign symbol more or fewer than it has
+    // counts FOREIGN_WEIGHT in the profile distance.
+    let penalty_beside = |like: ClauseId| {
+        let target = foreign(like);
+        move |c: ClauseId| Some(FOREIGN_WEIGHT * (foreign(c) - target).abs())
+    };
+    let mut likes = m.to_vec();
+    let mut out = Vec::with_capacity(k);
+    let mut refused = 0;
+    // The theorem's own dropped premises first, each beside a premise of M
+    // it matches in profile.
+    likes.shuffle(rng);
+    let mut placed = true;
+    while placed && out.len() < k && !dropped.is_empty() {
+        placed = false;
+        for &like in &likes {
+            if out.len() == k {
+                break;
+            }
+            let penalty = penalty_beside(like);
+            if let Some(c) =
+                g.take_matched_by(t, like, &mut dropped, rng, MAX_POOLED_DISTANCE, penalty)
+            {
+                if stand_ins.excluded(&g.text(c)) {
+                    out.push(c);
+                } else {
+                    refused += 1;
+                }
+                placed = true;
+            }
+        }
+    }
+    // Then the level's most used premises (see POPULAR_SHARE_PERCENT): a
+    // clause that a share s of the level's theorems need, offered in every
+    // pool that does not need it, is an answer in a share s of the pools
+    // it sits in; at s >= b it would take more than every such pool to
+    // bring that down to b, so each is offered wherever it may be.
+    let popular_slots = if d >= 2 {
+        out.len() + ((k - out.len()) * POPULAR_SHARE_PERCENT).div_ceil(100)
+    } else {
+        0
+    };
+    let b = m.len() as f64 / (m.len() + k) as f64;
+    let mut order: Vec<usize> = (0..cands.len()).collect();
+    order.shuffle(rng);
+    let mut offered: Vec<usize> = Vec::new();
+    for i in order {
+        if out.len() + offered.len() >= popular_slots {
+            break;
+        }
+        let c = cands[i];
+        let share =
+            f64::from(popularity.get(&c).copied().unwrap_or(0)) / f64::from(theorems.max(1));
+        if share >= b && stand_ins.excluded(&g.text(c)) {
+            offered.push(i);
+        }
+    }
+    offered.sort_unstable();
+    for &i in offered.iter().rev() {
+        out.push(cands.remove(i));
+    }
+    // The rest from the pool, each beside a premise of M in turn (the
+    // dropped premises are spent: none is near any of them any more).
+    let k = k - out.len();
+    'slots: for j in 0..k {
+        if j % likes.len() == 0 {
+            likes.shuffle(rng);
+        }
+        let like = likes[j % likes.len()];
+        while refused < MAX_STAND_INS {
+            let Some(c) = g.take_weighted(
+                t,
+                like,
+                &mut cands,
+                rng,
+                MAX_POOLED_DISTANCE,
+                penalty_beside(like),
+                |c| f64::from(popularity.get(&c).copied().unwrap_or(0)),
+            ) else {
+                continue 'slots;
+            };
+            if stand_ins.excluded(&g.text(c)) {
+                out.push(c);
+                continue 'slots;
+            }
+            refused += 1;
+        }
+    }
+    out
+}
+
+/// Edits a twin may be from its premise: one first, two when every
+/// one-edit twin drawn may stand in for a premise.
+pub(super) const TWIN_EDITS: usize = 2;
+
+/// Up to `k` twins ([`twin::twin`]) of the premises of M, at most one
+/// per premise (a premise with two twins would sit at their centre, one
+/// edit from each, where the twins are two apart). However many twins
+/// there are, a clause with a twin is a premise exactly as often as not,
+/// and one without is a premise as often as the pool's majority says, so
+/// having a twin tells nothing. A twin that may stand in for a premise
+/// ([`StandIns`]) would be part of a minimum answer; another is drawn, up
+/// to six per premise one edit away, then six two edits away. Strong laws
+/// need the second round: every one-edit twin of associativity
+/// `op(op(X0,X1),X2)=op(X0,op(X1,X2))` is itself a permuted associativity
+/// law (`op(op(X0,X1),X2)=op(X0,op(X2,X1))`, ...) that proves the deep
+/// monoid theorems with the other premises, so the law, in every answer at
+/// ALG level 4 and the pool's only clause with one symbol, stood out by its
+/// symbol count; two swaps reach the weaker `op(op(X0,X1),X2)=op(op(X0,X2),X1)`
+/// and its kind, which the quick model search clears there.
+///
+/// `taken` holds the canonical forms no twin may have (the depth-d
+/// premises and the theorem); each twin drawn joins it.
+pub(super) fn twins_of(
+    mut taken: HashSet<String>,
+    k: usize,
+    stand_ins: &mut StandIns,
+    rng: &mut impl Rng,
+) -> Vec<String> {
+    let mut twins = Vec::new();
+    let mut order: Vec<usize> = (0..stand_ins.texts.len()).collect();
+    order.shuffle(rng);
+    for p in order {
+        if twins.len() == k {
+            break;
+        }
+        'premise: for edits in 1..=TWIN_EDITS {
+            for _ in 0..6 {
+                let Some(text) =
+                    twin::twin(&stand_ins.texts[p], &stand_ins.theorem, &taken, edits, rng)
+                else {
+                    break;
+                };
+                let Some(key) = text_key(&text) else {
+                    break;
+                };
+                taken.insert(key);
+                if stand_ins.excluded(&text) {
+                    twins.push(text);
+                    break 'premise;
+                }
+            }
+        }
+    }
+    twins
+}
+
+/// The canonical form (up to variants) of one clause given as TPTP text,
+/// `None` when it does not parse.
+pub(super) fn text_key(text: &str) -> Option<String> {
+    let (bank, c) = super::super::parse_clauses(&[text.to_string()]).ok()?;
+    Some(crate::prover::canonical_clause(&bank, &c[0]))
+}

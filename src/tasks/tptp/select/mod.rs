@@ -1,0 +1,364 @@
+//! Minimal premise selection (`tptp_tasks.md` §2): a numbered pool holds a
+//! minimum-cardinality premise set M of a ranked theorem plus k
+//! same-signature distractors; the answer is the sorted indices of a
+//! smallest subset that proves the theorem.
+//!
+//! Distractors look like the premises (issue 16) and are premises
+//! themselves where possible (issue 49): first clauses of the level's
+//! premise pool ([`Graph::depth_premise_pool`], depth-d premises of the
+//! graph's theorems, the theorem's own dropped ones first; from depth 2
+//! on, the premises most of the level's theorems need, wherever a row does
+//! not need them, whatever their shape; the rest each beside a premise of
+//! M with its literal count
+//! and literals of the theorem), drawn in proportion to how many theorems
+//! it is a premise of, so that a clause text recurring across rows is a
+//! distractor about as often as a premise and memorising which texts are
+//! premises earns little. Then twins:
+//! one-edit perturbations of premises of M ([`twin`]), at most one
+//! per premise, each checked not to stand in for any premise. Twins have a
+//! premise's length, literals, variables and symbols by construction, and
+//! a clause with a twin is a premise exactly half the time. The rest are
+//! axioms of the file (spare background axioms of the theorem, then its
+//! other axioms; derived clauses only when those run short), each the
+//! closest in profile (symbol overlap with the theorem, length, literals,
+//! literals shared with the theorem, foreign symbols weighted up) to a
+//! premise of M. A twin or derived distractor is admitted only when it
+//! stands in for no premise (a countermodel of the other premises
+//! satisfies it, or a quick prover call finds one). A pool where two or
+//! more premises have no distractor of their shape (literals, foreign
+//! symbols, length) is redrawn: base facts such as `is_open(whole_space)`
+//! that nothing in the theory resembles would otherwise give the answer
+//! away by their look. The background the prompt lists leaves out every pool
+//! clause, so membership in it tells nothing either. On the small embedded
+//! theories, where the premises of a deep theorem are nearly all the
+//! axioms that mention its symbols, drawing from the graph alone left the
+//! premises the only pool clauses without foreign symbols.
+//!
+//! Exactness: a subset that does not prove the theorem gets a finite
+//! countermodel; the model is then evaluated on every pool clause, and
+//! every subset of the clauses it satisfies is known not to prove the
+//! theorem (monotonicity of entailment), so one model rules out many
+//! subsets at once. Subsets are classified largest first, from one below
+//! the irredundant set M found by deletion downwards while proofs remain
+//! (a model of a large subset covers all its subsets: the idea of growing
+//! each countermodel's satisfied set before enumerating further, as in
+//! Liffiton et al., "Fast, flexible MUS enumeration", Constraints 2016).
+//! The smallest size with a proof is the minimum; every subset of that size
+//! is either proved (another minimum answer, all of them kept) or covered
+//! by a model, and so is every smaller subset. The
+//! certificate holds the refutations and the models with the pool clauses
+//! each satisfies, so `verify` can re-check the whole claim without search.
+
+use super::{Background, Built, Graph, Reject, Scored, TasksConfig};
+use crate::prover::{Evidence, FiniteModel, Prover, Refutation, Verdict};
+use crate::saturation::ClauseId;
+use rand::Rng;
+use rand::seq::SliceRandom;
+use serde::{Deserialize, Serialize};
+use std::collections::HashSet;
+use std::ops::RangeInclusive;
+
+/// A countermodel and the pool clauses (1-based) it satisfies.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Cover {
+    /// Pool indices (1-based, increasing) true in the model.
+    pub satisfies: Vec<usize>,
+    /// The model; it falsifies the theorem.
+    pub model: FiniteModel,
+}
+
+/// One minimum answer and its proof.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Answer {
+    /// Pool indices (1-based, increasing).
+    pub premises: Vec<usize>,
+    /// Refutation of those premises plus the negated theorem.
+    pub refutation: Refutation,
+}
+
+/// The certificate of a selection instance.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Certificate {
+    /// Always `minimum_premises`.
+    pub verdict: String,
+    /// Size of the minimum answers.
+    pub size: usize,
+    /// Every subset of that size that proves the theorem.
+    pub answers: Vec<Answer>,
+    /// Countermodels covering every smaller subset and every other subset
+    /// of the minimum size.
+    pub countermodels: Vec<Cover>,
+}
+
+mod answer;
+mod cover;
+mod distractors;
+#[cfg(test)]
+mod tests;
+
+pub use answer::{AnswerError, format_answer, parse_answer, render, score, verify};
+use cover::{Search, indices, minimum};
+use distractors::{
+    MAX_UNMATCHED, StandIns, matched_distractors, pooled_distractors, twins_of, unmatched,
+};
+
+/// The background a selection prompt shows: `t`'s context axioms without
+/// the pool's clauses (up to variants) and, for an axiom clausified from a
+/// FOF formula, without the formula's other clauses (the formula shown
+/// would give the pool clause away). Every pool clause is then equally
+/// absent from the list, premise or distractor, axiom or derived.
+fn shown_background(g: &Graph, t: ClauseId, pool_keys: &HashSet<String>) -> Background {
+    let context = g.context_axioms(t);
+    let hidden: HashSet<String> = context
+        .iter()
+        .filter(|&&c| pool_keys.contains(&g.canon(c)))
+        .filter_map(|&c| g.origin(c).map(|o| o.name))
+        .collect();
+    let shown: Vec<ClauseId> = context
+        .into_iter()
+        .filter(|&c| !pool_keys.contains(&g.canon(c)))
+        .filter(|&c| g.origin(c).is_none_or(|o| !hidden.contains(&o.name)))
+        .collect();
+    Background::of(g, &shown)
+}
+
+/// The largest minimum premise set M a level of depth `d` takes, and the
+/// pool sizes its rows draw from, for the level's distractor count `k`:
+/// M holds at most `cap = min(2d, max_premises)` premises (a depth-d
+/// theorem of binary steps has up to 2^d depth-d premises, but the deletion
+/// pass leaves few: at most 2, 4, 6 and 6 on SET and GEO at depths 1-4 in
+/// 20 rows each), and each row's pool size is drawn uniformly from `cap + 2`
+/// to `cap + k` (at least `cap + 2`, at most 31) before the theorem is
+/// looked at: every pool has two distractors or more, and the defaults give
+/// 4, 6-8, 8-12 and 10-16 clauses at levels 1-4. A theorem whose M is
+/// larger than `cap` is redrawn, whatever the pool size, so pool size and
+/// answer size are independent. With a fixed k per level the pool size was
+/// the answer's size plus k (correlation 0.98-1.00 within a cell), and "the
+/// pool minus k clauses" gave the size away.
+pub fn pool_sizes(d: u32, k: u32, max_premises: usize) -> (usize, RangeInclusive<usize>) {
+    let cap = (2 * d as usize).clamp(1, max_premises.max(1));
+    let lo = (cap + 2).min(MAX_POOL);
+    let hi = (cap + k as usize).clamp(lo, MAX_POOL);
+    (cap, lo..=hi)
+}
+
+/// The largest pool: answers and certificates are bit masks of 32 bits.
+const MAX_POOL: usize = 31;
+
+/// One generation attempt.
+pub fn generate(
+    g: &Graph,
+    t: &Scored,
+    prover: &mut Prover,
+    cfg: &TasksConfig,
+    level: u8,
+    rng: &mut impl Rng,
+) -> Result<Built, Reject> {
+    let (d, k) = cfg.params(super::Family::Selection, level);
+    // The pool's size, drawn before anything about the theorem is known:
+    // it says nothing about the answer's size (see `pool_sizes`).
+    let (cap, sizes) = pool_sizes(d, k, cfg.max_premises);
+    let pool_size = rng.random_range(sizes);
+    let premises = g.depth_premises(t.id, d).ok_or(Reject::TooShallow)?;
+    if premises.len() > cfg.max_premises {
+        return Err(Reject::TooManyPremises);
+    }
+    let tcanon = g.canon(t.id);
+    if premises.iter().any(|&p| g.canon(p) == tcanon) {
+        return Err(Reject::Degenerate);
+    }
+    // Deletion pass: drop each premise the theorem does not need (in a
+    // random order); the result M is irredundant. The exact search over the
+    // pool below then finds the true minimum, which may be a proper subset
+    // of M (the rest of M then acts as further distractors).
+    let (mut m, mut calls, mut processed) = (premises.clone(), 0u64, 0u64);
+    let first = g.prove_derived(prover, &m, t.id);
+    calls += 1;
+    processed += first.stats.processed;
+    if first.verdict.label() != Some(true) {
+        return Err(Reject::Unknown);
+    }
+    // A premise kept because its removal has a countermodel keeps the
+    // model: it satisfies the final M without that premise too (a subset).
+    let mut order: Vec<ClauseId> = premises.clone();
+    order.shuffle(rng);
+    let mut kept_by: Vec<(ClauseId, FiniteModel)> = Vec::new();
+    for p in order {
+        if m.len() == 1 {
+            break;
+        }
+        let rest: Vec<ClauseId> = m.iter().copied().filter(|&x| x != p).collect();
+        let o = g.prove(prover, &rest, t.id);
+        calls += 1;
+        processed += o.stats.processed;
+        match o.verdict {
+            Verdict::Theorem { .. } => m = rest,
+            Verdict::CounterSatisfiable {
+                evidence: Evidence::Model { model },
+            } => kept_by.push((p, model)),
+            _ => {}
+        }
+    }
+    if m.len() > cap {
+        return Err(Reject::TooManyPremises);
+    }
+    let k = pool_size - m.len();
+    let with_models: Vec<(ClauseId, Option<FiniteModel>)> = m
+        .iter()
+        .map(|&q| {
+            let model = kept_by.iter().find(|(p, _)| *p == q);
+            (q, model.map(|(_, model)| model.clone()))
+        })
+        .collect();
+    // Premise-pool clauses first, then twins, then graph distractors for
+    // the rest.
+    let theorem = g.text(t.id);
+    let mut stand_ins = StandIns::new(g, t.id, with_models, prover);
+    let mut taken: HashSet<String> = premises.iter().map(|&c| g.canon(c)).collect();
+    taken.insert(tcanon.clone());
+    let mut distractors = pooled_distractors(
+        g,
+        t.id,
+        (d, cap, cfg.max_premises),
+        &premises,
+        &m,
+        k,
+        &mut stand_ins,
+        rng,
+    );
+    taken.extend(distractors.iter().map(|&c| g.canon(c)));
+    let twins = twins_of(taken, k - distractors.len(), &mut stand_ins, rng);
+    let pooled = distractors.clone();
+    distractors.extend(matched_distractors(
+        g,
+        t.id,
+        &premises,
+        &m,
+        &pooled,
+        k - distractors.len() - twins.len(),
+        &mut stand_ins,
+        rng,
+    ));
+    distractors.sort_unstable();
+    calls += stand_ins.calls;
+    processed += stand_ins.processed;
+    if distractors.len() + twins.len() < k {
+        return Err(Reject::NoDistractors);
+    }
+    // Pool entries: the premises of M, then the graph distractors, then
+    // the twins (in that order before the shuffle).
+    let mut entries: Vec<(String, bool, bool)> = m
+        .iter()
+        .map(|&c| (g.text(c), true, false))
+        .chain(distractors.iter().map(|&c| (g.text(c), false, false)))
+        .chain(twins.into_iter().map(|x| (x, false, true)))
+        .collect();
+    entries.shuffle(rng);
+    let pool_texts: Vec<String> = entries.iter().map(|e| e.0.clone()).collect();
+    let mut all = pool_texts.clone();
+    all.push(theorem.clone());
+    let (bank, mut clauses) = super::parse_clauses(&all).map_err(|_| Reject::Degenerate)?;
+    let tlits = clauses.pop().expect("theorem");
+    // Canonical forms of the pool (variants compare equal): what the
+    // background must not list, and the instance's deduplication key.
+    let mut keys: Vec<String> = clauses
+        .iter()
+        .map(|c| crate::prover::canonical_clause(&bank, c))
+        .collect();
+    let pool_keys: HashSet<String> = keys.iter().cloned().collect();
+    let premise: Vec<bool> = entries.iter().map(|e| e.1).collect();
+    if unmatched(&bank, &clauses, &pool_texts, &premise, &tlits) > MAX_UNMATCHED {
+        return Err(Reject::UnmatchedPremises);
+    }
+    let second = minimum(&bank, prover, &clauses, &pool_texts, &tlits, m.len())?;
+    // Every minimum answer must come from the depth-d premises: a
+    // distractor that helps prove the theorem is not a distractor.
+    if second
+        .answers
+        .iter()
+        .any(|(mask, _)| indices(*mask).iter().any(|&i| !entries[i].1))
+    {
+        return Err(Reject::DistractorEntails);
+    }
+    let first = Search {
+        size: m.len(),
+        answers: Vec::new(),
+        covers: Vec::new(),
+        processed,
+        calls,
+    };
+    let one_based = |mask: u32| indices(mask).into_iter().map(|i| i + 1).collect::<Vec<_>>();
+    let cert = Certificate {
+        verdict: "minimum_premises".into(),
+        size: second.size,
+        answers: second
+            .answers
+            .iter()
+            .map(|(mask, r)| Answer {
+                premises: one_based(*mask),
+                refutation: r.clone(),
+            })
+            .collect(),
+        countermodels: second
+            .covers
+            .iter()
+            .map(|(sat, model)| Cover {
+                satisfies: one_based(*sat),
+                model: model.clone(),
+            })
+            .collect(),
+    };
+    let gold = cert.answers[0].premises.clone();
+    // The answer's clauses, canonical and sorted: rows that share them are
+    // limited per cell (`max_answer_share`).
+    let group = {
+        let mut g: Vec<&str> = gold.iter().map(|&i| keys[i - 1].as_str()).collect();
+        g.sort_unstable();
+        g.join("\n")
+    };
+    let answer = format_answer(&gold);
+    let mut meta = g.base_metadata(t, d, k as u32);
+    shown_background(g, t.id, &pool_keys).store(&mut meta);
+    let obj = meta.as_object_mut().expect("object");
+    obj.insert(
+        "premises".into(),
+        premises
+            .iter()
+            .map(|&p| g.text(p))
+            .collect::<Vec<_>>()
+            .into(),
+    );
+    obj.insert("pool".into(), pool_texts.clone().into());
+    obj.insert(
+        "perturbed".into(),
+        (1..=entries.len())
+            .filter(|&i| entries[i - 1].2)
+            .collect::<Vec<_>>()
+            .into(),
+    );
+    obj.insert("answer_size".into(), gold.len().into());
+    obj.insert("minimum_answers".into(), cert.answers.len().into());
+    obj.insert(
+        "prover".into(),
+        serde_json::json!({
+            "calls": first.calls + second.calls,
+            "processed": first.processed + second.processed,
+            "countermodels": cert.countermodels.len(),
+        }),
+    );
+    let background = Background::from_metadata(&meta).unwrap_or_default();
+    let prompt = render(&g.domain, &background, &g.text(t.id), &pool_texts);
+    Ok(Built {
+        prompt,
+        answer,
+        metadata: meta,
+        certificate: serde_json::to_value(&cert).expect("serialisable"),
+        key: {
+            keys.sort();
+            format!("{}\n?{}", keys.join("\n"), tcanon)
+        },
+        group: Some(group),
+        label: format!("size {}", gold.len()),
+        prover_processed: first.processed + second.processed,
+    })
+}
