@@ -23,6 +23,7 @@ mod cert_tests;
 #[cfg(test)]
 mod clausify_proptests;
 pub mod cost;
+pub mod equivalence;
 pub mod file;
 pub mod mace;
 pub mod output;

@@ -41,7 +41,7 @@
 pub mod audit;
 pub mod exploits;
 pub mod family;
-pub mod fol;
+pub mod first_order;
 pub mod fol_task;
 pub mod forms;
 pub mod pl;
