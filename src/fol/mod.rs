@@ -9,8 +9,10 @@
 //! formulas themselves without the clausifier. The prover decides
 //! entailment and equivalence between these formulas
 //! ([`crate::prover::equivalence`]); the equivalence tasks draw them
-//! (`tasks/equiv/first_order/`). Imports only `certificate` (the finite
-//! model type).
+//! (`tasks/equiv/first_order/`). Reading goes through the TPTP reader's
+//! FOF formula parser, the crate's one ([`parse`]); besides `tptp` and
+//! `logic` (its scratch term bank) it imports only `certificate` (the
+//! finite model type).
 
 mod model;
 mod parse;

@@ -1,288 +1,110 @@
-//! Reading first-order formulas in TPTP FOF syntax for the equivalence
-//! tasks (after AutoEval, seed 002): a lexer and a recursive-descent parser
-//! for the `fof_logic_formula` rules of the TPTP BNF (untyped, no
-//! annotations), errors naming the column.
+//! Reading first-order formulas in TPTP FOF syntax: the text goes through
+//! the TPTP reader's FOF formula parser ([`crate::tptp::parse_fof_formula`],
+//! the crate's one FOF parser: the BNF's precedence, located errors,
+//! nesting bounded by [`crate::tptp::MAX_NESTING`]) and its tree over a
+//! scratch term bank is read back as a [`Fol`]. On top of the BNF the
+//! formulas keep to the plain syntax prompts show: ASCII, symbols and
+//! variables are words of letters, digits and `_` starting with a letter
+//! (no quoted names, numbers, distinct objects, comments or `$` words
+//! other than `$true` and `$false`), and every variable is bound.
 
 use super::{Bin, Fol, Quant, Term};
+use crate::logic::{TermBank, TermId};
+use crate::tptp::{Formula, parse_fof_formula};
 
-#[derive(Clone, Debug, PartialEq)]
-enum Tok {
-    LParen,
-    RParen,
-    LBrack,
-    RBrack,
-    Comma,
-    Colon,
-    All,
-    Ex,
-    Not,
-    And,
-    Or,
-    Imp,
-    RevImp,
-    Iff,
-    Xor,
-    Nor,
-    Nand,
-    Eq,
-    Neq,
-    True,
-    False,
-    Upper(String),
-    Lower(String),
+/// The ASCII characters a formula may use besides letters, digits, `_`
+/// and whitespace (`$` only to start `$true` or `$false`).
+const PUNCTUATION: &str = "()[],:!?~&|=<>$";
+
+/// The first character outside the plain syntax, as an error naming its
+/// column (non-ASCII characters are looked for first).
+fn lexical_check(t: &str) -> Result<(), String> {
+    let column = |i: usize| t[..i].chars().count() + 1;
+    if let Some((i, c)) = t.char_indices().find(|(_, c)| !c.is_ascii()) {
+        return Err(format!("column {}: unexpected character {c:?}", column(i)));
+    }
+    let bad = t.char_indices().find(|&(i, c)| {
+        let plain = c.is_ascii_alphanumeric()
+            || c == '_'
+            || c.is_ascii_whitespace()
+            || PUNCTUATION.contains(c);
+        !plain || (c == '$' && !t[i..].starts_with("$true") && !t[i..].starts_with("$false"))
+    });
+    match bad {
+        Some((i, c)) => Err(format!("column {}: unexpected character {c:?}", column(i))),
+        None => Ok(()),
+    }
 }
 
-fn lex(text: &str) -> Result<Vec<(Tok, usize)>, String> {
-    if let Some((i, c)) = text.char_indices().find(|(_, c)| !c.is_ascii()) {
+/// Whether `name` is a plain symbol name: a lower-case letter, then
+/// letters, digits and `_`.
+fn plain_symbol(name: &str) -> bool {
+    let mut chars = name.chars();
+    chars.next().is_some_and(|c| c.is_ascii_lowercase())
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+/// The bank term `t` as a [`Term`]; `names[i]` names variable `i`.
+fn term(bank: &TermBank, names: &[String], t: TermId) -> Result<Term, String> {
+    if let Some(i) = bank.var_index(t) {
+        let name = names.get(i as usize).cloned();
+        return name
+            .map(Term::Var)
+            .ok_or_else(|| format!("unnamed variable {i}"));
+    }
+    let name = &bank.sig.get(bank.sym(t)).name;
+    if !plain_symbol(name) {
         return Err(format!(
-            "column {}: unexpected character {c:?}",
-            text[..i].chars().count() + 1
+            "{name} is not a symbol name (a lower-case letter, then letters, digits and _)"
         ));
     }
-    let b = text.as_bytes();
-    let mut out = Vec::new();
-    let mut i = 0;
-    const FIXED: [(&str, Tok); 21] = [
-        ("<=>", Tok::Iff),
-        ("<~>", Tok::Xor),
-        ("=>", Tok::Imp),
-        ("<=", Tok::RevImp),
-        ("~|", Tok::Nor),
-        ("~&", Tok::Nand),
-        ("!=", Tok::Neq),
-        ("$true", Tok::True),
-        ("$false", Tok::False),
-        ("(", Tok::LParen),
-        (")", Tok::RParen),
-        ("[", Tok::LBrack),
-        ("]", Tok::RBrack),
-        (",", Tok::Comma),
-        (":", Tok::Colon),
-        ("!", Tok::All),
-        ("?", Tok::Ex),
-        ("~", Tok::Not),
-        ("&", Tok::And),
-        ("|", Tok::Or),
-        ("=", Tok::Eq),
-    ];
-    while i < b.len() {
-        let c = b[i] as char;
-        let col = i + 1;
-        if c.is_ascii_whitespace() {
-            i += 1;
-            continue;
-        }
-        if let Some((s, t)) = FIXED.iter().find(|(s, _)| text[i..].starts_with(s)) {
-            out.push((t.clone(), col));
-            i += s.len();
-            continue;
-        }
-        if c.is_ascii_alphabetic() {
-            let mut j = i;
-            while j < b.len() && (b[j].is_ascii_alphanumeric() || b[j] == b'_') {
-                j += 1;
-            }
-            let w = text[i..j].to_string();
-            out.push((
-                if c.is_ascii_uppercase() {
-                    Tok::Upper(w)
-                } else {
-                    Tok::Lower(w)
-                },
-                col,
-            ));
-            i = j;
-            continue;
-        }
-        return Err(format!("column {col}: unexpected character {c:?}"));
-    }
-    Ok(out)
+    let args = bank.args(t).iter().map(|&a| term(bank, names, a));
+    Ok(Term::App(name.clone(), args.collect::<Result<_, _>>()?))
 }
 
-struct Parser {
-    toks: Vec<(Tok, usize)>,
-    pos: usize,
-    end: usize,
-}
-
-impl Parser {
-    fn peek(&self) -> Option<&Tok> {
-        self.toks.get(self.pos).map(|t| &t.0)
-    }
-    fn col(&self) -> usize {
-        self.toks.get(self.pos).map_or(self.end, |t| t.1)
-    }
-    fn err<T>(&self, what: &str) -> Result<T, String> {
-        let found = match self.peek() {
-            None => "the end".to_string(),
-            Some(t) => format!("{t:?}"),
-        };
-        Err(format!(
-            "column {}: expected {what}, found {found}",
-            self.col()
-        ))
-    }
-    fn eat(&mut self, t: &Tok) -> bool {
-        if self.peek() == Some(t) {
-            self.pos += 1;
-            true
-        } else {
-            false
+/// The reader's tree as a [`Fol`]: `&` and `|` chains grouped to the left,
+/// a quantifier over several variables as nested quantifiers, `s != t` as
+/// `~ (s = t)`.
+fn formula(bank: &TermBank, names: &[String], f: &Formula) -> Result<Fol, String> {
+    let chain = |op: Bin, fs: &[Formula]| -> Result<Fol, String> {
+        let mut parts = fs.iter().map(|g| formula(bank, names, g));
+        let first = parts.next().ok_or("an empty connective chain")??;
+        parts.try_fold(first, |acc, g| Ok(Fol::bin(op, acc, g?)))
+    };
+    let quantified = |q: Quant, vars: &[u32], body: &Formula| -> Result<Fol, String> {
+        let mut acc = formula(bank, names, body)?;
+        for &i in vars.iter().rev() {
+            let x = names.get(i as usize).ok_or("an unnamed bound variable")?;
+            acc = Fol::Q(q, x.clone(), Box::new(acc));
         }
-    }
-    fn expect(&mut self, t: Tok, what: &str) -> Result<(), String> {
-        if self.eat(&t) { Ok(()) } else { self.err(what) }
-    }
-
-    /// Whether the next token is a binary connective.
-    fn at_binary(&self) -> bool {
-        matches!(
-            self.peek(),
-            Some(
-                Tok::And
-                    | Tok::Or
-                    | Tok::Imp
-                    | Tok::RevImp
-                    | Tok::Iff
-                    | Tok::Xor
-                    | Tok::Nor
-                    | Tok::Nand
-            )
-        )
-    }
-
-    /// `<fof_logic_formula>`: a unit, then one non-associative binary
-    /// connective and a unit, or a chain of `&` or of `|` (grouped to the
-    /// left).
-    fn logic(&mut self) -> Result<Fol, String> {
-        let first = self.unit()?;
-        let op = match self.peek() {
-            Some(Tok::And) | Some(Tok::Or) => {
-                let t = self.peek().cloned().unwrap_or(Tok::And);
-                let op = if t == Tok::And { Bin::And } else { Bin::Or };
-                let mut acc = first;
-                while self.eat(&t) {
-                    let next = self.unit()?;
-                    acc = Fol::bin(op, acc, next);
+        Ok(acc)
+    };
+    Ok(match f {
+        Formula::True => Fol::True,
+        Formula::False => Fol::False,
+        Formula::Lit(l) => {
+            let atom = if l.rhs == bank.true_term() {
+                match term(bank, names, l.lhs)? {
+                    Term::App(p, args) => Fol::Atom(p, args),
+                    Term::Var(v) => return Err(format!("the variable {v} stands as a formula")),
                 }
-                if self.at_binary() {
-                    return self.err("')' (mixed connectives need parentheses)");
-                }
-                return Ok(acc);
-            }
-            Some(t @ (Tok::Imp | Tok::RevImp | Tok::Iff | Tok::Xor | Tok::Nor | Tok::Nand)) => {
-                t.clone()
-            }
-            _ => return Ok(first),
-        };
-        self.pos += 1;
-        let second = self.unit()?;
-        if self.at_binary() {
-            return self.err("')' (a non-associative connective needs parentheses)");
+            } else {
+                Fol::Eq(term(bank, names, l.lhs)?, term(bank, names, l.rhs)?)
+            };
+            if l.pos { atom } else { Fol::negation(atom) }
         }
-        Ok(match op {
-            Tok::Imp => Fol::bin(Bin::Imp, first, second),
-            Tok::RevImp => Fol::bin(Bin::Imp, second, first),
-            Tok::Iff => Fol::bin(Bin::Iff, first, second),
-            Tok::Xor => Fol::negation(Fol::bin(Bin::Iff, first, second)),
-            Tok::Nor => Fol::negation(Fol::bin(Bin::Or, first, second)),
-            _ => Fol::negation(Fol::bin(Bin::And, first, second)),
-        })
-    }
-
-    /// `<fof_unit_formula>`: negation, quantified, parenthesised or atomic.
-    fn unit(&mut self) -> Result<Fol, String> {
-        match self.peek() {
-            Some(Tok::Not) => {
-                self.pos += 1;
-                Ok(Fol::negation(self.unit()?))
-            }
-            Some(Tok::All) | Some(Tok::Ex) => {
-                let q = if self.peek() == Some(&Tok::All) {
-                    Quant::All
-                } else {
-                    Quant::Ex
-                };
-                self.pos += 1;
-                self.expect(Tok::LBrack, "'['")?;
-                let mut vars = Vec::new();
-                loop {
-                    match self.peek() {
-                        Some(Tok::Upper(v)) => {
-                            vars.push(v.clone());
-                            self.pos += 1;
-                        }
-                        _ => return self.err("a variable (upper-case name)"),
-                    }
-                    if !self.eat(&Tok::Comma) {
-                        break;
-                    }
-                }
-                self.expect(Tok::RBrack, "']'")?;
-                self.expect(Tok::Colon, "':'")?;
-                let body = self.unit()?;
-                Ok(vars
-                    .iter()
-                    .rev()
-                    .fold(body, |acc, v| Fol::Q(q, v.clone(), Box::new(acc))))
-            }
-            Some(Tok::LParen) => {
-                self.pos += 1;
-                let f = self.logic()?;
-                self.expect(Tok::RParen, "')'")?;
-                Ok(f)
-            }
-            Some(Tok::True) => {
-                self.pos += 1;
-                Ok(Fol::True)
-            }
-            Some(Tok::False) => {
-                self.pos += 1;
-                Ok(Fol::False)
-            }
-            Some(Tok::Upper(_)) | Some(Tok::Lower(_)) => {
-                let col = self.col();
-                let t = self.term()?;
-                if self.eat(&Tok::Eq) {
-                    return Ok(Fol::Eq(t, self.term()?));
-                }
-                if self.eat(&Tok::Neq) {
-                    return Ok(Fol::negation(Fol::Eq(t, self.term()?)));
-                }
-                match t {
-                    Term::App(p, args) => Ok(Fol::Atom(p, args)),
-                    Term::Var(v) => Err(format!(
-                        "column {col}: the variable {v} stands where a formula is expected"
-                    )),
-                }
-            }
-            _ => self.err("a formula"),
+        Formula::Not(g) => Fol::negation(formula(bank, names, g)?),
+        Formula::And(fs) => chain(Bin::And, fs)?,
+        Formula::Or(fs) => chain(Bin::Or, fs)?,
+        Formula::Imp(a, b) => {
+            Fol::bin(Bin::Imp, formula(bank, names, a)?, formula(bank, names, b)?)
         }
-    }
-
-    fn term(&mut self) -> Result<Term, String> {
-        match self.peek().cloned() {
-            Some(Tok::Upper(v)) => {
-                self.pos += 1;
-                Ok(Term::Var(v))
-            }
-            Some(Tok::Lower(f)) => {
-                self.pos += 1;
-                let mut args = Vec::new();
-                if self.eat(&Tok::LParen) {
-                    loop {
-                        args.push(self.term()?);
-                        if !self.eat(&Tok::Comma) {
-                            break;
-                        }
-                    }
-                    self.expect(Tok::RParen, "',' or ')'")?;
-                }
-                Ok(Term::App(f, args))
-            }
-            _ => self.err("a term"),
+        Formula::Iff(a, b) => {
+            Fol::bin(Bin::Iff, formula(bank, names, a)?, formula(bank, names, b)?)
         }
-    }
+        Formula::Forall(vars, body) => quantified(Quant::All, vars, body)?,
+        Formula::Exists(vars, body) => quantified(Quant::Ex, vars, body)?,
+    })
 }
 
 /// Reads a formula in TPTP FOF syntax (one `fof_logic_formula`, no
@@ -291,16 +113,16 @@ impl Parser {
 pub fn parse(text: &str) -> Result<Fol, String> {
     let t = text.trim();
     let t = t.strip_suffix('.').unwrap_or(t);
-    let toks = lex(t)?;
-    let mut p = Parser {
-        toks,
-        pos: 0,
-        end: t.chars().count() + 1,
-    };
-    let f = p.logic()?;
-    if p.pos < p.toks.len() {
-        return p.err("the end of the formula");
-    }
+    lexical_check(t)?;
+    // One line, so the reader's columns are the text's.
+    let line: String = t
+        .chars()
+        .map(|c| if c.is_ascii_whitespace() { ' ' } else { c })
+        .collect();
+    let mut bank = TermBank::new();
+    let (f, names) = parse_fof_formula(&mut bank, &line)
+        .map_err(|e| format!("column {}: {}", e.col, e.message()))?;
+    let f = formula(&bank, &names, &f)?;
     let free = f.free_vars();
     if !free.is_empty() {
         return Err(format!(

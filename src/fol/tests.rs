@@ -71,3 +71,48 @@ fn evaluation_follows_tarski() {
     assert!(eval(&p("! [X] : ? [Y] : (X = Y)"), &m));
     assert_eq!(show_model(&m), "domain {0,1}; a=1; p={1}; e={(0,1)}");
 }
+
+#[test]
+fn the_tptp_reader_bounds_nesting_and_the_plain_syntax_holds() {
+    // 85,000 negations fit a scorer's answer cap; reading them recursively
+    // overflowed the stack and aborted the process. The reader's nesting
+    // bound refuses them with an error naming the column.
+    let deep = format!("{}p(a)", "~ ".repeat(85_000));
+    let e = parse(&deep).unwrap_err();
+    assert!(e.contains("nesting"), "{e}");
+    let deep_term = format!("p({}a{})", "f(".repeat(5_000), ")".repeat(5_000));
+    assert!(parse(&deep_term).is_err());
+    assert!(parse(&format!("{}p(a){}", "(".repeat(900), ")".repeat(900))).is_ok());
+    // What the TPTP reader accepts beyond the syntax prompts show.
+    for bad in [
+        "'p'(a)",
+        "p(a) % comment",
+        "/* c */ p(a)",
+        "p(1)",
+        "p(\"a\")",
+        "$p(a)",
+        "p($$a)",
+        "p(a) . q(a)",
+        "é(a)",
+    ] {
+        assert!(parse(bad).is_err(), "{bad:?} parsed");
+    }
+    assert_eq!(
+        parse("p(a)\n&\tq(a)").unwrap(),
+        parse("(p(a) & q(a))").unwrap()
+    );
+    assert_eq!(
+        parse("p(a) & %").unwrap_err(),
+        "column 8: unexpected character '%'"
+    );
+    assert!(
+        parse("! [X] : (p(X) & q(Y))")
+            .unwrap_err()
+            .contains("free variable Y")
+    );
+    // Shadowing keeps each binder's own name.
+    let f = parse("! [X] : (p(X) & ? [X] : q(X))").unwrap();
+    assert_eq!(f.to_string(), "! [X] : (p(X) & ? [X] : q(X))");
+    // A symbol used as a predicate and as a constant stays one name.
+    assert_eq!(parse("(a & p(a))").unwrap().to_string(), "(a & p(a))");
+}
