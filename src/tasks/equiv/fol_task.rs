@@ -36,6 +36,7 @@
 use super::Task;
 use super::first_order::{self, Symbol};
 use super::forms::{self, Target};
+use super::logic::{self, Logic, stored};
 use super::pl::VocabKind;
 use crate::fol::{self, Fol};
 use crate::prover::equivalence::{self, Decision};
@@ -330,26 +331,49 @@ fn build_roundtrip(rng: &mut ChaCha8Rng, d: &Drawn, level: u8) -> Result<Option<
     }))
 }
 
-/// The metadata's target form.
-fn target_of(meta: &Value) -> Result<Target, String> {
-    let name = meta["target"].as_str().ok_or(
-        "metadata has no string `target` (rows of equiv-3 and before have none: regenerate)",
-    )?;
-    Target::from_name(name).ok_or_else(|| format!("metadata `target`: unknown form {name:?}"))
-}
-
 /// The metadata's vocabulary.
 fn vocabulary_of(meta: &Value) -> Result<Vec<Symbol>, String> {
     serde_json::from_value(meta["vocabulary"].clone())
         .map_err(|e| format!("metadata `vocabulary`: {e}"))
 }
 
-/// A stored formula, parsed.
-fn stored(meta: &Value, key: &str) -> Result<Fol, String> {
-    let text = meta[key]
-        .as_str()
-        .ok_or_else(|| format!("metadata has no string `{key}`"))?;
-    fol::parse(text).map_err(|e| format!("metadata `{key}`: {e}"))
+/// First-order logic for the equivalence tasks: closed TPTP FOF formulas
+/// ([`crate::fol`]), predicates and constants with arities as the
+/// vocabulary, equivalence decided by the prover in both directions.
+pub struct Fo;
+
+impl Logic for Fo {
+    type Formula = Fol;
+    type Symbol = Symbol;
+    type Effort = equivalence::Effort;
+    const ANSWER_LANGUAGE: &'static str = "a TPTP FOF formula";
+
+    fn parse_stored(text: &str) -> Result<Fol, String> {
+        fol::parse(text)
+    }
+    fn parse_answer(text: &str) -> Result<Fol, String> {
+        fol::parse(text)
+    }
+    fn vocabulary_of(meta: &Value) -> Result<Vec<Symbol>, String> {
+        vocabulary_of(meta)
+    }
+    fn outside(f: &Fol, vocabulary: &[Symbol]) -> Option<String> {
+        let outside = first_order::outside(f, vocabulary);
+        (!outside.is_empty())
+            .then(|| format!("symbols outside the vocabulary: {}", outside.join(", ")))
+    }
+    fn violation(target: Target, f: &Fol) -> Option<String> {
+        first_order::forms::violation(target, f)
+    }
+    fn judge(original: &Fol, f: &Fol) -> (Score, equivalence::Effort) {
+        judge(original, f)
+    }
+    fn equivalence_prompt(vocabulary: &[Symbol], left: &str, right: &str) -> String {
+        equivalence_prompt(vocabulary, left, right)
+    }
+    fn roundtrip_prompt(vocabulary: &[Symbol], formula: &str, target: Target) -> String {
+        roundtrip_prompt(vocabulary, formula, target)
+    }
 }
 
 /// Scores a `roundtrip_fol` answer against the row's metadata (see the
@@ -362,49 +386,14 @@ pub fn score_roundtrip(metadata: &str, answer: &str) -> Score {
 /// [`score_roundtrip`] with the prover's work (none when the answer was
 /// settled before the prover ran).
 fn score_roundtrip_measured(metadata: &str, answer: &str) -> (Score, equivalence::Effort) {
+    logic::score_roundtrip::<Fo>(metadata, answer)
+}
+
+/// Whether an answer `f` that passed the syntactic checks is equivalent
+/// to `original`: too deep to check (`timeout`), separated by random
+/// interpretations, or decided by the prover in both directions.
+fn judge(original: &Fol, f: &Fol) -> (Score, equivalence::Effort) {
     let none = equivalence::Effort::default();
-    let meta: Value = match serde_json::from_str(metadata) {
-        Ok(m) => m,
-        Err(e) => return (Score::malformed(format!("row metadata: {e}")), none),
-    };
-    let (original, vocabulary, target) = match (
-        stored(&meta, "formula"),
-        vocabulary_of(&meta),
-        target_of(&meta),
-    ) {
-        (Ok(f), Ok(v), Ok(t)) => (f, v, t),
-        (Err(e), _, _) | (_, Err(e), _) | (_, _, Err(e)) => {
-            return (Score::malformed(format!("row metadata: {e}")), none);
-        }
-    };
-    let f = match fol::parse(answer) {
-        Ok(f) => f,
-        Err(e) => {
-            let s = Score::malformed(format!("the answer is not a TPTP FOF formula: {e}"));
-            return (s, none);
-        }
-    };
-    let outside = first_order::outside(&f, &vocabulary);
-    if !outside.is_empty() {
-        let s = Score::cheating(format!(
-            "symbols outside the vocabulary: {}",
-            outside.join(", ")
-        ));
-        return (s, none);
-    }
-    if f == original {
-        return (
-            Score::cheating("the shown formula copied, not restated"),
-            none,
-        );
-    }
-    if let Some(why) = first_order::forms::violation(target, &f) {
-        let s = Score::wrong(format!(
-            "not in the required form ({}): {why}",
-            target.name()
-        ));
-        return (s, none);
-    }
     // Evaluating in a model of size n costs about n^depth: an answer that
     // nests quantifiers far beyond the shown formula's is not checked.
     let depth_limit = (original.quantifier_depth() + MAX_EXTRA_DEPTH).min(MAX_ANSWER_DEPTH);
@@ -419,16 +408,16 @@ fn score_roundtrip_measured(metadata: &str, answer: &str) -> (Score, equivalence
         Score::wrong(format!(
             "not equivalent: in the interpretation {} the formula is {} and the answer {}",
             fol::show_model(m),
-            fol::eval(&original, m),
-            fol::eval(&f, m)
+            fol::eval(original, m),
+            fol::eval(f, m)
         ))
     };
     // Cheap first: random interpretations (seeded, so scores repeat).
     let mut rng = instance_rng(0, &["roundtrip_fol", "score"], 0);
-    if let Some(m) = fol::separate(&mut rng, &original, &f) {
+    if let Some(m) = fol::separate(&mut rng, original, f) {
         return (not_equivalent(&m), none);
     }
-    let (decision, effort) = match equivalence::decide_measured(&original, &f) {
+    let (decision, effort) = match equivalence::decide_measured(original, f) {
         Ok((d, effort)) => (Ok(d), effort),
         Err(e) => (Err(e), none),
     };
@@ -465,7 +454,7 @@ pub fn verify(task: Task, metadata: &str, certificate: &str, gold: &str) -> Resu
             Err(format!("gold answer scores {}: {}", s.verdict, s.detail))
         };
     }
-    let (l, r) = (stored(&meta, "left")?, stored(&meta, "right")?);
+    let (l, r) = (stored::<Fo>(&meta, "left")?, stored::<Fo>(&meta, "right")?);
     match gold.trim() {
         "True" => match equivalence::decide(&l, &r)? {
             Decision::Equivalent(w) => Ok(format!(
@@ -494,19 +483,4 @@ pub fn verify(task: Task, metadata: &str, certificate: &str, gold: &str) -> Resu
         }
         other => Err(format!("gold label {other:?} is not True or False")),
     }
-}
-
-/// The prompt of a stored first-order row, from its metadata.
-pub fn render(task: Task, metadata: &str) -> Result<String, String> {
-    let meta: Value = serde_json::from_str(metadata).map_err(|e| format!("metadata: {e}"))?;
-    let vocabulary = vocabulary_of(&meta)?;
-    let field = |k: &str| {
-        meta[k]
-            .as_str()
-            .ok_or_else(|| format!("metadata has no string `{k}`"))
-    };
-    Ok(match task {
-        Task::EquivalenceFol => equivalence_prompt(&vocabulary, field("left")?, field("right")?),
-        _ => roundtrip_prompt(&vocabulary, field("formula")?, target_of(&meta)?),
-    })
 }
