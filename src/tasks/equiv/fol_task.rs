@@ -12,12 +12,13 @@
 //! both twins (rows 2p True and 2p+1 False share the stream:
 //! [`super::twin_index`]) → the row of the index's label (drawn vs
 //! rewritten, or drawn vs mutated) decided by the prover in both directions
-//! ([`fol::decide`]; an undecided pair is redrawn, and a row is kept only
+//! ([`equivalence::decide`]; an undecided pair is redrawn, and a row is kept only
 //! when its twin's pair is decided as built too) → prompt, gold,
 //! metadata (`left`, `right` in TPTP FOF syntax, the vocabulary with
 //! arities), certificate (the work of both proofs, or the countermodel).
 //!
-//! Roundtrip scoring: the answer is read as one TPTP FOF formula
+//! Roundtrip scoring ([`logic::score_roundtrip`] over [`Fo`]): the answer
+//! is read as one TPTP FOF formula
 //! ([`fol::parse`]; unreadable or with a free variable: `malformed`); a
 //! symbol outside the vocabulary, or the shown formula itself (the same
 //! tree: spacing and redundant parentheses do not count, a renamed bound
