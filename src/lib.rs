@@ -9,6 +9,7 @@ pub mod config;
 pub mod dataset;
 pub mod derivation;
 pub mod equational;
+pub mod fol;
 pub mod interest;
 pub mod logic;
 pub mod pipeline;

@@ -2,7 +2,8 @@
 //! the real binary: a small dataset is byte-identical for --jobs 1 and 2,
 //! `saturate verify` re-checks every row, `saturate score` gives gold,
 //! wrong, malformed and cheating answers their verdicts with the right
-//! counts, and bad arguments exit 2 without writing anything.
+//! counts (a roundtrip_fol answer nesting as deep as the answer bound
+//! allows included), and bad arguments exit 2 without writing anything.
 
 mod common;
 
@@ -97,6 +98,35 @@ fn equiv_dataset_verifies_and_scores_every_verdict() {
     assert!(o.status.success(), "{}", stderr(&o));
     let v: Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(v["overall"]["verdicts"], json!(want), "{}", v["overall"]);
+
+    // A formula answer as deep as the answer bound allows is refused by
+    // the reader's nesting bound: read recursively, such an answer
+    // overflowed the stack and aborted `saturate score`.
+    let mut deep = String::new();
+    let mut n = 0;
+    for r in rows.iter().filter(|r| r.task == "roundtrip_fol") {
+        let bound = saturate::tasks::limits::answer_byte_bound(&r.prompt, &r.answer);
+        let answer = format!("{}p(a)", "~".repeat(bound - 4));
+        deep.push_str(&(json!({"id": r.id, "answer": answer}).to_string() + "\n"));
+        n += 1;
+    }
+    std::fs::write(&answers, deep).unwrap();
+    let o = run(&[
+        "score",
+        "--dataset",
+        a.to_str().unwrap(),
+        "--answers",
+        answers.to_str().unwrap(),
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(
+        v["overall"]["verdicts"]["malformed"],
+        json!(n),
+        "{}",
+        v["overall"]
+    );
 }
 
 #[test]

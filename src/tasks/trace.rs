@@ -142,11 +142,11 @@ fn equiv(meta: &Value, cert: &Value) -> Option<Vec<String>> {
             );
             lines.push("So A and B are equivalent.".into());
         } else {
-            let model: crate::tasks::equiv::fol::Model =
+            let model: crate::fol::Model =
                 serde_json::from_value(cert["countermodel"].clone()).ok()?;
             lines.push(format!(
                 "In the interpretation {}: A is {}, B is {}.",
-                crate::tasks::equiv::fol::show_model(&model),
+                crate::fol::show_model(&model),
                 value(&cert["left"]),
                 value(&cert["right"])
             ));

@@ -79,4 +79,27 @@ mod tests {
         assert_eq!((e.line, e.col), (1, 17));
         assert!(read("((p | q) & r)").is_ok());
     }
+
+    #[test]
+    fn a_bare_formula_reads_whole_with_its_free_variables_left_free() {
+        let mut bank = TermBank::new();
+        let (f, names) =
+            crate::tptp::parse_fof_formula(&mut bank, "! [X] : e(X,Y) & p(Y)").unwrap();
+        assert!(matches!(&f, Formula::And(parts) if matches!(parts[0], Formula::Forall(..))));
+        assert_eq!(names, ["X", "Y"]);
+        // A bound name reused gets its own index.
+        let (_, names) = crate::tptp::parse_fof_formula(&mut bank, "! [X] : ? [X] : p(X)").unwrap();
+        assert_eq!(names, ["X", "X"]);
+        // One formula and nothing after it: no annotations, no second
+        // formula smuggled past a closing parenthesis.
+        for t in ["p(a).", "p(a)), fof(g, axiom, q(a)", "p(a) q(a)", ""] {
+            assert!(
+                crate::tptp::parse_fof_formula(&mut bank, t).is_err(),
+                "{t:?}"
+            );
+        }
+        let deep = format!("{}p", "~ ".repeat(5000));
+        let e = crate::tptp::parse_fof_formula(&mut bank, &deep).unwrap_err();
+        assert!(e.message().contains("nesting"), "{}", e.message());
+    }
 }

@@ -68,5 +68,7 @@ pub use printer::{
     name_to_tptp, path_to_tptp, symbol_to_tptp, term_to_string, unquote, write_formula,
     write_literal, write_term,
 };
-pub use read::{parse_bytes, parse_clause_str, parse_file, parse_file_with, parse_str};
+pub use read::{
+    parse_bytes, parse_clause_str, parse_file, parse_file_with, parse_fof_formula, parse_str,
+};
 pub use szs::{SzsStatus, UnknownSzsStatus};

@@ -3,7 +3,7 @@
 //! (`clausify.rs`) once everything is read, so Skolem and definition
 //! symbols are named apart from every input symbol.
 
-use super::ast::{FileOutput, Problem, dir_of};
+use super::ast::{FileOutput, Formula, Problem, dir_of};
 use super::clausify::clausify_entries;
 use super::error::TptpError;
 use super::include::{IncludePolicy, Reader};
@@ -94,4 +94,21 @@ pub fn parse_clause_str(bank: &mut TermBank, text: &str) -> Result<Vec<Literal>,
         return Err(p.expected("'|' or end of input"));
     }
     Ok(lits)
+}
+
+/// Parses one bare `<fof_logic_formula>` such as `! [X] : (p(X) => q(X))`
+/// (no annotations; a final `.` is not part of it), to the FOF part of the
+/// BNF and under the reader's bounds ([`MAX_NESTING`](super::MAX_NESTING)):
+/// the crate's one reader of FOF formulas (`fol::parse` reads through it).
+/// Returns the formula, its free variables left free (not closed), and the
+/// variable names (`names[i]` is bank variable `i`).
+pub fn parse_fof_formula(
+    bank: &mut TermBank,
+    text: &str,
+) -> Result<(Formula, Vec<String>), TptpError> {
+    let file = Path::new("<formula>");
+    let dir = Path::new(".");
+    let mut reader = Reader::new(bank, None);
+    let mut p = FileParser::new(text, file, dir, &mut reader)?;
+    p.bare_fof()
 }

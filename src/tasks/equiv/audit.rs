@@ -101,7 +101,7 @@ fn fol_connectives(text: &str) -> [f64; 7] {
 pub fn fol_item(metadata: &str, gold: &str) -> Result<AuditItem, String> {
     let meta: Value = serde_json::from_str(metadata).map_err(|e| format!("metadata: {e}"))?;
     let (l, r, mut it) = pair_item(&meta, gold)?;
-    let (fl, fr) = (super::fol::parse(l)?, super::fol::parse(r)?);
+    let (fl, fr) = (crate::fol::parse(l)?, crate::fol::parse(r)?);
     it.push("nesting_diff", nesting(r) as f64 - nesting(l) as f64);
     let (cl, cr) = (fol_connectives(l), fol_connectives(r));
     let names_l = [

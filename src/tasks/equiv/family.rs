@@ -20,7 +20,7 @@ pub struct EquivConfig {
     /// Rows per config and level.
     pub count: usize,
     /// Difficulty levels (any from 1; the schedules are [`Level::of`] and
-    /// [`super::fol::Level::of`]).
+    /// [`super::first_order::Level::of`]).
     pub levels: Vec<u8>,
     /// Rows per Parquet shard.
     pub max_rows_per_shard: usize,
@@ -230,7 +230,7 @@ impl Generator for EquivGenerator {
                 .collect::<serde_json::Map<String, serde_json::Value>>()
         };
         let pl = schedule(&|l| serde_json::to_value(Level::of(l)?).ok());
-        let fol = schedule(&|l| serde_json::to_value(super::fol::Level::of(l)?).ok());
+        let fol = schedule(&|l| serde_json::to_value(super::first_order::Level::of(l)?).ok());
         serde_json::json!({
             "generator": super::VERSION,
             "countPerConfigAndLevel": self.config.count,

@@ -1,10 +1,10 @@
 //! The first-order equivalence tasks (after AutoEval, seed 002):
 //! `equivalence_fol` (are two closed formulas equivalent?) and
 //! `roundtrip_fol` (restate a formula over its vocabulary), built, scored
-//! and re-checked with [`super::fol`].
+//! and re-checked with [`crate::fol`].
 //!
 //! Data flow of one instance: vocabulary (abstract or natural by index) →
-//! a closed formula of the level's size ([`fol::random_formula`]),
+//! a closed formula of the level's size ([`first_order::random_formula`]),
 //! redrawn while degenerate ([`fol::degenerate`]) or not contingent
 //! under random interpretations → level + 1 sound rewrites → one minimal
 //! mutation of the rewritten form that random interpretations separate
@@ -12,18 +12,19 @@
 //! both twins (rows 2p True and 2p+1 False share the stream:
 //! [`super::twin_index`]) → the row of the index's label (drawn vs
 //! rewritten, or drawn vs mutated) decided by the prover in both directions
-//! ([`fol::decide`]; an undecided pair is redrawn, and a row is kept only
+//! ([`equivalence::decide`]; an undecided pair is redrawn, and a row is kept only
 //! when its twin's pair is decided as built too) → prompt, gold,
 //! metadata (`left`, `right` in TPTP FOF syntax, the vocabulary with
 //! arities), certificate (the work of both proofs, or the countermodel).
 //!
-//! Roundtrip scoring: the answer is read as one TPTP FOF formula
+//! Roundtrip scoring ([`logic::score_roundtrip`] over [`Fo`]): the answer
+//! is read as one TPTP FOF formula
 //! ([`fol::parse`]; unreadable or with a free variable: `malformed`); a
 //! symbol outside the vocabulary, or the shown formula itself (the same
 //! tree: spacing and redundant parentheses do not count, a renamed bound
 //! variable does) is `cheating`; an answer not in the row's target form
 //! ([`super::forms::Target`], drawn among the forms the shown formula is
-//! not in; [`fol::forms::violation`]) is `wrong`, the detail naming the
+//! not in; [`first_order::forms::violation`]) is `wrong`, the detail naming the
 //! rule broken; random interpretations that separate the
 //! two give `wrong` at once; otherwise the prover decides both directions
 //! (an answer nesting more than `MAX_EXTRA_DEPTH` quantifiers beyond the
@@ -34,9 +35,12 @@
 //! finite model, `timeout` when neither is found within the limits.
 
 use super::Task;
-use super::fol::{self, Decision, Fol, Symbol};
+use super::first_order::{self, Symbol};
 use super::forms::{self, Target};
+use super::logic::{self, Logic, stored};
 use super::pl::VocabKind;
+use crate::fol::{self, Fol};
+use crate::prover::equivalence::{self, Decision};
 use crate::tasks::family::Built;
 use crate::tasks::{Score, Verdict, instance_rng};
 use rand::Rng;
@@ -51,7 +55,7 @@ const MAX_EXTRA_DEPTH: usize = 6;
 /// Quantifiers an answer may nest in all, whatever the shown formula's
 /// depth: the bound of level 4 (depth 3 + [`MAX_EXTRA_DEPTH`]), so deeper
 /// formulas at higher levels do not raise the scorer's worst case. A
-/// shown formula nests at most [`fol::MAX_QUANTIFIERS`], and its prenex
+/// shown formula nests at most [`first_order::MAX_QUANTIFIERS`], and its prenex
 /// form no more, so a plain restatement stays within the bound.
 const MAX_ANSWER_DEPTH: usize = 9;
 
@@ -62,18 +66,22 @@ const ATTEMPTS: usize = 12;
 const FOL_SYNTAX: &str = "Syntax (TPTP FOF): variables start with an upper-case letter, predicates and constants with a lower-case one; ~ is not, & is and, | is or, => is implies, <=> is if and only if; ! [X] : F says that F holds for every X and ? [X] : F that F holds for some X (! [X,Y] : F binds two variables at once). ~ and the quantifiers apply to the formula right after them; a binary connective with its two operands is wrapped in parentheses.";
 
 /// The prompt of an `equivalence_fol` row.
-pub fn equivalence_prompt(vocabulary: &[fol::Symbol], left: &str, right: &str) -> String {
+pub fn equivalence_prompt(vocabulary: &[first_order::Symbol], left: &str, right: &str) -> String {
     format!(
         "Two first-order formulas are given.\n\n{FOL_SYNTAX}\n\n{}\nFormula A:\n{left}\n\nFormula B:\n{right}\n\nQuestion: are A and B logically equivalent, that is, true in exactly the same interpretations (every non-empty domain, every meaning of the predicates and constants)?\nAnswer with exactly one word: True or False.\n",
-        fol::vocabulary_lines(vocabulary)
+        first_order::vocabulary_lines(vocabulary)
     )
 }
 
 /// The prompt of a `roundtrip_fol` row: restate `formula` in `target`.
-pub fn roundtrip_prompt(vocabulary: &[fol::Symbol], formula: &str, target: Target) -> String {
+pub fn roundtrip_prompt(
+    vocabulary: &[first_order::Symbol],
+    formula: &str,
+    target: Target,
+) -> String {
     format!(
         "Restate a first-order formula in a required form.\n\n{FOL_SYNTAX}\n\n{}\nFormula:\n{formula}\n\nRequired form: {}. The constants $true and $false are not used.\n\nTask: write one closed formula in the same syntax that is logically equivalent to the formula above (true in exactly the same interpretations), uses only the predicates and constants of the vocabulary, and is in the required form. The formula above is not in that form, so neither it nor any formula containing it is accepted.\nAnswer with the formula alone, on one line.\n",
-        fol::vocabulary_lines(vocabulary),
+        first_order::vocabulary_lines(vocabulary),
         target.fol_description()
     )
 }
@@ -84,14 +92,14 @@ struct Drawn {
     formula: Fol,
 }
 
-fn draw(rng: &mut ChaCha8Rng, level: &fol::Level, index: u64) -> Option<Drawn> {
+fn draw(rng: &mut ChaCha8Rng, level: &first_order::Level, index: u64) -> Option<Drawn> {
     let kind = if (index / 2) % 2 == 0 {
         VocabKind::Abstract
     } else {
         VocabKind::Natural
     };
-    let vocabulary = fol::vocabulary(rng, kind, level);
-    let formula = fol::random_formula(rng, &vocabulary, level);
+    let vocabulary = first_order::vocabulary(rng, kind, level);
+    let formula = first_order::random_formula(rng, &vocabulary, level);
     (!fol::degenerate(&formula) && fol::contingent(rng, &formula)).then_some(Drawn {
         vocabulary,
         kind,
@@ -119,7 +127,8 @@ pub fn build(
     level: u8,
     index: u64,
 ) -> Result<Option<Built>, String> {
-    let lv = fol::Level::of(level).ok_or_else(|| format!("no equivalence level {level}"))?;
+    let lv =
+        first_order::Level::of(level).ok_or_else(|| format!("no equivalence level {level}"))?;
     for _ in 0..ATTEMPTS {
         let Some(d) = draw(rng, &lv, index) else {
             continue;
@@ -138,7 +147,7 @@ pub fn build(
 fn build_equivalence(
     rng: &mut ChaCha8Rng,
     d: &Drawn,
-    lv: &fol::Level,
+    lv: &first_order::Level,
     level: u8,
     equivalent: bool,
 ) -> Result<Option<Built>, String> {
@@ -172,13 +181,13 @@ fn build_equivalence(
     // construction (or a check that failed); here either only withholds
     // this row.
     let (twin_left, twin_right) = shown(twin);
-    match (fol::decide(&twin_left, &twin_right), equivalent) {
+    match (equivalence::decide(&twin_left, &twin_right), equivalent) {
         (Ok(Decision::Different { .. }), true) | (Ok(Decision::Equivalent(_)), false) => {}
         _ => return Ok(None),
     }
     let (left, right) = shown(&right);
     let (left_text, right_text) = (left.to_string(), right.to_string());
-    let (decision, effort) = fol::decide_measured(&left, &right)?;
+    let (decision, effort) = equivalence::decide_measured(&left, &right)?;
     let certificate = match (decision, equivalent) {
         (Decision::Unknown, _) => return Ok(None),
         (Decision::Equivalent(work), true) => json!({
@@ -242,7 +251,7 @@ fn difficulty(
     d: &Drawn,
     rewrites: usize,
     [a, b]: [&Fol; 2],
-    effort: fol::Effort,
+    effort: equivalence::Effort,
 ) -> Vec<(&'static str, f64)> {
     let predicates = d.vocabulary.iter().filter(|s| s.arity > 0).count();
     vec![
@@ -267,10 +276,10 @@ fn build_roundtrip(rng: &mut ChaCha8Rng, d: &Drawn, level: u8) -> Result<Option<
     // within forms::MAX_GOLD_GROWTH of its length; one drawn at random.
     let mut options = Vec::new();
     for t in forms::FOL_TARGETS {
-        if fol::forms::violation(t, &d.formula).is_none() {
+        if first_order::forms::violation(t, &d.formula).is_none() {
             continue;
         }
-        if let Some((g, steps)) = fol::forms::convert(t, &d.formula)
+        if let Some((g, steps)) = first_order::forms::convert(t, &d.formula)
             && g.to_string().len() <= forms::MAX_GOLD_GROWTH * shown.len()
         {
             options.push((t, g, steps));
@@ -323,26 +332,49 @@ fn build_roundtrip(rng: &mut ChaCha8Rng, d: &Drawn, level: u8) -> Result<Option<
     }))
 }
 
-/// The metadata's target form.
-fn target_of(meta: &Value) -> Result<Target, String> {
-    let name = meta["target"].as_str().ok_or(
-        "metadata has no string `target` (rows of equiv-3 and before have none: regenerate)",
-    )?;
-    Target::from_name(name).ok_or_else(|| format!("metadata `target`: unknown form {name:?}"))
-}
-
 /// The metadata's vocabulary.
 fn vocabulary_of(meta: &Value) -> Result<Vec<Symbol>, String> {
     serde_json::from_value(meta["vocabulary"].clone())
         .map_err(|e| format!("metadata `vocabulary`: {e}"))
 }
 
-/// A stored formula, parsed.
-fn stored(meta: &Value, key: &str) -> Result<Fol, String> {
-    let text = meta[key]
-        .as_str()
-        .ok_or_else(|| format!("metadata has no string `{key}`"))?;
-    fol::parse(text).map_err(|e| format!("metadata `{key}`: {e}"))
+/// First-order logic for the equivalence tasks: closed TPTP FOF formulas
+/// ([`crate::fol`]), predicates and constants with arities as the
+/// vocabulary, equivalence decided by the prover in both directions.
+pub struct Fo;
+
+impl Logic for Fo {
+    type Formula = Fol;
+    type Symbol = Symbol;
+    type Effort = equivalence::Effort;
+    const ANSWER_LANGUAGE: &'static str = "a TPTP FOF formula";
+
+    fn parse_stored(text: &str) -> Result<Fol, String> {
+        fol::parse(text)
+    }
+    fn parse_answer(text: &str) -> Result<Fol, String> {
+        fol::parse(text)
+    }
+    fn vocabulary_of(meta: &Value) -> Result<Vec<Symbol>, String> {
+        vocabulary_of(meta)
+    }
+    fn outside(f: &Fol, vocabulary: &[Symbol]) -> Option<String> {
+        let outside = first_order::outside(f, vocabulary);
+        (!outside.is_empty())
+            .then(|| format!("symbols outside the vocabulary: {}", outside.join(", ")))
+    }
+    fn violation(target: Target, f: &Fol) -> Option<String> {
+        first_order::forms::violation(target, f)
+    }
+    fn judge(original: &Fol, f: &Fol) -> (Score, equivalence::Effort) {
+        judge(original, f)
+    }
+    fn equivalence_prompt(vocabulary: &[Symbol], left: &str, right: &str) -> String {
+        equivalence_prompt(vocabulary, left, right)
+    }
+    fn roundtrip_prompt(vocabulary: &[Symbol], formula: &str, target: Target) -> String {
+        roundtrip_prompt(vocabulary, formula, target)
+    }
 }
 
 /// Scores a `roundtrip_fol` answer against the row's metadata (see the
@@ -354,50 +386,15 @@ pub fn score_roundtrip(metadata: &str, answer: &str) -> Score {
 
 /// [`score_roundtrip`] with the prover's work (none when the answer was
 /// settled before the prover ran).
-fn score_roundtrip_measured(metadata: &str, answer: &str) -> (Score, fol::Effort) {
-    let none = fol::Effort::default();
-    let meta: Value = match serde_json::from_str(metadata) {
-        Ok(m) => m,
-        Err(e) => return (Score::malformed(format!("row metadata: {e}")), none),
-    };
-    let (original, vocabulary, target) = match (
-        stored(&meta, "formula"),
-        vocabulary_of(&meta),
-        target_of(&meta),
-    ) {
-        (Ok(f), Ok(v), Ok(t)) => (f, v, t),
-        (Err(e), _, _) | (_, Err(e), _) | (_, _, Err(e)) => {
-            return (Score::malformed(format!("row metadata: {e}")), none);
-        }
-    };
-    let f = match fol::parse(answer) {
-        Ok(f) => f,
-        Err(e) => {
-            let s = Score::malformed(format!("the answer is not a TPTP FOF formula: {e}"));
-            return (s, none);
-        }
-    };
-    let outside = fol::outside(&f, &vocabulary);
-    if !outside.is_empty() {
-        let s = Score::cheating(format!(
-            "symbols outside the vocabulary: {}",
-            outside.join(", ")
-        ));
-        return (s, none);
-    }
-    if f == original {
-        return (
-            Score::cheating("the shown formula copied, not restated"),
-            none,
-        );
-    }
-    if let Some(why) = fol::forms::violation(target, &f) {
-        let s = Score::wrong(format!(
-            "not in the required form ({}): {why}",
-            target.name()
-        ));
-        return (s, none);
-    }
+fn score_roundtrip_measured(metadata: &str, answer: &str) -> (Score, equivalence::Effort) {
+    logic::score_roundtrip::<Fo>(metadata, answer)
+}
+
+/// Whether an answer `f` that passed the syntactic checks is equivalent
+/// to `original`: too deep to check (`timeout`), separated by random
+/// interpretations, or decided by the prover in both directions.
+fn judge(original: &Fol, f: &Fol) -> (Score, equivalence::Effort) {
+    let none = equivalence::Effort::default();
     // Evaluating in a model of size n costs about n^depth: an answer that
     // nests quantifiers far beyond the shown formula's is not checked.
     let depth_limit = (original.quantifier_depth() + MAX_EXTRA_DEPTH).min(MAX_ANSWER_DEPTH);
@@ -412,16 +409,16 @@ fn score_roundtrip_measured(metadata: &str, answer: &str) -> (Score, fol::Effort
         Score::wrong(format!(
             "not equivalent: in the interpretation {} the formula is {} and the answer {}",
             fol::show_model(m),
-            fol::eval(&original, m),
-            fol::eval(&f, m)
+            fol::eval(original, m),
+            fol::eval(f, m)
         ))
     };
     // Cheap first: random interpretations (seeded, so scores repeat).
     let mut rng = instance_rng(0, &["roundtrip_fol", "score"], 0);
-    if let Some(m) = fol::separate(&mut rng, &original, &f) {
+    if let Some(m) = fol::separate(&mut rng, original, f) {
         return (not_equivalent(&m), none);
     }
-    let (decision, effort) = match fol::decide_measured(&original, &f) {
+    let (decision, effort) = match equivalence::decide_measured(original, f) {
         Ok((d, effort)) => (Ok(d), effort),
         Err(e) => (Err(e), none),
     };
@@ -436,8 +433,8 @@ fn score_roundtrip_measured(metadata: &str, answer: &str) -> (Score, fol::Effort
         Ok(Decision::Different { model, .. }) => not_equivalent(&model),
         Ok(Decision::Unknown) => Score::timeout(format!(
             "the prover decided neither direction within {} given clauses and models up to size {}",
-            fol::limits().max_processed,
-            fol::limits().max_model_size
+            equivalence::limits().max_processed,
+            equivalence::limits().max_model_size
         )),
         Err(e) => Score::timeout(format!("the check failed: {e}")),
     };
@@ -458,9 +455,9 @@ pub fn verify(task: Task, metadata: &str, certificate: &str, gold: &str) -> Resu
             Err(format!("gold answer scores {}: {}", s.verdict, s.detail))
         };
     }
-    let (l, r) = (stored(&meta, "left")?, stored(&meta, "right")?);
+    let (l, r) = (stored::<Fo>(&meta, "left")?, stored::<Fo>(&meta, "right")?);
     match gold.trim() {
-        "True" => match fol::decide(&l, &r)? {
+        "True" => match equivalence::decide(&l, &r)? {
             Decision::Equivalent(w) => Ok(format!(
                 "equivalent (both directions proved again: {} and {} given clauses)",
                 w[0], w[1]
@@ -487,19 +484,4 @@ pub fn verify(task: Task, metadata: &str, certificate: &str, gold: &str) -> Resu
         }
         other => Err(format!("gold label {other:?} is not True or False")),
     }
-}
-
-/// The prompt of a stored first-order row, from its metadata.
-pub fn render(task: Task, metadata: &str) -> Result<String, String> {
-    let meta: Value = serde_json::from_str(metadata).map_err(|e| format!("metadata: {e}"))?;
-    let vocabulary = vocabulary_of(&meta)?;
-    let field = |k: &str| {
-        meta[k]
-            .as_str()
-            .ok_or_else(|| format!("metadata has no string `{k}`"))
-    };
-    Ok(match task {
-        Task::EquivalenceFol => equivalence_prompt(&vocabulary, field("left")?, field("right")?),
-        _ => roundtrip_prompt(&vocabulary, field("formula")?, target_of(&meta)?),
-    })
 }

@@ -41,15 +41,17 @@
 pub mod audit;
 pub mod exploits;
 pub mod family;
-pub mod fol;
+pub mod first_order;
 pub mod fol_task;
 pub mod forms;
+pub mod logic;
 pub mod pl;
 
 use crate::prop::formula::{Formula, compact};
 use crate::tasks::family::Built;
 use crate::tasks::{Score, instance_rng};
 use forms::Target;
+use logic::{Logic, stored};
 use pl::{Form, Level, VocabKind};
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
@@ -467,20 +469,6 @@ fn build_roundtrip(rng: &mut ChaCha8Rng, d: &Drawn, level: u8) -> Result<Option<
     }))
 }
 
-/// The metadata's target form.
-fn target_of(meta: &Value) -> Result<Target, String> {
-    let name = field(meta, "target")
-        .map_err(|e| format!("{e} (rows of equiv-3 and before have none: regenerate)"))?;
-    Target::from_name(name).ok_or_else(|| format!("metadata `target`: unknown form {name:?}"))
-}
-
-/// A metadata field as text.
-fn field<'a>(meta: &'a Value, key: &str) -> Result<&'a str, String> {
-    meta[key]
-        .as_str()
-        .ok_or_else(|| format!("metadata has no string `{key}`"))
-}
-
 /// The metadata's vocabulary.
 fn vocabulary_of(meta: &Value) -> Result<Vec<String>, String> {
     meta["vocabulary"]
@@ -495,11 +483,6 @@ fn vocabulary_of(meta: &Value) -> Result<Vec<String>, String> {
         .collect()
 }
 
-/// A stored formula, parsed.
-fn stored(meta: &Value, key: &str) -> Result<Formula, String> {
-    Formula::parse(field(meta, key)?).map_err(|e| format!("metadata `{key}`: {e}"))
-}
-
 /// A model's formula: the PL language, also without the outer parentheses
 /// of a complex formula.
 pub fn parse_answer(answer: &str) -> Result<Formula, String> {
@@ -507,56 +490,61 @@ pub fn parse_answer(answer: &str) -> Result<Formula, String> {
     Formula::parse(a).or_else(|e| Formula::parse(&format!("({a})")).map_err(|_| e))
 }
 
+/// Propositional logic for the equivalence tasks: formulas in the PL
+/// language, atoms as the vocabulary, equivalence decided by SAT.
+pub struct Pl;
+
+impl Logic for Pl {
+    type Formula = Formula;
+    type Symbol = String;
+    type Effort = ();
+    const ANSWER_LANGUAGE: &'static str = "a formula";
+
+    fn parse_stored(text: &str) -> Result<Formula, String> {
+        Formula::parse(text)
+    }
+    fn parse_answer(text: &str) -> Result<Formula, String> {
+        parse_answer(text)
+    }
+    fn vocabulary_of(meta: &Value) -> Result<Vec<String>, String> {
+        vocabulary_of(meta)
+    }
+    fn outside(f: &Formula, vocabulary: &[String]) -> Option<String> {
+        let outside: Vec<String> = f
+            .atoms()
+            .into_iter()
+            .filter(|a| !vocabulary.contains(a))
+            .collect();
+        (!outside.is_empty())
+            .then(|| format!("atoms outside the vocabulary: {}", outside.join(", ")))
+    }
+    fn violation(target: Target, f: &Formula) -> Option<String> {
+        forms::pl_violation(target, f)
+    }
+    fn judge(original: &Formula, f: &Formula) -> (Score, ()) {
+        let s = match pl::decide(original, f) {
+            Ok(()) => Score::correct(),
+            Err(cex) => Score::wrong(format!(
+                "not equivalent: at {} the formula is {} and the answer {}",
+                pl::show_assignment(&cex),
+                pl::eval(original, &cex),
+                pl::eval(f, &cex)
+            )),
+        };
+        (s, ())
+    }
+    fn equivalence_prompt(vocabulary: &[String], left: &str, right: &str) -> String {
+        equivalence_prompt(vocabulary, left, right)
+    }
+    fn roundtrip_prompt(vocabulary: &[String], formula: &str, target: Target) -> String {
+        roundtrip_prompt(vocabulary, formula, target)
+    }
+}
+
 /// Scores a roundtrip answer against the row's metadata (see the module
 /// notes for the verdicts).
 pub fn score_roundtrip(metadata: &str, answer: &str) -> Score {
-    let meta: Value = match serde_json::from_str(metadata) {
-        Ok(m) => m,
-        Err(e) => return Score::malformed(format!("row metadata: {e}")),
-    };
-    let (original, vocabulary, target) = match (
-        stored(&meta, "formula"),
-        vocabulary_of(&meta),
-        target_of(&meta),
-    ) {
-        (Ok(f), Ok(v), Ok(t)) => (f, v, t),
-        (Err(e), _, _) | (_, Err(e), _) | (_, _, Err(e)) => {
-            return Score::malformed(format!("row metadata: {e}"));
-        }
-    };
-    let f = match parse_answer(answer) {
-        Ok(f) => f,
-        Err(e) => return Score::malformed(format!("the answer is not a formula: {e}")),
-    };
-    let outside: Vec<String> = f
-        .atoms()
-        .into_iter()
-        .filter(|a| !vocabulary.contains(a))
-        .collect();
-    if !outside.is_empty() {
-        return Score::cheating(format!(
-            "atoms outside the vocabulary: {}",
-            outside.join(", ")
-        ));
-    }
-    if f == original {
-        return Score::cheating("the shown formula copied, not restated");
-    }
-    if let Some(why) = forms::pl_violation(target, &f) {
-        return Score::wrong(format!(
-            "not in the required form ({}): {why}",
-            target.name()
-        ));
-    }
-    match pl::decide(&original, &f) {
-        Ok(()) => Score::correct(),
-        Err(cex) => Score::wrong(format!(
-            "not equivalent: at {} the formula is {} and the answer {}",
-            pl::show_assignment(&cex),
-            pl::eval(&original, &cex),
-            pl::eval(&f, &cex)
-        )),
-    }
+    logic::score_roundtrip::<Pl>(metadata, answer).0
 }
 
 /// Scores an answer to a row of `task`.
@@ -582,7 +570,7 @@ pub fn verify(task: Task, metadata: &str, certificate: &str, gold: &str) -> Resu
     let cert: Value = serde_json::from_str(certificate).map_err(|e| format!("certificate: {e}"))?;
     match task {
         Task::EquivalencePl => {
-            let (l, r) = (stored(&meta, "left")?, stored(&meta, "right")?);
+            let (l, r) = (stored::<Pl>(&meta, "left")?, stored::<Pl>(&meta, "right")?);
             match gold.trim() {
                 "True" => pl::recheck_equivalent(&l, &r)
                     .map(|how| format!("equivalent ({how})"))
@@ -615,7 +603,7 @@ pub fn verify(task: Task, metadata: &str, certificate: &str, gold: &str) -> Resu
             if s.verdict != crate::tasks::Verdict::Ok {
                 return Err(format!("gold answer scores {}: {}", s.verdict, s.detail));
             }
-            let (f, g) = (stored(&meta, "formula")?, parse_answer(gold)?);
+            let (f, g) = (stored::<Pl>(&meta, "formula")?, parse_answer(gold)?);
             pl::recheck_equivalent(&f, &g)
                 .map(|how| format!("gold restatement equivalent ({how})"))
                 .map_err(|a| format!("gold differs at {}", pl::show_assignment(&a)))
@@ -626,16 +614,10 @@ pub fn verify(task: Task, metadata: &str, certificate: &str, gold: &str) -> Resu
 /// The prompt of a stored row, from its metadata.
 pub fn render(task: Task, metadata: &str) -> Result<String, String> {
     if task.first_order() {
-        return fol_task::render(task, metadata);
+        logic::render::<fol_task::Fo>(task, metadata)
+    } else {
+        logic::render::<Pl>(task, metadata)
     }
-    let meta: Value = serde_json::from_str(metadata).map_err(|e| format!("metadata: {e}"))?;
-    let vocabulary = vocabulary_of(&meta)?;
-    Ok(match task {
-        Task::EquivalencePl => {
-            equivalence_prompt(&vocabulary, field(&meta, "left")?, field(&meta, "right")?)
-        }
-        _ => roundtrip_prompt(&vocabulary, field(&meta, "formula")?, target_of(&meta)?),
-    })
 }
 
 #[cfg(test)]

@@ -128,7 +128,7 @@ fn rows_past_level_four_verify_and_carry_difficulty() {
                     m["rewrites"].as_array().unwrap().len() as f64
                 );
                 if task.first_order() {
-                    let lv = fol::Level::of(level).unwrap();
+                    let lv = first_order::Level::of(level).unwrap();
                     assert_eq!(d["quantifiers"], lv.quantifiers as f64);
                     assert_eq!(d["predicates"], (lv.unary + lv.binary) as f64);
                     // A True pair or a roundtrip row is two proofs.

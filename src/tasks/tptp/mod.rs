@@ -17,8 +17,8 @@ pub mod stepwise;
 pub mod twin;
 
 use crate::interest::{Ranking, Scored, symbols};
-use crate::logic::{Literal, SymbolId, TermBank};
-use crate::prover::{Outcome, Prover, ProverLimits, canonical_clause};
+use crate::logic::{Literal, SymbolId, TermBank, canonical_clause};
+use crate::prover::{Outcome, Prover, ProverLimits};
 use crate::saturation::{ClauseId, ClauseStore, RoundReport, Rule, State};
 use crate::tptp::clause_to_tptp;
 use rand::Rng;

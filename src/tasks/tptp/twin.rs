@@ -15,8 +15,8 @@
 //! Written here: the edit works on the crate's own terms and prints them
 //! back as the rest of the prompt prints clauses.
 
+use crate::logic::canonical_clause;
 use crate::logic::{Head, Literal, Matcher, SymbolKind, TermBank, TermId};
-use crate::prover::canonical_clause;
 use crate::tptp::{clause_to_tptp, parse_clause_str};
 use rand::Rng;
 use rand::seq::IndexedRandom;

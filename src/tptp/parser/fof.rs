@@ -88,6 +88,23 @@ impl FileParser<'_, '_> {
         Ok(())
     }
 
+    /// One bare `<fof_logic_formula>` filling the rest of the input (no
+    /// annotations, no final `.`): the formula with its free variables left
+    /// free, and the names of its variables (`names[i]` is bank variable
+    /// `i`; a variable bound twice has two indices).
+    pub(in crate::tptp) fn bare_fof(&mut self) -> Result<(Formula, Vec<String>), TptpError> {
+        self.vars.clear();
+        self.free.clear();
+        self.scope = Some(Vec::new());
+        let parsed = self.fof_logic(0);
+        self.scope = None;
+        let formula = parsed?;
+        if self.cur.kind != Tok::Eof {
+            return Err(self.expected("a binary connective or the end of the formula"));
+        }
+        Ok((formula, std::mem::take(&mut self.vars)))
+    }
+
     /// `<fof_logic_formula>` at nesting `depth`.
     fn fof_logic(&mut self, depth: usize) -> Result<Formula, TptpError> {
         let first = self.fof_unit(depth)?;

@@ -1,15 +1,16 @@
-//! The certified equivalence decision for first-order formulas (after
-//! AutoEval, seed 002): the built-in prover on `premise |= conclusion` in
-//! both directions (DESIGN.md §6), each refutation and the clausification
+//! The certified equivalence decision for closed first-order formulas
+//! ([`crate::fol::Fol`]; used by the equivalence tasks, after AutoEval,
+//! seed 002): the built-in prover on `premise |= conclusion` in both
+//! directions (DESIGN.md §6), each refutation and the clausification
 //! re-checked by the independent checker, a countermodel re-checked by
-//! Tarski evaluation.
+//! Tarski evaluation ([`crate::fol::eval`]).
 
-use super::{Fol, Model, eval, show_model};
+use super::file::clausification_of;
+use super::{Evidence, InputClause, ProofStats, Prover, ProverLimits, Verdict};
 use crate::certificate::Table;
 use crate::checker;
+use crate::fol::{Fol, Model, eval, show_model};
 use crate::logic::TermBank;
-use crate::prover::file::clausification_of;
-use crate::prover::{Evidence, InputClause, ProofStats, Prover, ProverLimits, Verdict};
 use std::collections::BTreeSet;
 
 /// The prover's work limits for one direction: a short saturation, small

@@ -1,44 +1,29 @@
-//! First-order formulas for the equivalence tasks (after AutoEval, seed
-//! 002): closed formulas over unary and binary predicates and constants
-//! (abstract or natural-language vocabularies) drawn by descriptive
-//! complexity, printed and read in TPTP FOF syntax (the `fof_logic_formula`
-//! rules of the TPTP BNF, without types); sound rewritings (the
-//! propositional ones plus quantifier duality, distribution, miniscoping,
-//! swapping like quantifiers and renaming a bound variable); minimal
-//! mutations (one operator, one quantifier, one scope, one argument, one
-//! negation); and the certified equivalence decision: the built-in prover
-//! in both directions (`left |= right` and `right |= left`, each a
-//! refutation checked by the independent checker, with the clausification
-//! re-checked), a finite countermodel when one direction fails, which
-//! [`eval`] re-checks on the formulas themselves without the clausifier.
-//!
-//! Level schedule (vocabulary, then sizes of the drawn formula):
-//!
-//! | level | unary | binary | constants | quantifiers | connectives | rewrites |
-//! |---|---|---|---|---|---|---|
-//! | 1 | 2 | 1 | 1 | 1 | 2 | 1 |
-//! | 2 | 2 | 1 | 2 | 2 | 3 | 2 |
-//! | 3 | 3 | 2 | 2 | 2 | 4 | 3 |
-//! | 4 | 3 | 2 | 2 | 3 | 5 | 4 |
+//! First-order logic (untyped TPTP FOF): closed formulas as trees over
+//! named symbols and variables, printed and read in TPTP FOF syntax (the
+//! `fof_logic_formula` rules of the TPTP BNF, without types); sound
+//! rewritings (the propositional laws plus quantifier duality,
+//! distribution, miniscoping, swapping like quantifiers and renaming a
+//! bound variable) and minimal mutations (one operator, one quantifier,
+//! one scope, one argument, one negation); and Tarski evaluation in finite
+//! interpretations ([`eval`]), which re-checks a countermodel on the
+//! formulas themselves without the clausifier. The prover decides
+//! entailment and equivalence between these formulas
+//! ([`crate::prover::equivalence`]); the equivalence tasks draw them
+//! (`tasks/equiv/first_order/`). Reading goes through the TPTP reader's
+//! FOF formula parser, the crate's one ([`parse`]); besides `tptp` and
+//! `logic` (its scratch term bank) it imports only `certificate` (the
+//! finite model type).
 
-mod decide;
-pub mod forms;
-mod generate;
 mod model;
 mod parse;
 mod rewrite;
 #[cfg(test)]
 mod tests;
 
-pub use decide::{
-    Decision, Effort, Entails, decide, decide_measured, entails, entails_measured, limits,
-};
-pub use generate::{
-    Level, MAX_CONNECTIVES, MAX_QUANTIFIERS, Symbol, VARIABLES, degenerate, outside,
-    random_formula, signature_of, vocabulary, vocabulary_lines,
-};
 pub use model::{Model, RANDOM_MODELS, contingent, eval, random_model, separate, show_model};
 pub use parse::parse;
+#[cfg(test)]
+pub(crate) use rewrite::{get, mutation_options, positions, replace, rewrites_at};
 pub use rewrite::{mutate, rewrite, rewrite_once};
 
 use std::collections::BTreeSet;
@@ -77,7 +62,8 @@ pub enum Quant {
 }
 
 impl Quant {
-    fn dual(self) -> Quant {
+    /// The other quantifier (`!` for `?` and back).
+    pub fn dual(self) -> Quant {
         match self {
             Quant::All => Quant::Ex,
             Quant::Ex => Quant::All,
@@ -218,7 +204,9 @@ impl Fol {
         });
         out
     }
-    fn walk(&self, visit: &mut impl FnMut(&Fol)) {
+    /// Calls `visit` on every subformula, the formula itself first, then
+    /// its operands left to right (pre-order).
+    pub fn walk(&self, visit: &mut impl FnMut(&Fol)) {
         visit(self);
         match self {
             Fol::Not(f) | Fol::Q(_, _, f) => f.walk(visit),
@@ -259,7 +247,7 @@ impl Fol {
     }
     /// The formula with free occurrences of `x` renamed to `y` (`y` must
     /// not be bound inside).
-    fn rename_free(&self, x: &str, y: &str) -> Fol {
+    pub fn rename_free(&self, x: &str, y: &str) -> Fol {
         match self {
             Fol::True | Fol::False => self.clone(),
             Fol::Atom(p, args) => {
@@ -369,4 +357,20 @@ impl fmt::Display for Fol {
             }
         }
     }
+}
+
+/// Bound variable names, in the order they are introduced.
+pub const VARIABLES: [&str; 8] = ["X", "Y", "Z", "W", "V", "U", "T", "S"];
+
+/// Whether `f` has a degenerate shape: a quantifier whose variable does
+/// not occur in its scope, or a binary connective whose two operands are
+/// the same formula or one the other's negation (`(A & A)`, `(A | ~A)`).
+pub fn degenerate(f: &Fol) -> bool {
+    let mut bad = false;
+    f.walk(&mut |g| match g {
+        Fol::Q(_, x, body) => bad |= !body.free(x),
+        Fol::Bin(_, a, b) => bad |= a == b || **a == b.complement(),
+        _ => {}
+    });
+    bad
 }

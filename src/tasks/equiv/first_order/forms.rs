@@ -6,7 +6,7 @@
 //! quantifier-pulling laws) and the two restricted bases `~ & ?` and
 //! `~ | !`.
 
-use super::{Bin, Fol, Quant, VARIABLES};
+use crate::fol::{Bin, Fol, Quant, VARIABLES};
 use crate::tasks::equiv::forms::Target;
 use std::collections::BTreeSet;
 
@@ -307,7 +307,8 @@ fn restrict(target: Target, f: &Fol, steps: &mut Vec<&'static str>) -> Fol {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tasks::equiv::fol::{Decision, decide, parse};
+    use crate::fol::parse;
+    use crate::prover::equivalence::{Decision, decide};
     use crate::tasks::equiv::forms::FOL_TARGETS;
 
     #[test]

@@ -1,5 +1,5 @@
-//! Sound rewritings and minimal mutations of first-order formulas for the
-//! equivalence tasks (after AutoEval, seed 002): the propositional laws
+//! Sound rewritings and minimal mutations of first-order formulas (drawn by
+//! the equivalence tasks, after AutoEval, seed 002): the propositional laws
 //! (De Morgan, distribution, contraposition, double negation, reordering),
 //! quantifier duality, distribution, miniscoping and prenexing, swapping
 //! like quantifiers and renaming a bound variable; mutations that change
@@ -21,7 +21,7 @@ fn children(f: &Fol) -> Vec<&Fol> {
     }
 }
 
-pub(super) fn positions(f: &Fol) -> Vec<Path> {
+pub(crate) fn positions(f: &Fol) -> Vec<Path> {
     fn go(f: &Fol, at: &mut Path, out: &mut Vec<Path>) {
         out.push(at.clone());
         for (i, c) in children(f).into_iter().enumerate() {
@@ -35,7 +35,7 @@ pub(super) fn positions(f: &Fol) -> Vec<Path> {
     out
 }
 
-pub(super) fn get<'a>(f: &'a Fol, path: &[u8]) -> &'a Fol {
+pub(crate) fn get<'a>(f: &'a Fol, path: &[u8]) -> &'a Fol {
     match path.split_first() {
         None => f,
         Some((&i, rest)) => get(children(f)[usize::from(i)], rest),
@@ -55,7 +55,7 @@ fn bound_at(f: &Fol, path: &[u8]) -> Vec<String> {
     out
 }
 
-pub(super) fn replace(f: &Fol, path: &[u8], new: Fol) -> Fol {
+pub(crate) fn replace(f: &Fol, path: &[u8], new: Fol) -> Fol {
     let Some((&i, rest)) = path.split_first() else {
         return new;
     };
@@ -70,7 +70,7 @@ pub(super) fn replace(f: &Fol, path: &[u8], new: Fol) -> Fol {
 
 /// The sound rewrites that apply at the root of `g`: (name, result).
 /// `fresh` is a variable name used nowhere in the whole formula.
-pub(super) fn rewrites_at(g: &Fol, fresh: &str) -> Vec<(&'static str, Fol)> {
+pub(crate) fn rewrites_at(g: &Fol, fresh: &str) -> Vec<(&'static str, Fol)> {
     use Bin::*;
     let c = |x: &Fol| x.complement();
     let cl = |x: &Fol| x.clone();
@@ -306,7 +306,7 @@ fn rewrite_options(f: &Fol, base: &Fol) -> Vec<(&'static str, Fol)> {
 
 /// Every minimal mutation of `f` that is not degenerate (it may still be
 /// equivalent): (kind, result).
-pub(super) fn mutation_options(f: &Fol) -> Vec<(&'static str, Fol)> {
+pub(crate) fn mutation_options(f: &Fol) -> Vec<(&'static str, Fol)> {
     let mut options = Vec::new();
     for p in positions(f) {
         for (name, g) in mutations_at(f, &p) {

@@ -3,7 +3,7 @@
 //! by descriptive complexity (quantifiers and connectives per level), and
 //! the degeneracy test that keeps idempotent and vacuous shapes out.
 
-use super::{Bin, Fol, Quant, Signature, Term};
+use crate::fol::{Bin, Fol, Quant, Signature, Term, VARIABLES};
 use rand::Rng;
 use rand::seq::SliceRandom;
 use rand_chacha::ChaCha8Rng;
@@ -186,13 +186,10 @@ pub fn signature_of(vocabulary: &[Symbol]) -> Signature {
     sig
 }
 
-/// Bound variable names, in the order they are introduced.
-pub const VARIABLES: [&str; 8] = ["X", "Y", "Z", "W", "V", "U", "T", "S"];
-
 /// A closed formula over `vocabulary` with the sizes of `level`: every
 /// predicate occurs, every quantifier binds a variable that occurs in its
 /// scope, and no two quantifiers bind the same name. Not checked for
-/// degeneracy (see [`degenerate`] and [`contingent`](super::contingent)).
+/// degeneracy (see [`degenerate`] and [`contingent`](crate::fol::contingent)).
 pub fn random_formula(rng: &mut ChaCha8Rng, vocabulary: &[Symbol], level: &Level) -> Fol {
     let preds: Vec<&Symbol> = vocabulary
         .iter()
@@ -287,19 +284,6 @@ impl Gen<'_, '_> {
             .collect();
         Fol::Atom(p.name.clone(), args)
     }
-}
-
-/// Whether `f` has a degenerate shape: a quantifier whose variable does
-/// not occur in its scope, or a binary connective whose two operands are
-/// the same formula or one the other's negation (`(A & A)`, `(A | ~A)`).
-pub fn degenerate(f: &Fol) -> bool {
-    let mut bad = false;
-    f.walk(&mut |g| match g {
-        Fol::Q(_, x, body) => bad |= !body.free(x),
-        Fol::Bin(_, a, b) => bad |= a == b || **a == b.complement(),
-        _ => {}
-    });
-    bad
 }
 
 /// The vocabulary rows of a prompt.
