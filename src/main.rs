@@ -177,9 +177,9 @@ impl GenArgs {
     }
 
     /// Applies the overrides to the config: the top level, `[dataset]` and
-    /// the section of `kind` (the library's one override path, which the
+    /// the section of `family` (the library's one override path, which the
     /// Python package uses too).
-    fn apply(&self, cfg: &mut Config, kind: pipeline::RunKind) {
+    fn apply(&self, cfg: &mut Config, family: &str) {
         pipeline::Overrides {
             jobs: self.jobs,
             seed: self.seed,
@@ -192,7 +192,7 @@ impl GenArgs {
             split_by: self.split_by.clone(),
             split: self.split,
         }
-        .apply(cfg, kind);
+        .apply(cfg, family);
     }
 }
 
@@ -412,21 +412,27 @@ enum Command {
     },
     /// Generate the equational-logic (EQ) dataset: proof checking, elided
     /// equation recovery and gap filling, one config per task.
-    Eq(EqArgs),
+    Eq(FamilyArgs),
     /// Generate the equivalence dataset (after AutoEval): pairs of
     /// propositional or first-order formulas to judge equivalent or not
     /// (equivalence_pl, equivalence_fol) and formulas to restate in a
     /// different equivalent form over a given vocabulary (roundtrip_pl,
     /// roundtrip_fol).
-    Equiv(EquivArgs),
+    Equiv(FamilyArgs),
+    /// Generate the dataset of any registered family (`saturate --domain`,
+    /// `pl`, `eq` and `equiv` are this command for `tptp`, `pl`, `eq` and
+    /// `equiv`, with their own options and defaults).
+    Generate(GenerateArgs),
 }
 
+/// The options of `eq` and `equiv` (one family, no options of its own).
 #[derive(Args, Debug)]
-struct EquivArgs {
-    /// Output folder.
-    #[arg(long, value_name = "DIR", default_value = "out/equiv")]
-    out: PathBuf,
-    /// TOML configuration file (`[tasks.equiv]`; see configs/default.toml).
+struct FamilyArgs {
+    /// Output folder (default: out/eq for `eq`, out/equiv for `equiv`).
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
+    /// TOML configuration file (the family's `[tasks.<name>]`; see
+    /// configs/default.toml).
     #[arg(long, value_name = "FILE")]
     config: Option<PathBuf>,
     /// No progress or summary on stderr (errors are still printed).
@@ -436,19 +442,40 @@ struct EquivArgs {
     generation: GenArgs,
 }
 
+/// `saturate generate <FAMILY>`: any registered family.
 #[derive(Args, Debug)]
-struct EqArgs {
-    /// Output folder.
-    #[arg(long, value_name = "DIR", default_value = "out/eq")]
-    out: PathBuf,
-    /// TOML configuration file (`[tasks.eq]`; see configs/default.toml).
-    #[arg(long, value_name = "FILE")]
-    config: Option<PathBuf>,
-    /// No progress or summary on stderr (errors are still printed).
-    #[arg(long, short)]
-    quiet: bool,
+struct GenerateArgs {
+    /// The family to generate (its configuration section is
+    /// `[tasks.<FAMILY>]`).
+    #[arg(value_name = "FAMILY", value_parser = family_names())]
+    family: String,
+    /// Output: the dataset folder (default: out/<FAMILY>); for a family
+    /// with a stage (tptp) the output root (default: out), as for
+    /// `saturate --domain`.
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
+    /// Domains to process, comma-separated (families with a stage: tptp;
+    /// default: the config's `tasks.tptp.domains`).
+    #[arg(long, value_name = "DOMAIN,...", value_delimiter = ',')]
+    domain: Vec<String>,
+    /// Stages to run (families with a stage: tptp): all, saturate,
+    /// generate or plan, as for `saturate --domain`.
+    #[arg(long, value_name = "STAGE", default_value = "all", value_parser = ["all", "saturate", "generate", "plan"])]
+    stage: String,
     #[command(flatten)]
     generation: GenArgs,
+    #[command(flatten)]
+    common: Common,
+}
+
+/// The registered families' generate commands, for `generate`'s argument.
+fn family_names() -> clap::builder::PossibleValuesParser {
+    clap::builder::PossibleValuesParser::new(
+        saturate::tasks::family::Registry::shared()
+            .generations()
+            .into_iter()
+            .map(|g| clap::builder::PossibleValue::new(g.name()).help(g.about())),
+    )
 }
 
 #[derive(Args, Debug)]
@@ -490,14 +517,6 @@ struct PlArgs {
     max_cnf_clauses: Option<u64>,
 }
 
-/// The configuration file of a generator command (default: built-in).
-fn load_file(config: Option<&Path>) -> Result<Config, RunError> {
-    Ok(match config {
-        Some(p) => Config::load(p)?,
-        None => Config::default(),
-    })
-}
-
 /// Checks a configuration after command-line overrides.
 fn validated(cfg: Config) -> Result<Config, RunError> {
     cfg.validate()
@@ -505,41 +524,148 @@ fn validated(cfg: Config) -> Result<Config, RunError> {
     Ok(cfg)
 }
 
+/// `Common` of a command that takes only a config file and `-q`.
+fn file_only(config: Option<&Path>, quiet: bool) -> Common {
+    Common {
+        tptp: None,
+        config: config.map(Path::to_path_buf),
+        max_processed: None,
+        max_generated: None,
+        max_kept: None,
+        quiet,
+        confine_includes: false,
+    }
+}
+
 fn run_pl(a: &PlArgs) -> Result<(), RunError> {
+    let request = Generate {
+        family: "pl",
+        out: a.out.clone(),
+        domains: Vec::new(),
+        stage: "all",
+        generation: &a.generation,
+        common: file_only(a.config.as_deref(), a.quiet),
+    };
+    run_generate(&request, |cfg| {
+        let pl = cfg
+            .tasks
+            .get_mut::<saturate::tasks::pl::family::PlConfig>();
+        if !a.families.is_empty() {
+            pl.families = a.families.clone();
+        }
+        if !a.sizes.is_empty() {
+            pl.pl2.sizes = a.sizes.clone();
+        }
+        if !a.pl2_families.is_empty() {
+            pl.pl2.families = a.pl2_families.clone();
+        }
+        if let Some(n) = a.max_refutation_steps {
+            pl.pl2.max_refutation_steps = n as usize;
+        }
+        if let Some(n) = a.max_cnf_clauses {
+            pl.pl2.max_cnf_clauses = n as usize;
+        }
+    })
+}
+
+/// `eq` and `equiv`: the family's generate command with its defaults.
+fn run_alias(family: &'static str, a: &FamilyArgs) -> Result<(), RunError> {
+    run_generate(
+        &Generate {
+            family,
+            out: a
+                .out
+                .clone()
+                .unwrap_or_else(|| PathBuf::from("out").join(family)),
+            domains: Vec::new(),
+            stage: "all",
+            generation: &a.generation,
+            common: file_only(a.config.as_deref(), a.quiet),
+        },
+        |_| {},
+    )
+}
+
+/// `saturate generate <FAMILY>`.
+fn run_generate_command(a: &GenerateArgs) -> Result<(), RunError> {
+    let family = pipeline::request::family(&a.family)?;
+    let out = a.out.clone().unwrap_or_else(|| {
+        if family.stage().is_some() {
+            PathBuf::from("out")
+        } else {
+            PathBuf::from("out").join(family.name())
+        }
+    });
+    run_generate(
+        &Generate {
+            family: family.name(),
+            out,
+            domains: a.domain.clone(),
+            stage: &a.stage,
+            generation: &a.generation,
+            common: a.common.clone(),
+        },
+        |_| {},
+    )
+}
+
+/// One generate command, whichever way it was asked for.
+struct Generate<'a> {
+    family: &'a str,
+    out: PathBuf,
+    domains: Vec<String>,
+    stage: &'a str,
+    generation: &'a GenArgs,
+    common: Common,
+}
+
+/// Runs a family's generate command: the configuration with the flags
+/// applied (then `edit`, a command's own options), the family's stage if
+/// it has one, its generators, the summary, the cost file and the defects.
+fn run_generate(r: &Generate, edit: impl FnOnce(&mut Config)) -> Result<(), RunError> {
+    let family = pipeline::request::family(r.family)?;
+    if family.stage().is_some() {
+        return run_staged(family, r, edit);
+    }
+    if !r.domains.is_empty() || r.stage != "all" {
+        return Err(RunError::Input(format!(
+            "--domain and --stage apply to {} only",
+            pipeline::request::staged_family_names()
+        )));
+    }
+    let out = r.out.as_path();
     pipeline::check_output_dir(
-        &a.out,
-        a.config.iter().map(|c| ("the config file", c.as_path())),
+        out,
+        r.common
+            .config
+            .iter()
+            .map(|c| ("the config file", c.as_path())),
     )?;
-    let mut cfg = load_file(a.config.as_deref())?;
-    a.generation.apply(&mut cfg, pipeline::RunKind::Pl);
-    let pl = &mut cfg.tasks.pl;
-    if !a.families.is_empty() {
-        pl.families = a.families.clone();
-    }
-    if !a.sizes.is_empty() {
-        pl.pl2.sizes = a.sizes.clone();
-    }
-    if !a.pl2_families.is_empty() {
-        pl.pl2.families = a.pl2_families.clone();
-    }
-    if let Some(n) = a.max_refutation_steps {
-        pl.pl2.max_refutation_steps = n as usize;
-    }
-    if let Some(n) = a.max_cnf_clauses {
-        pl.pl2.max_cnf_clauses = n as usize;
-    }
+    let mut cfg = load_config(&r.common)?;
+    r.generation.apply(&mut cfg, family.name());
+    edit(&mut cfg);
     let cfg = validated(cfg)?;
-    let summary = pipeline::run_pl(&cfg, &a.out, &a.generation.settings(&cfg, a.quiet))?;
-    if !a.quiet {
+    let quiet = r.common.quiet;
+    let outcome = pipeline::run_family(
+        &cfg,
+        &pipeline::FamilyRun {
+            family,
+            out: out.to_path_buf(),
+            settings: r.generation.settings(&cfg, quiet),
+            stage: pipeline::StageOptions::default(),
+        },
+    )?;
+    let summary = outcome.run;
+    if !quiet {
         eprint!("{}", summary.render());
-        eprintln!("dataset written to {}", a.out.display());
+        eprintln!("dataset written to {}", out.display());
     }
     write_cost(
-        a.generation.cost_json.as_deref(),
+        r.generation.cost_json.as_deref(),
         &summary,
         Default::default(),
     )?;
-    defects(&summary, &a.out)
+    defects(&summary, out)
 }
 
 fn load_config(c: &Common) -> Result<Config, RunError> {
@@ -573,6 +699,7 @@ fn quiet(cli: &Cli) -> bool {
         Some(Command::Pl(a)) => a.quiet,
         Some(Command::Eq(a)) => a.quiet,
         Some(Command::Equiv(a)) => a.quiet,
+        Some(Command::Generate(a)) => a.common.quiet,
         Some(Command::Verify { quiet, .. }) | Some(Command::Merge { quiet, .. }) => *quiet,
         Some(Command::PrintConfig { .. }) | Some(Command::Audit { .. }) => false,
         None => cli.run.common.quiet,
@@ -628,8 +755,9 @@ fn main() {
         Some(Command::PrintConfig { common }) => {
             load_config(&common).map(|c| print!("{}", c.to_toml()))
         }
-        Some(Command::Eq(args)) => run_eq(&args),
-        Some(Command::Equiv(args)) => run_equiv(&args),
+        Some(Command::Eq(args)) => run_alias("eq", &args),
+        Some(Command::Equiv(args)) => run_alias("equiv", &args),
+        Some(Command::Generate(args)) => run_generate_command(&args),
         Some(Command::Score {
             dataset,
             answers,
@@ -662,7 +790,17 @@ fn main() {
                 markdown,
             },
         ),
-        None => run_domain(&cli.run),
+        None => run_generate(
+            &Generate {
+                family: "tptp",
+                out: cli.run.out.clone(),
+                domains: cli.run.domain.clone(),
+                stage: &cli.run.stage,
+                generation: &cli.run.generation,
+                common: cli.run.common.clone(),
+            },
+            |_| {},
+        ),
     };
     if let Err(e) = result {
         eprintln!("error: {e}");
@@ -704,15 +842,18 @@ fn defects(summary: &pipeline::RunSummary, dataset: &Path) -> Result<(), RunErro
     )))
 }
 
-fn run_domain(args: &RunArgs) -> Result<(), RunError> {
+/// A family with a stage (tptp): `saturate --domain` and `saturate
+/// generate tptp`.
+fn run_staged(
+    family: &'static dyn saturate::tasks::generation::Generation,
+    args: &Generate,
+    edit: impl FnOnce(&mut Config),
+) -> Result<(), RunError> {
     let mut cfg = load_config(&args.common)?;
-    args.generation.apply(&mut cfg, pipeline::RunKind::Tptp);
+    args.generation.apply(&mut cfg, family.name());
+    edit(&mut cfg);
     let cfg = validated(cfg)?;
-    let domains = if args.domain.is_empty() {
-        cfg.tasks.tptp.domains.clone()
-    } else {
-        args.domain.clone()
-    };
+    let domains = pipeline::tptp::run_domains(&cfg, &args.domains);
     if domains.is_empty() {
         return Err(RunError::Input(
             "nothing to do: give --domain DOMAIN (e.g. --domain SET) or a subcommand; see --help"
@@ -725,28 +866,42 @@ fn run_domain(args: &RunArgs) -> Result<(), RunError> {
     let stage = if planning {
         pipeline::tptp::Stage::All
     } else {
-        pipeline::tptp::Stage::parse(&args.stage)?
-    };
-    let run = pipeline::tptp::TptpRun {
-        domains,
-        tptp: args.common.tptp.clone(),
-        config: cfg,
-        out: args.out.clone(),
-        shard: settings.shard,
-        progress: settings.progress,
-        strict: settings.strict,
-        require_full: settings.require_full,
-        stage,
+        pipeline::tptp::Stage::parse(args.stage)?
     };
     if planning {
-        let p = pipeline::tptp::plan(&run)?;
+        let p = pipeline::tptp::plan(&pipeline::tptp::TptpRun {
+            domains,
+            tptp: args.common.tptp.clone(),
+            config: cfg,
+            out: args.out.clone(),
+            shard: settings.shard,
+            progress: settings.progress,
+            strict: settings.strict,
+            require_full: settings.require_full,
+            stage,
+        })?;
         println!(
             "{}",
             serde_json::json!({ "name": p.name, "files": p.files, "units": p.units })
         );
         return Ok(());
     }
-    let summary = pipeline::tptp::run_tptp(&run)?;
+    let outcome = pipeline::run_family(
+        &cfg,
+        &pipeline::FamilyRun {
+            family,
+            out: args.out.clone(),
+            settings,
+            stage: pipeline::StageOptions {
+                domains,
+                tptp: args.common.tptp.clone(),
+                stage,
+            },
+        },
+    )?;
+    let summary = outcome
+        .staged
+        .ok_or_else(|| RunError::Runtime("the stage gave no report".into()))?;
     println!(
         "{:<28} {:>13} {:>9} {:>10} {:>9} {:>9} {:>6}  artifact",
         "file", "status", "processed", "generated", "kept", "dag_edges", "depth"
@@ -803,55 +958,6 @@ fn run_domain(args: &RunArgs) -> Result<(), RunError> {
     }
     println!("dataset written to {}", summary.dataset.display());
     defects(&summary.run, &summary.dataset)
-}
-
-fn run_eq(a: &EqArgs) -> Result<(), RunError> {
-    run_one_family(
-        pipeline::RunKind::Eq,
-        a.config.as_deref(),
-        &a.out,
-        a.quiet,
-        &a.generation,
-        pipeline::run_eq,
-    )
-}
-
-fn run_equiv(a: &EquivArgs) -> Result<(), RunError> {
-    run_one_family(
-        pipeline::RunKind::Equiv,
-        a.config.as_deref(),
-        &a.out,
-        a.quiet,
-        &a.generation,
-        pipeline::run_equiv,
-    )
-}
-
-/// A one-family generator command (`eq`, `equiv`): the config with the
-/// flags applied, the run into `out`, the summary, the cost file, defects.
-fn run_one_family(
-    kind: pipeline::RunKind,
-    config: Option<&Path>,
-    out: &Path,
-    quiet: bool,
-    generation: &GenArgs,
-    run: fn(&Config, &Path, &pipeline::LoopSettings) -> Result<pipeline::RunSummary, RunError>,
-) -> Result<(), RunError> {
-    pipeline::check_output_dir(out, config.map(|c| ("the config file", c)))?;
-    let mut cfg = load_file(config)?;
-    generation.apply(&mut cfg, kind);
-    let cfg = validated(cfg)?;
-    let summary = run(&cfg, out, &generation.settings(&cfg, quiet))?;
-    if !quiet {
-        eprint!("{}", summary.render());
-        eprintln!("dataset written to {}", out.display());
-    }
-    write_cost(
-        generation.cost_json.as_deref(),
-        &summary,
-        Default::default(),
-    )?;
-    defects(&summary, out)
 }
 
 fn score(
