@@ -60,6 +60,46 @@ impl Rows {
     }
 }
 
+/// The key of a family's rows per cell in its manifest settings
+/// ([`Generator::manifest`], under the manifest's `config.families.<name>`):
+/// `count` for every family.
+pub const MANIFEST_COUNT: &str = "count";
+
+/// The names datasets written before the key was shared used for it: EQ's
+/// `countPerTaskAndLevel` and equivalence's `countPerConfigAndLevel`.
+pub const OLD_MANIFEST_COUNTS: [&str; 2] = ["countPerTaskAndLevel", "countPerConfigAndLevel"];
+
+/// A family's rows per cell from its manifest settings, under the shared
+/// key or an old one.
+pub fn manifest_count(settings: &serde_json::Value) -> Option<u64> {
+    std::iter::once(MANIFEST_COUNT)
+        .chain(OLD_MANIFEST_COUNTS)
+        .find_map(|k| settings.get(k)?.as_u64())
+}
+
+/// A manifest's run configuration with every family's old count key
+/// renamed to [`MANIFEST_COUNT`], so a dataset written before the rename
+/// compares equal with one written after (`merge` checks its shards'
+/// configurations so).
+pub fn normalize_manifest_counts(config: &mut serde_json::Value) {
+    let Some(families) = config
+        .get_mut("families")
+        .and_then(serde_json::Value::as_object_mut)
+    else {
+        return;
+    };
+    for settings in families.values_mut() {
+        let Some(o) = settings.as_object_mut() else {
+            continue;
+        };
+        for old in OLD_MANIFEST_COUNTS {
+            if let Some(v) = o.remove(old) {
+                o.entry(MANIFEST_COUNT).or_insert(v);
+            }
+        }
+    }
+}
+
 /// One row of the cell grid: a config and group, and how its cells fill.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GridRow {
@@ -293,6 +333,26 @@ mod tests {
         assert_eq!(keys, ["b G L1", "b G L3", "a H L1", "a H L3"]);
         assert!(cells.iter().all(|c| c.count == 4));
         assert_eq!(cells[0].tag, 1);
+    }
+
+    #[test]
+    fn old_manifest_count_keys_read_as_count() {
+        let old = serde_json::json!({"families": {"eq": {"countPerTaskAndLevel": 3, "generator": "eq-6"},
+            "equiv": {"countPerConfigAndLevel": 2}}});
+        assert_eq!(manifest_count(&old["families"]["eq"]), Some(3));
+        assert_eq!(manifest_count(&old["families"]["equiv"]), Some(2));
+        assert_eq!(manifest_count(&serde_json::json!({"count": 5})), Some(5));
+        let mut normalized = old.clone();
+        normalize_manifest_counts(&mut normalized);
+        assert_eq!(
+            normalized,
+            serde_json::json!({"families": {"eq": {"count": 3, "generator": "eq-6"},
+                "equiv": {"count": 2}}})
+        );
+        // A configuration without families is left alone.
+        let mut other = serde_json::json!({"seed": 1});
+        normalize_manifest_counts(&mut other);
+        assert_eq!(other, serde_json::json!({"seed": 1}));
     }
 
     #[test]
