@@ -547,9 +547,7 @@ fn run_pl(a: &PlArgs) -> Result<(), RunError> {
         common: file_only(a.config.as_deref(), a.quiet),
     };
     run_generate(&request, |cfg| {
-        let pl = cfg
-            .tasks
-            .get_mut::<saturate::tasks::pl::family::PlConfig>();
+        let pl = cfg.tasks.get_mut::<saturate::tasks::pl::family::PlConfig>();
         if !a.families.is_empty() {
             pl.families = a.families.clone();
         }

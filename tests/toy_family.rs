@@ -41,13 +41,23 @@ fn the_toy_family_runs_through_every_command() {
     // The family's section is read, printed and checked like any other.
     let o = run(&["print-config", "--config", config.to_str().unwrap()]);
     assert!(o.status.success(), "{}", stderr(&o));
-    assert!(stdout(&o).contains("[tasks.toy]\ncount = 5\n"), "{}", stdout(&o));
+    assert!(
+        stdout(&o).contains("[tasks.toy]\ncount = 5\n"),
+        "{}",
+        stdout(&o)
+    );
     let bad = tmp.path().join("bad.toml");
     std::fs::write(&bad, "[tasks.toy]\nlevels = [0]\n").unwrap();
-    let o = run(&["generate", "toy", "--config", bad.to_str().unwrap(), "--out"]
-        .into_iter()
-        .chain([tmp.path().join("never").to_str().unwrap()])
-        .collect::<Vec<_>>());
+    let o = run(&[
+        "generate",
+        "toy",
+        "--config",
+        bad.to_str().unwrap(),
+        "--out",
+    ]
+    .into_iter()
+    .chain([tmp.path().join("never").to_str().unwrap()])
+    .collect::<Vec<_>>());
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(stderr(&o).contains("tasks.toy.levels"), "{}", stderr(&o));
     assert!(!tmp.path().join("never").exists());
@@ -150,5 +160,9 @@ fn the_toy_family_runs_through_every_command() {
         .chain([tmp.path().join("never2").to_str().unwrap()])
         .collect::<Vec<_>>());
     assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("apply to \"tptp\" only"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("apply to \"tptp\" only"),
+        "{}",
+        stderr(&o)
+    );
 }

@@ -359,7 +359,13 @@ fn file_stage(src: &AxiomSource, run: &TptpRun, root: &Path) -> Result<FileDone,
     }
     // The card's line only: phase 2 builds the graph when it needs it.
     let graph = GraphInfo {
-        candidates: theorem_pool(&s.bank, &s.store, &s.ranking, cfg.tasks.get::<TasksConfig>()).len(),
+        candidates: theorem_pool(
+            &s.bank,
+            &s.store,
+            &s.ranking,
+            cfg.tasks.get::<TasksConfig>(),
+        )
+        .len(),
         consistent: s.consistent,
     };
     if run.progress {

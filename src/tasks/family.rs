@@ -508,7 +508,10 @@ impl Registry {
     /// The generate commands of the registered families, in registry
     /// order.
     pub fn generations(&self) -> Vec<&'static dyn Generation> {
-        self.families.iter().filter_map(|f| f.generation()).collect()
+        self.families
+            .iter()
+            .filter_map(|f| f.generation())
+            .collect()
     }
 
     /// The generate command named `name` (also its section's name).

@@ -96,7 +96,11 @@ impl Generation for EqGeneration {
         "saturate EQ".into()
     }
 
-    fn generators(&self, section: &dyn Section, seed: u64) -> Result<Vec<Box<dyn Generator>>, String> {
+    fn generators(
+        &self,
+        section: &dyn Section,
+        seed: u64,
+    ) -> Result<Vec<Box<dyn Generator>>, String> {
         let config = section_as::<EqConfig>(section)
             .ok_or("not the [tasks.eq] section")?
             .clone();

@@ -89,7 +89,11 @@ impl Generation for EquivGeneration {
         "saturate equiv".into()
     }
 
-    fn generators(&self, section: &dyn Section, seed: u64) -> Result<Vec<Box<dyn Generator>>, String> {
+    fn generators(
+        &self,
+        section: &dyn Section,
+        seed: u64,
+    ) -> Result<Vec<Box<dyn Generator>>, String> {
         let config = section_as::<EquivConfig>(section)
             .ok_or("not the [tasks.equiv] section")?
             .clone();

@@ -16,8 +16,7 @@ use crate::tasks::family::{
     metadata_json,
 };
 use crate::tasks::generation::{
-    FamilyConfig, Generation, GridRow, MAX_COUNT, Rows, Section, SectionInfo, cell_grid,
-    section_as,
+    FamilyConfig, Generation, GridRow, MAX_COUNT, Rows, Section, SectionInfo, cell_grid, section_as,
 };
 use crate::tasks::{Score, TaskError};
 use serde::{Deserialize, Serialize};
@@ -233,7 +232,11 @@ impl Generation for PlGeneration {
         .into()
     }
 
-    fn generators(&self, section: &dyn Section, seed: u64) -> Result<Vec<Box<dyn Generator>>, String> {
+    fn generators(
+        &self,
+        section: &dyn Section,
+        seed: u64,
+    ) -> Result<Vec<Box<dyn Generator>>, String> {
         let config = section_as::<PlConfig>(section).ok_or("not the [tasks.pl] section")?;
         let mut generators: Vec<Box<dyn Generator>> = Vec::new();
         if config.wants_pl1() {

@@ -191,7 +191,11 @@ impl Generation for ToyGeneration {
         "saturate toy".into()
     }
 
-    fn generators(&self, section: &dyn Section, seed: u64) -> Result<Vec<Box<dyn Generator>>, String> {
+    fn generators(
+        &self,
+        section: &dyn Section,
+        seed: u64,
+    ) -> Result<Vec<Box<dyn Generator>>, String> {
         let config = section_as::<ToyConfig>(section)
             .ok_or("not the [tasks.toy] section")?
             .clone();
