@@ -214,7 +214,9 @@ impl<'de> serde::de::DeserializeSeed<'de> for SectionSeed {
 
     fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
         let value = toml::Value::deserialize(d)?;
-        (self.0.parse)(value).map_err(serde::de::Error::custom)
+        (self.0.parse)(value).map_err(|e| {
+            serde::de::Error::custom(format!("tasks.{}{SECTION_MARK}{e}", self.0.name))
+        })
     }
 }
 
@@ -282,12 +284,22 @@ impl Config {
     /// line and column of the offending value.
     pub fn from_toml(text: &str, origin: &str) -> Result<Config, ConfigError> {
         let cfg: Config = toml::from_str(text).map_err(|e| {
-            let (line, col) = e.span().map(|s| line_col(text, s.start)).unwrap_or((1, 1));
+            // An error inside a family section comes back without a span,
+            // its message prefixed with the section (`SectionSeed`): the
+            // position is found from the key it names.
+            let (located, message) = match e.message().split_once(SECTION_MARK) {
+                Some((section, rest)) => (section_error_offset(text, section, rest), rest),
+                None => (None, e.message()),
+            };
+            let (line, col) = located
+                .or(e.span().map(|s| s.start))
+                .map(|at| line_col(text, at))
+                .unwrap_or((1, 1));
             ConfigError::Parse {
                 path: origin.to_string(),
                 line,
                 col,
-                message: e.message().to_string(),
+                message: message.to_string(),
             }
         })?;
         cfg.validate().map_err(|bad| {
@@ -499,6 +511,30 @@ pub struct BadValue {
     pub message: String,
 }
 
+/// Separates the section from the message in a family section's parse
+/// error (`Config::from_toml` locates it by the section and strips it).
+const SECTION_MARK: &str = "\u{1f}: ";
+
+/// Byte offset of what a family section's parse error names: the unknown
+/// or ill-typed key (`unknown field `x``, `invalid type ... for key `x``)
+/// in the table `section`, else the table itself.
+fn section_error_offset(text: &str, section: &str, message: &str) -> Option<usize> {
+    let doc = toml_edit::ImDocument::parse(text).ok()?;
+    let mut item = doc.as_item();
+    for part in section.split('.') {
+        item = item.get(part)?;
+    }
+    let named = message.split('`').nth(1);
+    if let (Some(name), Some(table)) = (named, item.as_table_like()) {
+        if let Some((key, _)) = table.get_key_value(name) {
+            if let Some(span) = key.span() {
+                return Some(span.start);
+            }
+        }
+    }
+    item.span().map(|s| s.start)
+}
+
 /// Byte offset of the value of a dotted key in TOML text, if it is written
 /// there (a value set by default has no position).
 fn key_span(text: &str, key: &str) -> Option<usize> {
@@ -619,6 +655,40 @@ mod tests {
         ] {
             assert!(text.contains(section), "{section} missing");
         }
+    }
+
+    #[test]
+    fn section_parse_errors_name_the_key_where_it_is() {
+        let e = Config::from_toml("seed = 1\n[tasks.eq]\ncount = 2\nbogus = 1\n", "c.toml")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.starts_with("c.toml:4:1: bad config: unknown field `bogus`"),
+            "{e}"
+        );
+        let e = Config::from_toml("[tasks.pl.pl2]\nsizes = \"big\"\n", "c.toml")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.starts_with("c.toml:") && !e.starts_with("c.toml:1:1"),
+            "{e}"
+        );
+        assert!(!e.contains('\u{1f}'), "{e}");
+        let e = Config::from_toml("[tasks.fol]\ncount = 2\n", "c.toml")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("unknown field `fol`"), "{e}");
+    }
+
+    #[test]
+    fn the_tasks_sections_print_in_field_order() {
+        let text = Config::default().to_toml();
+        let at = |s: &str| text.find(s).unwrap_or_else(|| panic!("{s} missing"));
+        assert!(at("[tasks.tptp]") < at("[tasks.pl]"));
+        assert!(at("[tasks.pl]") < at("[tasks.eq]") && at("[tasks.eq]") < at("[tasks.equiv]"));
+        // Within a section, the struct's order (domains first, as written).
+        let tptp = &text[at("[tasks.tptp]")..];
+        assert!(tptp.find("domains").unwrap() < tptp.find("pool_size").unwrap());
     }
 
     #[test]

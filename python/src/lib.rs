@@ -518,8 +518,10 @@ fn domains_arg(v: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<String>> {
     Ok(items)
 }
 
-/// Generates a dataset in-process, as `saturate --domain D`, `saturate pl`,
-/// `saturate eq` or `saturate equiv` would (`kind` = "tptp", "pl", "eq" or "equiv"): the
+/// Generates a dataset in-process, as `saturate generate KIND` (`saturate
+/// --domain D`, `saturate pl`, `saturate eq`, `saturate equiv`) would:
+/// `kind` is a registered family's generate command ("tptp", "pl", "eq",
+/// "equiv"), found through the registry like everything after it. The
 /// configuration file `config` (default: the built-in defaults), then the
 /// overrides `count` (rows per cell), `seed`, `levels` (a list or "1,2"),
 /// `jobs` (worker threads; 0 keeps the config's, whose default is one per
