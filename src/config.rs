@@ -3,6 +3,8 @@
 
 use crate::prover::ProverLimits;
 use crate::saturation::Params;
+use crate::tasks::family::Registry;
+use crate::tasks::generation::{FamilyConfig, Section, SectionInfo, section_as, section_as_mut};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 
@@ -91,20 +93,164 @@ impl DatasetOptions {
     }
 }
 
-/// The `[tasks]` table: one section per task family, each with its count,
-/// levels and knobs (`saturate --domain` reads `[tasks.tptp]`, `saturate pl`
-/// `[tasks.pl]`, `saturate eq` `[tasks.eq]`).
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
+/// The `[tasks]` table: one section per registered family
+/// (`[tasks.<name>]`, [`crate::tasks::generation::FamilyConfig`]), each
+/// the family's own struct with the shared `count`, `levels` and
+/// `max_rows_per_shard`. The families come from
+/// [`crate::tasks::family::Registry::builtin`], in its order (which is the
+/// order the sections print in); a missing table takes the family's
+/// defaults and an unknown table name is refused.
 pub struct TasksSection {
-    /// `[tasks.tptp]`: the TPTP families of the domain run.
-    pub tptp: crate::tasks::tptp::TasksConfig,
-    /// `[tasks.pl]`: PL1 and PL2.
-    pub pl: crate::tasks::pl::family::PlConfig,
-    /// `[tasks.eq]`: EQ.
-    pub eq: crate::tasks::eq::family::EqConfig,
-    /// `[tasks.equiv]`: equivalence and roundtrip (AutoEval).
-    pub equiv: crate::tasks::equiv::family::EquivConfig,
+    sections: Vec<Box<dyn Section>>,
+}
+
+impl TasksSection {
+    /// The section of the family whose struct is `T`. Every registered
+    /// family's section is present (defaults and parsing fill them all), so
+    /// a missing one is a programming error: `T` is not a registered
+    /// family's section.
+    pub fn get<T: FamilyConfig>(&self) -> &T {
+        self.sections
+            .iter()
+            .find_map(|s| section_as::<T>(s.as_ref()))
+            .unwrap_or_else(|| panic!("no registered family has the section [tasks.{}]", T::NAME))
+    }
+
+    /// [`TasksSection::get`], mutable.
+    pub fn get_mut<T: FamilyConfig>(&mut self) -> &mut T {
+        self.sections
+            .iter_mut()
+            .find_map(|s| section_as_mut::<T>(s.as_mut()))
+            .unwrap_or_else(|| panic!("no registered family has the section [tasks.{}]", T::NAME))
+    }
+
+    /// The section named `name` (`[tasks.<name>]`).
+    pub fn section(&self, name: &str) -> Option<&dyn Section> {
+        self.sections
+            .iter()
+            .find(|s| s.name() == name)
+            .map(|s| s.as_ref())
+    }
+
+    /// [`TasksSection::section`], mutable.
+    pub fn section_mut(&mut self, name: &str) -> Option<&mut dyn Section> {
+        match self.sections.iter_mut().find(|s| s.name() == name) {
+            Some(s) => Some(s.as_mut()),
+            None => None,
+        }
+    }
+
+    /// Every section, in registry order.
+    pub fn sections(&self) -> impl Iterator<Item = &dyn Section> {
+        self.sections.iter().map(|s| s.as_ref())
+    }
+}
+
+impl Default for TasksSection {
+    fn default() -> Self {
+        TasksSection {
+            sections: Registry::shared()
+                .sections()
+                .iter()
+                .map(|s| (s.default)())
+                .collect(),
+        }
+    }
+}
+
+impl Clone for TasksSection {
+    fn clone(&self) -> Self {
+        TasksSection {
+            sections: self.sections.iter().map(|s| s.clone_box()).collect(),
+        }
+    }
+}
+
+impl PartialEq for TasksSection {
+    fn eq(&self, other: &Self) -> bool {
+        self.sections.len() == other.sections.len()
+            && self
+                .sections
+                .iter()
+                .zip(&other.sections)
+                .all(|(a, b)| a.same(b.as_ref()))
+    }
+}
+
+impl std::fmt::Debug for TasksSection {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_map()
+            .entries(self.sections.iter().map(|s| (s.name(), s)))
+            .finish()
+    }
+}
+
+impl Serialize for TasksSection {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::{Error, SerializeMap};
+        let mut map = serializer.serialize_map(Some(self.sections.len()))?;
+        for s in &self.sections {
+            map.serialize_entry(s.name(), &s.to_toml().map_err(S::Error::custom)?)?;
+        }
+        map.end()
+    }
+}
+
+impl<'de> Deserialize<'de> for TasksSection {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_map(TasksVisitor)
+    }
+}
+
+/// Reads the `[tasks]` table section by section, each by its family.
+struct TasksVisitor;
+
+/// Reads one family's table (an error inside it carries the table's
+/// position).
+struct SectionSeed(SectionInfo);
+
+impl<'de> serde::de::DeserializeSeed<'de> for SectionSeed {
+    type Value = Box<dyn Section>;
+
+    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        let value = toml::Value::deserialize(d)?;
+        (self.0.parse)(value).map_err(|e| {
+            serde::de::Error::custom(format!("tasks.{}{SECTION_MARK}{e}", self.0.name))
+        })
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for TasksVisitor {
+    type Value = TasksSection;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a table of family sections")
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<TasksSection, A::Error> {
+        let infos = Registry::shared().sections();
+        let mut read: Vec<Option<Box<dyn Section>>> = infos.iter().map(|_| None).collect();
+        while let Some(key) = map.next_key::<String>()? {
+            let Some(i) = infos.iter().position(|s| s.name == key) else {
+                let names: Vec<String> = infos.iter().map(|s| format!("`{}`", s.name)).collect();
+                return Err(serde::de::Error::custom(format!(
+                    "unknown field `{key}`, expected one of {}",
+                    names.join(", ")
+                )));
+            };
+            if read[i].is_some() {
+                return Err(serde::de::Error::custom(format!("duplicate field `{key}`")));
+            }
+            read[i] = Some(map.next_value_seed(SectionSeed(infos[i]))?);
+        }
+        Ok(TasksSection {
+            sections: infos
+                .iter()
+                .zip(read)
+                .map(|(info, s)| s.unwrap_or_else(info.default))
+                .collect(),
+        })
+    }
 }
 
 /// A configuration file that could not be read or understood.
@@ -138,12 +284,22 @@ impl Config {
     /// line and column of the offending value.
     pub fn from_toml(text: &str, origin: &str) -> Result<Config, ConfigError> {
         let cfg: Config = toml::from_str(text).map_err(|e| {
-            let (line, col) = e.span().map(|s| line_col(text, s.start)).unwrap_or((1, 1));
+            // An error inside a family section comes back without a span,
+            // its message prefixed with the section (`SectionSeed`): the
+            // position is found from the key it names.
+            let (located, message) = match e.message().split_once(SECTION_MARK) {
+                Some((section, rest)) => (section_error_offset(text, section, rest), rest),
+                None => (None, e.message()),
+            };
+            let (line, col) = located
+                .or(e.span().map(|s| s.start))
+                .map(|at| line_col(text, at))
+                .unwrap_or((1, 1));
             ConfigError::Parse {
                 path: origin.to_string(),
                 line,
                 col,
-                message: e.message().to_string(),
+                message: message.to_string(),
             }
         })?;
         cfg.validate().map_err(|bad| {
@@ -250,10 +406,13 @@ impl Config {
                 format!("{} is not in 0-1", s.iterate.min_score),
             )?;
         }
-        for (section, p) in [
-            ("prover", &self.prover),
-            ("tasks.tptp.prover", &self.tasks.tptp.prover),
-        ] {
+        // `[prover]` and every family section's own generation limits.
+        let limits = std::iter::once(("prover".to_string(), &self.prover)).chain(
+            self.tasks
+                .sections()
+                .filter_map(|s| Some((format!("tasks.{}.prover", s.name()), s.prover_limits()?))),
+        );
+        for (section, p) in limits {
             let key = |k: &str| format!("{section}.{k}");
             work(&key("quick_processed"), p.quick_processed)?;
             work(&key("max_processed"), p.max_processed)?;
@@ -289,93 +448,30 @@ impl Config {
                 1_000_000_000,
             )?;
         }
-        let t = &self.tasks.tptp;
-        within("tasks.tptp.count", t.count as u64, 0, MAX_COUNT)?;
-        within("tasks.tptp.pool_size", t.pool_size as u64, 1, MAX_COUNT)?;
-        within(
-            "tasks.tptp.max_attempts",
-            t.max_attempts.into(),
-            1,
-            1_000_000,
-        )?;
-        within(
-            "tasks.tptp.max_rows_per_shard",
-            t.max_rows_per_shard as u64,
-            1,
-            MAX_COUNT,
-        )?;
-        if !t.min_score.is_finite() {
-            bad(
-                "tasks.tptp.min_score",
-                format!("{} is not a finite number", t.min_score),
-            )?;
-        }
-        for (name, m) in [
-            ("entailment", &t.entailment),
-            ("selection", &t.selection),
-            ("reconstruction", &t.reconstruction),
-        ] {
-            for &d in &m.depth {
-                within(&format!("tasks.tptp.{name}.depth"), d.into(), 1, 64)?;
-            }
-            for &k in &m.k {
-                within(&format!("tasks.tptp.{name}.k"), k.into(), 0, 1_000)?;
-            }
-        }
-        let pl = &self.tasks.pl;
-        within("tasks.pl.count", pl.count as u64, 0, MAX_COUNT)?;
-        within(
-            "tasks.pl.max_rows_per_shard",
-            pl.max_rows_per_shard as u64,
-            1,
-            MAX_COUNT,
-        )?;
-        within(
-            "tasks.pl.max_proof_chars",
-            pl.max_proof_chars as u64,
-            1,
-            100_000_000,
-        )?;
-        within(
-            "tasks.pl.pl2.max_refutation_steps",
-            pl.pl2.max_refutation_steps as u64,
-            1,
-            MAX_COUNT,
-        )?;
-        within(
-            "tasks.pl.pl2.max_cnf_clauses",
-            pl.pl2.max_cnf_clauses as u64,
-            1,
-            MAX_COUNT,
-        )?;
-        let eq = &self.tasks.eq;
-        within("tasks.eq.count", eq.count as u64, 0, MAX_COUNT)?;
-        within(
-            "tasks.eq.max_rows_per_shard",
-            eq.max_rows_per_shard as u64,
-            1,
-            MAX_COUNT,
-        )?;
-        let equiv = &self.tasks.equiv;
-        within("tasks.equiv.count", equiv.count as u64, 0, MAX_COUNT)?;
-        within(
-            "tasks.equiv.max_rows_per_shard",
-            equiv.max_rows_per_shard as u64,
-            1,
-            MAX_COUNT,
-        )?;
-        let located = |message: String| BadValue {
-            key: message
-                .split([':', ' '])
-                .next()
-                .unwrap_or("tasks")
-                .to_string(),
-            message,
+        // The shared block of every family, then the family's own checks.
+        // A family's message starts with its dotted key: `key: what` or
+        // `key must ...`.
+        let located = |message: String| match message.split_once(": ") {
+            Some((key, rest)) if !key.contains(' ') => BadValue {
+                key: key.to_string(),
+                message: rest.to_string(),
+            },
+            _ => BadValue {
+                key: message
+                    .split([':', ' '])
+                    .next()
+                    .unwrap_or("tasks")
+                    .to_string(),
+                message,
+            },
         };
-        t.validate().map_err(located)?;
-        pl.validate().map_err(located)?;
-        eq.validate().map_err(located)?;
-        equiv.validate().map_err(located)?;
+        for section in self.tasks.sections() {
+            section
+                .rows()
+                .validate(section.name(), MAX_COUNT)
+                .map_err(|(key, message)| BadValue { key, message })?;
+            section.validate().map_err(located)?;
+        }
         self.dataset.validate()
     }
 
@@ -401,7 +497,7 @@ pub const MAX_WORK: u64 = 1_000_000_000_000_000;
 /// Largest worker count accepted (`jobs`, `--jobs`).
 pub const MAX_JOBS: u64 = 1024;
 /// Largest instance count, pool size or shard size accepted.
-pub const MAX_COUNT: u64 = 1_000_000_000;
+pub use crate::tasks::generation::MAX_COUNT;
 /// Largest finite-model domain size accepted.
 pub const MAX_MODEL_SIZE: u64 = 64;
 
@@ -413,6 +509,30 @@ pub struct BadValue {
     pub key: String,
     /// What is wrong with its value.
     pub message: String,
+}
+
+/// Separates the section from the message in a family section's parse
+/// error (`Config::from_toml` locates it by the section and strips it).
+const SECTION_MARK: &str = "\u{1f}: ";
+
+/// Byte offset of what a family section's parse error names: the unknown
+/// or ill-typed key (`unknown field `x``, `invalid type ... for key `x``)
+/// in the table `section`, else the table itself.
+fn section_error_offset(text: &str, section: &str, message: &str) -> Option<usize> {
+    let doc = toml_edit::ImDocument::parse(text).ok()?;
+    let mut item = doc.as_item();
+    for part in section.split('.') {
+        item = item.get(part)?;
+    }
+    let named = message.split('`').nth(1);
+    if let (Some(name), Some(table)) = (named, item.as_table_like()) {
+        if let Some((key, _)) = table.get_key_value(name) {
+            if let Some(span) = key.span() {
+                return Some(span.start);
+            }
+        }
+    }
+    item.span().map(|s| s.start)
 }
 
 /// Byte offset of the value of a dotted key in TOML text, if it is written
@@ -535,6 +655,40 @@ mod tests {
         ] {
             assert!(text.contains(section), "{section} missing");
         }
+    }
+
+    #[test]
+    fn section_parse_errors_name_the_key_where_it_is() {
+        let e = Config::from_toml("seed = 1\n[tasks.eq]\ncount = 2\nbogus = 1\n", "c.toml")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.starts_with("c.toml:4:1: bad config: unknown field `bogus`"),
+            "{e}"
+        );
+        let e = Config::from_toml("[tasks.pl.pl2]\nsizes = \"big\"\n", "c.toml")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.starts_with("c.toml:") && !e.starts_with("c.toml:1:1"),
+            "{e}"
+        );
+        assert!(!e.contains('\u{1f}'), "{e}");
+        let e = Config::from_toml("[tasks.fol]\ncount = 2\n", "c.toml")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("unknown field `fol`"), "{e}");
+    }
+
+    #[test]
+    fn the_tasks_sections_print_in_field_order() {
+        let text = Config::default().to_toml();
+        let at = |s: &str| text.find(s).unwrap_or_else(|| panic!("{s} missing"));
+        assert!(at("[tasks.tptp]") < at("[tasks.pl]"));
+        assert!(at("[tasks.pl]") < at("[tasks.eq]") && at("[tasks.eq]") < at("[tasks.equiv]"));
+        // Within a section, the struct's order (domains first, as written).
+        let tptp = &text[at("[tasks.tptp]")..];
+        assert!(tptp.find("domains").unwrap() < tptp.find("pool_size").unwrap());
     }
 
     #[test]

@@ -10,8 +10,10 @@ use saturate::pipeline::{self, RunError};
 use std::path::{Path, PathBuf};
 
 mod dataset_commands;
+mod generate_commands;
 mod prover_commands;
 use dataset_commands::{audit, merge, parse_margin, verify};
+use generate_commands::{Generate, run_alias, run_generate, run_generate_command, run_pl};
 use prover_commands::{EXIT_GAVE_UP, MAX_CPU_LIMIT, deadline, derive, prove};
 
 /// Saturation-driven generator of certified logical reasoning datasets.
@@ -99,7 +101,7 @@ struct RunArgs {
     common: Common,
 }
 
-/// The flags every generator command shares (`--domain`, `pl`, `eq`); each
+/// The flags every generator command shares (`generate`, `--domain`, `pl`, `eq`, `equiv`); each
 /// overrides the config's value for the family's section.
 #[derive(Args, Debug, Clone)]
 struct GenArgs {
@@ -177,9 +179,9 @@ impl GenArgs {
     }
 
     /// Applies the overrides to the config: the top level, `[dataset]` and
-    /// the section of `kind` (the library's one override path, which the
+    /// the section of `family` (the library's one override path, which the
     /// Python package uses too).
-    fn apply(&self, cfg: &mut Config, kind: pipeline::RunKind) {
+    fn apply(&self, cfg: &mut Config, family: &str) {
         pipeline::Overrides {
             jobs: self.jobs,
             seed: self.seed,
@@ -192,7 +194,7 @@ impl GenArgs {
             split_by: self.split_by.clone(),
             split: self.split,
         }
-        .apply(cfg, kind);
+        .apply(cfg, family);
     }
 }
 
@@ -412,21 +414,27 @@ enum Command {
     },
     /// Generate the equational-logic (EQ) dataset: proof checking, elided
     /// equation recovery and gap filling, one config per task.
-    Eq(EqArgs),
+    Eq(FamilyArgs),
     /// Generate the equivalence dataset (after AutoEval): pairs of
     /// propositional or first-order formulas to judge equivalent or not
     /// (equivalence_pl, equivalence_fol) and formulas to restate in a
     /// different equivalent form over a given vocabulary (roundtrip_pl,
     /// roundtrip_fol).
-    Equiv(EquivArgs),
+    Equiv(FamilyArgs),
+    /// Generate the dataset of any registered family (`saturate --domain`,
+    /// `pl`, `eq` and `equiv` are this command for `tptp`, `pl`, `eq` and
+    /// `equiv`, with their own options and defaults).
+    Generate(GenerateArgs),
 }
 
+/// The options of `eq` and `equiv` (one family, no options of its own).
 #[derive(Args, Debug)]
-struct EquivArgs {
-    /// Output folder.
-    #[arg(long, value_name = "DIR", default_value = "out/equiv")]
-    out: PathBuf,
-    /// TOML configuration file (`[tasks.equiv]`; see configs/default.toml).
+struct FamilyArgs {
+    /// Output folder (default: out/eq for `eq`, out/equiv for `equiv`).
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
+    /// TOML configuration file (the family's `[tasks.<name>]`; see
+    /// configs/default.toml).
     #[arg(long, value_name = "FILE")]
     config: Option<PathBuf>,
     /// No progress or summary on stderr (errors are still printed).
@@ -436,19 +444,40 @@ struct EquivArgs {
     generation: GenArgs,
 }
 
+/// `saturate generate <FAMILY>`: any registered family.
 #[derive(Args, Debug)]
-struct EqArgs {
-    /// Output folder.
-    #[arg(long, value_name = "DIR", default_value = "out/eq")]
-    out: PathBuf,
-    /// TOML configuration file (`[tasks.eq]`; see configs/default.toml).
-    #[arg(long, value_name = "FILE")]
-    config: Option<PathBuf>,
-    /// No progress or summary on stderr (errors are still printed).
-    #[arg(long, short)]
-    quiet: bool,
+struct GenerateArgs {
+    /// The family to generate (its configuration section is
+    /// `[tasks.<FAMILY>]`).
+    #[arg(value_name = "FAMILY", value_parser = family_names())]
+    family: String,
+    /// Output: the dataset folder (default: out/<FAMILY>); for a family
+    /// with a stage (tptp) the output root (default: out), as for
+    /// `saturate --domain`.
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
+    /// Domains to process, comma-separated (families with a stage: tptp;
+    /// default: the config's `tasks.tptp.domains`).
+    #[arg(long, value_name = "DOMAIN,...", value_delimiter = ',')]
+    domain: Vec<String>,
+    /// Stages to run (families with a stage: tptp): all, saturate,
+    /// generate or plan, as for `saturate --domain`.
+    #[arg(long, value_name = "STAGE", default_value = "all", value_parser = ["all", "saturate", "generate", "plan"])]
+    stage: String,
     #[command(flatten)]
     generation: GenArgs,
+    #[command(flatten)]
+    common: Common,
+}
+
+/// The registered families' generate commands, for `generate`'s argument.
+fn family_names() -> clap::builder::PossibleValuesParser {
+    clap::builder::PossibleValuesParser::new(
+        saturate::tasks::family::Registry::shared()
+            .generations()
+            .into_iter()
+            .map(|g| clap::builder::PossibleValue::new(g.name()).help(g.about())),
+    )
 }
 
 #[derive(Args, Debug)]
@@ -490,56 +519,11 @@ struct PlArgs {
     max_cnf_clauses: Option<u64>,
 }
 
-/// The configuration file of a generator command (default: built-in).
-fn load_file(config: Option<&Path>) -> Result<Config, RunError> {
-    Ok(match config {
-        Some(p) => Config::load(p)?,
-        None => Config::default(),
-    })
-}
-
 /// Checks a configuration after command-line overrides.
 fn validated(cfg: Config) -> Result<Config, RunError> {
     cfg.validate()
         .map_err(|e| RunError::Input(format!("command line: {e}")))?;
     Ok(cfg)
-}
-
-fn run_pl(a: &PlArgs) -> Result<(), RunError> {
-    pipeline::check_output_dir(
-        &a.out,
-        a.config.iter().map(|c| ("the config file", c.as_path())),
-    )?;
-    let mut cfg = load_file(a.config.as_deref())?;
-    a.generation.apply(&mut cfg, pipeline::RunKind::Pl);
-    let pl = &mut cfg.tasks.pl;
-    if !a.families.is_empty() {
-        pl.families = a.families.clone();
-    }
-    if !a.sizes.is_empty() {
-        pl.pl2.sizes = a.sizes.clone();
-    }
-    if !a.pl2_families.is_empty() {
-        pl.pl2.families = a.pl2_families.clone();
-    }
-    if let Some(n) = a.max_refutation_steps {
-        pl.pl2.max_refutation_steps = n as usize;
-    }
-    if let Some(n) = a.max_cnf_clauses {
-        pl.pl2.max_cnf_clauses = n as usize;
-    }
-    let cfg = validated(cfg)?;
-    let summary = pipeline::run_pl(&cfg, &a.out, &a.generation.settings(&cfg, a.quiet))?;
-    if !a.quiet {
-        eprint!("{}", summary.render());
-        eprintln!("dataset written to {}", a.out.display());
-    }
-    write_cost(
-        a.generation.cost_json.as_deref(),
-        &summary,
-        Default::default(),
-    )?;
-    defects(&summary, &a.out)
 }
 
 fn load_config(c: &Common) -> Result<Config, RunError> {
@@ -573,6 +557,7 @@ fn quiet(cli: &Cli) -> bool {
         Some(Command::Pl(a)) => a.quiet,
         Some(Command::Eq(a)) => a.quiet,
         Some(Command::Equiv(a)) => a.quiet,
+        Some(Command::Generate(a)) => a.common.quiet,
         Some(Command::Verify { quiet, .. }) | Some(Command::Merge { quiet, .. }) => *quiet,
         Some(Command::PrintConfig { .. }) | Some(Command::Audit { .. }) => false,
         None => cli.run.common.quiet,
@@ -628,8 +613,9 @@ fn main() {
         Some(Command::PrintConfig { common }) => {
             load_config(&common).map(|c| print!("{}", c.to_toml()))
         }
-        Some(Command::Eq(args)) => run_eq(&args),
-        Some(Command::Equiv(args)) => run_equiv(&args),
+        Some(Command::Eq(args)) => run_alias("eq", &args),
+        Some(Command::Equiv(args)) => run_alias("equiv", &args),
+        Some(Command::Generate(args)) => run_generate_command(&args),
         Some(Command::Score {
             dataset,
             answers,
@@ -662,196 +648,22 @@ fn main() {
                 markdown,
             },
         ),
-        None => run_domain(&cli.run),
+        None => run_generate(
+            &Generate {
+                family: "tptp",
+                out: cli.run.out.clone(),
+                domains: cli.run.domain.clone(),
+                stage: &cli.run.stage,
+                generation: &cli.run.generation,
+                common: cli.run.common.clone(),
+            },
+            |_| {},
+        ),
     };
     if let Err(e) = result {
         eprintln!("error: {e}");
         std::process::exit(e.exit_code());
     }
-}
-
-/// The run's outcome when it found bugs: the dataset is written, the exit
-/// code says so (4).
-/// Writes `--cost-json` (when given): the run's cost per cell, plus
-/// `extra` keys (a domain run's phase 1).
-fn write_cost(
-    path: Option<&Path>,
-    summary: &pipeline::RunSummary,
-    extra: serde_json::Map<String, serde_json::Value>,
-) -> Result<(), RunError> {
-    let Some(path) = path else {
-        return Ok(());
-    };
-    let mut v = summary.cost_json();
-    if let Some(o) = v.as_object_mut() {
-        o.extend(extra);
-    }
-    pipeline::write_atomic(path, |w| {
-        serde_json::to_writer_pretty(&mut *w, &v)?;
-        std::io::Write::write_all(w, b"\n")
-    })
-}
-
-fn defects(summary: &pipeline::RunSummary, dataset: &Path) -> Result<(), RunError> {
-    let (panics, certificate_failures) = (summary.generator_panics, summary.certificate_failures);
-    if panics + certificate_failures == 0 {
-        return Ok(());
-    }
-    Err(RunError::Defect(format!(
-        "the run found bugs: {certificate_failures} certificate(s) the checker refused, {panics} generator panic(s); the dataset was written to {} without them, and each is listed in {}",
-        dataset.display(),
-        dataset.join("rejects/rejects.jsonl").display()
-    )))
-}
-
-fn run_domain(args: &RunArgs) -> Result<(), RunError> {
-    let mut cfg = load_config(&args.common)?;
-    args.generation.apply(&mut cfg, pipeline::RunKind::Tptp);
-    let cfg = validated(cfg)?;
-    let domains = if args.domain.is_empty() {
-        cfg.tasks.tptp.domains.clone()
-    } else {
-        args.domain.clone()
-    };
-    if domains.is_empty() {
-        return Err(RunError::Input(
-            "nothing to do: give --domain DOMAIN (e.g. --domain SET) or a subcommand; see --help"
-                .into(),
-        ));
-    }
-    let quiet = args.common.quiet;
-    let settings = args.generation.settings(&cfg, quiet);
-    let planning = args.stage == "plan";
-    let stage = if planning {
-        pipeline::tptp::Stage::All
-    } else {
-        pipeline::tptp::Stage::parse(&args.stage)?
-    };
-    let run = pipeline::tptp::TptpRun {
-        domains,
-        tptp: args.common.tptp.clone(),
-        config: cfg,
-        out: args.out.clone(),
-        shard: settings.shard,
-        progress: settings.progress,
-        strict: settings.strict,
-        require_full: settings.require_full,
-        stage,
-    };
-    if planning {
-        let p = pipeline::tptp::plan(&run)?;
-        println!(
-            "{}",
-            serde_json::json!({ "name": p.name, "files": p.files, "units": p.units })
-        );
-        return Ok(());
-    }
-    let summary = pipeline::tptp::run_tptp(&run)?;
-    println!(
-        "{:<28} {:>13} {:>9} {:>10} {:>9} {:>9} {:>6}  artifact",
-        "file", "status", "processed", "generated", "kept", "dag_edges", "depth"
-    );
-    for (r, (dir, reused)) in summary.saturation.iter().zip(&summary.artifacts) {
-        let name = Path::new(&r.source)
-            .file_stem()
-            .map_or(r.source.clone(), |s| s.to_string_lossy().into_owned());
-        println!(
-            "{:<28} {:>13} {:>9} {:>10} {:>9} {:>9} {:>6}  {} ({})",
-            name,
-            r.status.name(),
-            r.processed,
-            r.generated,
-            r.kept,
-            r.dag_edges,
-            r.max_depth,
-            dir.display(),
-            if *reused { "reused" } else { "written" }
-        );
-    }
-    print!("{}", summary.render());
-    let mut phase1 = serde_json::Map::new();
-    phase1.insert(
-        "phase1_seconds".into(),
-        serde_json::json!(summary.saturation_seconds),
-    );
-    phase1.insert(
-        "phase1_peak_rss_mib".into(),
-        serde_json::json!(summary.saturation_peak_rss_kib / 1024),
-    );
-    phase1.insert(
-        "files".into(),
-        summary
-            .saturation
-            .iter()
-            .zip(&summary.artifacts)
-            .map(|(r, (dir, reused))| {
-                serde_json::json!({
-                    "source": r.source,
-                    "artifact": dir,
-                    "reused": reused,
-                    "saturation_seconds": r.seconds,
-                    "phase1_cpu_seconds": r.cpu_seconds,
-                    "processed": r.processed,
-                })
-            })
-            .collect(),
-    );
-    write_cost(args.generation.cost_json.as_deref(), &summary.run, phase1)?;
-    if stage == pipeline::tptp::Stage::Saturate {
-        println!("phase 1 done: generate with --stage generate (same config and --out)");
-        return Ok(());
-    }
-    println!("dataset written to {}", summary.dataset.display());
-    defects(&summary.run, &summary.dataset)
-}
-
-fn run_eq(a: &EqArgs) -> Result<(), RunError> {
-    run_one_family(
-        pipeline::RunKind::Eq,
-        a.config.as_deref(),
-        &a.out,
-        a.quiet,
-        &a.generation,
-        pipeline::run_eq,
-    )
-}
-
-fn run_equiv(a: &EquivArgs) -> Result<(), RunError> {
-    run_one_family(
-        pipeline::RunKind::Equiv,
-        a.config.as_deref(),
-        &a.out,
-        a.quiet,
-        &a.generation,
-        pipeline::run_equiv,
-    )
-}
-
-/// A one-family generator command (`eq`, `equiv`): the config with the
-/// flags applied, the run into `out`, the summary, the cost file, defects.
-fn run_one_family(
-    kind: pipeline::RunKind,
-    config: Option<&Path>,
-    out: &Path,
-    quiet: bool,
-    generation: &GenArgs,
-    run: fn(&Config, &Path, &pipeline::LoopSettings) -> Result<pipeline::RunSummary, RunError>,
-) -> Result<(), RunError> {
-    pipeline::check_output_dir(out, config.map(|c| ("the config file", c)))?;
-    let mut cfg = load_file(config)?;
-    generation.apply(&mut cfg, kind);
-    let cfg = validated(cfg)?;
-    let summary = run(&cfg, out, &generation.settings(&cfg, quiet))?;
-    if !quiet {
-        eprint!("{}", summary.render());
-        eprintln!("dataset written to {}", out.display());
-    }
-    write_cost(
-        generation.cost_json.as_deref(),
-        &summary,
-        Default::default(),
-    )?;
-    defects(&summary, out)
 }
 
 fn score(

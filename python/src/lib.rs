@@ -12,8 +12,11 @@ use pyo3::types::{PyBool, PyDict, PyList, PyString, PyTuple};
 use rayon::prelude::*;
 use saturate::config::MAX_COUNT;
 use saturate::pipeline::score::{Row, score_row, verify_row};
-use saturate::pipeline::tptp::{Stage, TptpRun, run_tptp};
-use saturate::pipeline::{LoopSettings, Overrides, RunError, RunKind, run_config};
+use saturate::pipeline::request::family;
+use saturate::pipeline::tptp::{Stage, TptpRun};
+use saturate::pipeline::{
+    FamilyRun, LoopSettings, Overrides, RunError, StageOptions, run_config, run_family,
+};
 use saturate::prover::Prover;
 use saturate::tasks::Score;
 use saturate::tasks::family::{Registry, ScoreContext};
@@ -515,8 +518,10 @@ fn domains_arg(v: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<String>> {
     Ok(items)
 }
 
-/// Generates a dataset in-process, as `saturate --domain D`, `saturate pl`,
-/// `saturate eq` or `saturate equiv` would (`kind` = "tptp", "pl", "eq" or "equiv"): the
+/// Generates a dataset in-process, as `saturate generate KIND` (`saturate
+/// --domain D`, `saturate pl`, `saturate eq`, `saturate equiv`) would:
+/// `kind` is a registered family's generate command ("tptp", "pl", "eq",
+/// "equiv"), found through the registry like everything after it. The
 /// configuration file `config` (default: the built-in defaults), then the
 /// overrides `count` (rows per cell), `seed`, `levels` (a list or "1,2"),
 /// `jobs` (worker threads; 0 keeps the config's, whose default is one per
@@ -570,13 +575,14 @@ fn generate<'py>(
     split: Option<Vec<u32>>,
     stage: &str,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let kind = RunKind::parse(kind).map_err(run_error)?;
+    let kind = family(kind).map_err(run_error)?;
     let domains = domains_arg(domain)?;
     let stage = Stage::parse(stage).map_err(run_error)?;
-    if kind != RunKind::Tptp && (!domains.is_empty() || tptp.is_some() || stage != Stage::All) {
-        return Err(PyValueError::new_err(
-            "domain, tptp and stage apply to kind \"tptp\" only",
-        ));
+    if kind.stage().is_none() && (!domains.is_empty() || tptp.is_some() || stage != Stage::All) {
+        return Err(PyValueError::new_err(format!(
+            "domain, tptp and stage apply to kind {} only",
+            saturate::pipeline::request::staged_family_names()
+        )));
     }
     let overrides = Overrides {
         jobs: whole("jobs", Some(jobs), 0, saturate::config::MAX_JOBS as i64)?
@@ -602,48 +608,63 @@ fn generate<'py>(
     let shard = shard_arg(shard)?;
     let result: Result<Generated, RunError> = py.detach(|| {
         guarded("generating a dataset", || {
-            let cfg = run_config(config.as_deref(), kind, &overrides)?;
+            let cfg = run_config(config.as_deref(), kind.name(), &overrides)?;
             let settings = LoopSettings {
                 jobs: cfg.jobs,
                 shard,
                 ..LoopSettings::default()
             };
-            let mut artifacts = None;
-            let (summary, dataset) = match kind {
-                RunKind::Pl => (saturate::pipeline::run_pl(&cfg, &out, &settings)?, out),
-                RunKind::Eq => (saturate::pipeline::run_eq(&cfg, &out, &settings)?, out),
-                RunKind::Equiv => (saturate::pipeline::run_equiv(&cfg, &out, &settings)?, out),
-                RunKind::Tptp => {
-                    let s = run_tptp(&tptp_run(domains, tptp, cfg, out, shard, stage)?)?;
-                    artifacts = Some((
-                        s.saturation_seconds,
-                        s.saturation
-                            .iter()
-                            .zip(&s.artifacts)
-                            .map(|(r, (dir, reused))| ArtifactInfo {
-                                file: dir
-                                    .file_name()
-                                    .map(|n| n.to_string_lossy().into_owned())
-                                    .and_then(|n| n.rsplit_once('-').map(|x| x.0.to_string()))
-                                    .unwrap_or_default(),
-                                dir: dir.clone(),
-                                reused: *reused,
-                                status: r.status.name(),
-                                processed: r.processed,
-                                seconds: r.seconds,
-                            })
-                            .collect(),
-                    ));
-                    if stage == Stage::Saturate {
-                        return Ok(Generated {
-                            json: None,
-                            dataset: None,
-                            artifacts,
-                        });
-                    }
-                    (s.run, s.dataset)
+            let stage_options = if kind.stage().is_some() {
+                let domains = saturate::pipeline::tptp::run_domains(&cfg, &domains);
+                if domains.is_empty() {
+                    return Err(no_domains());
                 }
+                StageOptions {
+                    domains,
+                    tptp,
+                    stage,
+                }
+            } else {
+                StageOptions::default()
             };
+            let outcome = run_family(
+                &cfg,
+                &FamilyRun {
+                    family: kind,
+                    out,
+                    settings,
+                    stage: stage_options,
+                },
+            )?;
+            let artifacts = outcome.staged.as_ref().map(|s| {
+                (
+                    s.saturation_seconds,
+                    s.saturation
+                        .iter()
+                        .zip(&s.artifacts)
+                        .map(|(r, (dir, reused))| ArtifactInfo {
+                            file: dir
+                                .file_name()
+                                .map(|n| n.to_string_lossy().into_owned())
+                                .and_then(|n| n.rsplit_once('-').map(|x| x.0.to_string()))
+                                .unwrap_or_default(),
+                            dir: dir.clone(),
+                            reused: *reused,
+                            status: r.status.name(),
+                            processed: r.processed,
+                            seconds: r.seconds,
+                        })
+                        .collect(),
+                )
+            });
+            let Some(dataset) = outcome.dataset else {
+                return Ok(Generated {
+                    json: None,
+                    dataset: None,
+                    artifacts,
+                });
+            };
+            let summary = outcome.run;
             if summary.bugs_found() > 0 {
                 return Err(RunError::Defect(format!(
                     "the run found bugs: {} certificate(s) the checker refused, {} generator panic(s); the dataset was written to {} without them, and each is listed in {}",
@@ -706,38 +727,11 @@ struct ArtifactInfo {
     seconds: f64,
 }
 
-/// A domain run's settings from the Python arguments (domains default to
-/// the config's).
-fn tptp_run(
-    domains: Vec<String>,
-    tptp: Option<PathBuf>,
-    cfg: saturate::config::Config,
-    out: PathBuf,
-    shard: Option<(u64, u64)>,
-    stage: Stage,
-) -> Result<TptpRun, RunError> {
-    let domains = if domains.is_empty() {
-        cfg.tasks.tptp.domains.clone()
-    } else {
-        domains
-    };
-    if domains.is_empty() {
-        return Err(RunError::Input(
-            "nothing to do: give domain=\"SET\" (or a config whose tasks.tptp.domains is set)"
-                .into(),
-        ));
-    }
-    Ok(TptpRun {
-        domains,
-        tptp,
-        config: cfg,
-        out,
-        shard,
-        progress: false,
-        strict: false,
-        require_full: false,
-        stage,
-    })
+/// The error of a domain run that names no domain.
+fn no_domains() -> RunError {
+    RunError::Input(
+        "nothing to do: give domain=\"SET\" (or a config whose tasks.tptp.domains is set)".into(),
+    )
 }
 
 /// What a domain run would do, for a scheduler: `{"name": run name,
@@ -767,9 +761,22 @@ fn plan<'py>(
     let p = py
         .detach(|| {
             guarded("planning a run", || {
-                let cfg = run_config(config.as_deref(), RunKind::Tptp, &overrides)?;
-                let run = tptp_run(domains, tptp, cfg, PathBuf::new(), None, Stage::All)?;
-                saturate::pipeline::tptp::plan(&run)
+                let cfg = run_config(config.as_deref(), "tptp", &overrides)?;
+                let domains = saturate::pipeline::tptp::run_domains(&cfg, &domains);
+                if domains.is_empty() {
+                    return Err(no_domains());
+                }
+                saturate::pipeline::tptp::plan(&TptpRun {
+                    domains,
+                    tptp,
+                    config: cfg,
+                    out: PathBuf::new(),
+                    shard: None,
+                    progress: false,
+                    strict: false,
+                    require_full: false,
+                    stage: Stage::All,
+                })
             })
         })?
         .map_err(run_error)?;

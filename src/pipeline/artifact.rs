@@ -816,7 +816,10 @@ mod tests {
         assert_eq!(k.len(), 64);
         let mut other = cfg.clone();
         other.seed += 1;
-        other.tasks.tptp.count += 5;
+        other
+            .tasks
+            .get_mut::<crate::tasks::tptp::TasksConfig>()
+            .count += 5;
         other.dataset.trace = true;
         assert_eq!(key(&bank, &inputs, &other), k);
         let mut sat = cfg.clone();

@@ -65,9 +65,12 @@ fn shard_of(dir: &Path, m: &Manifest) -> Result<(u64, u64), RunError> {
     }
 }
 
-/// The manifest's configuration without its shard (what must agree).
+/// The manifest's configuration without its shard (what must agree), the
+/// families' old count keys read as `count` (a shard written before the
+/// key was shared merges with one written after).
 fn config_without_shard(m: &Manifest) -> serde_json::Value {
     let mut c = m.config.clone();
+    crate::tasks::generation::normalize_manifest_counts(&mut c);
     if let Some(o) = c.as_object_mut() {
         o.insert("shard".into(), serde_json::Value::Null);
     }

@@ -9,15 +9,13 @@ pub mod merge;
 pub mod present;
 mod progress;
 pub mod request;
-pub mod runs;
 pub mod score;
 mod sources;
 pub mod tptp;
 
 pub use generate::{LoopSettings, RunSummary};
 pub use progress::Progress;
-pub use request::{Overrides, RunKind, run_config};
-pub use runs::{run_eq, run_equiv, run_pl};
+pub use request::{FamilyOutcome, FamilyRun, Overrides, StageOptions, run_config, run_family};
 pub use sources::{AxiomSource, EMBEDDED_AXIOMS, domain_sources};
 
 use crate::derivation::{DagStats, Derivation, write_dump, write_tstp};

@@ -1,44 +1,52 @@
-//! A generator run's configuration built outside the command line (the
-//! Python package's `saturate.generate`): the configuration file or the
-//! defaults, then the overrides every generator command takes (`--jobs`,
-//! `--seed`, `--count`, `--levels`, `--max-rows-per-shard`) applied to the
-//! family's section, then every value range-checked, exactly as the CLI
-//! does before it calls [`super::run_pl`], [`super::run_eq`],
-//! [`super::run_equiv`] or
-//! [`super::tptp::run_tptp`].
+//! A family's generation run, whatever asks for it (`saturate generate
+//! <family>` and its aliases `--domain`, `pl`, `eq`, `equiv`, or the Python
+//! package's `saturate.generate`): the family found by name in the
+//! registry ([`family`]), the configuration file or the defaults with the
+//! overrides every generator command takes applied to the family's section
+//! ([`run_config`]), then the run ([`run_family`]): the family's
+//! [`StageHook`], if it has one, then its generators in the one generation
+//! loop.
 
 use super::RunError;
+use super::generate::{LoopSettings, RunSummary, run_generators};
+use super::tptp::{Stage, TptpRun, TptpSummary};
 use crate::config::Config;
-use std::path::Path;
+use crate::tasks::family::{Generator, Registry};
+use crate::tasks::generation::{Generation, StageHook};
+use std::path::{Path, PathBuf};
 
-/// Which generator a run is: the families' config sections differ.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum RunKind {
-    /// The domain run (`saturate --domain`, `[tasks.tptp]`).
-    Tptp,
-    /// `saturate pl` (`[tasks.pl]`).
-    Pl,
-    /// `saturate eq` (`[tasks.eq]`).
-    Eq,
-    /// `saturate equiv` (`[tasks.equiv]`).
-    Equiv,
+/// The registered family whose generate command is `name`; an input error
+/// naming the choices otherwise.
+pub fn family(name: &str) -> Result<&'static dyn Generation, RunError> {
+    let registry = Registry::shared();
+    registry.generation(name).ok_or_else(|| {
+        let names: Vec<String> = registry
+            .generations()
+            .iter()
+            .map(|g| format!("{:?}", g.name()))
+            .collect();
+        let choices = match names.split_last() {
+            Some((last, [])) => last.clone(),
+            Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+            None => "nothing".into(),
+        };
+        RunError::Input(format!(
+            "unknown run kind {:?}; expected {choices}",
+            crate::tptp::excerpt(name, 40)
+        ))
+    })
 }
 
-impl RunKind {
-    /// The kind named `tptp`, `pl`, `eq` or `equiv`; an input error naming the
-    /// choices otherwise.
-    pub fn parse(name: &str) -> Result<RunKind, RunError> {
-        match name {
-            "tptp" => Ok(RunKind::Tptp),
-            "pl" => Ok(RunKind::Pl),
-            "eq" => Ok(RunKind::Eq),
-            "equiv" => Ok(RunKind::Equiv),
-            other => Err(RunError::Input(format!(
-                "unknown run kind {:?}; expected \"tptp\", \"pl\", \"eq\" or \"equiv\"",
-                crate::tptp::excerpt(other, 40)
-            ))),
-        }
-    }
+/// The names of the registered families that have a stage before their
+/// generators, quoted (what `--domain`, `--tptp` and `--stage` apply to).
+pub fn staged_family_names() -> String {
+    Registry::shared()
+        .generations()
+        .iter()
+        .filter(|g| g.stage().is_some())
+        .map(|g| format!("{:?}", g.name()))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// The overrides every generator command takes; `None` (or no levels)
@@ -68,9 +76,10 @@ pub struct Overrides {
 }
 
 impl Overrides {
-    /// Applies the overrides to `cfg`: `jobs` and `seed` at the top, the
-    /// rest to the section of `kind`.
-    pub fn apply(&self, cfg: &mut Config, kind: RunKind) {
+    /// Applies the overrides to `cfg`: `jobs` and `seed` at the top,
+    /// `[dataset]`, and the shared block of the section of `family` (a
+    /// family without a section takes none).
+    pub fn apply(&self, cfg: &mut Config, family: &str) {
         if let Some(j) = self.jobs {
             cfg.jobs = j;
         }
@@ -93,57 +102,39 @@ impl Overrides {
         if let Some(p) = self.split {
             d.split = p;
         }
-        let t = &mut cfg.tasks;
-        let (count, levels, rows) = match kind {
-            RunKind::Tptp => (
-                &mut t.tptp.count,
-                &mut t.tptp.levels,
-                &mut t.tptp.max_rows_per_shard,
-            ),
-            RunKind::Pl => (
-                &mut t.pl.count,
-                &mut t.pl.levels,
-                &mut t.pl.max_rows_per_shard,
-            ),
-            RunKind::Eq => (
-                &mut t.eq.count,
-                &mut t.eq.levels,
-                &mut t.eq.max_rows_per_shard,
-            ),
-            RunKind::Equiv => (
-                &mut t.equiv.count,
-                &mut t.equiv.levels,
-                &mut t.equiv.max_rows_per_shard,
-            ),
+        let Some(section) = cfg.tasks.section_mut(family) else {
+            return;
         };
+        let mut rows = section.rows();
         if let Some(n) = self.count {
-            *count = n;
+            rows.count = n;
         }
         if !self.levels.is_empty() {
-            *levels = self.levels.clone();
+            rows.levels = self.levels.clone();
         }
         if let Some(n) = self.max_rows_per_shard {
-            *rows = n;
+            rows.max_rows_per_shard = n;
         }
+        section.set_rows(rows);
     }
 }
 
 /// The configuration of a run: the file at `file` (or the defaults), with
-/// `overrides` applied to the section of `kind`, range-checked. A file that
-/// does not read or parse is a [`RunError::Config`]; an override out of
-/// range an input error naming the key.
+/// `overrides` applied to the section of `family`, range-checked. A file
+/// that does not read or parse is a [`RunError::Config`]; an override out
+/// of range an input error naming the key.
 pub fn run_config(
     file: Option<&Path>,
-    kind: RunKind,
+    family: &str,
     overrides: &Overrides,
 ) -> Result<Config, RunError> {
     let mut cfg = match file {
         Some(p) => Config::load(p)?,
         None => Config::default(),
     };
-    overrides.apply(&mut cfg, kind);
+    overrides.apply(&mut cfg, family);
     cfg.validate().map_err(|e| {
-        // A family's own check already names the key in its message.
+        // A family's own check may name the key in its message.
         let text = if e.message.starts_with(&e.key) {
             e.message
         } else {
@@ -154,9 +145,121 @@ pub fn run_config(
     Ok(cfg)
 }
 
+/// What a stage hook of [`StageHook::AxiomSaturation`] reads besides the
+/// configuration (`--domain`, `--tptp`, `--stage`).
+#[derive(Clone, Debug, Default)]
+pub struct StageOptions {
+    /// Domains (three-letter codes); the caller has resolved the
+    /// configuration's default.
+    pub domains: Vec<String>,
+    /// TPTP root, if the axioms come from a TPTP library.
+    pub tptp: Option<PathBuf>,
+    /// The stages to run.
+    pub stage: Stage,
+}
+
+/// One generation run of a family.
+pub struct FamilyRun {
+    /// The family.
+    pub family: &'static dyn Generation,
+    /// For a family without a stage, the dataset folder; with
+    /// [`StageHook::AxiomSaturation`], the output root.
+    pub out: PathBuf,
+    /// How the loop runs (its `dataset` options are taken from the
+    /// configuration, which the manifest records).
+    pub settings: LoopSettings,
+    /// The stage's options (a family without a stage takes none).
+    pub stage: StageOptions,
+}
+
+/// What a family's run did.
+#[derive(Debug, Default)]
+pub struct FamilyOutcome {
+    /// The generation loop's summary (empty when only a stage ran).
+    pub run: RunSummary,
+    /// Where the dataset is (`None` when only a stage ran).
+    pub dataset: Option<PathBuf>,
+    /// The stage's report, for a family with a stage.
+    pub staged: Option<TptpSummary>,
+}
+
+/// Runs `run.family` with `cfg` (checked by [`run_config`] or the caller):
+/// its stage, if it has one, then its generators in the one generation
+/// loop. Stage options given to a family without a stage are an input
+/// error.
+pub fn run_family(cfg: &Config, run: &FamilyRun) -> Result<FamilyOutcome, RunError> {
+    let family = run.family;
+    let section = cfg.tasks.section(family.name()).ok_or_else(|| {
+        RunError::Input(format!(
+            "the configuration has no [tasks.{}]",
+            family.name()
+        ))
+    })?;
+    section.validate().map_err(RunError::Input)?;
+    match family.stage() {
+        Some(StageHook::AxiomSaturation) => {
+            let s = super::tptp::run_tptp(&TptpRun {
+                domains: run.stage.domains.clone(),
+                tptp: run.stage.tptp.clone(),
+                config: cfg.clone(),
+                out: run.out.clone(),
+                shard: run.settings.shard,
+                progress: run.settings.progress,
+                strict: run.settings.strict,
+                require_full: run.settings.require_full,
+                stage: run.stage.stage,
+            })?;
+            let dataset = (run.stage.stage != Stage::Saturate).then(|| s.dataset.clone());
+            Ok(FamilyOutcome {
+                run: s.run.clone(),
+                dataset,
+                staged: Some(s),
+            })
+        }
+        None => {
+            if !run.stage.domains.is_empty()
+                || run.stage.tptp.is_some()
+                || run.stage.stage != Stage::All
+            {
+                return Err(RunError::Input(format!(
+                    "domain, tptp and stage apply to kind {} only",
+                    staged_family_names()
+                )));
+            }
+            if section.rows().count == 0 {
+                return Err(RunError::Input("--count must be at least 1".into()));
+            }
+            let generators = family
+                .generators(section, cfg.seed)
+                .map_err(RunError::Input)?;
+            let refs: Vec<&dyn Generator> = generators.iter().map(|g| g.as_ref()).collect();
+            let settings = LoopSettings {
+                dataset: cfg.dataset.clone(),
+                ..run.settings.clone()
+            };
+            let summary = run_generators(
+                &run.out,
+                &family.title(section),
+                cfg.seed,
+                &refs,
+                &settings,
+                section.rows().max_rows_per_shard,
+            )?;
+            Ok(FamilyOutcome {
+                run: summary,
+                dataset: Some(run.out.clone()),
+                staged: None,
+            })
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tasks::eq::family::EqConfig;
+    use crate::tasks::pl::family::PlConfig;
+    use crate::tasks::tptp::TasksConfig;
 
     #[test]
     fn overrides_reach_only_the_section_of_the_kind() {
@@ -172,14 +275,12 @@ mod tests {
             split_by: Some("source".into()),
             split: Some([70, 20, 10]),
         };
-        let cfg = run_config(None, RunKind::Eq, &o).unwrap();
+        let cfg = run_config(None, "eq", &o).unwrap();
         let d = Config::default();
         assert_eq!((cfg.jobs, cfg.seed), (3, 9));
-        assert_eq!(
-            (cfg.tasks.eq.count, &cfg.tasks.eq.levels[..]),
-            (2, &[1u8, 2][..])
-        );
-        assert_eq!(cfg.tasks.eq.max_rows_per_shard, 7);
+        let eq = cfg.tasks.get::<EqConfig>();
+        assert_eq!((eq.count, &eq.levels[..]), (2, &[1u8, 2][..]));
+        assert_eq!(eq.max_rows_per_shard, 7);
         assert_eq!(
             (
                 &cfg.dataset.answer_format[..],
@@ -190,30 +291,27 @@ mod tests {
             ),
             ("tags", true, "jsonl", "source", [70, 20, 10])
         );
-        assert_eq!(cfg.tasks.pl, d.tasks.pl);
-        assert_eq!(cfg.tasks.tptp, d.tasks.tptp);
+        assert_eq!(cfg.tasks.get::<PlConfig>(), d.tasks.get::<PlConfig>());
+        assert_eq!(cfg.tasks.get::<TasksConfig>(), d.tasks.get::<TasksConfig>());
         // Nothing given: the defaults, untouched.
-        assert_eq!(
-            run_config(None, RunKind::Pl, &Overrides::default()).unwrap(),
-            d
-        );
+        assert_eq!(run_config(None, "pl", &Overrides::default()).unwrap(), d);
     }
 
     #[test]
     fn bad_kinds_values_and_files_are_input_errors() {
-        let e = RunKind::parse("fol").unwrap_err();
+        let e = family("fol").map(|_| ()).unwrap_err();
         assert!(
             e.to_string()
                 .contains("\"tptp\", \"pl\", \"eq\" or \"equiv\""),
             "{e}"
         );
         assert_eq!(e.exit_code(), 2);
-        assert_eq!(RunKind::parse("equiv").unwrap(), RunKind::Equiv);
+        assert_eq!(family("equiv").unwrap().name(), "equiv");
         let o = Overrides {
             seed: Some(u64::MAX),
             ..Overrides::default()
         };
-        let e = run_config(None, RunKind::Pl, &o).unwrap_err();
+        let e = run_config(None, "pl", &o).unwrap_err();
         assert!(e.to_string().contains("seed"), "{e}");
         assert_eq!(e.exit_code(), 2);
         // EQ and equivalence levels are open-ended: 9 is taken, 0 refused
@@ -222,24 +320,20 @@ mod tests {
             levels: vec![9],
             ..Overrides::default()
         };
-        for kind in [RunKind::Eq, RunKind::Equiv] {
+        for kind in ["eq", "equiv"] {
             let cfg = run_config(None, kind, &o).unwrap();
-            let levels = match kind {
-                RunKind::Eq => &cfg.tasks.eq.levels,
-                _ => &cfg.tasks.equiv.levels,
-            };
-            assert_eq!(levels, &[9]);
+            assert_eq!(cfg.tasks.section(kind).unwrap().rows().levels, [9]);
         }
         let o = Overrides {
             levels: vec![2, 0],
             ..Overrides::default()
         };
-        let e = run_config(None, RunKind::Eq, &o).unwrap_err();
+        let e = run_config(None, "eq", &o).unwrap_err();
         assert_eq!(
             e.to_string(),
             "overrides: tasks.eq.levels: no EQ level 0 (levels start at 1)"
         );
-        let e = run_config(None, RunKind::Equiv, &o).unwrap_err();
+        let e = run_config(None, "equiv", &o).unwrap_err();
         assert_eq!(
             e.to_string(),
             "overrides: tasks.equiv.levels: no equivalence level 0 (levels start at 1)"
@@ -248,9 +342,9 @@ mod tests {
             answer_format: Some("xml".into()),
             ..Overrides::default()
         };
-        let e = run_config(None, RunKind::Eq, &o2).unwrap_err();
+        let e = run_config(None, "eq", &o2).unwrap_err();
         assert!(e.to_string().contains("answer_format"), "{e}");
-        let e = run_config(Some(Path::new("/no/such/file.toml")), RunKind::Tptp, &o).unwrap_err();
+        let e = run_config(Some(Path::new("/no/such/file.toml")), "tptp", &o).unwrap_err();
         assert!(e.to_string().contains("/no/such/file.toml"), "{e}");
         assert_eq!(e.exit_code(), 2);
     }

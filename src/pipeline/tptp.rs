@@ -38,7 +38,7 @@ use crate::config::Config;
 use crate::dataset::{DatasetWriter, Provenance, remove_stale_temporaries};
 use crate::interest::Ranking;
 use crate::tasks::tptp::family::TptpGenerator;
-use crate::tasks::tptp::{GENERATOR_VERSION, Graph, theorem_pool};
+use crate::tasks::tptp::{GENERATOR_VERSION, Graph, TasksConfig, theorem_pool};
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -260,7 +260,7 @@ fn graph_loader(
                     s.ranking,
                     &src.domain,
                     &src.name,
-                    &cfg.tasks.tptp,
+                    cfg.tasks.get::<TasksConfig>(),
                     s.consistent,
                 )
                 .with_rounds(&s.report.rounds),
@@ -359,7 +359,13 @@ fn file_stage(src: &AxiomSource, run: &TptpRun, root: &Path) -> Result<FileDone,
     }
     // The card's line only: phase 2 builds the graph when it needs it.
     let graph = GraphInfo {
-        candidates: theorem_pool(&s.bank, &s.store, &s.ranking, &cfg.tasks.tptp).len(),
+        candidates: theorem_pool(
+            &s.bank,
+            &s.store,
+            &s.ranking,
+            cfg.tasks.get::<TasksConfig>(),
+        )
+        .len(),
         consistent: s.consistent,
     };
     if run.progress {
@@ -381,6 +387,16 @@ fn file_stage(src: &AxiomSource, run: &TptpRun, root: &Path) -> Result<FileDone,
         reused,
         graph: Some(graph),
     })
+}
+
+/// The domains of a run: those given, else the configuration's
+/// `tasks.tptp.domains` (empty when neither names one).
+pub fn run_domains(cfg: &Config, given: &[String]) -> Vec<String> {
+    if given.is_empty() {
+        cfg.tasks.get::<TasksConfig>().domains.clone()
+    } else {
+        given.to_vec()
+    }
 }
 
 /// The dataset directory name of a run.
@@ -434,7 +450,7 @@ pub struct RunPlan {
 
 /// The [`RunPlan`] of a run (its `stage` and `shard` are ignored).
 pub fn plan(run: &TptpRun) -> Result<RunPlan, RunError> {
-    let tasks = &run.config.tasks.tptp;
+    let tasks = run.config.tasks.get::<TasksConfig>();
     tasks.validate().map_err(RunError::Input)?;
     let (sources, domains) = run_sources(&run.domains, run.tptp.as_deref())?;
     let generator = TptpGenerator::new(
@@ -456,7 +472,7 @@ pub fn plan(run: &TptpRun) -> Result<RunPlan, RunError> {
 /// generates the dataset from them.
 pub fn run_tptp(run: &TptpRun) -> Result<TptpSummary, RunError> {
     let cfg = &run.config;
-    let tasks = &cfg.tasks.tptp;
+    let tasks = cfg.tasks.get::<TasksConfig>();
     tasks.validate().map_err(RunError::Input)?;
     super::generate::check_shard(run.shard)?;
     let (mut sources, domains) = run_sources(&run.domains, run.tptp.as_deref())?;

@@ -11,9 +11,12 @@ pub mod error;
 pub mod family;
 pub mod fault;
 pub mod format;
+pub mod generation;
 pub mod limits;
 pub mod pl;
 pub mod registry;
+#[cfg(feature = "toy-family")]
+pub mod toy;
 pub mod tptp;
 pub mod trace;
 

@@ -14,7 +14,16 @@ impl Registry {
             &super::pl::family::PL2,
             &super::eq::family::EQ,
             &super::equiv::family::EQUIV,
+            #[cfg(feature = "toy-family")]
+            &super::toy::TOY,
         ])
+    }
+
+    /// [`Registry::builtin`], made once per process (the configuration and
+    /// the trace renderer look families up per section and per row).
+    pub fn shared() -> &'static Registry {
+        static SHARED: std::sync::OnceLock<Registry> = std::sync::OnceLock::new();
+        SHARED.get_or_init(Registry::builtin)
     }
 }
 

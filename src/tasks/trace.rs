@@ -55,56 +55,26 @@ use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write;
 
-/// Which renderer a config uses.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Kind {
-    Entailment,
-    Selection,
-    Reconstruction,
-    Derivation,
-    Pl,
-    Eq,
-    Equiv,
-}
-
-/// The renderer of the config `task`, `None` for a config without traces.
-fn kind(task: &str) -> Option<Kind> {
-    Some(match task {
-        "conjecture_entailment" => Kind::Entailment,
-        "premise_selection" => Kind::Selection,
-        "proof_reconstruction" => Kind::Reconstruction,
-        "stepwise_derivation" => Kind::Derivation,
-        "pl1_proof_checking" | "pl1_proof_writing" | "pl1_proof_masking" | "pl1_gap_filling"
-        | "pl2_proof_checking" | "pl2_proof_writing" => Kind::Pl,
-        "eq_pc" | "eq_er" | "eq_gf" => Kind::Eq,
-        "equivalence_pl" | "roundtrip_pl" | "equivalence_fol" | "roundtrip_fol" => Kind::Equiv,
-        _ => return None,
-    })
-}
-
 /// The trace of a row of config `task` (its `task` column) from its parsed
-/// `metadata` and `certificate` columns (see the module's rules), or `None`
-/// when there is nothing to render: an unknown config; an entailment whose
-/// evidence is a saturated clause set rather than a refutation or a finite
-/// model; a PL row with neither a reference proof nor a counterexample; an
-/// EQ row without a proof; or fields missing or not of the expected shape.
+/// `metadata` and `certificate` columns (see the module's rules), rendered
+/// by the family that writes the config ([`super::family::TaskFamily::trace`]),
+/// or `None` when there is nothing to render: an unknown config; an
+/// entailment whose evidence is a saturated clause set rather than a
+/// refutation or a finite model; a PL row with neither a reference proof
+/// nor a counterexample; an EQ row without a proof; or fields missing or
+/// not of the expected shape.
 pub fn trace(task: &str, metadata: &Value, certificate: &Value) -> Option<String> {
-    let lines = match kind(task)? {
-        Kind::Entailment => entailment(metadata, certificate)?,
-        Kind::Selection => selection(metadata, certificate)?,
-        Kind::Reconstruction => reconstruction(metadata, certificate)?,
-        Kind::Derivation => derivation(metadata, certificate)?,
-        Kind::Pl => pl(metadata, certificate)?,
-        Kind::Eq => eq(metadata, certificate)?,
-        Kind::Equiv => equiv(metadata, certificate)?,
-    };
+    let family = super::family::Registry::shared().family_of(task)?;
+    let lines = family.trace(task, metadata, certificate)?;
     (!lines.is_empty()).then(|| lines.join("\n"))
 }
 
 /// An equivalence row: the two formulas, then the truth-table agreement of
 /// an equivalent pair or the separating assignment of a different one; a
 /// restatement row: the formula and the meaning-keeping rewrite steps.
-fn equiv(meta: &Value, cert: &Value) -> Option<Vec<String>> {
+///
+/// The equivalence families' renderer (see the module's rules).
+pub fn equiv(meta: &Value, cert: &Value) -> Option<Vec<String>> {
     let rewrites = strings(&meta["rewrites"])?.join(", ");
     if let Some(f) = meta["formula"].as_str() {
         let target = meta["target"]
@@ -184,7 +154,9 @@ fn strings(v: &Value) -> Option<Vec<&str>> {
 
 /// A conjecture entailment: the refutation of a theorem, the countermodel
 /// of a non-theorem.
-fn entailment(meta: &Value, cert: &Value) -> Option<Vec<String>> {
+///
+/// Conjecture entailment's renderer (see the module's rules).
+pub fn entailment(meta: &Value, cert: &Value) -> Option<Vec<String>> {
     match cert["verdict"].as_str()? {
         "theorem" => {
             let r: Refutation = serde_json::from_value(cert["refutation"].clone()).ok()?;
@@ -202,7 +174,9 @@ fn entailment(meta: &Value, cert: &Value) -> Option<Vec<String>> {
 
 /// Premise selection: the refutation from the first minimum answer, its
 /// inputs numbered as in the pool.
-fn selection(meta: &Value, cert: &Value) -> Option<Vec<String>> {
+///
+/// Premise selection's renderer (see the module's rules).
+pub fn selection(meta: &Value, cert: &Value) -> Option<Vec<String>> {
     let first = cert["answers"].as_array()?.first()?;
     let r: Refutation = serde_json::from_value(first["refutation"].clone()).ok()?;
     refutation(&r, &strings(&meta["pool"]).unwrap_or_default())
@@ -348,7 +322,9 @@ fn applied(name: &str, args: &[u32]) -> String {
 
 /// A proof graph: the premises, then the derived clauses parents first
 /// (among those ready, the smallest number), ending with the theorem.
-fn reconstruction(meta: &Value, cert: &Value) -> Option<Vec<String>> {
+///
+/// Proof reconstruction's renderer (see the module's rules).
+pub fn reconstruction(meta: &Value, cert: &Value) -> Option<Vec<String>> {
     let clauses = strings(&meta["clauses"])?;
     let clause = |k: usize| clauses.get(k.checked_sub(1)?).copied();
     let mut parents: BTreeMap<usize, [usize; 2]> = BTreeMap::new();
@@ -389,7 +365,9 @@ fn reconstruction(meta: &Value, cert: &Value) -> Option<Vec<String>> {
 /// A step-verified derivation: the premises (`P1. clause   [premise]`),
 /// then the certified chain, one step per line with what it cites
 /// (`S1. clause   [from P2, P5]`), ending with the conclusion.
-fn derivation(meta: &Value, cert: &Value) -> Option<Vec<String>> {
+///
+/// Stepwise derivation's renderer (see the module's rules).
+pub fn derivation(meta: &Value, cert: &Value) -> Option<Vec<String>> {
     let premises = strings(&meta["premises"])?;
     let mut lines: Vec<String> = premises
         .iter()
@@ -414,7 +392,9 @@ fn derivation(meta: &Value, cert: &Value) -> Option<Vec<String>> {
 
 /// A PL row: its reference proof and the goal, or a non-theorem's
 /// counterexample.
-fn pl(meta: &Value, cert: &Value) -> Option<Vec<String>> {
+///
+/// The PL1 and PL2 renderer (see the module's rules).
+pub fn pl(meta: &Value, cert: &Value) -> Option<Vec<String>> {
     let goal = meta["goal"].as_str()?;
     if let Some(proof) = meta["reference_proof"]
         .as_str()
@@ -444,7 +424,9 @@ fn pl(meta: &Value, cert: &Value) -> Option<Vec<String>> {
 }
 
 /// An EQ row: the rewrite chain, each step with what the checker found.
-fn eq(meta: &Value, cert: &Value) -> Option<Vec<String>> {
+///
+/// The EQ renderer (see the module's rules).
+pub fn eq(meta: &Value, cert: &Value) -> Option<Vec<String>> {
     let proof = &meta["instance"]["proof"];
     let terms = strings(&proof["terms"])?;
     if terms.is_empty() {
@@ -549,14 +531,15 @@ mod tests {
     use crate::tasks::family::Registry;
     use serde_json::json;
 
+    /// Each family renders its own configs (tests/traces.rs renders a row
+    /// of every shipped config); a config no family writes has no trace.
     #[test]
-    fn every_builtin_config_has_a_renderer() {
-        for f in Registry::builtin().families() {
-            for c in f.configs() {
-                assert!(kind(c.name).is_some(), "{}", c.name);
-            }
-        }
+    fn traces_dispatch_through_the_registry() {
         assert_eq!(trace("no_such_task", &json!({}), &json!({})), None);
+        let pl = Registry::builtin().family_of("pl2_proof_writing").unwrap();
+        let meta = json!({"reference_proof": "1. A  premise", "goal": "A"});
+        let lines = pl.trace("pl2_proof_writing", &meta, &json!({})).unwrap();
+        assert_eq!(lines, ["1. A  premise", "Conclusion: A"]);
     }
 
     #[test]

@@ -10,6 +10,9 @@ use crate::tasks::audit::AuditItem;
 use crate::tasks::family::{
     Attempt, Cell, ConfigInfo, Fill, Generator, RejectReason, ScoreContext, TaskFamily, Worker,
 };
+use crate::tasks::generation::{
+    FamilyConfig, Generation, GridRow, Rows, Section, SectionInfo, cell_grid, section_as,
+};
 use crate::tasks::{Score, TaskError};
 use serde::{Deserialize, Serialize};
 
@@ -43,9 +46,24 @@ impl Default for EqConfig {
     }
 }
 
-impl EqConfig {
-    /// Checks what the types cannot.
-    pub fn validate(&self) -> Result<(), String> {
+impl FamilyConfig for EqConfig {
+    const NAME: &'static str = "eq";
+
+    fn rows(&self) -> Rows {
+        Rows {
+            count: self.count,
+            levels: self.levels.clone(),
+            max_rows_per_shard: self.max_rows_per_shard,
+        }
+    }
+
+    fn set_rows(&mut self, rows: Rows) {
+        self.count = rows.count;
+        self.levels = rows.levels;
+        self.max_rows_per_shard = rows.max_rows_per_shard;
+    }
+
+    fn validate(&self) -> Result<(), String> {
         if let Some(l) = self.levels.iter().find(|&&l| GenParams::level(l).is_none()) {
             return Err(format!(
                 "tasks.eq.levels: no EQ level {l} (levels start at 1)"
@@ -54,10 +72,39 @@ impl EqConfig {
         if self.levels.is_empty() {
             return Err("tasks.eq.levels: no level selected".into());
         }
-        if self.max_rows_per_shard == 0 {
-            return Err("tasks.eq.max_rows_per_shard must be at least 1".into());
-        }
         Ok(())
+    }
+}
+
+/// `saturate eq` (`saturate generate eq`): one generator, no stage.
+pub struct EqGeneration;
+
+impl Generation for EqGeneration {
+    fn name(&self) -> &'static str {
+        "eq"
+    }
+
+    fn about(&self) -> &'static str {
+        "the equational-logic (EQ) dataset: proof checking, elided equation recovery and gap filling"
+    }
+
+    fn section(&self) -> SectionInfo {
+        SectionInfo::of::<EqConfig>()
+    }
+
+    fn title(&self, _: &dyn Section) -> String {
+        "saturate EQ".into()
+    }
+
+    fn generators(
+        &self,
+        section: &dyn Section,
+        seed: u64,
+    ) -> Result<Vec<Box<dyn Generator>>, String> {
+        let config = section_as::<EqConfig>(section)
+            .ok_or("not the [tasks.eq] section")?
+            .clone();
+        Ok(vec![Box::new(EqGenerator { config, seed })])
     }
 }
 
@@ -90,6 +137,19 @@ fn task_of(config: &str) -> Result<Task, String> {
 impl TaskFamily for EqFamily {
     fn name(&self) -> &'static str {
         "eq"
+    }
+
+    fn generation(&self) -> Option<&'static dyn Generation> {
+        Some(&EqGeneration)
+    }
+
+    fn trace(
+        &self,
+        _: &str,
+        metadata: &serde_json::Value,
+        certificate: &serde_json::Value,
+    ) -> Option<Vec<String>> {
+        crate::tasks::trace::eq(metadata, certificate)
     }
 
     fn configs(&self) -> Vec<ConfigInfo> {
@@ -186,26 +246,18 @@ impl Generator for EqGenerator {
     }
 
     fn cells(&self) -> Vec<Cell> {
-        let mut levels = self.config.levels.clone();
-        levels.sort_unstable();
-        levels.dedup();
         let count = self.config.count as u64;
-        Task::ALL
-            .into_iter()
-            .flat_map(|t| {
-                levels.iter().map(move |&level| Cell {
-                    config: t.config(),
-                    group: "EQ".into(),
-                    level,
-                    count,
-                    fill: Fill::UntilFull {
-                        budget: count.saturating_mul(20).saturating_add(100),
-                        patience: None,
-                    },
-                    tag: 0,
-                })
-            })
-            .collect()
+        let fill = Fill::UntilFull {
+            budget: count.saturating_mul(20).saturating_add(100),
+            patience: None,
+        };
+        let rows = Task::ALL.into_iter().map(|t| GridRow {
+            config: t.config(),
+            group: "EQ".into(),
+            tag: 0,
+            fill,
+        });
+        cell_grid(rows, &self.config.levels, count)
     }
 
     fn build(&self, cell: &Cell, index: u64, _: &mut Worker) -> Attempt {
@@ -246,7 +298,7 @@ impl Generator for EqGenerator {
             .collect();
         serde_json::json!({
             "generator": VERSION,
-            "countPerTaskAndLevel": self.config.count,
+            "count": self.config.count,
             "levels": levels,
             "levelParams": level_params,
             "gapFilling": "balanced equations, at most 2 redexes per step",

@@ -10,6 +10,9 @@ use crate::tasks::audit::AuditItem;
 use crate::tasks::family::{
     Attempt, Cell, ConfigInfo, Fill, Generator, RejectReason, ScoreContext, TaskFamily, Worker,
 };
+use crate::tasks::generation::{
+    FamilyConfig, Generation, GridRow, Rows, Section, SectionInfo, cell_grid, section_as,
+};
 use crate::tasks::{Score, TaskError};
 use serde::{Deserialize, Serialize};
 
@@ -36,9 +39,24 @@ impl Default for EquivConfig {
     }
 }
 
-impl EquivConfig {
-    /// Checks what the types cannot.
-    pub fn validate(&self) -> Result<(), String> {
+impl FamilyConfig for EquivConfig {
+    const NAME: &'static str = "equiv";
+
+    fn rows(&self) -> Rows {
+        Rows {
+            count: self.count,
+            levels: self.levels.clone(),
+            max_rows_per_shard: self.max_rows_per_shard,
+        }
+    }
+
+    fn set_rows(&mut self, rows: Rows) {
+        self.count = rows.count;
+        self.levels = rows.levels;
+        self.max_rows_per_shard = rows.max_rows_per_shard;
+    }
+
+    fn validate(&self) -> Result<(), String> {
         if let Some(l) = self.levels.iter().find(|&&l| Level::of(l).is_none()) {
             return Err(format!(
                 "tasks.equiv.levels: no equivalence level {l} (levels start at 1)"
@@ -47,10 +65,39 @@ impl EquivConfig {
         if self.levels.is_empty() {
             return Err("tasks.equiv.levels: no level selected".into());
         }
-        if self.max_rows_per_shard == 0 {
-            return Err("tasks.equiv.max_rows_per_shard must be at least 1".into());
-        }
         Ok(())
+    }
+}
+
+/// `saturate equiv` (`saturate generate equiv`): one generator, no stage.
+pub struct EquivGeneration;
+
+impl Generation for EquivGeneration {
+    fn name(&self) -> &'static str {
+        "equiv"
+    }
+
+    fn about(&self) -> &'static str {
+        "the equivalence dataset (after AutoEval): equivalence and restatement of propositional and first-order formulas"
+    }
+
+    fn section(&self) -> SectionInfo {
+        SectionInfo::of::<EquivConfig>()
+    }
+
+    fn title(&self, _: &dyn Section) -> String {
+        "saturate equiv".into()
+    }
+
+    fn generators(
+        &self,
+        section: &dyn Section,
+        seed: u64,
+    ) -> Result<Vec<Box<dyn Generator>>, String> {
+        let config = section_as::<EquivConfig>(section)
+            .ok_or("not the [tasks.equiv] section")?
+            .clone();
+        Ok(vec![Box::new(EquivGenerator { config, seed })])
     }
 }
 
@@ -83,6 +130,19 @@ fn task_of(config: &str) -> Result<Task, String> {
 impl TaskFamily for EquivFamily {
     fn name(&self) -> &'static str {
         "equiv"
+    }
+
+    fn generation(&self) -> Option<&'static dyn Generation> {
+        Some(&EquivGeneration)
+    }
+
+    fn trace(
+        &self,
+        _: &str,
+        metadata: &serde_json::Value,
+        certificate: &serde_json::Value,
+    ) -> Option<Vec<String>> {
+        crate::tasks::trace::equiv(metadata, certificate)
     }
 
     fn configs(&self) -> Vec<ConfigInfo> {
@@ -182,24 +242,18 @@ impl Generator for EquivGenerator {
     }
 
     fn cells(&self) -> Vec<Cell> {
-        let levels = self.levels();
         let count = self.config.count as u64;
-        Task::ALL
-            .into_iter()
-            .flat_map(|t| {
-                levels.iter().map(move |&level| Cell {
-                    config: t.config(),
-                    group: if t.first_order() { "FOL" } else { "PL" }.into(),
-                    level,
-                    count,
-                    fill: Fill::UntilFull {
-                        budget: count.saturating_mul(20).saturating_add(100),
-                        patience: None,
-                    },
-                    tag: 0,
-                })
-            })
-            .collect()
+        let fill = Fill::UntilFull {
+            budget: count.saturating_mul(20).saturating_add(100),
+            patience: None,
+        };
+        let rows = Task::ALL.into_iter().map(|t| GridRow {
+            config: t.config(),
+            group: if t.first_order() { "FOL" } else { "PL" }.into(),
+            tag: 0,
+            fill,
+        });
+        cell_grid(rows, &self.config.levels, count)
     }
 
     fn build(&self, cell: &Cell, index: u64, _: &mut Worker) -> Attempt {
@@ -233,7 +287,7 @@ impl Generator for EquivGenerator {
         let fol = schedule(&|l| serde_json::to_value(super::first_order::Level::of(l)?).ok());
         serde_json::json!({
             "generator": super::VERSION,
-            "countPerConfigAndLevel": self.config.count,
+            "count": self.config.count,
             "levels": levels,
             "levelParams": pl,
             "levelParamsFol": fol,

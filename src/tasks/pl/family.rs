@@ -15,6 +15,9 @@ use crate::tasks::family::{
     Attempt, Cell, ConfigInfo, Fill, Generator, RejectReason, ScoreContext, TaskFamily, Worker,
     metadata_json,
 };
+use crate::tasks::generation::{
+    FamilyConfig, Generation, GridRow, MAX_COUNT, Rows, Section, SectionInfo, cell_grid, section_as,
+};
 use crate::tasks::{Score, TaskError};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -166,6 +169,89 @@ impl PlConfig {
     }
 }
 
+impl FamilyConfig for PlConfig {
+    const NAME: &'static str = "pl";
+
+    fn rows(&self) -> Rows {
+        Rows {
+            count: self.count,
+            levels: self.levels.clone(),
+            max_rows_per_shard: self.max_rows_per_shard,
+        }
+    }
+
+    fn set_rows(&mut self, rows: Rows) {
+        self.count = rows.count;
+        self.levels = rows.levels;
+        self.max_rows_per_shard = rows.max_rows_per_shard;
+    }
+
+    fn validate(&self) -> Result<(), String> {
+        for (key, v, hi) in [
+            ("max_proof_chars", self.max_proof_chars, 100_000_000),
+            (
+                "pl2.max_refutation_steps",
+                self.pl2.max_refutation_steps,
+                MAX_COUNT,
+            ),
+            ("pl2.max_cnf_clauses", self.pl2.max_cnf_clauses, MAX_COUNT),
+        ] {
+            if v == 0 || v as u64 > hi {
+                return Err(format!("tasks.pl.{key}: {v} is not in 1-{hi}"));
+            }
+        }
+        PlConfig::validate(self)
+    }
+}
+
+/// `saturate pl` (`saturate generate pl`): PL1 and/or PL2 (the section's
+/// `families`), no stage.
+pub struct PlGeneration;
+
+impl Generation for PlGeneration {
+    fn name(&self) -> &'static str {
+        "pl"
+    }
+
+    fn about(&self) -> &'static str {
+        "the PL1 and PL2 datasets (ProofGrid-style natural-deduction tasks)"
+    }
+
+    fn section(&self) -> SectionInfo {
+        SectionInfo::of::<PlConfig>()
+    }
+
+    fn title(&self, section: &dyn Section) -> String {
+        let (pl1, pl2) = section_as::<PlConfig>(section)
+            .map_or((true, false), |c| (c.wants_pl1(), c.wants_pl2()));
+        match (pl1, pl2) {
+            (true, false) => "saturate PL1",
+            (false, true) => "saturate PL2",
+            _ => "saturate PL1 + PL2",
+        }
+        .into()
+    }
+
+    fn generators(
+        &self,
+        section: &dyn Section,
+        seed: u64,
+    ) -> Result<Vec<Box<dyn Generator>>, String> {
+        let config = section_as::<PlConfig>(section).ok_or("not the [tasks.pl] section")?;
+        let mut generators: Vec<Box<dyn Generator>> = Vec::new();
+        if config.wants_pl1() {
+            generators.push(Box::new(Pl1Generator {
+                config: config.clone(),
+                seed,
+            }));
+        }
+        if config.wants_pl2() {
+            generators.push(Box::new(Pl2Generator::new(config.clone(), seed)));
+        }
+        Ok(generators)
+    }
+}
+
 /// Sorted, deduplicated.
 fn sorted<T: Ord + Clone>(v: &[T]) -> Vec<T> {
     let mut v = v.to_vec();
@@ -241,6 +327,15 @@ fn task_of<T: PlTasks>(config: &str) -> Result<T, TaskError> {
 impl<T: PlTasks> TaskFamily for PlFamily<T> {
     fn name(&self) -> &'static str {
         T::FAMILY
+    }
+
+    /// PL1's command `pl` generates PL2 too (one section for both).
+    fn generation(&self) -> Option<&'static dyn Generation> {
+        (T::FAMILY == "pl1").then_some(&PlGeneration as &'static dyn Generation)
+    }
+
+    fn trace(&self, _: &str, metadata: &Value, certificate: &Value) -> Option<Vec<String>> {
+        crate::tasks::trace::pl(metadata, certificate)
     }
 
     fn configs(&self) -> Vec<ConfigInfo> {
@@ -483,24 +578,20 @@ impl Generator for Pl1Generator {
 
     fn cells(&self) -> Vec<Cell> {
         let count = self.config.count as u64;
-        let levels = sorted(&self.config.levels);
-        Task::ALL
+        let fill = Fill::UntilFull {
+            budget: count.saturating_mul(20).saturating_add(200),
+            patience: None,
+        };
+        let rows = Task::ALL
             .into_iter()
             .filter(|t| self.config.tasks.iter().any(|n| n == t.config()))
-            .flat_map(|t| {
-                levels.iter().map(move |&level| Cell {
-                    config: t.config(),
-                    group: "PL".into(),
-                    level,
-                    count,
-                    fill: Fill::UntilFull {
-                        budget: count.saturating_mul(20).saturating_add(200),
-                        patience: None,
-                    },
-                    tag: 0,
-                })
-            })
-            .collect()
+            .map(|t| GridRow {
+                config: t.config(),
+                group: "PL".into(),
+                tag: 0,
+                fill,
+            });
+        cell_grid(rows, &self.config.levels, count)
     }
 
     fn build(&self, cell: &Cell, index: u64, _: &mut Worker) -> Attempt {
@@ -577,26 +668,22 @@ impl Generator for Pl2Generator {
 
     fn cells(&self) -> Vec<Cell> {
         let count = self.config.count as u64;
-        let sizes = sorted(&self.config.pl2.sizes);
-        let mut cells = Vec::new();
-        for task in Pl2Task::ALL {
-            for (tag, family) in self.families.iter().enumerate() {
-                for &size in &sizes {
-                    cells.push(Cell {
-                        config: task.config(),
-                        group: family.name().to_string(),
-                        level: size,
-                        count,
-                        fill: Fill::UntilFull {
-                            budget: count.saturating_mul(20).saturating_add(200),
-                            patience: Some(PL2_PATIENCE),
-                        },
-                        tag,
-                    });
-                }
-            }
-        }
-        cells
+        let fill = Fill::UntilFull {
+            budget: count.saturating_mul(20).saturating_add(200),
+            patience: Some(PL2_PATIENCE),
+        };
+        let rows = Pl2Task::ALL.into_iter().flat_map(|task| {
+            self.families
+                .iter()
+                .enumerate()
+                .map(move |(tag, family)| GridRow {
+                    config: task.config(),
+                    group: family.name().to_string(),
+                    tag,
+                    fill,
+                })
+        });
+        cell_grid(rows, &self.config.pl2.sizes, count)
     }
 
     fn build(&self, cell: &Cell, index: u64, _: &mut Worker) -> Attempt {

@@ -29,6 +29,9 @@ use crate::tasks::family::{
     Worker, certificate_json, metadata_json,
 };
 use crate::tasks::fault::{self, RejectEntry};
+use crate::tasks::generation::{
+    FamilyConfig, Generation, GridRow, MAX_COUNT, Rows, Section, SectionInfo, StageHook, cell_grid,
+};
 use crate::tasks::instance_rng;
 use crate::tasks::{Score, TaskError};
 use std::collections::BTreeMap;
@@ -61,9 +64,111 @@ impl RejectReason for Reject {
     }
 }
 
+impl FamilyConfig for TasksConfig {
+    const NAME: &'static str = "tptp";
+
+    fn rows(&self) -> Rows {
+        Rows {
+            count: self.count,
+            levels: self.levels.clone(),
+            max_rows_per_shard: self.max_rows_per_shard,
+        }
+    }
+
+    fn set_rows(&mut self, rows: Rows) {
+        self.count = rows.count;
+        self.levels = rows.levels;
+        self.max_rows_per_shard = rows.max_rows_per_shard;
+    }
+
+    fn validate(&self) -> Result<(), String> {
+        let within = |key: &str, v: u64, lo: u64, hi: u64| {
+            if v < lo || v > hi {
+                Err(format!("tasks.tptp.{key}: {v} is not in {lo}-{hi}"))
+            } else {
+                Ok(())
+            }
+        };
+        within("pool_size", self.pool_size as u64, 1, MAX_COUNT)?;
+        within("max_attempts", self.max_attempts.into(), 1, 1_000_000)?;
+        if !self.min_score.is_finite() {
+            return Err(format!(
+                "tasks.tptp.min_score: {} is not a finite number",
+                self.min_score
+            ));
+        }
+        for (name, m) in [
+            ("entailment", &self.entailment),
+            ("selection", &self.selection),
+            ("reconstruction", &self.reconstruction),
+        ] {
+            for &d in &m.depth {
+                within(&format!("{name}.depth"), d.into(), 1, 64)?;
+            }
+            for &k in &m.k {
+                within(&format!("{name}.k"), k.into(), 0, 1_000)?;
+            }
+        }
+        TasksConfig::validate(self)
+    }
+
+    fn prover_limits(&self) -> Option<&crate::prover::ProverLimits> {
+        Some(&self.prover)
+    }
+}
+
+/// The domain run (`saturate --domain`, `saturate generate tptp`): its
+/// generator is built by the axiom-saturation stage.
+pub struct TptpGeneration;
+
+impl Generation for TptpGeneration {
+    fn name(&self) -> &'static str {
+        "tptp"
+    }
+
+    fn about(&self) -> &'static str {
+        "the TPTP families (entailment, selection, reconstruction, derivation) from the saturated axiom files of --domain"
+    }
+
+    fn section(&self) -> SectionInfo {
+        SectionInfo::of::<TasksConfig>()
+    }
+
+    fn title(&self, _: &dyn Section) -> String {
+        "saturate TPTP tasks".into()
+    }
+
+    fn generators(&self, _: &dyn Section, _: u64) -> Result<Vec<Box<dyn Generator>>, String> {
+        Err("the TPTP generator is built by its axiom-saturation stage".into())
+    }
+
+    fn stage(&self) -> Option<StageHook> {
+        Some(StageHook::AxiomSaturation)
+    }
+}
+
 impl TaskFamily for TptpFamily {
     fn name(&self) -> &'static str {
         "tptp"
+    }
+
+    fn generation(&self) -> Option<&'static dyn Generation> {
+        Some(&TptpGeneration)
+    }
+
+    fn trace(
+        &self,
+        config: &str,
+        metadata: &serde_json::Value,
+        certificate: &serde_json::Value,
+    ) -> Option<Vec<String>> {
+        use crate::tasks::trace;
+        match Family::from_config(config)? {
+            Family::Entailment => trace::entailment(metadata, certificate),
+            Family::Selection => trace::selection(metadata, certificate),
+            Family::Reconstruction => trace::reconstruction(metadata, certificate),
+            Family::Derivation => trace::derivation(metadata, certificate),
+        }
     }
 
     fn configs(&self) -> Vec<ConfigInfo> {
@@ -371,26 +476,16 @@ impl Generator for TptpGenerator {
     }
 
     fn cells(&self) -> Vec<Cell> {
-        let mut levels = self.tasks.levels.clone();
-        levels.sort_unstable();
-        levels.dedup();
         let families = self.sorted_families();
-        let mut cells = Vec::new();
-        for d in &self.domains {
-            for f in &families {
-                for &level in &levels {
-                    cells.push(Cell {
-                        config: f.config(),
-                        group: d.clone(),
-                        level,
-                        count: self.tasks.count as u64,
-                        fill: self.fill(*f),
-                        tag: *f as usize,
-                    });
-                }
-            }
-        }
-        cells
+        let rows = self.domains.iter().flat_map(|d| {
+            families.iter().map(move |f| GridRow {
+                config: f.config(),
+                group: d.clone(),
+                tag: *f as usize,
+                fill: self.fill(*f),
+            })
+        });
+        cell_grid(rows, &self.tasks.levels, self.tasks.count as u64)
     }
 
     fn new_worker(&self) -> Worker {
