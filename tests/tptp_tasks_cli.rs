@@ -400,3 +400,51 @@ fn deep_levels_and_rounds_carry_their_difficulty() {
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(stderr(&o).contains("--levels"), "{}", stderr(&o));
 }
+
+/// No pool clause of a selection cell is in the answer of more of its rows
+/// than it is a distractor in, by more than the lead allowed
+/// (`max_answer_lead`, at least 4 rows): on TOP level 4 a few clauses are
+/// premises of most deep theorems, and without the limit they were the
+/// answer in 2-4 times as many rows as they were distractors in. The rows
+/// skipped for it are counted as repeats, and the cell still fills.
+#[test]
+fn no_clause_is_mostly_an_answer_in_a_selection_cell() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cfg = tmp.path().join("sel.toml");
+    std::fs::write(&cfg, "[tasks.tptp]\nfamilies = [\"selection\"]\n").unwrap();
+    let out = tmp.path().join("out");
+    let o = saturate()
+        .args(["--domain", "TOP", "-q", "--levels", "4", "--count", "40"])
+        .arg("--config")
+        .arg(&cfg)
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}\n{}", stdout(&o), stderr(&o));
+    let ds = out.join("TOP/TOP-tasks");
+    let rows = read_dataset(&ds).unwrap();
+    assert_eq!(rows.len(), 40);
+    let mut tally: BTreeMap<String, (u32, u32)> = BTreeMap::new();
+    for r in &rows {
+        let m: serde_json::Value = serde_json::from_str(&r.metadata).unwrap();
+        let answer: Vec<usize> = serde_json::from_str(&r.answer).unwrap();
+        for (i, t) in m["pool"].as_array().unwrap().iter().enumerate() {
+            let e = tally.entry(t.as_str().unwrap().to_string()).or_default();
+            if answer.contains(&(i + 1)) {
+                e.0 += 1;
+            } else {
+                e.1 += 1;
+            }
+        }
+    }
+    for (text, (answer, other)) in &tally {
+        assert!(
+            *answer <= other + 4,
+            "{text}: answer in {answer} rows, distractor in {other}"
+        );
+    }
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(ds.join("summary.json")).unwrap()).unwrap();
+    assert!(summary["repeats"].as_u64().unwrap_or(0) > 0, "{summary}");
+}

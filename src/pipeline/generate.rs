@@ -236,7 +236,7 @@ impl RunSummary {
         }
         if self.repeats > 0 {
             s.push_str(&format!(
-                "\n{} certified instances were skipped as repeats: their answer was already that of as many rows of their cell as one answer may have (premise selection: `max_answer_share`), so no answer dominates a cell.\n",
+                "\n{} certified instances were skipped as repeats: their answer was already that of as many rows of their cell as one answer may have (premise selection: `max_answer_share`), or one of its clauses was already in the answer of more of the cell's rows than it was a distractor in, by the lead allowed (`max_answer_lead`), so no answer and no clause dominates a cell.\n",
                 self.repeats
             ));
         }
@@ -635,6 +635,9 @@ pub fn generate(
         // Rows written per answer group in this cell (digests, as `seen`).
         let group_cap = gen_ref.max_per_group(cell);
         let mut groups: HashMap<[u8; 16], u64> = HashMap::new();
+        // Per balanced item: rows of this cell with it in the answer, and
+        // with it outside ([`Generator::balanced_items`]).
+        let mut tallies: HashMap<String, (u64, u64)> = HashMap::new();
         'walk: while cs.written < cell.count && next < budget && patience.is_none_or(|k| misses < k)
         {
             let want = match cell.fill {
@@ -720,14 +723,40 @@ pub fn generate(
                     misses += 1;
                     continue;
                 }
-                if let (Some(group), Some(cap)) = (&built.group, group_cap) {
-                    let n = groups.entry(key_digest(group)).or_insert(0u64);
-                    if *n >= cap {
+                let group = match (&built.group, group_cap) {
+                    (Some(group), Some(cap)) => {
+                        let d = key_digest(group);
+                        if groups.get(&d).is_some_and(|&n| n >= cap) {
+                            cs.repeats += 1;
+                            misses += 1;
+                            continue;
+                        }
+                        Some(d)
+                    }
+                    _ => None,
+                };
+                let balance = gen_ref.balanced_items(cell, &built);
+                if let Some((lead, items)) = &balance {
+                    let over = |(text, answer): &(String, bool)| {
+                        let (a, o) = tallies.get(text).copied().unwrap_or((0, 0));
+                        *answer && a + 1 > o + lead
+                    };
+                    if items.iter().any(over) {
                         cs.repeats += 1;
                         misses += 1;
                         continue;
                     }
-                    *n += 1;
+                }
+                if let Some(d) = group {
+                    *groups.entry(d).or_insert(0u64) += 1;
+                }
+                for (text, answer) in balance.map(|b| b.1).unwrap_or_default() {
+                    let e = tallies.entry(text).or_insert((0, 0));
+                    if answer {
+                        e.0 += 1;
+                    } else {
+                        e.1 += 1;
+                    }
                 }
                 misses = 0;
                 *cs.labels.entry(built.label.clone()).or_default() += 1;

@@ -432,6 +432,16 @@ pub trait Generator: Sync {
         None
     }
 
+    /// The items of a built row whose labels its cell keeps balanced, as
+    /// (text, is in the answer), with the lead allowed: how many more of
+    /// the cell's rows an item may be in the answer of than outside it
+    /// (default: none kept). A row that would take one of its answer's
+    /// items past the lead is skipped as a repeat and the cell walks on, so
+    /// that which texts are usually answers tells a reader little.
+    fn balanced_items(&self, _cell: &Cell, _built: &Built) -> Option<(u64, Vec<(String, bool)>)> {
+        None
+    }
+
     /// The run's settings for `manifest.json` (the configs' knobs, without
     /// anything that does not change the output, such as `jobs`).
     fn manifest(&self) -> Value;

@@ -497,6 +497,22 @@ impl Generator for TptpGenerator {
             .then(|| answer_cap(self.tasks.max_answer_share, cell.count))
     }
 
+    fn balanced_items(&self, cell: &Cell, built: &Built) -> Option<(u64, Vec<(String, bool)>)> {
+        if Family::from_config(cell.config) != Some(Family::Selection) {
+            return None;
+        }
+        let lead = ((self.tasks.max_answer_lead * cell.count as f64).ceil() as u64).max(4);
+        let meta: serde_json::Value = serde_json::from_str(&built.metadata).ok()?;
+        let pool = super::str_list(&meta, "pool").ok()?;
+        let answer = super::select::parse_answer(&built.answer, pool.len()).ok()?;
+        let items = pool
+            .into_iter()
+            .enumerate()
+            .map(|(i, text)| (text, answer.contains(&(i + 1))))
+            .collect();
+        Some((lead, items))
+    }
+
     fn build(&self, cell: &Cell, index: u64, worker: &mut Worker) -> Attempt {
         if worker.downcast_ref::<Prover>().is_none() {
             *worker = self.new_worker();

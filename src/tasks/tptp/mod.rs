@@ -28,7 +28,7 @@ use std::collections::HashSet;
 
 /// Version of the TPTP task generators; recorded in the manifest and in
 /// every record's `source` so a change of generation is visible.
-pub const GENERATOR_VERSION: &str = "tptp-tasks-24";
+pub const GENERATOR_VERSION: &str = "tptp-tasks-25";
 
 /// One of the three families.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -222,6 +222,18 @@ pub struct TasksConfig {
     /// same few axioms (ALG level 4: one premise set in all 24 rows), and
     /// a reader who learns that set answers without reading the theorem.
     pub max_answer_share: f64,
+    /// Selection: how many more rows of a cell a pool clause may be in the
+    /// answer of than a distractor, as a share of `count` (at least 4
+    /// rows). A row that would take one of its answer's clauses past it is
+    /// skipped as a repeat. On a small theory a few clauses are premises
+    /// of most deep theorems and cannot stand beside many others without
+    /// giving a smaller answer (TOP level 3: `meet(X0,X1)=meet(X1,X0)` in
+    /// 33 answers of 200 rows, never a distractor), so a reader that
+    /// learns which texts are usually answers, together with how a clause
+    /// relates to the theorem, beat the majority by 10.5 points (7.7 with
+    /// this limit, the cell still full; it walked 377 slots instead of
+    /// 206).
+    pub max_answer_lead: f64,
     /// Selection: candidate slots a cell may use per requested row. Rows
     /// over the per-answer limit are skipped as repeats and the cell draws
     /// on, up to `selection_slots` × `count` slots; a small theory, whose
@@ -279,6 +291,7 @@ impl Default for TasksConfig {
             max_attempts: 12,
             max_premises: 10,
             max_answer_share: 0.1,
+            max_answer_lead: 0.04,
             selection_slots: 4,
             entailment: LevelMap::default(),
             selection: LevelMap {
@@ -336,6 +349,9 @@ impl TasksConfig {
         }
         if !(self.max_answer_share > 0.0 && self.max_answer_share <= 1.0) {
             return Err("tasks.tptp.max_answer_share must be in (0, 1]".into());
+        }
+        if !(self.max_answer_lead > 0.0 && self.max_answer_lead <= 1.0) {
+            return Err("tasks.tptp.max_answer_lead must be in (0, 1]".into());
         }
         if self.selection_slots == 0 || self.selection_slots > 1000 {
             return Err("tasks.tptp.selection_slots must be in 1-1000".into());
@@ -859,8 +875,10 @@ impl Graph {
 
     /// Every clause that is a depth-d premise ([`Graph::depth_premises`])
     /// of a theorem of the pool with at most `limit` of them, one per
-    /// variant class, in clause-id order, each with the number of such
-    /// theorems it is a depth-d premise of (its popularity); computed once
+    /// variant class, in clause-id order, each with the number of distinct
+    /// premise sets of such theorems it belongs to (its popularity: a
+    /// cell's rows come from distinct answers far more evenly than from
+    /// theorems, since it takes only so many rows of one answer); computed once
     /// per depth and limit. These are the clauses a level of depth d whose
     /// answers hold at most `limit` clauses shows as premises (a theorem
     /// with more rarely makes a row of that level: at depth 1 its
@@ -872,9 +890,9 @@ impl Graph {
         self.counted_premise_pool(d, limit).1
     }
 
-    /// [`Graph::depth_premise_pool`] with the number of pool theorems its
-    /// popularities count over (those with at most `limit` depth-d
-    /// premises).
+    /// [`Graph::depth_premise_pool`] with the number of distinct premise
+    /// sets its popularities count over (of the pool theorems with at most
+    /// `limit` depth-d premises).
     pub fn counted_premise_pool(
         &self,
         d: u32,
@@ -885,6 +903,10 @@ impl Graph {
             return p.clone();
         }
         let mut theorems = 0u32;
+        // Premise sets (up to variants) already counted: many theorems of
+        // a level share one (TOP level 3: 355 theorems, 195 sets), and a
+        // cell takes only so many rows of one answer (`max_answer_share`).
+        let mut sets_seen: std::collections::HashSet<Vec<String>> = Default::default();
         // Per variant class: its first clause id and its popularity.
         let mut classes: std::collections::BTreeMap<String, (ClauseId, u32)> = Default::default();
         for (s, &reach) in self.pool.iter().zip(&self.reach) {
@@ -897,12 +919,15 @@ impl Graph {
             if ps.len() > limit {
                 continue;
             }
-            theorems += 1;
             let keys: std::collections::BTreeMap<String, ClauseId> = ps
                 .into_iter()
                 .filter(|&c| !self.store.clause(c).is_empty())
                 .map(|c| (self.canon(c), c))
                 .collect();
+            if !sets_seen.insert(keys.keys().cloned().collect::<Vec<String>>()) {
+                continue;
+            }
+            theorems += 1;
             for (key, c) in keys {
                 let e = classes.entry(key).or_insert((c, 0));
                 e.0 = e.0.min(c);
@@ -1753,23 +1778,35 @@ mod tests {
 
     /// The premise pool holds one clause per variant class of the depth-d
     /// premises of the pool theorems that have at most `limit` of them,
-    /// each counted once per theorem.
+    /// each counted once per distinct premise set (up to variants).
     #[test]
-    fn the_premise_pool_counts_theorems_per_premise() {
+    fn the_premise_pool_counts_premise_sets_per_premise() {
         let g = graph(SETS, 600);
         let pool = g.depth_premise_pool(1, 2);
         assert!(pool.len() >= 5, "{} premises", pool.len());
         let mut want: std::collections::BTreeMap<String, u32> = Default::default();
+        let mut sets: HashSet<std::collections::BTreeSet<String>> = HashSet::new();
+        let mut theorems = 0;
         for s in &g.pool {
             let ps = g.depth_premises(s.id, 1).unwrap_or_default();
             if ps.len() > 2 {
                 continue;
             }
-            let keys: HashSet<String> = ps.iter().map(|&c| g.canon(c)).collect();
+            theorems += 1;
+            let keys: std::collections::BTreeSet<String> = ps.iter().map(|&c| g.canon(c)).collect();
+            if !sets.insert(keys.clone()) {
+                continue;
+            }
             for k in keys {
                 *want.entry(k).or_default() += 1;
             }
         }
+        assert!(
+            sets.len() < theorems,
+            "{} sets of {theorems} theorems",
+            sets.len()
+        );
+        assert_eq!(g.counted_premise_pool(1, 2).0 as usize, sets.len());
         let got: std::collections::BTreeMap<String, u32> =
             pool.iter().map(|&(c, n)| (g.canon(c), n)).collect();
         assert_eq!(got.len(), pool.len(), "one clause per variant class");
@@ -1852,6 +1889,18 @@ mod tests {
                 .unwrap_err()
                 .contains("tasks.tptp.selection")
         );
+        for lead in [0.0, -0.5, 1.5, f64::NAN] {
+            let c = TasksConfig {
+                max_answer_lead: lead,
+                ..Default::default()
+            };
+            assert!(
+                c.validate()
+                    .unwrap_err()
+                    .contains("tasks.tptp.max_answer_lead"),
+                "{lead}"
+            );
+        }
         assert!(TasksConfig::default().validate().is_ok());
         assert_eq!(TasksConfig::default().params(Family::Selection, 4), (4, 8));
     }

@@ -321,7 +321,7 @@ fn recurring_pool_texts_are_premises_and_distractors() {
 #[test]
 fn dropped_premises_become_distractors() {
     let (mut with_dropped, mut used) = (0, 0);
-    for b in set_instances(11, 40, |_| 3) {
+    for b in set_instances(11, 100, |_| 3) {
         let pool: Vec<String> = str_list(&b.metadata, "pool").unwrap();
         let gold = cert_premises(&b.certificate);
         let gold_texts: Vec<&String> = gold.iter().map(|&i| &pool[i - 1]).collect();
