@@ -1,0 +1,345 @@
+//! The TPTP task families' configuration (`[tasks.tptp]`): which
+//! families, levels, the depth and distractor count per level, and the
+//! generation limits, validated once.
+
+use crate::prover::ProverLimits;
+use serde::{Deserialize, Serialize};
+
+/// One of the three families.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Family {
+    /// Does the conclusion follow from the premises? (True / False)
+    Entailment,
+    /// The smallest set of numbered premises that proves the theorem.
+    Selection,
+    /// The parent edges of a shuffled binary proof graph.
+    Reconstruction,
+    /// A chain of cited steps from listed premises to the theorem, every
+    /// step checked by the prover (not generated unless listed).
+    Derivation,
+}
+
+impl Family {
+    /// All families, in output order.
+    pub const ALL: [Family; 4] = [
+        Family::Entailment,
+        Family::Selection,
+        Family::Reconstruction,
+        Family::Derivation,
+    ];
+
+    /// The families generated when `[tasks.tptp] families` is not given:
+    /// all but `derivation`, whose rows are opt-in (its answers are scored
+    /// step by step with the prover, a different use from the others').
+    pub const DEFAULT: [Family; 3] = [
+        Family::Entailment,
+        Family::Selection,
+        Family::Reconstruction,
+    ];
+
+    /// The dataset config (subset) name, also the `task` column.
+    pub fn config(self) -> &'static str {
+        match self {
+            Family::Entailment => "conjecture_entailment",
+            Family::Selection => "premise_selection",
+            Family::Reconstruction => "proof_reconstruction",
+            Family::Derivation => "stepwise_derivation",
+        }
+    }
+
+    /// The family of a `task` column value.
+    pub fn from_config(name: &str) -> Option<Family> {
+        Family::ALL.into_iter().find(|f| f.config() == name)
+    }
+
+    /// The short name used in configs and on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Family::Entailment => "entailment",
+            Family::Selection => "selection",
+            Family::Reconstruction => "reconstruction",
+            Family::Derivation => "derivation",
+        }
+    }
+
+    /// One paragraph for the dataset card.
+    pub fn description(self) -> &'static str {
+        match self {
+            Family::Entailment => {
+                "Conjecture entailment: premises drawn from the derivation of a ranked theorem at depth d, kept or perturbed k times (each replacement matched to the premise it replaces in size, shape and overlap with the conclusion; a theorem is used only when both its kept and its perturbed version certify, so both labels come from the same theorems); answer `True` or `False`. True labels carry a checked refutation, False labels a checked finite countermodel."
+            }
+            Family::Selection => {
+                "Minimal premise selection: a numbered pool of a minimum premise set plus same-signature distractors (the pool's size drawn per row, apart from the answer's size; near twins of premises exactly as close to the theorem as the premise); answer the sorted indices of a smallest subset that proves the theorem. The certificate proves each minimum answer and covers every smaller subset with a countermodel. Scoring: a minimum answer scores 1; every other answer scores 0, an insufficient one and a sufficient but larger one alike (listing the whole pool earns nothing). Sub-metrics: sufficient, minimal, size_credit (min_size / answer_size for a sufficient answer, else 0)."
+            }
+            Family::Reconstruction => {
+                "Proof graph reconstruction: the shuffled clauses of a binary-inference proof of depth at least d with k to 2k-1 clauses, grown at random from the theorem, the starting premises named; answer one `CHILD <- PARENT_1, PARENT_2` line per derived clause. Every gold step carries a checked refutation of `PARENT_1, PARENT_2 |- CHILD`. Scoring: 1 when every step is sound (gold, or confirmed by the prover), else 0 (a graph with an unsound step is no proof); sub-metrics steps_sound (the share of sound steps, a process reward), edge_precision, edge_recall."
+            }
+            Family::Derivation => {
+                "Step-verified derivation: the starting premises of a binary proof of depth at least d with k to 2k-1 clauses, listed in random order as P1..Pn, and the theorem as the conclusion; answer a chain of lines `S<j>: CLAUSE by REF, REF`, each citing one or two premises or earlier steps, the last one the conclusion. The gold chain is the proof's derived clauses, parents first, each step with a checked refutation of its cited clauses plus its negation. Scoring: every step is checked on its own as exactly one inference of the calculus from what it cites (resolution, superposition, rewriting with a unit equation, unit deletion, factoring, equality resolution or factoring; up to variable names, literal order and equation sides), by the independent checker, with no proof search; a restated, tautological or unused step is `redundant` and earns nothing; the value is the useful steps over the steps written, halved when the chain does not end in the conclusion, so 1 only for a chain of verified inferences, each used on the way to the conclusion, and padding never raises it; per-step verdicts in `steps`, sub-metrics verified_share, useful_share, reaches_conclusion. Citing anything but a premise or an earlier step, or a step that cites nothing, is cheating."
+            }
+        }
+    }
+}
+
+/// Per-level parameters of one family: level `l` uses `depth[l-1]` and
+/// `k[l-1]` (perturbations for entailment, distractors for selection, the
+/// smallest node count for reconstruction and derivation). Levels go on
+/// past the lists: beyond the last entry a value grows by the lists' last
+/// step (last minus second-to-last, at least 1) per level
+/// ([`LevelMap::at`]), so with the defaults level `l` > 4 has depth `l`
+/// and
+///
+/// | family | k at level 4 | step | k at level 8 |
+/// |---|---:|---:|---:|
+/// | entailment (perturbations) | 6 | 2 | 14 |
+/// | selection (distractors) | 8 | 2 | 16 |
+/// | reconstruction (nodes) | 16 | 4 | 32 |
+/// | derivation (nodes) | 12 | 3 | 24 |
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct LevelMap {
+    /// Proof depth d from level 1 on (at least one entry).
+    pub depth: Vec<u32>,
+    /// Perturbations, distractors or node counts k from level 1 on (at
+    /// least one entry).
+    pub k: Vec<u32>,
+}
+
+impl Default for LevelMap {
+    fn default() -> Self {
+        LevelMap {
+            depth: vec![1, 2, 3, 4],
+            k: vec![2, 3, 4, 6],
+        }
+    }
+}
+
+impl LevelMap {
+    /// (d, k) at `level` (1-based; 0 reads as 1): the listed values, then
+    /// the linear continuation described on [`LevelMap`].
+    pub fn at(&self, level: u8) -> (u32, u32) {
+        (extend(&self.depth, level), extend(&self.k, level))
+    }
+}
+
+/// The value of a per-level list at `level`: its entry, or past the end
+/// the last entry plus the last step (at least 1) per level beyond.
+pub(super) fn extend(values: &[u32], level: u8) -> u32 {
+    let i = usize::from(level.max(1)) - 1;
+    match values {
+        [] => 0,
+        _ if i < values.len() => values[i],
+        [.., before, last] => {
+            let step = last.saturating_sub(*before).max(1);
+            last.saturating_add(step.saturating_mul((i + 1 - values.len()) as u32))
+        }
+        [only] => only.saturating_add((i + 1 - values.len()) as u32),
+    }
+}
+
+/// How an entailment row states its conclusion (`[tasks.tptp] conclusion`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ConclusionForm {
+    /// The theorem clause as it was derived (the default).
+    #[default]
+    Clause,
+    /// Its universal closure, a closed FOF formula
+    /// ([`conclusion_formula`]), kept in the metadata as
+    /// `conclusion_formula`; the label and certificate are the clause's
+    /// (the two have the same models).
+    Formula,
+}
+
+/// The closed FOF formula that states a theorem clause (given as TPTP
+/// text): its universal closure ([`crate::tptp::clause_closure_to_tptp`]).
+/// `verify` recomputes it from the row's theorem, so a stored formula that
+/// is not the theorem's closure fails there.
+pub fn conclusion_formula(theorem: &str) -> Result<String, String> {
+    let mut bank = crate::logic::TermBank::new();
+    let lits = crate::tptp::parse_clause_str(&mut bank, theorem)
+        .map_err(|e| format!("theorem {theorem:?}: {e}"))?;
+    Ok(crate::tptp::clause_closure_to_tptp(&bank, &lits))
+}
+
+/// The `[tasks.tptp]` section of the configuration: what `saturate --domain`
+/// generates after saturation.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct TasksConfig {
+    /// Domains run when `--domain` is not given (e.g. the paper layout).
+    pub domains: Vec<String>,
+    /// Families to generate (`entailment`, `selection`, `reconstruction`).
+    pub families: Vec<Family>,
+    /// Difficulty levels to generate (any of 1-255; levels past the
+    /// [`LevelMap`] lists continue them, see there).
+    pub levels: Vec<u8>,
+    /// Instances per (domain, family, level).
+    pub count: usize,
+    /// Theorems are drawn from this many top-ranked candidates per file.
+    pub pool_size: usize,
+    /// Candidates with an interestingness score below this are never drawn.
+    pub min_score: f64,
+    /// Share of True labels in entailment (spread evenly over the indices).
+    pub true_share: f64,
+    /// Entailment: the conclusion as a clause or as a closed FOF formula.
+    pub conclusion: ConclusionForm,
+    /// Attempts per instance slot before the slot is given up (each attempt
+    /// draws a new theorem or perturbation; all are counted in the summary).
+    pub max_attempts: u32,
+    /// Largest depth-d premise set used (bigger ones are redrawn): keeps the
+    /// exact minimum search of premise selection small.
+    pub max_premises: usize,
+    /// Selection: the largest share of a cell's rows whose minimum answer
+    /// is the same set of clauses (at least 2 rows each; 1.0: no limit).
+    /// On a small theory the deep theorems are mostly consequences of the
+    /// same few axioms (ALG level 4: one premise set in all 24 rows), and
+    /// a reader who learns that set answers without reading the theorem.
+    pub max_answer_share: f64,
+    /// Selection: how many more rows of a cell a pool clause may be in the
+    /// answer of than a distractor, as a share of `count` (at least 4
+    /// rows). A row that would take one of its answer's clauses past it is
+    /// skipped as a repeat. On a small theory a few clauses are premises
+    /// of most deep theorems and cannot stand beside many others without
+    /// giving a smaller answer (TOP level 3: `meet(X0,X1)=meet(X1,X0)` in
+    /// 33 answers of 200 rows, never a distractor), so a reader that
+    /// learns which texts are usually answers, together with how a clause
+    /// relates to the theorem, beat the majority by 10.5 points (7.7 with
+    /// this limit, the cell still full; it walked 377 slots instead of
+    /// 206).
+    pub max_answer_lead: f64,
+    /// Selection: candidate slots a cell may use per requested row. Rows
+    /// over the per-answer limit are skipped as repeats and the cell draws
+    /// on, up to `selection_slots` × `count` slots; a small theory, whose
+    /// deep theorems share few minimum answers, needs more of them (GEO
+    /// level 4 at count 50 used 138). A cell that fills sooner stops there,
+    /// so raising it changes only cells that came up short.
+    pub selection_slots: u32,
+    /// Entailment: depth d and perturbations k per level.
+    pub entailment: LevelMap,
+    /// Selection: depth d and distractors k per level (each row's pool
+    /// size is drawn from `min(2d, max_premises)` plus 2 to plus k, see
+    /// `select::pool_sizes`).
+    pub selection: LevelMap,
+    /// Reconstruction: smallest depth d and node count k per level.
+    pub reconstruction: LevelMap,
+    /// Derivation: smallest depth d and node count k per level (the
+    /// proof graph grown as reconstruction's; its leaves are the premises).
+    pub derivation: LevelMap,
+    /// Rows per Parquet shard.
+    pub max_rows_per_shard: usize,
+    /// Work limits of the prover while generating (labels, minimum
+    /// searches, steps). Smaller than `[prover]`: a question the prover
+    /// cannot settle quickly is redrawn rather than waited for; the
+    /// scorers use `[prover]`.
+    pub prover: ProverLimits,
+}
+
+/// The generation prover's default limits.
+pub(super) fn generation_limits() -> ProverLimits {
+    ProverLimits {
+        quick_processed: 40,
+        max_processed: 200,
+        quick_model_size: 4,
+        max_model_size: 6,
+        quick_ground_clauses: 20_000,
+        max_ground_clauses: 400_000,
+        quick_sat_conflicts: 2_000,
+        sat_conflicts: 10_000,
+        max_clause_weight: 60,
+        ..ProverLimits::default()
+    }
+}
+
+impl Default for TasksConfig {
+    fn default() -> Self {
+        TasksConfig {
+            domains: Vec::new(),
+            families: Family::DEFAULT.to_vec(),
+            levels: vec![1, 2, 3, 4],
+            count: 10,
+            pool_size: 500,
+            min_score: 0.0,
+            true_share: 0.5,
+            conclusion: ConclusionForm::Clause,
+            max_attempts: 12,
+            max_premises: 10,
+            max_answer_share: 0.1,
+            max_answer_lead: 0.04,
+            selection_slots: 4,
+            entailment: LevelMap::default(),
+            selection: LevelMap {
+                depth: vec![1, 2, 3, 4],
+                k: vec![2, 4, 6, 8],
+            },
+            reconstruction: LevelMap {
+                depth: vec![1, 2, 3, 4],
+                k: vec![5, 8, 12, 16],
+            },
+            derivation: LevelMap {
+                depth: vec![1, 2, 3, 4],
+                k: vec![5, 6, 9, 12],
+            },
+            max_rows_per_shard: 10_000,
+            prover: generation_limits(),
+        }
+    }
+}
+
+impl TasksConfig {
+    /// (d, k) of a family at a level.
+    pub fn params(&self, family: Family, level: u8) -> (u32, u32) {
+        let m = match family {
+            Family::Entailment => &self.entailment,
+            Family::Selection => &self.selection,
+            Family::Reconstruction => &self.reconstruction,
+            Family::Derivation => &self.derivation,
+        };
+        m.at(level)
+    }
+
+    /// Checks the values a TOML file cannot constrain by type.
+    pub fn validate(&self) -> Result<(), String> {
+        if self.levels.contains(&0) {
+            return Err("tasks.tptp.levels: levels start at 1".into());
+        }
+        if !(0.0..=1.0).contains(&self.true_share) {
+            return Err("tasks.tptp.true_share must be in [0, 1]".into());
+        }
+        for (name, m) in [
+            ("entailment", &self.entailment),
+            ("selection", &self.selection),
+            ("reconstruction", &self.reconstruction),
+            ("derivation", &self.derivation),
+        ] {
+            if m.depth.contains(&0) {
+                return Err(format!("tasks.tptp.{name}.depth: depths start at 1"));
+            }
+            if m.depth.is_empty() || m.k.is_empty() {
+                return Err(format!(
+                    "tasks.tptp.{name}: depth and k need at least one entry (level 1's)"
+                ));
+            }
+        }
+        if !(self.max_answer_share > 0.0 && self.max_answer_share <= 1.0) {
+            return Err("tasks.tptp.max_answer_share must be in (0, 1]".into());
+        }
+        if !(self.max_answer_lead > 0.0 && self.max_answer_lead <= 1.0) {
+            return Err("tasks.tptp.max_answer_lead must be in (0, 1]".into());
+        }
+        if self.selection_slots == 0 || self.selection_slots > 1000 {
+            return Err("tasks.tptp.selection_slots must be in 1-1000".into());
+        }
+        if self.max_premises == 0 || self.max_premises > 20 {
+            return Err("tasks.tptp.max_premises must be in 1-20".into());
+        }
+        if self.max_rows_per_shard == 0 {
+            return Err("tasks.tptp.max_rows_per_shard must be at least 1".into());
+        }
+        if self.max_attempts == 0 {
+            return Err("tasks.tptp.max_attempts must be at least 1".into());
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,583 @@
+//! The derivation graph a TPTP family draws from: one saturated axiom
+//! file with its ranked theorem pool (AGInT-style interestingness),
+//! depth-d premises, premise pools and per-instance metadata.
+
+use super::*;
+use crate::interest::{Ranking, Scored};
+use crate::logic::{Literal, SymbolId, TermBank, canonical_clause};
+use crate::prover::{Outcome, Prover};
+use crate::saturation::{ClauseId, ClauseStore, RoundReport, Rule, State};
+use crate::tptp::clause_to_tptp;
+use std::borrow::Cow;
+use std::collections::HashSet;
+
+mod draw;
+pub use draw::*;
+
+/// Per (depth, premise limit), the premise pool of
+/// [`Graph::depth_premise_pool`] and the number of theorems it counts
+/// ([`Graph::counted_premise_pool`]).
+pub(in crate::tasks::tptp) type PremisePools =
+    std::collections::BTreeMap<(u32, usize), (u32, std::sync::Arc<Vec<(ClauseId, u32)>>)>;
+
+/// One saturated axiom file, ready for task generation.
+pub struct Graph {
+    /// The term bank of the saturation run.
+    pub bank: TermBank,
+    /// The clause store (derivation DAG) of the run.
+    pub store: ClauseStore,
+    /// Domain code.
+    pub domain: String,
+    /// Axiom file stem.
+    pub name: String,
+    /// Ranked theorem candidates (top `pool_size`, score ≥ `min_score`,
+    /// distinct up to variants).
+    pub pool: Vec<Scored>,
+    /// Clauses usable as distractors: the final active set.
+    pub active: Vec<ClauseId>,
+    /// What matching reads of each active clause (same order), computed
+    /// once: every replacement and distractor draw compares all of them.
+    pub(in crate::tasks::tptp) active_surface: Vec<Surface>,
+    /// Position of each active clause in `active`.
+    pub(in crate::tasks::tptp) active_index: std::collections::HashMap<ClauseId, usize>,
+    /// The greatest premise distance of each pool theorem (same order):
+    /// P_d(T) exists exactly for d up to it.
+    pub(in crate::tasks::tptp) reach: Vec<u32>,
+    /// Per premise depth d (index d - 1), over the pool theorems whose
+    /// P_d(T) exists and has at most `max_premises` clauses (the theorems
+    /// an entailment row of depth d may ask about): how many there are,
+    /// and for each clause among their P_d(T), in how many P_d(T) and
+    /// among how many of those theorems' ancestors it is
+    /// ([`Graph::premise_weight`]).
+    pub(in crate::tasks::tptp) premise_stats: Vec<PremiseStats>,
+    /// A finite model of the whole axiom file, when one was found: every
+    /// clause of the graph is then true in it, so no premise set drawn from
+    /// the graph is inconsistent.
+    pub consistent: bool,
+    /// The rounds of iterative saturation that made the store (empty for
+    /// one round; [`Graph::with_rounds`]).
+    pub rounds: Vec<RoundReport>,
+    /// Per record: reached only through an earlier round's lemma
+    /// ([`crate::saturation::via_lemma`]; empty for one round).
+    pub(in crate::tasks::tptp) via_lemma: Vec<bool>,
+    /// Per depth and premise limit, once computed:
+    /// [`Graph::depth_premise_pool`].
+    pub(in crate::tasks::tptp) premise_pools: std::sync::Mutex<PremisePools>,
+    /// Per entailment depth and replacement count, once computed:
+    /// [`Graph::swap_weights`].
+    pub(in crate::tasks::tptp) swap_weights: std::sync::Mutex<SwapWeights>,
+    /// `max_premises` of the configuration the graph was made with: the
+    /// most depth-d premises a row's theorem may have.
+    pub(in crate::tasks::tptp) max_premises: usize,
+}
+
+/// [`Graph::swap_weights`] per (depth, replacement count).
+pub(in crate::tasks::tptp) type SwapWeights = std::collections::HashMap<
+    (u32, u32),
+    std::sync::Arc<std::sync::OnceLock<std::sync::Arc<std::collections::HashMap<ClauseId, f64>>>>,
+>;
+
+/// The theorem candidates of a ranking, best first: score at least
+/// `min_score`, distinct up to variants, at most `pool_size` (a [`Graph`]'s
+/// pool).
+pub fn theorem_pool(
+    bank: &TermBank,
+    store: &ClauseStore,
+    ranking: &Ranking,
+    cfg: &TasksConfig,
+) -> Vec<Scored> {
+    let mut seen = HashSet::new();
+    ranking
+        .ranked
+        .iter()
+        .filter(|s| s.score >= cfg.min_score)
+        .filter(|s| seen.insert(canonical_clause(bank, &store.clause(s.id).lits)))
+        .take(cfg.pool_size)
+        .cloned()
+        .collect()
+}
+
+impl Graph {
+    /// Wraps a finished run (its bank and store, taken out of the
+    /// saturator so the graph can be shared between threads) and keeps the
+    /// top of its ranking as the theorem pool.
+    pub fn new(
+        bank: TermBank,
+        store: ClauseStore,
+        ranking: Ranking,
+        domain: &str,
+        name: &str,
+        cfg: &TasksConfig,
+        consistent: bool,
+    ) -> Graph {
+        let pool = theorem_pool(&bank, &store, &ranking, cfg);
+        let active: Vec<ClauseId> = store
+            .ids()
+            .filter(|&c| store.get(c).state == State::Active && !store.clause(c).is_empty())
+            .collect();
+        let active_index = active.iter().enumerate().map(|(i, &c)| (c, i)).collect();
+        let active_surface = active
+            .iter()
+            .map(|&c| Surface::of(&bank, &store.clause(c).lits))
+            .collect();
+        let mut g = Graph {
+            bank,
+            store,
+            domain: domain.to_string(),
+            name: name.to_string(),
+            pool,
+            active,
+            active_surface,
+            active_index,
+            reach: Vec::new(),
+            premise_stats: Vec::new(),
+            consistent,
+            rounds: Vec::new(),
+            via_lemma: Vec::new(),
+            premise_pools: Default::default(),
+            swap_weights: Default::default(),
+            max_premises: cfg.max_premises,
+        };
+        let mut stats: Vec<PremiseStats> = Vec::new();
+        // A theorem counts at depth d when its P_d(T) holds few enough.
+        let fits = |dist: &[(ClauseId, u32)], d: u32| {
+            dist.iter()
+                .filter(|&&(c, k)| g.is_depth_premise(c, k, d))
+                .count()
+                <= cfg.max_premises
+        };
+        let mut reach = Vec::with_capacity(g.pool.len());
+        let mut all_dists = Vec::with_capacity(g.pool.len());
+        for s in &g.pool {
+            let dist = g.distances(s.id);
+            let r = dist.iter().map(|p| p.1).max().unwrap_or(0);
+            reach.push(r);
+            if stats.len() < r as usize {
+                stats.resize_with(r as usize, Default::default);
+            }
+            // P_d(T) as `depth_premises` draws it, for every d it exists at.
+            for d in 1..=r {
+                let in_premises = |c: ClauseId, k: u32| g.is_depth_premise(c, k, d);
+                if !fits(&dist, d) {
+                    continue;
+                }
+                let st = &mut stats[d as usize - 1];
+                st.theorems += 1;
+                for &(c, k) in dist.iter().filter(|&&(_, k)| k > 0) {
+                    let e = st.clauses.entry(c).or_default();
+                    e.1 += 1;
+                    if in_premises(c, k) {
+                        e.0 += 1;
+                    }
+                }
+                // Background axioms listed, and spare (an ancestor axiom
+                // not listed): each pair is a possible replacement.
+                let (listed, spare): (Vec<_>, Vec<_>) = dist
+                    .iter()
+                    .filter(|&&(c, k)| k > 0 && g.store.get(c).rule == Rule::Input)
+                    .partition(|&&(c, k)| in_premises(c, k));
+                for &(a, _) in &listed {
+                    for &(b, _) in &spare {
+                        *st.swaps.entry((a, b)).or_default() += 1;
+                    }
+                }
+            }
+            all_dists.push(dist);
+        }
+        for st in &mut stats {
+            st.clauses.retain(|_, e| e.0 > 0);
+        }
+        // Plain pairs (a, b): theorems listing a (not an axiom) that b, a
+        // clause some theorem lists, is not an ancestor of.
+        for (dist, &r) in all_dists.iter().zip(&reach) {
+            let ancestors: HashSet<ClauseId> = dist.iter().map(|p| p.0).collect();
+            for d in 1..=r {
+                if !fits(dist, d) {
+                    continue;
+                }
+                let in_premises = |c: ClauseId, k: u32| g.is_depth_premise(c, k, d);
+                let st = &mut stats[d as usize - 1];
+                let listed: Vec<ClauseId> = dist
+                    .iter()
+                    .filter(|&&(c, k)| {
+                        k > 0 && in_premises(c, k) && g.store.get(c).rule != Rule::Input
+                    })
+                    .map(|p| p.0)
+                    .collect();
+                let takers: Vec<ClauseId> = st
+                    .clauses
+                    .keys()
+                    .copied()
+                    .filter(|b| !ancestors.contains(b))
+                    .collect();
+                for &a in &listed {
+                    for &b in &takers {
+                        *st.swaps.entry((a, b)).or_default() += 1;
+                    }
+                }
+            }
+        }
+        g.reach = reach;
+        g.premise_stats = stats;
+        g
+    }
+
+    /// The term bank.
+    pub fn bank(&self) -> &TermBank {
+        &self.bank
+    }
+
+    /// The literals of a clause.
+    pub fn lits(&self, c: ClauseId) -> &[Literal] {
+        &self.store.clause(c).lits
+    }
+
+    /// A clause in TPTP syntax.
+    pub fn text(&self, c: ClauseId) -> String {
+        clause_to_tptp(&self.bank, self.lits(c))
+    }
+
+    /// Canonical form (variants compare equal).
+    pub fn canon(&self, c: ClauseId) -> String {
+        canonical_clause(&self.bank, self.lits(c))
+    }
+
+    /// Distances from `t` over premise edges (breadth-first, first
+    /// discovery), as (clause, distance) sorted by clause id.
+    pub(in crate::tasks::tptp) fn distances(&self, t: ClauseId) -> Vec<(ClauseId, u32)> {
+        let mut dist: std::collections::BTreeMap<ClauseId, u32> = Default::default();
+        let mut queue = std::collections::VecDeque::new();
+        dist.insert(t, 0);
+        queue.push_back(t);
+        while let Some(x) = queue.pop_front() {
+            let d = dist[&x];
+            for p in self.store.get(x).premises() {
+                if let std::collections::btree_map::Entry::Vacant(e) = dist.entry(p) {
+                    e.insert(d + 1);
+                    queue.push_back(p);
+                }
+            }
+        }
+        dist.into_iter().collect()
+    }
+
+    /// The depth-d premises P_d(T): ancestors at exactly distance d, plus
+    /// input clauses reached at a smaller distance; `None` when no ancestor
+    /// lies at distance d. P_d(T) ⊨ T because every non-input clause closer
+    /// than d has all its premises at distance ≤ d (induction on clause id).
+    pub fn depth_premises(&self, t: ClauseId, d: u32) -> Option<Vec<ClauseId>> {
+        let dist = self.distances(t);
+        if !dist.iter().any(|&(_, k)| k == d) {
+            return None;
+        }
+        Some(
+            dist.into_iter()
+                .filter(|&(c, k)| self.is_depth_premise(c, k, d))
+                .map(|(c, _)| c)
+                .collect(),
+        )
+    }
+
+    /// Whether an ancestor `c` at distance `k` of a theorem belongs to its
+    /// P_d(T): at exactly distance `d`, or an input clause reached sooner.
+    pub(in crate::tasks::tptp) fn is_depth_premise(&self, c: ClauseId, k: u32, d: u32) -> bool {
+        k == d || (k < d && self.store.get(c).rule == Rule::Input)
+    }
+
+    /// Every clause that is a depth-d premise ([`Graph::depth_premises`])
+    /// of a theorem of the pool with at most `limit` of them, one per
+    /// variant class, in clause-id order, each with the number of distinct
+    /// premise sets of such theorems it belongs to (its popularity: a
+    /// cell's rows come from distinct answers far more evenly than from
+    /// theorems, since it takes only so many rows of one answer); computed once
+    /// per depth and limit. These are the clauses a level of depth d whose
+    /// answers hold at most `limit` clauses shows as premises (a theorem
+    /// with more rarely makes a row of that level: at depth 1 its
+    /// premises are all needed, and its clauses, counted, made FLD's
+    /// distractors the clauses that level's rows seldom had as premises):
+    /// drawn as selection distractors about as often as they are premises,
+    /// a clause's text says nothing about its label.
+    pub fn depth_premise_pool(&self, d: u32, limit: usize) -> std::sync::Arc<Vec<(ClauseId, u32)>> {
+        self.counted_premise_pool(d, limit).1
+    }
+
+    /// [`Graph::depth_premise_pool`] with the number of distinct premise
+    /// sets its popularities count over (of the pool theorems with at most
+    /// `limit` depth-d premises).
+    pub fn counted_premise_pool(
+        &self,
+        d: u32,
+        limit: usize,
+    ) -> (u32, std::sync::Arc<Vec<(ClauseId, u32)>>) {
+        let mut cache = self.premise_pools.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(p) = cache.get(&(d, limit)) {
+            return p.clone();
+        }
+        let mut theorems = 0u32;
+        // Premise sets (up to variants) already counted: many theorems of
+        // a level share one (TOP level 3: 355 theorems, 195 sets), and a
+        // cell takes only so many rows of one answer (`max_answer_share`).
+        let mut sets_seen: std::collections::HashSet<Vec<String>> = Default::default();
+        // Per variant class: its first clause id and its popularity.
+        let mut classes: std::collections::BTreeMap<String, (ClauseId, u32)> = Default::default();
+        for (s, &reach) in self.pool.iter().zip(&self.reach) {
+            if reach < d {
+                continue;
+            }
+            let Some(ps) = self.depth_premises(s.id, d) else {
+                continue;
+            };
+            if ps.len() > limit {
+                continue;
+            }
+            let keys: std::collections::BTreeMap<String, ClauseId> = ps
+                .into_iter()
+                .filter(|&c| !self.store.clause(c).is_empty())
+                .map(|c| (self.canon(c), c))
+                .collect();
+            if !sets_seen.insert(keys.keys().cloned().collect::<Vec<String>>()) {
+                continue;
+            }
+            theorems += 1;
+            for (key, c) in keys {
+                let e = classes.entry(key).or_insert((c, 0));
+                e.0 = e.0.min(c);
+                e.1 += 1;
+            }
+        }
+        let mut pool: Vec<(ClauseId, u32)> = classes.into_values().collect();
+        pool.sort_unstable();
+        let pool = (theorems, std::sync::Arc::new(pool));
+        cache.insert((d, limit), pool.clone());
+        pool
+    }
+
+    /// The context axioms A(T): the input clauses among T's ancestors.
+    pub fn context_axioms(&self, t: ClauseId) -> Vec<ClauseId> {
+        crate::derivation::Derivation::new(&self.store).leaves(t)
+    }
+
+    /// The ids of `t`'s ancestors in the derivation (membership only).
+    pub(in crate::tasks::tptp) fn ancestor_set(&self, t: ClauseId) -> HashSet<ClauseId> {
+        crate::derivation::Derivation::new(&self.store)
+            .ancestors(t)
+            .into_iter()
+            .collect()
+    }
+
+    /// The variant keys (canonical texts) of `t` and of every clause of
+    /// `exclude`: a candidate whose key is among them is not drawn.
+    pub(in crate::tasks::tptp) fn variant_keys(
+        &self,
+        t: ClauseId,
+        exclude: &[ClauseId],
+    ) -> HashSet<String> {
+        let mut keys: HashSet<String> = exclude.iter().map(|&c| self.canon(c)).collect();
+        keys.insert(self.canon(t));
+        keys
+    }
+
+    /// The printed length of a clause.
+    pub fn chars(&self, c: ClauseId) -> usize {
+        self.surface(c).chars
+    }
+
+    /// The symbols of a clause (borrowed from the cache for active ones).
+    pub fn symbols_of(&self, c: ClauseId) -> Cow<'_, [SymbolId]> {
+        match self.surface(c) {
+            Cow::Borrowed(s) => Cow::Borrowed(&s.syms),
+            Cow::Owned(s) => Cow::Owned(s.syms),
+        }
+    }
+
+    /// The deduplication key of an instance: its clauses' canonical forms,
+    /// sorted, then the theorem's.
+    pub fn instance_key(&self, clauses: &[ClauseId], t: ClauseId) -> String {
+        let mut parts: Vec<String> = clauses.iter().map(|&c| self.canon(c)).collect();
+        parts.sort();
+        format!("{}\n?{}", parts.join("\n"), self.canon(t))
+    }
+
+    /// Asks the prover whether `premises` entail `t`.
+    pub fn prove(&self, prover: &mut Prover, premises: &[ClauseId], t: ClauseId) -> Outcome {
+        let ps: Vec<&[Literal]> = premises.iter().map(|&p| self.lits(p)).collect();
+        prover.prove(self.bank(), &ps, self.lits(t))
+    }
+
+    /// Asks the prover for a proof of `t` from premises the saturation
+    /// derived it from (a superset of its depth-d premises, which entail it:
+    /// [`Graph::depth_premises`]). No countermodel exists, so the prover
+    /// makes no model search ([`Prover::prove_models_absent`]): one that
+    /// cannot succeed was most of an undecided call's work. The verdict is
+    /// the one [`Graph::prove`] gives: a proof, or `Unknown` when the
+    /// budget does not find it again.
+    pub fn prove_derived(
+        &self,
+        prover: &mut Prover,
+        premises: &[ClauseId],
+        t: ClauseId,
+    ) -> Outcome {
+        let ps: Vec<&[Literal]> = premises.iter().map(|&p| self.lits(p)).collect();
+        prover.prove_models_absent(self.bank(), &ps, self.lits(t), u32::MAX)
+    }
+
+    /// The FOF formula input clause `c` was clausified from (`None` for a
+    /// clause read as `cnf` or a derived clause).
+    pub fn origin(&self, c: ClauseId) -> Option<Origin> {
+        let info = self.store.get(c).input.as_ref()?;
+        Some(Origin {
+            name: info.name.clone(),
+            formula: info.formula.clone()?,
+        })
+    }
+
+    /// The graph with the rounds of iterative saturation that made it, so
+    /// rows can say which round their theorem comes from.
+    pub fn with_rounds(mut self, rounds: &[RoundReport]) -> Graph {
+        self.via_lemma = crate::saturation::via_lemma(&self.store, rounds);
+        self.rounds = rounds.to_vec();
+        self
+    }
+
+    /// The measured difficulty features of an instance (its row's
+    /// `metadata.difficulty`), from its metadata and certificate and the
+    /// graph: `proof_depth` (the theorem's depth: inferences from the
+    /// original axioms, through every round), `derivation_size` (inference
+    /// records among the theorem's ancestors, itself included),
+    /// `premises` (the premises of the task: shown, or the gold answer's
+    /// leaves), `clauses_shown` (every clause of the prompt's problem, the
+    /// conclusion included), `symbols` (distinct symbols over them),
+    /// `certificate_steps` (inference steps in the stored certificate),
+    /// `prover_effort` (given clauses the generation prover processed to
+    /// certify it), `round` (the saturation round of the theorem) and
+    /// `via_lemma` (1 when the theorem is reached only through an earlier
+    /// round's lemma). `t` is the instance's theorem, a clause of this
+    /// graph; the graph features are 0 for an id outside it.
+    pub fn difficulty(&self, t: ClauseId, b: &Built) -> Vec<(&'static str, f64)> {
+        let m = &b.metadata;
+        let theorem = Some(t).filter(|c| c.index() < self.store.len());
+        let texts = |key: &str| -> Vec<&str> {
+            m[key]
+                .as_array()
+                .map(|a| a.iter().filter_map(|v| v.as_str()).collect())
+                .unwrap_or_default()
+        };
+        let premises = texts("premises");
+        let pool = texts("pool");
+        let clauses = texts("clauses");
+        let n_premises = if premises.is_empty() {
+            m["premise_indices"].as_array().map_or(0, |a| a.len())
+        } else {
+            premises.len()
+        };
+        let theorem_text = m["theorem"].as_str().unwrap_or("");
+        let shown: Vec<&str> = if !clauses.is_empty() {
+            clauses
+        } else if !pool.is_empty() {
+            pool.into_iter().chain([theorem_text]).collect()
+        } else {
+            premises.into_iter().chain([theorem_text]).collect()
+        };
+        let symbols: std::collections::BTreeSet<&str> = shown
+            .iter()
+            .flat_map(|c| crate::tasks::audit::symbols(c))
+            .collect();
+        let (depth, size, round, via) = match theorem {
+            Some(t) => {
+                let size = crate::derivation::Derivation::new(&self.store)
+                    .ancestors(t)
+                    .into_iter()
+                    .filter(|&c| self.store.get(c).rule != Rule::Input)
+                    .count();
+                (
+                    self.store.get(t).depth,
+                    size,
+                    RoundReport::round_of(&self.rounds, t.0),
+                    self.via_lemma.get(t.index()).copied().unwrap_or(false),
+                )
+            }
+            None => (0, 0, 1, false),
+        };
+        vec![
+            ("proof_depth", f64::from(depth)),
+            ("derivation_size", size as f64),
+            ("premises", n_premises as f64),
+            ("clauses_shown", shown.len() as f64),
+            ("symbols", symbols.len() as f64),
+            ("certificate_steps", count_steps(&b.certificate) as f64),
+            ("prover_effort", b.prover_processed as f64),
+            ("round", f64::from(round)),
+            ("via_lemma", f64::from(u8::from(via))),
+        ]
+    }
+
+    /// The metadata every family shares: the theorem, its interestingness,
+    /// the axiom file, the context axioms (with `context_formulas` when
+    /// some came from FOF formulas, see [`Background`]).
+    pub fn base_metadata(&self, t: &Scored, d: u32, k: u32) -> serde_json::Value {
+        let mut meta = serde_json::json!({
+            "generator": GENERATOR_VERSION,
+            "domain": self.domain,
+            "axiom_file": self.name,
+            "d": d,
+            "k": k,
+            "theorem_id": t.id.to_string(),
+            "theorem": self.text(t.id),
+            "interestingness": {
+                "score": t.score,
+                "components": t.components,
+            },
+        });
+        Background::of(self, &self.context_axioms(t.id)).store(&mut meta);
+        meta
+    }
+}
+
+/// Inference steps in a certificate: the elements of every `steps` array
+/// in it, however deep (refutations, step lists, per-answer proofs).
+pub(in crate::tasks::tptp) fn count_steps(v: &serde_json::Value) -> usize {
+    match v {
+        serde_json::Value::Object(o) => o
+            .iter()
+            .map(|(k, x)| match (k.as_str(), x) {
+                ("steps", serde_json::Value::Array(a)) => {
+                    a.len() + a.iter().map(count_steps).sum::<usize>()
+                }
+                _ => count_steps(x),
+            })
+            .sum(),
+        serde_json::Value::Array(a) => a.iter().map(count_steps).sum(),
+        _ => 0,
+    }
+}
+
+/// The theorem order of a (family, level) cell of a domain: every pool
+/// theorem of every graph of the domain whose premises reach distance
+/// `reach` (0: all), as (graph index, pool index), in a fixed seeded
+/// permutation. Draw `j` of the cell takes entry `j mod len`, so the first
+/// `len` draws get distinct theorems wherever they come from, and a file
+/// contributes in proportion to its usable theorems (a file with a handful
+/// of them is not asked for as many as a rich one, which would only repeat
+/// them).
+pub fn theorem_order(
+    graphs: &[Graph],
+    seed: u64,
+    domain: &str,
+    cell: &[&str],
+    reach: u32,
+) -> Vec<(usize, usize)> {
+    let mut order: Vec<(usize, usize)> = graphs
+        .iter()
+        .enumerate()
+        .flat_map(|(gi, g)| {
+            (0..g.pool.len())
+                .filter(move |&i| g.reach[i] >= reach)
+                .map(move |i| (gi, i))
+        })
+        .collect();
+    let mut coords = vec![domain];
+    coords.extend_from_slice(cell);
+    let mut rng = crate::tasks::instance_rng(seed, &coords, u64::MAX);
+    rand::seq::SliceRandom::shuffle(order.as_mut_slice(), &mut rng);
+    order
+}
