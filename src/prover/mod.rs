@@ -40,11 +40,6 @@ pub use crate::certificate::{
 
 use crate::checker::{self, CheckProblem};
 use crate::derivation::Derivation;
-/// The canonical text of a clause, up to variants. It lives in
-/// [`crate::logic`]; this old path is kept only for the two call sites
-/// left in `tasks/tptp/select.rs` (every other caller imports it from
-/// `logic`) and can go once they do.
-pub use crate::logic::canonical_clause;
 use crate::logic::{Head, Literal, Matcher, TermBank, TermId};
 use crate::saturation::store::SimpDetail;
 use crate::saturation::{

@@ -569,5 +569,5 @@ pub(super) fn twins_of(
 /// `None` when it does not parse.
 pub(super) fn text_key(text: &str) -> Option<String> {
     let (bank, c) = super::super::parse_clauses(&[text.to_string()]).ok()?;
-    Some(crate::prover::canonical_clause(&bank, &c[0]))
+    Some(crate::logic::canonical_clause(&bank, &c[0]))
 }

@@ -263,7 +263,7 @@ pub fn generate(
     // background must not list, and the instance's deduplication key.
     let mut keys: Vec<String> = clauses
         .iter()
-        .map(|c| crate::prover::canonical_clause(&bank, c))
+        .map(|c| crate::logic::canonical_clause(&bank, c))
         .collect();
     let pool_keys: HashSet<String> = keys.iter().cloned().collect();
     let premise: Vec<bool> = entries.iter().map(|e| e.1).collect();
