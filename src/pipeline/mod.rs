@@ -11,6 +11,7 @@ mod progress;
 pub mod request;
 pub mod score;
 mod sources;
+mod summary;
 pub mod tptp;
 
 pub use generate::{LoopSettings, RunSummary};
