@@ -3,8 +3,8 @@
 
 use crate::prover::ProverLimits;
 use crate::saturation::Params;
-use crate::tasks::family::Registry;
 use crate::tasks::generation::{FamilyConfig, Section, SectionInfo, section_as, section_as_mut};
+use crate::tasks::registry::Registry;
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 
@@ -97,7 +97,7 @@ impl DatasetOptions {
 /// (`[tasks.<name>]`, [`crate::tasks::generation::FamilyConfig`]), each
 /// the family's own struct with the shared `count`, `levels` and
 /// `max_rows_per_shard`. The families come from
-/// [`crate::tasks::family::Registry::builtin`], in its order (which is the
+/// [`crate::tasks::registry::Registry::builtin`], in its order (which is the
 /// order the sections print in); a missing table takes the family's
 /// defaults and an unknown table name is refused.
 pub struct TasksSection {

@@ -5,7 +5,7 @@
 //! which parses arguments and runs the generators.
 
 use saturate::pipeline::{self, RunError};
-use saturate::tasks::family::Registry;
+use saturate::tasks::registry::Registry;
 use std::path::Path;
 
 /// A margin in accuracy points, 0-100.

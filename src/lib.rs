@@ -65,4 +65,5 @@ pub use dataset::Record;
 pub use prover::file::{ProveReport, prove_file};
 pub use prover::{Prover, ProverLimits};
 pub use saturation::Saturator;
-pub use tasks::family::{Registry, TaskFamily};
+pub use tasks::family::TaskFamily;
+pub use tasks::registry::Registry;

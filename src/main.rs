@@ -473,7 +473,7 @@ struct GenerateArgs {
 /// The registered families' generate commands, for `generate`'s argument.
 fn family_names() -> clap::builder::PossibleValuesParser {
     clap::builder::PossibleValuesParser::new(
-        saturate::tasks::family::Registry::shared()
+        saturate::tasks::registry::Registry::shared()
             .generations()
             .into_iter()
             .map(|g| clap::builder::PossibleValue::new(g.name()).help(g.about())),

@@ -13,7 +13,8 @@ mod common;
 use common::{run, stderr};
 use saturate::pipeline::score::{Row, read_dataset, score_row};
 use saturate::prover::{Prover, ProverLimits};
-use saturate::tasks::family::{Registry, ScoreContext};
+use saturate::tasks::family::ScoreContext;
+use saturate::tasks::registry::Registry;
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 

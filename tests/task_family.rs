@@ -7,10 +7,11 @@ use saturate::pipeline::generate::{LoopSettings, run_generators};
 use saturate::pipeline::score::{read_dataset, score_answers_with, verify_dataset_with};
 use saturate::prover::ProverLimits;
 use saturate::tasks::family::{
-    Attempt, Built, Cell, ConfigInfo, Fill, Generator, Registry, RejectReason, ScoreContext,
-    TaskFamily, Worker,
+    Attempt, Built, Cell, ConfigInfo, Fill, Generator, RejectReason, ScoreContext, TaskFamily,
+    Worker,
 };
 use saturate::tasks::instance_rng;
+use saturate::tasks::registry::Registry;
 use saturate::tasks::{Score, TaskError};
 use std::collections::BTreeMap;
 use std::path::Path;

@@ -1,4 +1,4 @@
-//! Traces (`tasks::trace`) on rows the real binary generates: every row of
+//! Traces (`tasks::trace`, dispatched by `Registry::trace`) on rows the real binary generates: every row of
 //! small datasets of every family (TPTP `--domain SET` at smoke limits,
 //! PL1 + PL2, EQ) whose certificate holds a proof or a countermodel gets a
 //! trace, and its last line is the one its kind ends with (`$false`, the
@@ -9,10 +9,15 @@
 mod common;
 
 use saturate::pipeline::score::{Row, read_dataset};
-use saturate::tasks::trace::trace;
+use saturate::tasks::registry::Registry;
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::path::Path;
+
+/// A row's trace as the trace column gets it (the registry's dispatch).
+fn trace(task: &str, metadata: &Value, certificate: &Value) -> Option<String> {
+    Registry::shared().trace(task, metadata, certificate)
+}
 
 fn json(s: &str) -> Value {
     serde_json::from_str(s).unwrap()

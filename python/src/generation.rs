@@ -12,7 +12,7 @@ use saturate::pipeline::tptp::{Stage, TptpRun};
 use saturate::pipeline::{
     FamilyRun, LoopSettings, Overrides, RunError, StageOptions, run_config, run_family,
 };
-use saturate::tasks::family::Registry;
+use saturate::tasks::registry::Registry;
 use std::path::PathBuf;
 
 /// An optional whole-number argument within `lo..=hi`, as a `ValueError`

@@ -9,7 +9,7 @@
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use saturate::pipeline::RunError;
-use saturate::tasks::family::Registry;
+use saturate::tasks::registry::Registry;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::OnceLock;
 

@@ -34,7 +34,7 @@
 
 pub mod model;
 pub mod text;
-use crate::tasks::family::Registry;
+use crate::tasks::registry::Registry;
 
 mod collect;
 mod judge;

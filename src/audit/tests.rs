@@ -7,7 +7,8 @@ use crate::tasks::TaskError;
 use crate::tasks::audit::ReaderAnswer;
 use crate::tasks::audit::{AuditItem, Exploit};
 use crate::tasks::family::ConfigInfo;
-use crate::tasks::family::{Registry, ScoreContext, TaskFamily};
+use crate::tasks::family::{ScoreContext, TaskFamily};
+use crate::tasks::registry::Registry;
 use std::collections::BTreeMap;
 
 /// A toy family whose rows are `label:value`; `leak` rows carry the

@@ -22,7 +22,7 @@ use crate::audit::{AuditSettings, Collector};
 use crate::dataset::{
     DatasetSpec, DatasetWriter, Manifest, Record, natural_cmp, read_dataset, read_manifest_of,
 };
-use crate::tasks::family::Registry;
+use crate::tasks::registry::Registry;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 

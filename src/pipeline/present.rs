@@ -153,7 +153,7 @@ pub fn spec(
 fn trace_of(r: &Record) -> Option<String> {
     let meta: serde_json::Value = serde_json::from_str(&r.metadata).ok()?;
     let cert: serde_json::Value = serde_json::from_str(&r.certificate).ok()?;
-    crate::tasks::trace::trace(&r.task, &meta, &cert)
+    crate::tasks::registry::Registry::shared().trace(&r.task, &meta, &cert)
 }
 
 fn split_by(s: &str) -> Result<SplitBy, String> {

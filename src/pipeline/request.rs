@@ -11,8 +11,9 @@ use super::RunError;
 use super::generate::{LoopSettings, RunSummary, run_generators};
 use super::tptp::{Stage, TptpRun, TptpSummary};
 use crate::config::Config;
-use crate::tasks::family::{Generator, Registry};
+use crate::tasks::family::Generator;
 use crate::tasks::generation::{Generation, StageHook};
+use crate::tasks::registry::Registry;
 use std::path::{Path, PathBuf};
 
 /// The registered family whose generate command is `name`; an input error

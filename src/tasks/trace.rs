@@ -55,20 +55,6 @@ use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write;
 
-/// The trace of a row of config `task` (its `task` column) from its parsed
-/// `metadata` and `certificate` columns (see the module's rules), rendered
-/// by the family that writes the config ([`super::family::TaskFamily::trace`]),
-/// or `None` when there is nothing to render: an unknown config; an
-/// entailment whose evidence is a saturated clause set rather than a
-/// refutation or a finite model; a PL row with neither a reference proof
-/// nor a counterexample; an EQ row without a proof; or fields missing or
-/// not of the expected shape.
-pub fn trace(task: &str, metadata: &Value, certificate: &Value) -> Option<String> {
-    let family = super::family::Registry::shared().family_of(task)?;
-    let lines = family.trace(task, metadata, certificate)?;
-    (!lines.is_empty()).then(|| lines.join("\n"))
-}
-
 /// An equivalence row: the two formulas, then the truth-table agreement of
 /// an equivalent pair or the separating assignment of a different one; a
 /// restatement row: the formula and the meaning-keeping rewrite steps.
@@ -528,8 +514,13 @@ fn unfillable(cert: &Value, start: usize, len: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tasks::family::Registry;
+    use crate::tasks::registry::Registry;
     use serde_json::json;
+
+    /// The registry's dispatch, as the trace column gets it.
+    fn trace(task: &str, metadata: &Value, certificate: &Value) -> Option<String> {
+        Registry::shared().trace(task, metadata, certificate)
+    }
 
     /// Each family renders its own configs (tests/traces.rs renders a row
     /// of every shipped config); a config no family writes has no trace.

@@ -139,10 +139,6 @@ impl TaskFamily for EqFamily {
         "eq"
     }
 
-    fn generation(&self) -> Option<&'static dyn Generation> {
-        Some(&EqGeneration)
-    }
-
     fn trace(
         &self,
         _: &str,

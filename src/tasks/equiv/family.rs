@@ -132,10 +132,6 @@ impl TaskFamily for EquivFamily {
         "equiv"
     }
 
-    fn generation(&self) -> Option<&'static dyn Generation> {
-        Some(&EquivGeneration)
-    }
-
     fn trace(
         &self,
         _: &str,

@@ -329,11 +329,6 @@ impl<T: PlTasks> TaskFamily for PlFamily<T> {
         T::FAMILY
     }
 
-    /// PL1's command `pl` generates PL2 too (one section for both).
-    fn generation(&self) -> Option<&'static dyn Generation> {
-        (T::FAMILY == "pl1").then_some(&PlGeneration as &'static dyn Generation)
-    }
-
     fn trace(&self, _: &str, metadata: &Value, certificate: &Value) -> Option<Vec<String>> {
         crate::tasks::trace::pl(metadata, certificate)
     }

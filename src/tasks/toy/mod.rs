@@ -153,10 +153,6 @@ impl TaskFamily for ToyFamily {
         Some(numbers(row).map(|n| prompt(&n)).map_err(|e| e.to_string()))
     }
 
-    fn generation(&self) -> Option<&'static dyn Generation> {
-        Some(&ToyGeneration)
-    }
-
     fn trace(&self, _: &str, metadata: &Value, _: &Value) -> Option<Vec<String>> {
         let n: Vec<u64> = metadata["numbers"]
             .as_array()?

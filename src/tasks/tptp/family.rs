@@ -152,10 +152,6 @@ impl TaskFamily for TptpFamily {
         "tptp"
     }
 
-    fn generation(&self) -> Option<&'static dyn Generation> {
-        Some(&TptpGeneration)
-    }
-
     fn trace(
         &self,
         config: &str,
