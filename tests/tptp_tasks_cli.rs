@@ -448,3 +448,39 @@ fn no_clause_is_mostly_an_answer_in_a_selection_cell() {
         serde_json::from_str(&std::fs::read_to_string(ds.join("summary.json")).unwrap()).unwrap();
     assert!(summary["repeats"].as_u64().unwrap_or(0) > 0, "{summary}");
 }
+
+/// Where the lead cannot be kept (GEO level 4: a few premise sets answer
+/// most deep theorems), the rows held back for it fill the cell from slot
+/// 2·count on, rather than leaving rows missing (the per-answer limit is
+/// lifted here so that only the lead holds rows back).
+#[test]
+fn held_back_rows_fill_a_cell_the_lead_cannot_fill() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cfg = tmp.path().join("sel.toml");
+    std::fs::write(
+        &cfg,
+        "[tasks.tptp]\nfamilies = [\"selection\"]\nselection_slots = 2\nmax_answer_share = 1.0\n",
+    )
+    .unwrap();
+    let out = tmp.path().join("out");
+    let o = saturate()
+        .args(["--domain", "GEO", "-q", "--levels", "4", "--count", "12"])
+        .arg("--config")
+        .arg(&cfg)
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}\n{}", stdout(&o), stderr(&o));
+    let ds = out.join("GEO/GEO-tasks");
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(ds.join("summary.json")).unwrap()).unwrap();
+    let cell = &summary["cells"]["premise_selection GEO L4"];
+    assert_eq!(cell["written"], 12, "{cell}");
+    // Its 24 slots were all walked: the lead held rows back, and those
+    // not needed in the end are counted as repeats.
+    assert_eq!(cell["candidates"], 24, "{cell}");
+    assert!(cell["repeats"].as_u64().unwrap_or(0) > 0, "{cell}");
+    let o = run(&["verify", "-q", ds.to_str().unwrap()]);
+    assert!(o.status.success(), "{}{}", stdout(&o), stderr(&o));
+}

@@ -30,7 +30,7 @@ use super::{Progress, RunError};
 use crate::audit::{AuditSettings, Collector};
 use crate::dataset::{DatasetError, DatasetSpec, DatasetWriter, Provenance, Record};
 use crate::prover::cost::{self, Costs};
-use crate::tasks::family::{Attempt, Cell, Fill, Generator, Worker};
+use crate::tasks::family::{Attempt, Built, Cell, Fill, Generator, Worker};
 use crate::tasks::fault::{self, RejectEntry};
 use rayon::prelude::*;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
@@ -183,6 +183,15 @@ pub fn unit_count(generators: &[&dyn Generator]) -> u64 {
 }
 
 /// The per-thread worker contexts of one generator.
+/// A row on offer to its cell: a fresh attempt (with its wall and CPU
+/// seconds and its costs), or a built row held back for the lead of
+/// [`Generator::balanced_items`] and offered again once the walk ends
+/// short.
+enum Offer {
+    Fresh(Attempt, f64, Costs, f64),
+    Again(Built),
+}
+
 struct Workers(Vec<Mutex<Option<Worker>>>);
 
 /// Runs every cell of `generators` into `writer` and finishes the dataset
@@ -315,91 +324,139 @@ pub fn generate(
         // Per balanced item: rows of this cell with it in the answer, and
         // with it outside ([`Generator::balanced_items`]).
         let mut tallies: HashMap<String, (u64, u64)> = HashMap::new();
-        'walk: while cs.written < cell.count && next < budget && patience.is_none_or(|k| misses < k)
-        {
-            let want = match cell.fill {
-                Fill::Slots => chunk,
-                Fill::UntilFull { .. } => (cell.count - cs.written).max(chunk),
-            };
-            let end = next.saturating_add(want).min(budget);
-            let ws = &workers[p.generator];
-            let results: Vec<(Attempt, f64, Costs, f64)> = pool.install(|| {
-                (next..end)
-                    .into_par_iter()
-                    .map(|index| {
-                        let t = Instant::now();
-                        let (c0, cpu) = (cost::current(), cost::now());
-                        let slot = rayon::current_thread_index().unwrap_or(0) % ws.0.len();
-                        let mut guard = ws.0[slot].lock().unwrap_or_else(|e| e.into_inner());
-                        let worker = guard.get_or_insert_with(|| gen_ref.new_worker());
-                        let caught = fault::catch(|| {
-                            fault::maybe_panic(p.first_ordinal.saturating_add(index));
-                            gen_ref.build(cell, index, worker)
-                        });
-                        let attempt = caught.unwrap_or_else(|panic| {
-                            // The context may be half-updated: start afresh.
-                            *guard = None;
-                            Attempt {
-                                built: None,
-                                rejects: vec!["generator_panic"],
-                                bugs: vec![RejectEntry::from_panic(cell.id(index), panic)],
-                            }
-                        });
-                        (
-                            attempt,
-                            t.elapsed().as_secs_f64(),
-                            cost::current().since(c0),
-                            cost::secs(cpu),
-                        )
+        // Rows held back because an item of their answer was past its
+        // lead, in index order: offered again without the lead (a row less
+        // balanced beats a row missing) at the first lenient slot.
+        let mut held: Vec<(u64, Built)> = Vec::new();
+        // From this slot on the lead is not kept: the held rows are
+        // offered first, then every row as it comes. Twice `count` (or the
+        // budget): a cell the lead lets fill in that many slots is kept
+        // balanced, one it does not costs no more than twice its rows.
+        let lenient_from = budget.min(cell.count.saturating_mul(2));
+        'walk: loop {
+            let walking =
+                cs.written < cell.count && next < budget && patience.is_none_or(|k| misses < k);
+            // Held rows go back on offer once the walk reaches the lenient
+            // slots (or ends), before any slot past that point is read.
+            let flush =
+                !held.is_empty() && cs.written < cell.count && (next >= lenient_from || !walking);
+            let (items, end): (Vec<(u64, Offer)>, Option<u64>) = if flush {
+                let items = std::mem::take(&mut held)
+                    .into_iter()
+                    .map(|(index, built)| (index, Offer::Again(built)))
+                    .collect();
+                (items, None)
+            } else if walking {
+                let want = match cell.fill {
+                    Fill::Slots => chunk,
+                    Fill::UntilFull { .. } => (cell.count - cs.written).max(chunk),
+                };
+                // A batch ends at the first lenient slot, so the held
+                // rows are offered there whatever the batch size.
+                let stop_at = if next < lenient_from {
+                    lenient_from
+                } else {
+                    budget
+                };
+                let end = next.saturating_add(want).min(stop_at);
+                let ws = &workers[p.generator];
+                let results: Vec<(Attempt, f64, Costs, f64)> = pool.install(|| {
+                    (next..end)
+                        .into_par_iter()
+                        .map(|index| {
+                            let t = Instant::now();
+                            let (c0, cpu) = (cost::current(), cost::now());
+                            let slot = rayon::current_thread_index().unwrap_or(0) % ws.0.len();
+                            let mut guard = ws.0[slot].lock().unwrap_or_else(|e| e.into_inner());
+                            let worker = guard.get_or_insert_with(|| gen_ref.new_worker());
+                            let caught = fault::catch(|| {
+                                fault::maybe_panic(p.first_ordinal.saturating_add(index));
+                                gen_ref.build(cell, index, worker)
+                            });
+                            let attempt = caught.unwrap_or_else(|panic| {
+                                // The context may be half-updated: start afresh.
+                                *guard = None;
+                                Attempt {
+                                    built: None,
+                                    rejects: vec!["generator_panic"],
+                                    bugs: vec![RejectEntry::from_panic(cell.id(index), panic)],
+                                }
+                            });
+                            (
+                                attempt,
+                                t.elapsed().as_secs_f64(),
+                                cost::current().since(c0),
+                                cost::secs(cpu),
+                            )
+                        })
+                        .collect()
+                });
+                let items = results
+                    .into_iter()
+                    .enumerate()
+                    .map(|(k, (a, secs, spent, cpu))| {
+                        (next + k as u64, Offer::Fresh(a, secs, spent, cpu))
                     })
-                    .collect()
-            });
-            for (k, (attempt, secs, spent, cpu)) in results.into_iter().enumerate() {
-                if cs.written == cell.count || patience.is_some_and(|k| misses >= k) {
+                    .collect();
+                (items, Some(end))
+            } else {
+                break;
+            };
+            for (index, offer) in items {
+                let again = matches!(offer, Offer::Again(_));
+                if cs.written == cell.count || (!again && patience.is_some_and(|k| misses >= k)) {
                     break 'walk;
                 }
-                let index = next + k as u64;
-                cs.candidates += 1;
-                cs.seconds += secs;
-                cs.cpu_seconds += cpu;
-                cs.cost.add(spent);
-                for r in attempt.rejects {
-                    *cs.rejects.entry(r.to_string()).or_default() += 1;
-                }
-                for b in attempt.bugs {
-                    match b.kind {
-                        "generator_panic" => cs.generator_panics += 1,
-                        _ => cs.certificate_failures += 1,
+                let built = match offer {
+                    Offer::Again(built) => {
+                        cs.repeats -= 1;
+                        built
                     }
-                    tracing::error!("BUG: {} at {}: {}", b.kind, b.slot, b.reason);
-                    if settings.strict && stop.is_none() {
-                        stop = Some(RunError::Defect(format!(
-                            "--strict: {} at {}: {}{}; no dataset written",
-                            b.kind,
-                            b.slot,
-                            b.reason,
-                            b.problem_tptp
-                                .as_ref()
-                                .map_or(String::new(), |p| format!("\nproblem:\n{p}"))
-                        )));
+                    Offer::Fresh(attempt, secs, spent, cpu) => {
+                        cs.candidates += 1;
+                        cs.seconds += secs;
+                        cs.cpu_seconds += cpu;
+                        cs.cost.add(spent);
+                        for r in attempt.rejects {
+                            *cs.rejects.entry(r.to_string()).or_default() += 1;
+                        }
+                        for b in attempt.bugs {
+                            match b.kind {
+                                "generator_panic" => cs.generator_panics += 1,
+                                _ => cs.certificate_failures += 1,
+                            }
+                            tracing::error!("BUG: {} at {}: {}", b.kind, b.slot, b.reason);
+                            if settings.strict && stop.is_none() {
+                                stop = Some(RunError::Defect(format!(
+                                    "--strict: {} at {}: {}{}; no dataset written",
+                                    b.kind,
+                                    b.slot,
+                                    b.reason,
+                                    b.problem_tptp
+                                        .as_ref()
+                                        .map_or(String::new(), |p| format!("\nproblem:\n{p}"))
+                                )));
+                            }
+                            summary.bugs.push(b);
+                        }
+                        if stop.is_some() {
+                            break 'cells;
+                        }
+                        done += 1;
+                        progress.tick(done.min(total));
+                        let Some(built) = attempt.built else {
+                            cs.gave_up += 1;
+                            misses += 1;
+                            continue;
+                        };
+                        if !seen.insert(key_digest(&built.key)) {
+                            cs.duplicates += 1;
+                            misses += 1;
+                            continue;
+                        }
+                        built
                     }
-                    summary.bugs.push(b);
-                }
-                if stop.is_some() {
-                    break 'cells;
-                }
-                done += 1;
-                progress.tick(done.min(total));
-                let Some(built) = attempt.built else {
-                    cs.gave_up += 1;
-                    misses += 1;
-                    continue;
                 };
-                if !seen.insert(key_digest(&built.key)) {
-                    cs.duplicates += 1;
-                    misses += 1;
-                    continue;
-                }
                 let group = match (&built.group, group_cap) {
                     (Some(group), Some(cap)) => {
                         let d = key_digest(group);
@@ -418,9 +475,10 @@ pub fn generate(
                         let (a, o) = tallies.get(text).copied().unwrap_or((0, 0));
                         *answer && a + 1 > o + lead
                     };
-                    if items.iter().any(over) {
+                    if !again && index < lenient_from && items.iter().any(over) {
                         cs.repeats += 1;
                         misses += 1;
+                        held.push((index, built));
                         continue;
                     }
                 }
@@ -486,8 +544,13 @@ pub fn generate(
                     break 'cells;
                 }
             }
-            next = end;
-            trimmer.maybe();
+            match end {
+                Some(end) => {
+                    next = end;
+                    trimmer.maybe();
+                }
+                None => {}
+            }
         }
         cs.shortfall = cell.count - cs.written;
         cs.peak_rss_mib = rss.take().unwrap_or(0) / 1024;

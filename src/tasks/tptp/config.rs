@@ -200,7 +200,9 @@ pub struct TasksConfig {
     /// Selection: how many more rows of a cell a pool clause may be in the
     /// answer of than a distractor, as a share of `count` (at least 4
     /// rows). A row that would take one of its answer's clauses past it is
-    /// skipped as a repeat. On a small theory a few clauses are premises
+    /// held back; held rows fill the cell from slot 2·count on (the lead is
+    /// not kept from there), so a theory where it cannot be kept (GEO level
+    /// 4) still fills, at no more than twice the slots. On a small theory a few clauses are premises
     /// of most deep theorems and cannot stand beside many others without
     /// giving a smaller answer (TOP level 3: `meet(X0,X1)=meet(X1,X0)` in
     /// 33 answers of 200 rows, never a distractor), so a reader that
