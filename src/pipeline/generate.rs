@@ -544,12 +544,9 @@ pub fn generate(
                     break 'cells;
                 }
             }
-            match end {
-                Some(end) => {
-                    next = end;
-                    trimmer.maybe();
-                }
-                None => {}
+            if let Some(end) = end {
+                next = end;
+                trimmer.maybe();
             }
         }
         cs.shortfall = cell.count - cs.written;
