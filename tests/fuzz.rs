@@ -777,7 +777,9 @@ fn datasets() -> &'static [PathBuf] {
             std::fs::write(&smoke_path, smoke).unwrap();
             let smoke = smoke_path;
             let (pl, eq, tp, equiv) = (at("pl"), at("eq"), at("tptp"), at("equiv"));
-            let runs: [Vec<&str>; 4] = [
+            let toy = at("toy");
+            #[allow(unused_mut)]
+            let mut runs: Vec<Vec<&str>> = vec![
                 vec![
                     "pl",
                     "--families",
@@ -804,18 +806,26 @@ fn datasets() -> &'static [PathBuf] {
                     &tp,
                 ],
             ];
+            // A toy-family build registers the registry's test family too:
+            // its config gets rows like every other.
+            #[cfg(feature = "toy-family")]
+            runs.push(vec!["generate", "toy", "--count", "2", "--seed", "3", "--out", &toy]);
             for args in runs {
                 let mut a = args.clone();
                 a.push("-q");
                 let o = run(&a);
                 assert!(o.status.success(), "{a:?}: {}", common::stderr(&o));
             }
-            let dirs = vec![
+            #[allow(unused_mut)]
+            let mut dirs = vec![
                 PathBuf::from(pl),
                 PathBuf::from(eq),
                 PathBuf::from(equiv),
                 PathBuf::from(tp).join("SET/SET-tasks"),
             ];
+            if cfg!(feature = "toy-family") {
+                dirs.push(PathBuf::from(toy));
+            }
             (tmp, dirs)
         })
         .1

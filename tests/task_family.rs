@@ -42,11 +42,11 @@ fn number(row: &Record) -> Result<u64, String> {
 
 impl TaskFamily for Parity {
     fn name(&self) -> &'static str {
-        "toy"
+        "digits"
     }
     fn configs(&self) -> Vec<ConfigInfo> {
         vec![ConfigInfo {
-            name: "toy_parity",
+            name: "digit_parity",
             description: "Is the digit sum even?",
         }]
     }
@@ -87,7 +87,7 @@ impl Generator for ParityRun {
     fn cells(&self) -> Vec<Cell> {
         (1..=3)
             .map(|level| Cell {
-                config: "toy_parity",
+                config: "digit_parity",
                 group: "TOY".into(),
                 level,
                 count: self.count,
@@ -188,21 +188,21 @@ fn a_toy_family_gets_generation_sharding_scoring_and_verification() {
     // Ids follow the one scheme; the summary counts per cell.
     let all = rows(&one);
     assert!(
-        all.keys().all(|id| id.starts_with("toy_parity-TOY-L")),
+        all.keys().all(|id| id.starts_with("digit_parity-TOY-L")),
         "{all:?}"
     );
     let summary: serde_json::Value =
         serde_json::from_slice(&std::fs::read(one.join("summary.json")).unwrap()).unwrap();
     assert_eq!(summary["total_rows"], 120);
-    assert_eq!(summary["cells"]["toy_parity TOY L1"]["written"], 40);
+    assert_eq!(summary["cells"]["digit_parity TOY L1"]["written"], 40);
 
     // Verification and scoring go through the registry.
     let registry = Registry::builtin().with(&PARITY);
     let v = verify_dataset_with(&one, &registry).unwrap();
     assert!(v.failures.is_empty(), "{:?}", v.failures);
-    assert_eq!(v.checked["toy_parity"], 120);
+    assert_eq!(v.checked["digit_parity"], 120);
     let unknown = verify_dataset_with(&one, &Registry::builtin()).unwrap();
-    assert_eq!(unknown.skipped["toy_parity"], 120);
+    assert_eq!(unknown.skipped["digit_parity"], 120);
 
     let answers = tmp.path().join("answers.jsonl");
     let mut text = String::new();
@@ -387,7 +387,7 @@ impl Generator for GroupedRun {
             .iter()
             .flat_map(|g| {
                 (1..=2).map(|level| Cell {
-                    config: "toy_parity",
+                    config: "digit_parity",
                     group: g.to_string(),
                     level,
                     count: 3,
