@@ -401,6 +401,30 @@ fn deep_levels_and_rounds_carry_their_difficulty() {
     assert!(stderr(&o).contains("--levels"), "{}", stderr(&o));
 }
 
+/// A selection-only run of `domain` at one `level` and `count` rows, with
+/// `extra` appended to its `[tasks.tptp]` table; the dataset folder.
+fn selection_run(tmp: &Path, domain: &str, level: &str, count: &str, extra: &str) -> PathBuf {
+    let cfg = tmp.join("sel.toml");
+    std::fs::write(
+        &cfg,
+        format!("[tasks.tptp]\nfamilies = [\"selection\"]\n{extra}"),
+    )
+    .unwrap();
+    let out = tmp.join("out");
+    let o = saturate()
+        .args([
+            "--domain", domain, "-q", "--levels", level, "--count", count,
+        ])
+        .arg("--config")
+        .arg(&cfg)
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}\n{}", stdout(&o), stderr(&o));
+    out.join(format!("{domain}/{domain}-tasks"))
+}
+
 /// No pool clause of a selection cell is in the answer of more of its rows
 /// than it is a distractor in, by more than the lead allowed
 /// (`max_answer_lead`, at least 4 rows): on TOP level 4 a few clauses are
@@ -410,19 +434,7 @@ fn deep_levels_and_rounds_carry_their_difficulty() {
 #[test]
 fn no_clause_is_mostly_an_answer_in_a_selection_cell() {
     let tmp = tempfile::tempdir().unwrap();
-    let cfg = tmp.path().join("sel.toml");
-    std::fs::write(&cfg, "[tasks.tptp]\nfamilies = [\"selection\"]\n").unwrap();
-    let out = tmp.path().join("out");
-    let o = saturate()
-        .args(["--domain", "TOP", "-q", "--levels", "4", "--count", "40"])
-        .arg("--config")
-        .arg(&cfg)
-        .arg("--out")
-        .arg(&out)
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}\n{}", stdout(&o), stderr(&o));
-    let ds = out.join("TOP/TOP-tasks");
+    let ds = selection_run(tmp.path(), "TOP", "4", "40", "");
     let rows = read_dataset(&ds).unwrap();
     assert_eq!(rows.len(), 40);
     let mut tally: BTreeMap<String, (u32, u32)> = BTreeMap::new();
@@ -456,23 +468,8 @@ fn no_clause_is_mostly_an_answer_in_a_selection_cell() {
 #[test]
 fn held_back_rows_fill_a_cell_the_lead_cannot_fill() {
     let tmp = tempfile::tempdir().unwrap();
-    let cfg = tmp.path().join("sel.toml");
-    std::fs::write(
-        &cfg,
-        "[tasks.tptp]\nfamilies = [\"selection\"]\nselection_slots = 2\nmax_answer_share = 1.0\n",
-    )
-    .unwrap();
-    let out = tmp.path().join("out");
-    let o = saturate()
-        .args(["--domain", "GEO", "-q", "--levels", "4", "--count", "12"])
-        .arg("--config")
-        .arg(&cfg)
-        .arg("--out")
-        .arg(&out)
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}\n{}", stdout(&o), stderr(&o));
-    let ds = out.join("GEO/GEO-tasks");
+    let extra = "selection_slots = 2\nmax_answer_share = 1.0\n";
+    let ds = selection_run(tmp.path(), "GEO", "4", "12", extra);
     let summary: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(ds.join("summary.json")).unwrap()).unwrap();
     let cell = &summary["cells"]["premise_selection GEO L4"];

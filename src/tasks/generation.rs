@@ -134,6 +134,30 @@ pub fn cell_grid(rows: impl IntoIterator<Item = GridRow>, levels: &[u8], count: 
         .collect()
 }
 
+/// The [`FamilyConfig::rows`] and [`FamilyConfig::set_rows`] of a section
+/// struct whose shared block is its `count`, `levels` and
+/// `max_rows_per_shard` fields (every family's: serde's `flatten` cannot
+/// embed [`Rows`] in a struct that refuses unknown keys). Used inside
+/// `impl FamilyConfig for ...`.
+#[macro_export]
+macro_rules! rows_fields {
+    () => {
+        fn rows(&self) -> $crate::tasks::generation::Rows {
+            $crate::tasks::generation::Rows {
+                count: self.count,
+                levels: self.levels.clone(),
+                max_rows_per_shard: self.max_rows_per_shard,
+            }
+        }
+
+        fn set_rows(&mut self, rows: $crate::tasks::generation::Rows) {
+            self.count = rows.count;
+            self.levels = rows.levels;
+            self.max_rows_per_shard = rows.max_rows_per_shard;
+        }
+    };
+}
+
 /// A family's configuration section (`[tasks.<NAME>]`): a serde struct
 /// with defaults and unknown keys refused, the [`Rows`] block and the
 /// family's own checks.

@@ -11,7 +11,7 @@ use crate::tasks::family::{
     Attempt, Cell, ConfigInfo, Fill, Generator, RejectReason, ScoreContext, TaskFamily, Worker,
 };
 use crate::tasks::generation::{
-    FamilyConfig, Generation, GridRow, Rows, Section, SectionInfo, cell_grid, section_as,
+    FamilyConfig, Generation, GridRow, Section, SectionInfo, cell_grid, section_as,
 };
 use crate::tasks::{Score, TaskError};
 use serde::{Deserialize, Serialize};
@@ -49,19 +49,7 @@ impl Default for EqConfig {
 impl FamilyConfig for EqConfig {
     const NAME: &'static str = "eq";
 
-    fn rows(&self) -> Rows {
-        Rows {
-            count: self.count,
-            levels: self.levels.clone(),
-            max_rows_per_shard: self.max_rows_per_shard,
-        }
-    }
-
-    fn set_rows(&mut self, rows: Rows) {
-        self.count = rows.count;
-        self.levels = rows.levels;
-        self.max_rows_per_shard = rows.max_rows_per_shard;
-    }
+    crate::rows_fields!();
 
     fn validate(&self) -> Result<(), String> {
         if let Some(l) = self.levels.iter().find(|&&l| GenParams::level(l).is_none()) {

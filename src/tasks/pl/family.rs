@@ -16,7 +16,7 @@ use crate::tasks::family::{
     metadata_json,
 };
 use crate::tasks::generation::{
-    FamilyConfig, Generation, GridRow, MAX_COUNT, Rows, Section, SectionInfo, cell_grid, section_as,
+    FamilyConfig, Generation, GridRow, MAX_COUNT, Section, SectionInfo, cell_grid, section_as,
 };
 use crate::tasks::{Score, TaskError};
 use serde::{Deserialize, Serialize};
@@ -172,19 +172,7 @@ impl PlConfig {
 impl FamilyConfig for PlConfig {
     const NAME: &'static str = "pl";
 
-    fn rows(&self) -> Rows {
-        Rows {
-            count: self.count,
-            levels: self.levels.clone(),
-            max_rows_per_shard: self.max_rows_per_shard,
-        }
-    }
-
-    fn set_rows(&mut self, rows: Rows) {
-        self.count = rows.count;
-        self.levels = rows.levels;
-        self.max_rows_per_shard = rows.max_rows_per_shard;
-    }
+    crate::rows_fields!();
 
     fn validate(&self) -> Result<(), String> {
         for (key, v, hi) in [

@@ -18,7 +18,7 @@ use crate::tasks::family::{
     metadata_json,
 };
 use crate::tasks::generation::{
-    FamilyConfig, Generation, GridRow, Rows, Section, SectionInfo, cell_grid, section_as,
+    FamilyConfig, Generation, GridRow, Section, SectionInfo, cell_grid, section_as,
 };
 use crate::tasks::{Score, TaskError};
 use rand::Rng;
@@ -56,19 +56,7 @@ impl Default for ToyConfig {
 impl FamilyConfig for ToyConfig {
     const NAME: &'static str = "toy";
 
-    fn rows(&self) -> Rows {
-        Rows {
-            count: self.count,
-            levels: self.levels.clone(),
-            max_rows_per_shard: self.max_rows_per_shard,
-        }
-    }
-
-    fn set_rows(&mut self, rows: Rows) {
-        self.count = rows.count;
-        self.levels = rows.levels;
-        self.max_rows_per_shard = rows.max_rows_per_shard;
-    }
+    crate::rows_fields!();
 
     fn validate(&self) -> Result<(), String> {
         match self.levels.iter().find(|&&l| !(1..=9).contains(&l)) {

@@ -30,7 +30,7 @@ use crate::tasks::family::{
 };
 use crate::tasks::fault::{self, RejectEntry};
 use crate::tasks::generation::{
-    FamilyConfig, Generation, GridRow, MAX_COUNT, Rows, Section, SectionInfo, StageHook, cell_grid,
+    FamilyConfig, Generation, GridRow, MAX_COUNT, Section, SectionInfo, StageHook, cell_grid,
 };
 use crate::tasks::instance_rng;
 use crate::tasks::{Score, TaskError};
@@ -67,19 +67,7 @@ impl RejectReason for Reject {
 impl FamilyConfig for TasksConfig {
     const NAME: &'static str = "tptp";
 
-    fn rows(&self) -> Rows {
-        Rows {
-            count: self.count,
-            levels: self.levels.clone(),
-            max_rows_per_shard: self.max_rows_per_shard,
-        }
-    }
-
-    fn set_rows(&mut self, rows: Rows) {
-        self.count = rows.count;
-        self.levels = rows.levels;
-        self.max_rows_per_shard = rows.max_rows_per_shard;
-    }
+    crate::rows_fields!();
 
     fn validate(&self) -> Result<(), String> {
         let within = |key: &str, v: u64, lo: u64, hi: u64| {
