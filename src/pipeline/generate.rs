@@ -30,7 +30,7 @@ use super::{Progress, RunError};
 use crate::audit::{AuditSettings, Collector};
 use crate::dataset::{DatasetError, DatasetSpec, DatasetWriter, Provenance, Record};
 use crate::prover::cost::{self, Costs};
-use crate::tasks::family::{Attempt, Built, Cell, Fill, Generator, Worker};
+use crate::tasks::family::{Attempt, BalanceRule, Built, Cell, Fill, Generator, Worker};
 use crate::tasks::fault::{self, RejectEntry};
 use rayon::prelude::*;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
@@ -328,6 +328,9 @@ pub fn generate(
         // lead, in index order: offered again without the lead (a row less
         // balanced beats a row missing) at the first lenient slot.
         let mut held: Vec<(u64, Built)> = Vec::new();
+        // Rows skipped with the other row of their pair
+        // ([`BalanceRule::BothSidesSkipped`]).
+        let mut skip: HashSet<u64> = HashSet::new();
         // From this slot on the lead is not kept: the held rows are
         // offered first, then every row as it comes. Twice `count` (or the
         // budget): a cell the lead lets fill in that many slots is kept
@@ -469,23 +472,44 @@ pub fn generate(
                     }
                     _ => None,
                 };
-                let balance = gen_ref.balanced_items(cell, &built);
-                if let Some((lead, items)) = &balance {
-                    let over = |(text, answer): &(String, bool)| {
-                        let (a, o) = tallies.get(text).copied().unwrap_or((0, 0));
-                        *answer && a + 1 > o + lead
-                    };
-                    if !again && index < lenient_from && items.iter().any(over) {
-                        cs.repeats += 1;
-                        misses += 1;
-                        held.push((index, built));
-                        continue;
+                if skip.remove(&index) {
+                    cs.repeats += 1;
+                    misses += 1;
+                    continue;
+                }
+                let balance = gen_ref.balanced_items(cell, index, &built);
+                if let Some(b) = &balance {
+                    match b.rule {
+                        BalanceRule::AnswerSideHeld { hard } => {
+                            if !again && index < lenient_from && b.over(&tallies, b.lead) {
+                                cs.repeats += 1;
+                                misses += 1;
+                                held.push((index, built));
+                                continue;
+                            }
+                            if b.over(&tallies, hard) {
+                                // Past even the lenient lead: skipped for
+                                // good (a held row counts as a repeat
+                                // again).
+                                cs.repeats += 1;
+                                misses += 1;
+                                continue;
+                            }
+                        }
+                        BalanceRule::BothSidesSkipped { partner } => {
+                            if b.over(&tallies, b.lead) {
+                                cs.repeats += 1;
+                                misses += 1;
+                                skip.extend(partner);
+                                continue;
+                            }
+                        }
                     }
                 }
                 if let Some(d) = group {
                     *groups.entry(d).or_insert(0u64) += 1;
                 }
-                for (text, answer) in balance.map(|b| b.1).unwrap_or_default() {
+                for (text, answer) in balance.map(|b| b.items).unwrap_or_default() {
                     let e = tallies.entry(text).or_insert((0, 0));
                     if answer {
                         e.0 += 1;

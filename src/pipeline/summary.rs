@@ -174,7 +174,7 @@ impl RunSummary {
         }
         if self.repeats > 0 {
             s.push_str(&format!(
-                "\n{} certified instances were skipped as repeats: their answer was already that of as many rows of their cell as one answer may have (premise selection: `max_answer_share`), or one of its clauses was already in the answer of more of the cell's rows than it was a distractor in, by the lead allowed (`max_answer_lead`), so no answer and no clause dominates a cell.\n",
+                "\n{} certified instances were skipped as repeats: their answer was already that of as many rows of their cell as one answer may have (premise selection: `max_answer_share`), or one of its clauses was already in the answer of more of the cell's rows than it was a distractor in, by the lead allowed (`max_answer_lead`, twice that from slot 2·count on), or (conjecture entailment) a premise it replaced or its replacement was already in more rows of one label than of the other, by the lead allowed (`max_premise_lead`; both rows of the pair are skipped), so no answer and no clause dominates a cell.\n",
                 self.repeats
             ));
         }

@@ -394,6 +394,59 @@ pub fn prompt_difference(stored: &str, rendered: &str) -> Option<String> {
     ))
 }
 
+/// The balance a cell keeps over the items of its rows
+/// ([`Generator::balanced_items`]): per item text, how many of the cell's
+/// rows have it on the answer side (in the answer, or in a True row) and
+/// how many on the other side. A reader that learns which texts usually
+/// sit on which side then learns little.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Balance {
+    /// How many more rows an item may be on one side of than on the other.
+    pub lead: u64,
+    /// The row's items, each with its side (`true`: the answer side).
+    pub items: Vec<(String, bool)>,
+    /// Which sides are kept and what happens to a row past the lead.
+    pub rule: BalanceRule,
+}
+
+/// How a cell keeps its [`Balance`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BalanceRule {
+    /// Only the answer side may not lead by more than the lead. A row
+    /// that would take an item past it is held back and offered again
+    /// once the walk reaches its lenient slots, where the lead allowed is
+    /// `hard` (a row less balanced beats a row missing, but not a row
+    /// whose answer is told by its words: premise selection).
+    AnswerSideHeld {
+        /// The lead allowed in the lenient slots; a row past it is
+        /// skipped for good.
+        hard: u64,
+    },
+    /// Neither side may lead by more than the lead. A row that would take
+    /// an item past it is skipped for good, and so is the row at
+    /// `partner` (the other row of its minimal pair), so that pairs stay
+    /// whole (conjecture entailment).
+    BothSidesSkipped {
+        /// The index of the row that shares this row's fate.
+        partner: Option<u64>,
+    },
+}
+
+impl Balance {
+    /// Whether adding this row to `tallies` (per item: rows on the answer
+    /// side, rows on the other) would take an item past `lead`.
+    pub fn over(&self, tallies: &std::collections::HashMap<String, (u64, u64)>, lead: u64) -> bool {
+        self.items.iter().any(|(text, answer)| {
+            let (a, o) = tallies.get(text).copied().unwrap_or((0, 0));
+            match (self.rule, *answer) {
+                (_, true) => a + 1 > o + lead,
+                (BalanceRule::BothSidesSkipped { .. }, false) => o + 1 > a + lead,
+                (BalanceRule::AnswerSideHeld { .. }, false) => false,
+            }
+        })
+    }
+}
+
 /// One run of a family: its cells and how to build an instance.
 pub trait Generator: Sync {
     /// The family this run belongs to.
@@ -422,13 +475,12 @@ pub trait Generator: Sync {
         None
     }
 
-    /// The items of a built row whose labels its cell keeps balanced, as
-    /// (text, is in the answer), with the lead allowed: how many more of
-    /// the cell's rows an item may be in the answer of than outside it
-    /// (default: none kept). A row that would take one of its answer's
-    /// items past the lead is skipped as a repeat and the cell walks on, so
-    /// that which texts are usually answers tells a reader little.
-    fn balanced_items(&self, _cell: &Cell, _built: &Built) -> Option<(u64, Vec<(String, bool)>)> {
+    /// What the built row at `index` adds to the balance its cell keeps
+    /// ([`Balance`]):
+    /// items (texts) whose sides a reader must not be able to learn, with
+    /// the lead allowed and what happens to a row past it (default: no
+    /// balance kept).
+    fn balanced_items(&self, _cell: &Cell, _index: u64, _built: &Built) -> Option<Balance> {
         None
     }
 
@@ -491,6 +543,29 @@ mod tests {
         assert!(d.contains("(end of prompt)"), "{d}");
         // A difference in line endings alone is still a difference.
         assert!(prompt_difference("a\n", "a").is_some());
+    }
+
+    #[test]
+    fn a_balance_is_past_its_lead_on_the_sides_it_keeps() {
+        let tallies: std::collections::HashMap<String, (u64, u64)> =
+            [("a".to_string(), (5, 2)), ("b".to_string(), (1, 4))].into();
+        let row = |items: &[(&str, bool)], rule| Balance {
+            lead: 3,
+            items: items.iter().map(|&(t, s)| (t.to_string(), s)).collect(),
+            rule,
+        };
+        let held = BalanceRule::AnswerSideHeld { hard: 6 };
+        let pair = BalanceRule::BothSidesSkipped { partner: Some(1) };
+        // "a" leads by 3 on the answer side: one more row passes the lead,
+        // not the hard one; a new text starts at zero.
+        assert!(row(&[("a", true)], held).over(&tallies, 3));
+        assert!(!row(&[("a", true)], held).over(&tallies, 6));
+        assert!(!row(&[("c", true), ("a", false)], held).over(&tallies, 3));
+        // Only the pair rule keeps the other side: "b" leads there by 3.
+        assert!(!row(&[("b", false)], held).over(&tallies, 3));
+        assert!(row(&[("b", false)], pair).over(&tallies, 3));
+        // A row that narrows a lead is never past it.
+        assert!(!row(&[("a", false), ("b", true)], pair).over(&tallies, 3));
     }
 
     #[test]

@@ -25,8 +25,8 @@ use crate::saturation::Params;
 use crate::tasks::answer::AnswerShape;
 use crate::tasks::audit::{AuditItem, ReaderAnswer};
 use crate::tasks::family::{
-    Attempt, Built, Cell, ConfigInfo, Fill, Generator, RejectReason, ScoreContext, TaskFamily,
-    Worker, certificate_json, metadata_json,
+    Attempt, Balance, BalanceRule, Built, Cell, ConfigInfo, Fill, Generator, RejectReason,
+    ScoreContext, TaskFamily, Worker, certificate_json, metadata_json,
 };
 use crate::tasks::fault::{self, RejectEntry};
 use crate::tasks::generation::{
@@ -481,20 +481,50 @@ impl Generator for TptpGenerator {
             .then(|| answer_cap(self.tasks.max_answer_share, cell.count))
     }
 
-    fn balanced_items(&self, cell: &Cell, built: &Built) -> Option<(u64, Vec<(String, bool)>)> {
-        if Family::from_config(cell.config) != Some(Family::Selection) {
-            return None;
+    fn balanced_items(&self, cell: &Cell, index: u64, built: &Built) -> Option<Balance> {
+        let share = |s: f64, min: u64| ((s * cell.count as f64).ceil() as u64).max(min);
+        match Family::from_config(cell.config)? {
+            Family::Selection => {
+                let meta: serde_json::Value = serde_json::from_str(&built.metadata).ok()?;
+                let pool = super::str_list(&meta, "pool").ok()?;
+                let answer = super::select::parse_answer(&built.answer, pool.len()).ok()?;
+                let items = pool
+                    .into_iter()
+                    .enumerate()
+                    .map(|(i, text)| (text, answer.contains(&(i + 1))))
+                    .collect();
+                let lead = share(self.tasks.max_answer_lead, 4);
+                Some(Balance {
+                    lead,
+                    items,
+                    rule: BalanceRule::AnswerSideHeld { hard: 2 * lead },
+                })
+            }
+            // A paired False row (slot 2j) stands for its pair: the
+            // premises it replaced are in the True row (slot 2j + 1) only,
+            // its replacements in the False row only, and the rest in
+            // both. The True row adds nothing of its own; it is skipped
+            // with its False row.
+            Family::Entailment if self.tasks.true_share == 0.5 && index % 2 == 0 => {
+                let meta: serde_json::Value = serde_json::from_str(&built.metadata).ok()?;
+                let mut items = Vec::new();
+                for pair in meta.get("replaced")?.as_array()? {
+                    let [old, new] = pair.as_array()?.as_slice() else {
+                        return None;
+                    };
+                    items.push((old.as_str()?.to_string(), true));
+                    items.push((new.as_str()?.to_string(), false));
+                }
+                Some(Balance {
+                    lead: share(self.tasks.max_premise_lead, 3),
+                    items,
+                    rule: BalanceRule::BothSidesSkipped {
+                        partner: Some(index + 1),
+                    },
+                })
+            }
+            _ => None,
         }
-        let lead = ((self.tasks.max_answer_lead * cell.count as f64).ceil() as u64).max(4);
-        let meta: serde_json::Value = serde_json::from_str(&built.metadata).ok()?;
-        let pool = super::str_list(&meta, "pool").ok()?;
-        let answer = super::select::parse_answer(&built.answer, pool.len()).ok()?;
-        let items = pool
-            .into_iter()
-            .enumerate()
-            .map(|(i, text)| (text, answer.contains(&(i + 1))))
-            .collect();
-        Some((lead, items))
     }
 
     fn build(&self, cell: &Cell, index: u64, worker: &mut Worker) -> Attempt {

@@ -42,13 +42,14 @@ pub(in crate::tasks::tptp) struct PremiseStats {
 /// candidate `e` times less likely (0.25: an eighth longer or shorter).
 pub const WEIGHT_SCALE: f64 = 0.25;
 
-/// What the matching reads of one clause: its symbols, printed length and
-/// literal keys (a hash of each literal's canonical form, variables renamed
-/// per literal; only compared for equality).
+/// What the matching reads of one clause: its symbols, printed length,
+/// distinct variables and literal keys (a hash of each literal's canonical
+/// form, variables renamed per literal; only compared for equality).
 #[derive(Clone, Debug)]
 pub(in crate::tasks::tptp) struct Surface {
     pub(in crate::tasks::tptp) syms: Vec<SymbolId>,
     pub(in crate::tasks::tptp) chars: usize,
+    pub(in crate::tasks::tptp) vars: usize,
     pub(in crate::tasks::tptp) lit_keys: Vec<u64>,
 }
 
@@ -63,9 +64,17 @@ impl Surface {
                 std::hash::Hasher::finish(&h)
             })
             .collect();
+        let mut vars = Vec::new();
+        for l in lits {
+            bank.push_vars(l.lhs, &mut vars);
+            bank.push_vars(l.rhs, &mut vars);
+        }
+        vars.sort_unstable();
+        vars.dedup();
         Surface {
             syms: symbols(bank, lits),
             chars: clause_to_tptp(bank, lits).len(),
+            vars: vars.len(),
             lit_keys,
         }
     }

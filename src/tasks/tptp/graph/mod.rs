@@ -382,6 +382,11 @@ impl Graph {
         self.surface(c).chars
     }
 
+    /// The number of distinct variables of a clause.
+    pub fn vars(&self, c: ClauseId) -> usize {
+        self.surface(c).vars
+    }
+
     /// The symbols of a clause (borrowed from the cache for active ones).
     pub fn symbols_of(&self, c: ClauseId) -> Cow<'_, [SymbolId]> {
         match self.surface(c) {
