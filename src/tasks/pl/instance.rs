@@ -3,7 +3,7 @@
 //! Pure function of (run seed, task, level, index), so instances can be
 //! built on any thread in any order.
 
-use super::generate::{self, Problem, certify, generate, level_params};
+use crate::prop::problems::random::{self as generate, Problem, certify, generate, level_params};
 use super::prompt;
 use super::tasks::{self, Task};
 use super::{masking, scoring};

@@ -2,8 +2,8 @@
 //! correct proof's slots (with decoy instances no assignment can repair),
 //! gapped proofs with `GAP-k` elements, and filling masks or gaps back in.
 
-use super::corrupt::{block_at, count_steps, with_step};
-use super::generate::Problem;
+use crate::prop::corrupt::{block_at, count_steps, with_step};
+use crate::prop::problems::random::Problem;
 use super::tasks::Built;
 use super::verdict::error_json;
 use crate::prop::check::{Mode, check_text, named_premises};

@@ -23,7 +23,7 @@ use crate::prop::ndlf::{NdlfOptions, check_parsed_ndlf, render_assignment};
 use crate::prop::resolution::{self, RefuteError};
 use crate::prop::sat;
 use crate::tasks::pl::PlInstance;
-use crate::tasks::pl::families::{self, Family, Prefilter};
+use crate::prop::problems::families::{self, Family, Prefilter};
 use crate::tasks::pl::instance::size_features;
 use crate::tasks::pl::prompt::{proof_checking, proof_writing};
 use crate::tasks::pl::scoring::{self, ScoreInput, strict_steps};
