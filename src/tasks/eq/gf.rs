@@ -28,8 +28,8 @@ use super::common::{
     LANGUAGE, as_names, as_str, field, parse_answer, render_equations, render_line, resolve,
     unlisted_equation,
 };
-use super::countermodel;
-use super::generate::Proof;
+use crate::equational::countermodel;
+use crate::equational::generate::Proof;
 use super::record::{Loaded, ProofData};
 use crate::certificate::FiniteModel;
 use crate::equational::lang::{Pos, World, disjoint};
@@ -444,7 +444,7 @@ fn change_deep(
 /// the line before it), when the rest of the proof still checks and a model
 /// search (counted in `searches`) finds one.
 fn certify(q: &Proof, j: usize, before: TermId, searches: &mut usize) -> Option<FiniteModel> {
-    if super::corrupt::first_failure_from(q, j + 1).is_some() {
+    if crate::equational::corrupt::first_failure_from(q, j + 1).is_some() {
         return None;
     }
     *searches += 1;
@@ -629,7 +629,7 @@ pub fn score(inst: &GfInstance, answer: &str) -> Score {
 mod tests {
     use super::*;
     use crate::equational::step::check_step;
-    use crate::tasks::eq::generate::{GenParams, generate};
+    use crate::equational::generate::{GenParams, generate};
     use crate::tasks::instance_rng;
 
     fn proof(level: u8, i: u64) -> Proof {
