@@ -108,7 +108,11 @@ pub fn cut_gap(p: &Proof, decoy: bool, deep: bool, rng: &mut ChaCha8Rng) -> Opti
             continue;
         };
         // A fillable gap keeps the proof as it was.
-        let (proof, countermodel) = if decoy { (q, Some(model)) } else { (p.clone(), None) };
+        let (proof, countermodel) = if decoy {
+            (q, Some(model))
+        } else {
+            (p.clone(), None)
+        };
         return Some(Gap {
             proof,
             start: gap_start,

@@ -4,8 +4,8 @@
 
 use super::*;
 use crate::fol::parse;
-use crate::prover::equivalence::{Decision, decide};
 use crate::prop::forms::FOL_TARGETS;
+use crate::prover::equivalence::{Decision, decide};
 
 #[test]
 fn conversions_are_equivalent_and_in_their_form() {

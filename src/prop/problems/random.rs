@@ -699,7 +699,6 @@ pub fn canonical_form(p: &Problem) -> String {
     best.expect("at least one permutation")
 }
 
-
 /// Whether a parsed proof of `p` is strictly correct (NDL, strict mode): the
 /// self-check every reference proof passes.
 pub fn strictly_correct(p: &Problem, d: &crate::prop::Deduction) -> bool {

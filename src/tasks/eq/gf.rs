@@ -274,8 +274,8 @@ pub fn score(inst: &GfInstance, answer: &str) -> Score {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::equational::step::check_step;
     use crate::equational::generate::{GenParams, generate};
+    use crate::equational::step::check_step;
     use crate::logic::TermId;
     use crate::seed::instance_rng;
 

@@ -24,14 +24,12 @@ pub mod record;
 
 pub use crate::equational::generate::{GenParams, Proof};
 
+use crate::equational::corrupt::{Corruption, corrupt_citation, corrupt_contractum, first_failure};
+use crate::equational::generate;
 use crate::equational::lang;
 use crate::equational::step::{self, check_step};
 use crate::tasks::family::Built;
 use crate::tasks::{Score, TaskError, instance_rng};
-use crate::equational::corrupt::{
-    Corruption, corrupt_citation, corrupt_contractum, first_failure,
-};
-use crate::equational::generate;
 use rand::Rng;
 use record::{Loaded, PaperRecord, ProofData};
 use serde::{Deserialize, Serialize};

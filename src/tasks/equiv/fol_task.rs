@@ -37,9 +37,9 @@
 use super::Task;
 use super::first_order::{self, Symbol};
 use super::forms::{self, Target, Wording};
-use crate::fol::forms as fol_forms;
 use super::logic::{self, Logic, stored};
 use super::pl::VocabKind;
+use crate::fol::forms as fol_forms;
 use crate::fol::{self, Fol};
 use crate::prover::equivalence::{self, Decision};
 use crate::tasks::family::Built;

@@ -48,9 +48,9 @@ pub mod logic;
 pub mod pl;
 
 use crate::prop::formula::{Formula, compact};
+use crate::prop::{equivalence, rewrite};
 use crate::tasks::family::Built;
 use crate::tasks::{Score, instance_rng};
-use crate::prop::{equivalence, rewrite};
 use forms::{Target, Wording};
 use logic::{Logic, stored};
 use pl::{Form, Level, VocabKind};
@@ -353,7 +353,10 @@ fn difficulty(d: &Drawn, rewrites: usize, [a, b]: [&Formula; 2]) -> Vec<(&'stati
         ("connectives_a", a.size() as f64),
         ("connectives_b", b.size() as f64),
         ("depth", a.depth().max(b.depth()) as f64),
-        ("sat_conflicts", equivalence::decision_conflicts(a, b) as f64),
+        (
+            "sat_conflicts",
+            equivalence::decision_conflicts(a, b) as f64,
+        ),
     ]
 }
 

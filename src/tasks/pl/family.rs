@@ -4,11 +4,11 @@
 //! and their scorers and re-checks.
 
 use super::audit::Kind as AuditKind;
-use crate::prop::problems::families::Family;
 use super::pl2::{self, Pl2Options, Pl2Task};
 use super::{Skip, Task};
 use crate::dataset::Record;
 use crate::prop::ProofSystem;
+use crate::prop::problems::families::Family;
 use crate::tasks::answer::AnswerShape;
 use crate::tasks::audit::AuditItem;
 use crate::tasks::family::{

@@ -5,13 +5,13 @@
 //! [`crate::prop::corrupt`], masking and gap filling in [`super::masking`], the
 //! scorers in [`super::scoring`].
 
-use crate::prop::corrupt::{Corruption, corrupt, step_line};
-use crate::prop::problems::random::Problem;
 use super::verdict::verdict_json;
 use crate::prop::ProofSystem;
 use crate::prop::check::{Mode, check_text, named_premises};
+use crate::prop::corrupt::{Corruption, corrupt, step_line};
 use crate::prop::formula::Formula;
 use crate::prop::ndl::{Deduction, parse_proof, print};
+use crate::prop::problems::random::Problem;
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 use serde_json::{Value, json};
