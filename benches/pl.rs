@@ -41,8 +41,8 @@ fn level4(bencher: divan::Bencher, task: Task) {
 /// refutation and its re-check, NDL_f reference proof checked, task built).
 /// Candidates a filter rejects count as iterations too, so this is
 /// candidates per second; the run summary reports the acceptance rates.
-#[divan::bench(args = saturate::tasks::pl::families::Family::ALL, sample_count = 10, sample_size = 5)]
-fn pl2_size1(bencher: divan::Bencher, family: saturate::tasks::pl::families::Family) {
+#[divan::bench(args = saturate::prop::problems::families::Family::ALL, sample_count = 10, sample_size = 5)]
+fn pl2_size1(bencher: divan::Bencher, family: saturate::prop::problems::families::Family) {
     use saturate::tasks::pl::pl2::{Pl2Options, Pl2Task, build};
     let opts = Pl2Options::default();
     let next = AtomicU64::new(0);

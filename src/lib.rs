@@ -53,6 +53,7 @@ pub mod prop;
 pub mod prover;
 pub mod sat;
 pub mod saturation;
+pub mod seed;
 pub mod tasks;
 pub mod tptp;
 

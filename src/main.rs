@@ -507,7 +507,7 @@ struct PlArgs {
     /// PL2 families, comma-separated (default: all eight).
     #[arg(long, value_name = "NAME,...", value_delimiter = ',',
           value_parser = clap::builder::PossibleValuesParser::new(
-              saturate::tasks::pl::families::Family::ALL.map(|f| f.name())))]
+              saturate::prop::problems::families::Family::ALL.map(|f| f.name())))]
     pl2_families: Vec<String>,
     /// PL2: reject theorems whose resolution refutation has this many steps or more.
     #[arg(long, value_name = "N",

@@ -9,7 +9,7 @@ mod common;
 
 use common::{files, parquet_rows, run, stderr};
 use saturate::prop::Formula;
-use saturate::tasks::pl::families::Family;
+use saturate::prop::problems::families::Family;
 use saturate::tasks::pl::pl2::{Pl2Task, score_record};
 use serde_json::Value;
 use std::path::Path;

@@ -3,7 +3,7 @@
 //! compared with `tests/snapshots/pl2_<task>_<family>.txt`.
 //! Regenerate intentionally with `UPDATE_SNAPSHOTS=1 cargo test --test pl2_snapshots`.
 
-use saturate::tasks::pl::families::Family;
+use saturate::prop::problems::families::Family;
 use saturate::tasks::pl::pl2::{Pl2Options, Pl2Task, build};
 mod common;
 

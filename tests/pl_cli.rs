@@ -6,8 +6,9 @@
 mod common;
 
 use common::{files, parquet_rows, run};
+use saturate::prop::problems::random as generate;
+use saturate::tasks::pl::Task;
 use saturate::tasks::pl::instance::{problem_of, score_record};
-use saturate::tasks::pl::{Task, generate};
 use serde_json::Value;
 use std::path::PathBuf;
 

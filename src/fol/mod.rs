@@ -4,7 +4,9 @@
 //! rewritings (the propositional laws plus quantifier duality,
 //! distribution, miniscoping, swapping like quantifiers and renaming a
 //! bound variable) and minimal mutations (one operator, one quantifier,
-//! one scope, one argument, one negation); and Tarski evaluation in finite
+//! one scope, one argument, one negation); the restatement target forms
+//! ([`forms`]: checks and conversions to NNF, prenex form and restricted
+//! bases); and Tarski evaluation in finite
 //! interpretations ([`eval`]), which re-checks a countermodel on the
 //! formulas themselves without the clausifier. The prover decides
 //! entailment and equivalence between these formulas
@@ -12,8 +14,10 @@
 //! (`tasks/equiv/first_order/`). Reading goes through the TPTP reader's
 //! FOF formula parser, the crate's one ([`parse`]); besides `tptp` and
 //! `logic` (its scratch term bank) it imports only `certificate` (the
-//! finite model type).
+//! finite model type) and `prop::forms` (the target forms, shared with the
+//! propositional ones).
 
+pub mod forms;
 mod model;
 mod parse;
 mod rewrite;

@@ -2,15 +2,26 @@
 //! formula language, Tseitin encoding onto the SAT back-end, the NDL proof
 //! language and its checker (with the NDL_f step rule of PL2 plugged in
 //! through [`check::StepRule`]), tree resolution with a proof-logging CDCL,
-//! and the natural-deduction reference prover. Nothing here knows about
-//! tasks, prompts or datasets: `tasks::pl` builds on it.
+//! the natural-deduction reference prover, and the problem generators of
+//! ProofGrid's PL datasets ([`problems`]: PL1's random problems, PL2's
+//! structured families) with the NDL proof corruptions ([`corrupt`]); and
+//! what the equivalence tasks need of the logic: sound rewritings and
+//! minimal mutations ([`rewrite`]), the certified equivalence decision
+//! ([`equivalence`]) and the restatement target forms ([`forms`]).
+//! Nothing here knows about tasks, prompts or datasets: `tasks::pl` builds
+//! on it.
 
 pub mod check;
+pub mod corrupt;
+pub mod equivalence;
+pub mod forms;
 pub mod formula;
 pub mod ndl;
 pub mod ndlf;
+pub mod problems;
 pub mod prover;
 pub mod resolution;
+pub mod rewrite;
 pub mod sat;
 pub mod system;
 

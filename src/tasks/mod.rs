@@ -1,7 +1,8 @@
 //! Task families (DESIGN.md §8): each instance type can be generated from a
 //! seed, rendered as a (prompt, answer) pair and used to score a model answer.
-//! This module holds what every family shares: per-instance seeding and the
-//! score type.
+//! This module holds what every family shares: the score type (per-instance
+//! seeding, [`instance_rng`], is [`crate::seed`]'s, shared with the engine's
+//! generators and their tests).
 
 pub mod answer;
 pub mod audit;
@@ -20,34 +21,9 @@ pub mod toy;
 pub mod tptp;
 pub mod trace;
 
+pub use crate::seed::{instance_rng, instance_seed};
 pub use error::TaskError;
-use rand::SeedableRng;
-use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
-use sha2::{Digest, Sha256};
-
-/// The seed of one instance: a SHA-256 hash of the run seed, the
-/// instance's coordinates (domain, source file, task, level, ...) and its
-/// index. Coordinates are length-prefixed, so `["ab", "c"]` and `["a", "bc"]`
-/// give different seeds. Independent of thread count and of how many other
-/// instances are generated.
-pub fn instance_seed(run_seed: u64, coords: &[&str], index: u64) -> u64 {
-    let mut h = Sha256::new();
-    h.update(b"saturate-instance-v1");
-    h.update(run_seed.to_le_bytes());
-    for c in coords {
-        h.update((c.len() as u64).to_le_bytes());
-        h.update(c.as_bytes());
-    }
-    h.update(index.to_le_bytes());
-    let digest = h.finalize();
-    u64::from_le_bytes(digest[..8].try_into().expect("8 bytes"))
-}
-
-/// The random number generator of one instance, seeded by [`instance_seed`].
-pub fn instance_rng(run_seed: u64, coords: &[&str], index: u64) -> ChaCha8Rng {
-    ChaCha8Rng::seed_from_u64(instance_seed(run_seed, coords, index))
-}
 
 /// The grader's verdict on one answer, shared by every scorer: which of
 /// five outcomes the answer met. It is carried by [`Score`] beside the

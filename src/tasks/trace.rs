@@ -69,7 +69,10 @@ pub fn equiv(meta: &Value, cert: &Value) -> Option<Vec<String>> {
         let mut lines = vec![format!("Formula: {f}")];
         if let Some(t) = target {
             lines.push(format!("Required form: {}.", t.name()));
-            lines.push(format!("Conversion: {}.", t.method()));
+            lines.push(format!(
+                "Conversion: {}.",
+                crate::tasks::equiv::forms::Wording::method(t)
+            ));
         }
         lines.push(format!(
             "Rewrite steps, each keeping the meaning: {rewrites}."

@@ -2,8 +2,8 @@
 //! the model (our own words, spec `pl_eq.md` §6), the rendering of equations
 //! and proof lines, the reading of JSON answers, and the dedup key.
 
-use super::generate::alpha_key;
 use super::record::{Loaded, ProofData};
+use crate::equational::generate::alpha_key;
 use crate::equational::lang::{Pos, from_dewey};
 use serde_json::Value;
 use sha2::{Digest, Sha256};

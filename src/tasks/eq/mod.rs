@@ -5,7 +5,7 @@
 //! equation recovery, gap filling) with semantic scorers.
 //!
 //! Data flow of one instance: `instance_rng(seed, ["eq", config, level],
-//! index)` → [`generate::generate`] (a correct proof, every step checked and
+//! index)` → [`crate::equational::generate::generate`] (a correct proof, every step checked and
 //! minimal) → corruption or gap → [`record::ProofData`] (names and strings) →
 //! prompt, gold answer, metadata (the paper's record fields plus ours) and
 //! certificate → the gold answer is scored by the task's own scorer before the
@@ -13,25 +13,23 @@
 
 pub mod audit;
 pub mod common;
-pub mod corrupt;
-pub mod countermodel;
 pub mod er;
 pub mod exploits;
 pub mod family;
-pub mod generate;
 pub mod gf;
 #[cfg(test)]
 mod paper_example;
 pub mod pc;
 pub mod record;
 
-pub use generate::{GenParams, Proof};
+pub use crate::equational::generate::{GenParams, Proof};
 
+use crate::equational::corrupt::{Corruption, corrupt_citation, corrupt_contractum, first_failure};
+use crate::equational::generate;
 use crate::equational::lang;
 use crate::equational::step::{self, check_step};
 use crate::tasks::family::Built;
 use crate::tasks::{Score, TaskError, instance_rng};
-use corrupt::{Corruption, corrupt_citation, corrupt_contractum, first_failure};
 use rand::Rng;
 use record::{Loaded, PaperRecord, ProofData};
 use serde::{Deserialize, Serialize};

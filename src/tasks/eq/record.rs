@@ -4,8 +4,8 @@
 //! appendix C; spec `pl_eq.md` §5.5) with its field names kept, so users of
 //! the original data can switch.
 
-use super::corrupt::Corruption;
-use super::generate::Proof;
+use crate::equational::corrupt::Corruption;
+use crate::equational::generate::Proof;
 use crate::equational::lang::{Equation, World, dewey};
 use crate::equational::step::Witness;
 use crate::logic::TermId;

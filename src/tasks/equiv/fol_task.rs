@@ -24,7 +24,7 @@
 //! tree: spacing and redundant parentheses do not count, a renamed bound
 //! variable does) is `cheating`; an answer not in the row's target form
 //! ([`super::forms::Target`], drawn among the forms the shown formula is
-//! not in; [`first_order::forms::violation`]) is `wrong`, the detail naming the
+//! not in; [`crate::fol::forms::violation`]) is `wrong`, the detail naming the
 //! rule broken; random interpretations that separate the
 //! two give `wrong` at once; otherwise the prover decides both directions
 //! (an answer nesting more than `MAX_EXTRA_DEPTH` quantifiers beyond the
@@ -36,9 +36,10 @@
 
 use super::Task;
 use super::first_order::{self, Symbol};
-use super::forms::{self, Target};
+use super::forms::{self, Target, Wording};
 use super::logic::{self, Logic, stored};
 use super::pl::VocabKind;
+use crate::fol::forms as fol_forms;
 use crate::fol::{self, Fol};
 use crate::prover::equivalence::{self, Decision};
 use crate::tasks::family::Built;
@@ -276,10 +277,10 @@ fn build_roundtrip(rng: &mut ChaCha8Rng, d: &Drawn, level: u8) -> Result<Option<
     // within forms::MAX_GOLD_GROWTH of its length; one drawn at random.
     let mut options = Vec::new();
     for t in forms::FOL_TARGETS {
-        if first_order::forms::violation(t, &d.formula).is_none() {
+        if fol_forms::violation(t, &d.formula).is_none() {
             continue;
         }
-        if let Some((g, steps)) = first_order::forms::convert(t, &d.formula)
+        if let Some((g, steps)) = fol_forms::convert(t, &d.formula)
             && g.to_string().len() <= forms::MAX_GOLD_GROWTH * shown.len()
         {
             options.push((t, g, steps));
@@ -364,7 +365,7 @@ impl Logic for Fo {
             .then(|| format!("symbols outside the vocabulary: {}", outside.join(", ")))
     }
     fn violation(target: Target, f: &Fol) -> Option<String> {
-        first_order::forms::violation(target, f)
+        fol_forms::violation(target, f)
     }
     fn judge(original: &Fol, f: &Fol) -> (Score, equivalence::Effort) {
         judge(original, f)

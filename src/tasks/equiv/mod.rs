@@ -7,12 +7,12 @@
 //! Data flow of one instance: `instance_rng(seed, ["equiv", config,
 //! level], twin_index(index))` → vocabulary (abstract or natural, by index)
 //! and grammar (3-CNF or general, by index) → a contingent formula of the
-//! level's size ([`pl::random_formula`]) → sound rewrites ([`pl::rewrite`])
+//! level's size ([`pl::random_formula`]) → sound rewrites ([`rewrite::rewrite`])
 //! → for an equivalence pair one minimal mutation of the rewritten form
-//! ([`pl::mutate`]) and the side the drawn formula is shown on → the row
+//! ([`rewrite::mutate`]) and the side the drawn formula is shown on → the row
 //! of the index's label (True: drawn vs rewritten; False: drawn vs
-//! mutated) decided by SAT ([`pl::decide`]), re-checked by a truth table
-//! ([`pl::recheck_equivalent`]) or, for False, by evaluating the
+//! mutated) decided by SAT ([`equivalence::decide`]), re-checked by a truth table
+//! ([`equivalence::recheck_equivalent`]) or, for False, by evaluating the
 //! counterexample → prompt, gold answer, metadata, certificate. Labels
 //! alternate by index parity (50/50), and rows 2p and 2p+1 are twins built
 //! from one stream ([`twin_index`]): the same drawn formula, rewriting and
@@ -48,9 +48,10 @@ pub mod logic;
 pub mod pl;
 
 use crate::prop::formula::{Formula, compact};
+use crate::prop::{equivalence, rewrite};
 use crate::tasks::family::Built;
 use crate::tasks::{Score, instance_rng};
-use forms::Target;
+use forms::{Target, Wording};
 use logic::{Logic, stored};
 use pl::{Form, Level, VocabKind};
 use rand::Rng;
@@ -265,10 +266,10 @@ fn build_equivalence(
     // Both twins draw the rewriting, the mutation and the side in this
     // order and keep the pair only when both rows can be built, so they
     // stay twins.
-    let Some((rewrites, g)) = pl::rewrite(rng, &d.formula, lv.rewrites + 1) else {
+    let Some((rewrites, g)) = rewrite::rewrite(rng, &d.formula, lv.rewrites + 1) else {
         return Ok(None);
     };
-    let Some((name, m)) = pl::mutate(rng, &g) else {
+    let Some((name, m)) = rewrite::mutate(rng, &g) else {
         return Ok(None);
     };
     if compact(&d.formula) == compact(&g) {
@@ -288,7 +289,7 @@ fn build_equivalence(
         (right, d.formula.clone())
     };
     let (left_text, right_text) = (compact(&left), compact(&right));
-    let decided = pl::decide(&left, &right);
+    let decided = equivalence::decide(&left, &right);
     if decided.is_ok() != equivalent {
         return Err(format!(
             "{left_text} vs {right_text}: built as {} but SAT says otherwise",
@@ -301,10 +302,10 @@ fn build_equivalence(
     }
     let certificate = match &decided {
         Ok(()) => {
-            let how = pl::recheck_equivalent(&left, &right).map_err(|a| {
+            let how = equivalence::recheck_equivalent(&left, &right).map_err(|a| {
                 format!(
                     "{left_text} vs {right_text}: SAT unsat but the re-check separates them at {}",
-                    pl::show_assignment(&a)
+                    equivalence::show_assignment(&a)
                 )
             })?;
             json!({"equivalent": true, "method": "sat: ~(left <=> right) unsatisfiable", "recheck": how})
@@ -313,8 +314,8 @@ fn build_equivalence(
             "equivalent": false,
             "method": "sat: ~(left <=> right) satisfiable",
             "counterexample": cex,
-            "left": pl::eval(&left, cex),
-            "right": pl::eval(&right, cex),
+            "left": equivalence::eval(&left, cex),
+            "right": equivalence::eval(&right, cex),
         }),
     };
     let pair = Pair {
@@ -344,7 +345,7 @@ fn build_equivalence(
 /// configs, in this order): the atoms, the rewrite steps between the two
 /// formulas shown or compared, the connectives (negations included) of
 /// each, the deeper nesting of the two, and the SAT conflicts of deciding
-/// their equivalence ([`pl::decision_conflicts`]).
+/// their equivalence ([`equivalence::decision_conflicts`]).
 fn difficulty(d: &Drawn, rewrites: usize, [a, b]: [&Formula; 2]) -> Vec<(&'static str, f64)> {
     vec![
         ("atoms", d.vocabulary.len() as f64),
@@ -352,7 +353,10 @@ fn difficulty(d: &Drawn, rewrites: usize, [a, b]: [&Formula; 2]) -> Vec<(&'stati
         ("connectives_a", a.size() as f64),
         ("connectives_b", b.size() as f64),
         ("depth", a.depth().max(b.depth()) as f64),
-        ("sat_conflicts", pl::decision_conflicts(a, b) as f64),
+        (
+            "sat_conflicts",
+            equivalence::decision_conflicts(a, b) as f64,
+        ),
     ]
 }
 
@@ -445,10 +449,10 @@ fn build_roundtrip(rng: &mut ChaCha8Rng, d: &Drawn, level: u8) -> Result<Option<
             s.verdict, s.detail
         ));
     }
-    let how = pl::recheck_equivalent(&d.formula, &gold).map_err(|a| {
+    let how = equivalence::recheck_equivalent(&d.formula, &gold).map_err(|a| {
         format!(
             "gold {gold_text} differs from {shown} at {}",
-            pl::show_assignment(&a)
+            equivalence::show_assignment(&a)
         )
     })?;
     Ok(Some(Built {
@@ -522,13 +526,13 @@ impl Logic for Pl {
         forms::pl_violation(target, f)
     }
     fn judge(original: &Formula, f: &Formula) -> (Score, ()) {
-        let s = match pl::decide(original, f) {
+        let s = match equivalence::decide(original, f) {
             Ok(()) => Score::correct(),
             Err(cex) => Score::wrong(format!(
                 "not equivalent: at {} the formula is {} and the answer {}",
-                pl::show_assignment(&cex),
-                pl::eval(original, &cex),
-                pl::eval(f, &cex)
+                equivalence::show_assignment(&cex),
+                equivalence::eval(original, &cex),
+                equivalence::eval(f, &cex)
             )),
         };
         (s, ())
@@ -572,27 +576,27 @@ pub fn verify(task: Task, metadata: &str, certificate: &str, gold: &str) -> Resu
         Task::EquivalencePl => {
             let (l, r) = (stored::<Pl>(&meta, "left")?, stored::<Pl>(&meta, "right")?);
             match gold.trim() {
-                "True" => pl::recheck_equivalent(&l, &r)
+                "True" => equivalence::recheck_equivalent(&l, &r)
                     .map(|how| format!("equivalent ({how})"))
                     .map_err(|a| {
                         format!(
                             "labelled True but {} separates the formulas",
-                            pl::show_assignment(&a)
+                            equivalence::show_assignment(&a)
                         )
                     }),
                 "False" => {
-                    let cex: pl::Assignment =
+                    let cex: equivalence::Assignment =
                         serde_json::from_value(cert["counterexample"].clone())
                             .map_err(|e| format!("certificate counterexample: {e}"))?;
-                    if pl::eval(&l, &cex) == pl::eval(&r, &cex) {
+                    if equivalence::eval(&l, &cex) == equivalence::eval(&r, &cex) {
                         return Err(format!(
                             "labelled False but the counterexample {} gives both formulas the same value",
-                            pl::show_assignment(&cex)
+                            equivalence::show_assignment(&cex)
                         ));
                     }
                     Ok(format!(
                         "not equivalent (counterexample {} evaluated)",
-                        pl::show_assignment(&cex)
+                        equivalence::show_assignment(&cex)
                     ))
                 }
                 other => Err(format!("gold label {other:?} is not True or False")),
@@ -604,9 +608,9 @@ pub fn verify(task: Task, metadata: &str, certificate: &str, gold: &str) -> Resu
                 return Err(format!("gold answer scores {}: {}", s.verdict, s.detail));
             }
             let (f, g) = (stored::<Pl>(&meta, "formula")?, parse_answer(gold)?);
-            pl::recheck_equivalent(&f, &g)
+            equivalence::recheck_equivalent(&f, &g)
                 .map(|how| format!("gold restatement equivalent ({how})"))
-                .map_err(|a| format!("gold differs at {}", pl::show_assignment(&a)))
+                .map_err(|a| format!("gold differs at {}", equivalence::show_assignment(&a)))
         }
     }
 }

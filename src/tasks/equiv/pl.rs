@@ -1,10 +1,8 @@
 //! Propositional formulas for the equivalence tasks (after AutoEval, seed
-//! 002): formulas drawn from two grammars (3-CNF and general formulas) by
-//! descriptive complexity, sound rewritings that keep a formula's meaning,
-//! minimal mutations that change it, and the certified equivalence decision
-//! (SAT on `~(left <=> right)`, a counterexample assignment when the two
-//! differ, re-checked by evaluation; an equivalence re-checked by a truth
-//! table up to [`TABLE_ATOMS`] atoms, else by a second SAT call).
+//! 002): vocabularies and formulas drawn from two grammars (3-CNF and
+//! general formulas) by descriptive complexity. The sound rewritings and
+//! minimal mutations are [`crate::prop::rewrite`]'s, the certified
+//! equivalence decision [`crate::prop::equivalence`]'s.
 //!
 //! Level schedule: [`Level::of`] (atoms, binary connectives of a general
 //! formula, clauses of a 3-CNF formula, sound rewrite steps), open-ended
@@ -12,17 +10,12 @@
 //! [`TOP_LEVEL`].
 
 use crate::prop::formula::Formula;
+use crate::prop::rewrite::children;
 use crate::prop::sat;
-use crate::sat::{Batsat, SatSolver};
 use rand::Rng;
 use rand::seq::SliceRandom;
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
-
-/// Most atoms for which an equivalence is re-checked by a truth table
-/// (above it, by a second SAT call).
-pub const TABLE_ATOMS: usize = 12;
 
 /// The size parameters of one level.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -39,7 +32,8 @@ pub struct Level {
 
 /// Most atoms of a vocabulary: the abstract one has eight names, and
 /// formulas stay within a truth table of 256 rows (the re-check of
-/// [`recheck_equivalent`] and the reference script's table).
+/// [`crate::prop::equivalence::recheck_equivalent`] and the reference
+/// script's table).
 pub const MAX_ATOMS: usize = 8;
 
 /// Level from which the schedule stops growing: every level above it has
@@ -263,351 +257,16 @@ pub fn contingent(f: &Formula) -> bool {
     sat::satisfiable(std::slice::from_ref(f)) && sat::satisfiable(&[Formula::negation(f.clone())])
 }
 
-/// A position in a formula: the child indices from the root (0 = left or
-/// only child, 1 = right).
-type Path = Vec<u8>;
-
-fn children(f: &Formula) -> Vec<&Formula> {
-    match f {
-        Formula::Not(p) => vec![p],
-        Formula::And(p, q) | Formula::Or(p, q) | Formula::Imp(p, q) | Formula::Iff(p, q) => {
-            vec![p, q]
-        }
-        _ => vec![],
-    }
-}
-
-/// Every position of `f`, pre-order.
-fn positions(f: &Formula) -> Vec<Path> {
-    fn go(f: &Formula, at: &mut Path, out: &mut Vec<Path>) {
-        out.push(at.clone());
-        for (i, c) in children(f).into_iter().enumerate() {
-            at.push(i as u8);
-            go(c, at, out);
-            at.pop();
-        }
-    }
-    let mut out = Vec::new();
-    go(f, &mut Vec::new(), &mut out);
-    out
-}
-
-fn get<'a>(f: &'a Formula, path: &[u8]) -> &'a Formula {
-    match path.split_first() {
-        None => f,
-        Some((&i, rest)) => get(children(f)[usize::from(i)], rest),
-    }
-}
-
-/// `f` with the subformula at `path` replaced by `new`.
-fn replace(f: &Formula, path: &[u8], new: Formula) -> Formula {
-    let Some((&i, rest)) = path.split_first() else {
-        return new;
-    };
-    let sub = |g: &Formula, j: u8, new: Formula| {
-        if i == j {
-            replace(g, rest, new)
-        } else {
-            g.clone()
-        }
-    };
-    match f {
-        Formula::Not(p) => Formula::negation(replace(p, rest, new)),
-        Formula::And(p, q) => Formula::and(sub(p, 0, new.clone()), sub(q, 1, new)),
-        Formula::Or(p, q) => Formula::or(sub(p, 0, new.clone()), sub(q, 1, new)),
-        Formula::Imp(p, q) => Formula::imp(sub(p, 0, new.clone()), sub(q, 1, new)),
-        Formula::Iff(p, q) => Formula::iff(sub(p, 0, new.clone()), sub(q, 1, new)),
-        _ => f.clone(),
-    }
-}
-
-/// The sound rewrites that apply at the root of `g`: (name, result).
-fn rewrites_at(g: &Formula) -> Vec<(&'static str, Formula)> {
-    use Formula as F;
-    let c = |x: &Formula| x.complement();
-    let mut out = Vec::new();
-    match g {
-        F::And(a, b) => {
-            out.push(("commute", F::and((**b).clone(), (**a).clone())));
-            out.push(("de_morgan", F::negation(F::or(c(a), c(b)))));
-            if let F::Or(x, y) = &**b {
-                out.push((
-                    "distribute",
-                    F::or(
-                        F::and((**a).clone(), (**x).clone()),
-                        F::and((**a).clone(), (**y).clone()),
-                    ),
-                ));
-            }
-            match (&**a, &**b) {
-                (F::Or(x1, y), F::Or(x2, z)) if x1 == x2 => out.push((
-                    "factor",
-                    F::or((**x1).clone(), F::and((**y).clone(), (**z).clone())),
-                )),
-                _ => {}
-            }
-        }
-        F::Or(a, b) => {
-            out.push(("commute", F::or((**b).clone(), (**a).clone())));
-            out.push(("de_morgan", F::negation(F::and(c(a), c(b)))));
-            out.push(("implication", F::imp(c(a), (**b).clone())));
-            if let F::And(x, y) = &**b {
-                out.push((
-                    "distribute",
-                    F::and(
-                        F::or((**a).clone(), (**x).clone()),
-                        F::or((**a).clone(), (**y).clone()),
-                    ),
-                ));
-            }
-            match (&**a, &**b) {
-                (F::And(x1, y), F::And(x2, z)) if x1 == x2 => out.push((
-                    "factor",
-                    F::and((**x1).clone(), F::or((**y).clone(), (**z).clone())),
-                )),
-                _ => {}
-            }
-        }
-        F::Imp(a, b) => {
-            out.push(("contraposition", F::imp(c(b), c(a))));
-            out.push(("implication", F::or(c(a), (**b).clone())));
-        }
-        F::Iff(a, b) => {
-            out.push(("commute", F::iff((**b).clone(), (**a).clone())));
-            out.push(("iff_negated", F::iff(c(a), c(b))));
-            out.push((
-                "iff_split",
-                F::and(
-                    F::imp((**a).clone(), (**b).clone()),
-                    F::imp((**b).clone(), (**a).clone()),
-                ),
-            ));
-        }
-        F::Not(p) => match &**p {
-            F::Not(q) => out.push(("double_negation", (**q).clone())),
-            F::And(a, b) => out.push(("de_morgan", F::or(c(a), c(b)))),
-            F::Or(a, b) => out.push(("de_morgan", F::and(c(a), c(b)))),
-            F::Iff(a, b) => out.push(("iff_negated", F::iff((**a).clone(), c(b)))),
-            _ => {}
-        },
-        _ => {}
-    }
-    if !matches!(g, F::Not(_)) {
-        out.push(("double_negation", F::negation(F::negation(g.clone()))));
-    }
-    out
-}
-
-/// The minimal mutations that apply at the root of `g`: (name, result).
-/// A result may still be equivalent; callers check.
-fn mutations_at(g: &Formula) -> Vec<(&'static str, Formula)> {
-    use Formula as F;
-    let mut out = Vec::new();
-    match g {
-        F::And(a, b) => out.push(("flip_operator", F::or((**a).clone(), (**b).clone()))),
-        F::Or(a, b) => out.push(("flip_operator", F::and((**a).clone(), (**b).clone()))),
-        F::Imp(a, b) => {
-            out.push(("flip_operator", F::iff((**a).clone(), (**b).clone())));
-            out.push(("swap_arguments", F::imp((**b).clone(), (**a).clone())));
-        }
-        F::Iff(a, b) => out.push(("flip_operator", F::imp((**a).clone(), (**b).clone()))),
-        _ => {}
-    }
-    out.push(("negate", g.complement()));
-    out
-}
-
-/// Whether `g` is small enough to stay readable next to `base`.
-fn readable(g: &Formula, base: &Formula) -> bool {
-    g.size() <= (2 * base.size()).max(base.size() + 8)
-}
-
-/// One sound rewrite at a random position of `f`: (name, result), or `None`
-/// when none keeps the formula readable next to `base`.
-pub fn rewrite_once(
-    rng: &mut ChaCha8Rng,
-    f: &Formula,
-    base: &Formula,
-) -> Option<(&'static str, Formula)> {
-    let mut options = Vec::new();
-    for p in positions(f) {
-        for (name, g) in rewrites_at(get(f, &p)) {
-            let whole = replace(f, &p, g);
-            if readable(&whole, base) {
-                options.push((name, whole));
-            }
-        }
-    }
-    if options.is_empty() {
-        return None;
-    }
-    // Pick the rule first, then the place, so frequent patterns (double
-    // negation applies everywhere) do not crowd out the others.
-    let mut names: Vec<&'static str> = options.iter().map(|o| o.0).collect();
-    names.sort_unstable();
-    names.dedup();
-    let name = names[rng.random_range(0..names.len())];
-    let at: Vec<usize> = (0..options.len())
-        .filter(|&i| options[i].0 == name)
-        .collect();
-    Some(options.swap_remove(at[rng.random_range(0..at.len())]))
-}
-
-/// `k` sound rewrites of `f`; `None` if some step found nothing to do.
-pub fn rewrite(
-    rng: &mut ChaCha8Rng,
-    f: &Formula,
-    k: usize,
-) -> Option<(Vec<&'static str>, Formula)> {
-    let mut g = f.clone();
-    let mut names = Vec::new();
-    for _ in 0..k {
-        let (n, h) = rewrite_once(rng, &g, f)?;
-        names.push(n);
-        g = h;
-    }
-    Some((names, g))
-}
-
-/// One minimal mutation of `f` that is not equivalent to it: a flipped
-/// operator, an implication's arguments swapped, or one subformula negated.
-/// `None` if none is found. (Exchanging two atom occurrences was a fourth
-/// kind; it changed the left-to-right atom sequence far more often than the
-/// rewrites do, a surface cue the shortcut audit caught.)
-pub fn mutate(rng: &mut ChaCha8Rng, f: &Formula) -> Option<(&'static str, Formula)> {
-    let mut options: Vec<(&'static str, Formula)> = Vec::new();
-    let ps = positions(f);
-    for p in &ps {
-        // The root is never negated whole: that would only flip every value.
-        for (name, g) in mutations_at(get(f, p)) {
-            if p.is_empty() && name == "negate" {
-                continue;
-            }
-            options.push((name, replace(f, p, g)));
-        }
-    }
-    let mut names: Vec<&'static str> = options.iter().map(|o| o.0).collect();
-    names.sort_unstable();
-    names.dedup();
-    names.shuffle(rng);
-    for name in names {
-        let mut at: Vec<usize> = (0..options.len())
-            .filter(|&i| options[i].0 == name)
-            .collect();
-        at.shuffle(rng);
-        for i in at {
-            if decide(f, &options[i].1).is_err() {
-                return Some(options.swap_remove(i));
-            }
-        }
-    }
-    None
-}
-
-/// An assignment of the atoms (missing atoms read as false).
-pub type Assignment = BTreeMap<String, bool>;
-
-/// Evaluates `f` under `a` (atoms not in `a` are false).
-pub fn eval(f: &Formula, a: &Assignment) -> bool {
-    f.eval(&|x| a.get(x).copied().unwrap_or(false))
-}
-
-/// Decides `left ≡ right` by SAT on `~(left <=> right)`: `Ok` when
-/// unsatisfiable (equivalent), else the satisfying assignment over the atoms
-/// of both (a counterexample), checked by evaluation before it is returned.
-pub fn decide(left: &Formula, right: &Formula) -> Result<(), Assignment> {
-    let goal = Formula::negation(Formula::iff(left.clone(), right.clone()));
-    match sat::model(&[goal]) {
-        None => Ok(()),
-        Some(m) => {
-            assert!(
-                eval(left, &m) != eval(right, &m),
-                "SAT model of ~(l <=> r) does not separate l and r"
-            );
-            Err(m)
-        }
-    }
-}
-
-/// The SAT conflicts of deciding `left ≡ right` ([`decide`]'s problem,
-/// `~(left <=> right)` Tseitin-encoded, on a fresh CDCL solver): the
-/// deterministic work of the decision.
-pub fn decision_conflicts(left: &Formula, right: &Formula) -> u64 {
-    let goal = Formula::negation(Formula::iff(left.clone(), right.clone()));
-    let mut e = sat::Encoder::new(Batsat::new());
-    let g = e.encode(&goal);
-    let _ = e.solver().solve(&[g]);
-    e.solver().conflicts()
-}
-
-/// Re-checks an equivalence without the generator's SAT call: every
-/// assignment when the two have at most [`TABLE_ATOMS`] atoms, else a
-/// second, fresh SAT call. `Err` with a separating assignment if they differ.
-pub fn recheck_equivalent(left: &Formula, right: &Formula) -> Result<&'static str, Assignment> {
-    let mut atoms = left.atoms();
-    right.collect_atoms(&mut atoms);
-    let atoms: Vec<String> = atoms.into_iter().collect();
-    if atoms.len() <= TABLE_ATOMS {
-        for bits in 0u32..1 << atoms.len() {
-            let a: Assignment = atoms
-                .iter()
-                .enumerate()
-                .map(|(i, x)| (x.clone(), bits >> i & 1 == 1))
-                .collect();
-            if eval(left, &a) != eval(right, &a) {
-                return Err(a);
-            }
-        }
-        return Ok("truth table");
-    }
-    decide(left, right).map(|()| "second SAT call")
-}
-
-/// An assignment as `P=1, Q=0` text.
-pub fn show_assignment(a: &Assignment) -> String {
-    a.iter()
-        .map(|(k, v)| format!("{k}={}", u8::from(*v)))
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::prop::equivalence::{decide, decision_conflicts};
     use crate::prop::formula::compact;
+    use crate::prop::rewrite::rewrite;
     use crate::tasks::instance_rng;
 
     fn p(s: &str) -> Formula {
         Formula::parse(s).unwrap()
-    }
-
-    #[test]
-    fn every_rewrite_is_sound_and_every_mutation_kind_can_differ() {
-        let fs = [
-            "(~(P & Q) | (R ==> P))",
-            "((P | Q) & (P | R))",
-            "((P & Q) | (P & R))",
-            "(P <==> ~(Q | R))",
-            "(~(P <==> Q) & ~~R)",
-        ];
-        let mut mutated = 0;
-        for s in fs {
-            let f = p(s);
-            for pos in positions(&f) {
-                for (name, g) in rewrites_at(get(&f, &pos)) {
-                    let whole = replace(&f, &pos, g);
-                    assert!(decide(&f, &whole).is_ok(), "{name}: {s} vs {whole}");
-                    assert!(recheck_equivalent(&f, &whole).is_ok());
-                }
-            }
-            let mut rng = instance_rng(1, &["t"], 0);
-            let (_, m) = mutate(&mut rng, &f).expect("a mutation");
-            let cex = decide(&f, &m).unwrap_err();
-            assert_ne!(eval(&f, &cex), eval(&m, &cex));
-            assert!(recheck_equivalent(&f, &m).is_err());
-            mutated += 1;
-        }
-        assert_eq!(mutated, fs.len());
     }
 
     #[test]
@@ -685,11 +344,8 @@ mod tests {
     }
 
     #[test]
-    fn decide_separates_and_the_table_agrees() {
-        assert!(decide(&p("(P ==> Q)"), &p("(~Q ==> ~P)")).is_ok());
-        let cex = decide(&p("(P ==> Q)"), &p("(Q ==> P)")).unwrap_err();
-        assert_ne!(cex["P"], cex["Q"]);
-        assert_eq!(show_assignment(&cex).len(), 8);
+    fn contingent_formulas_are_neither_valid_nor_unsatisfiable() {
         assert!(!contingent(&p("(P | ~P)")) && contingent(&p("(P & Q)")));
+        assert!(!contingent(&p("(P & ~P)")));
     }
 }

@@ -4,11 +4,11 @@
 //! and their scorers and re-checks.
 
 use super::audit::Kind as AuditKind;
-use super::families::Family;
 use super::pl2::{self, Pl2Options, Pl2Task};
 use super::{Skip, Task};
 use crate::dataset::Record;
 use crate::prop::ProofSystem;
+use crate::prop::problems::families::Family;
 use crate::tasks::answer::AnswerShape;
 use crate::tasks::audit::AuditItem;
 use crate::tasks::family::{
@@ -43,7 +43,7 @@ pub const PL2_PATIENCE: u64 = 100;
 pub struct PlConfig {
     /// Instances per PL1 task and level, and per PL2 task, family and size.
     pub count: usize,
-    /// PL1 levels (any from 1; [`super::generate::level_params`] maps a
+    /// PL1 levels (any from 1; [`crate::prop::problems::random::level_params`] maps a
     /// level to its parameters, levels above 8 taking level 8's).
     pub levels: Vec<u8>,
     /// PL1 tasks, by config name (default: all four).
@@ -67,7 +67,7 @@ pub struct PlConfig {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Pl2Config {
-    /// Sizes (any from 1; above [`super::families::MAX_SIZE`], its
+    /// Sizes (any from 1; above [`crate::prop::problems::families::MAX_SIZE`], its
     /// parameters), the records' level.
     pub sizes: Vec<u8>,
     /// Structured families, by name (default: all eight).

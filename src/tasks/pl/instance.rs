@@ -3,13 +3,13 @@
 //! Pure function of (run seed, task, level, index), so instances can be
 //! built on any thread in any order.
 
-use super::generate::{self, Problem, certify, generate, level_params};
 use super::prompt;
 use super::tasks::{self, Task};
 use super::{masking, scoring};
 use crate::prop::Formula;
 use crate::prop::ProofSystem;
 use crate::prop::check::named_premises;
+use crate::prop::problems::random::{self as generate, Problem, certify, generate, level_params};
 use crate::prop::prover::{self, ProofStats, stats};
 use crate::tasks::family::Built;
 use crate::tasks::instance_rng;

@@ -2,12 +2,12 @@
 //! correct proof's slots (with decoy instances no assignment can repair),
 //! gapped proofs with `GAP-k` elements, and filling masks or gaps back in.
 
-use super::corrupt::{block_at, count_steps, with_step};
-use super::generate::Problem;
 use super::tasks::Built;
 use super::verdict::error_json;
 use crate::prop::check::{Mode, check_text, named_premises};
+use crate::prop::corrupt::{block_at, count_steps, with_step};
 use crate::prop::ndl::{Deduction, Element, Slot, print, print_elements, print_with};
+use crate::prop::problems::random::Problem;
 use rand::Rng;
 use rand::seq::SliceRandom;
 use rand_chacha::ChaCha8Rng;

@@ -1,20 +1,20 @@
 //! The PL task families of ProofGrid (seed 000; PL/EQ spec §0-§3) over the
 //! propositional core of [`crate::prop`] (formulas, SAT, NDL and its
-//! checker, the reference prover): the PL1 problem generator, the four tasks
-//! (proof checking, proof writing, proof masking, gap filling) with their
-//! prompts and scorers, and PL2's structured families.
+//! checker, the reference prover, the problem generators of
+//! [`crate::prop::problems`] and the proof corruptions of
+//! [`crate::prop::corrupt`]): the four tasks (proof checking, proof
+//! writing, proof masking, gap filling) with their prompts and scorers, and
+//! PL2's tasks over the structured families.
 //!
 //! Data flow per instance: seeded RNG → [`fn@generate`] (five constraints,
-//! truth vectors) → [`generate::certify`] (SAT) → [`crate::prop::prover::prove`]
-//! (strict self-check) → [`tasks`] (corrupt / mask / gap, label recomputed
-//! by the checker) → [`prompt`] → [`instance::PlInstance`].
+//! truth vectors) → [`crate::prop::problems::random::certify`] (SAT) →
+//! [`crate::prop::prover::prove`] (strict self-check) → [`tasks`] (corrupt /
+//! mask / gap, label recomputed by the checker) → [`prompt`] →
+//! [`instance::PlInstance`].
 
 pub mod audit;
-pub mod corrupt;
 pub mod exploits;
-pub mod families;
 pub mod family;
-pub mod generate;
 pub mod instance;
 pub mod masking;
 pub mod pl2;
@@ -25,6 +25,6 @@ pub mod tasks;
 mod tests;
 pub mod verdict;
 
-pub use generate::{LevelParams, Problem, generate, level_params};
+pub use crate::prop::problems::random::{LevelParams, Problem, generate, level_params};
 pub use instance::{PlInstance, Skip, build};
 pub use tasks::Task;

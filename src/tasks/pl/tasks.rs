@@ -2,16 +2,16 @@
 //! instance carries, and the proof-checking builder shared by PL1 (NDL) and
 //! PL2 (NDL_f) over a [`ProofSystem`] and a family's corruption operators,
 //! plus PL1's proof-writing builder; PL1's operators are in
-//! [`super::corrupt`], masking and gap filling in [`super::masking`], the
+//! [`crate::prop::corrupt`], masking and gap filling in [`super::masking`], the
 //! scorers in [`super::scoring`].
 
-use super::corrupt::{Corruption, corrupt, step_line};
-use super::generate::Problem;
 use super::verdict::verdict_json;
 use crate::prop::ProofSystem;
-use crate::prop::check::{Mode, check_parsed, check_text, named_premises};
+use crate::prop::check::{Mode, check_text, named_premises};
+use crate::prop::corrupt::{Corruption, corrupt, step_line};
 use crate::prop::formula::Formula;
 use crate::prop::ndl::{Deduction, parse_proof, print};
+use crate::prop::problems::random::Problem;
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 use serde_json::{Value, json};
@@ -236,9 +236,4 @@ pub fn build_proof_writing(p: &Problem, proof: &Deduction) -> Built {
         shown: String::new(),
         label: "provable",
     }
-}
-
-/// Whether a parsed proof is strictly correct (used by tests and the run's self-check).
-pub fn strictly_correct(p: &Problem, d: &Deduction) -> bool {
-    check_parsed(&named_premises(&p.premises), &p.goal, d, Mode::Strict).ok()
 }

@@ -488,7 +488,7 @@ fn difficulty_features_are_present_and_grow_beyond_level_four() {
     };
     let base = means(4);
     let mut top = base;
-    for level in 5..=super::generate::MAX_LEVEL {
+    for level in 5..=crate::prop::problems::random::MAX_LEVEL {
         let m = means(level);
         for k in [0, 1, 3] {
             assert!(

@@ -1,10 +1,10 @@
 //! Drawing first-order formulas for the equivalence tasks (after AutoEval,
 //! seed 002): closed formulas over unary and binary predicates and
 //! constants (abstract or natural-language vocabularies) drawn by
-//! descriptive complexity, and the restatement target forms of
-//! `roundtrip_fol`. The logic itself (the formula tree, its TPTP reader
-//! and printer, rewritings, mutations and Tarski evaluation) is
-//! [`crate::fol`]; the certified decision is
+//! descriptive complexity. The logic itself (the formula tree, its TPTP
+//! reader and printer, rewritings, mutations, the restatement target forms
+//! of `roundtrip_fol` and Tarski evaluation) is [`crate::fol`]; the
+//! certified decision is
 //! [`crate::prover::equivalence`].
 //!
 //! Level schedule (vocabulary, then sizes of the drawn formula):
@@ -16,7 +16,6 @@
 //! | 3 | 3 | 2 | 2 | 2 | 4 | 3 |
 //! | 4 | 3 | 2 | 2 | 3 | 5 | 4 |
 
-pub mod forms;
 mod generate;
 #[cfg(test)]
 mod tests;

@@ -1,4 +1,5 @@
-//! Finite countermodels that certify an EQ gap unfillable: an interpretation
+//! Finite countermodels that certify an EQ gap unfillable (ProofGrid EQ1's
+//! gap filling, seed 000 §3, with certified decoys): an interpretation
 //! over `{0..n-1}` in which every equation holds for every assignment of its
 //! variables, but the (ground) lines before and after the gap take different
 //! values. A proof step replaces an instance of one side of an equation by

@@ -1,6 +1,7 @@
-//! The seeded EQ proof generator (spec `pl_eq.md` §5.3): a ground start term,
-//! a chain of small perturbations at disjoint positions, the equations that
-//! license each step induced by anti-unification, optional distractor
+//! The seeded EQ proof generator of ProofGrid EQ1 (seed 000 §3; spec
+//! `pl_eq.md` §5.3): a ground start term, a chain of small perturbations at
+//! disjoint positions, the equations that license each step induced by
+//! anti-unification, optional distractor
 //! equations, then the equations shuffled and renamed with globally fresh
 //! `V<n>` variables. Every step is re-verified with the checker (and its
 //! cited set checked minimal) after renaming.
@@ -608,7 +609,7 @@ fn finish(mut d: Draft, params: &GenParams, used: usize, rng: &mut ChaCha8Rng) -
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tasks::instance_rng;
+    use crate::seed::instance_rng;
 
     #[test]
     fn every_generated_proof_checks_and_is_minimal() {

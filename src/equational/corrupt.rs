@@ -1,4 +1,5 @@
-//! Proof corruptions (spec `pl_eq.md` §5.4): `contractumCorruption` changes
+//! EQ proof corruptions of ProofGrid EQ1 (seed 000 §3; spec `pl_eq.md`
+//! §5.4): `contractumCorruption` changes
 //! one constant inside one contractum of a step (later terms are left as in
 //! the original chain, as in ProofGrid's data); citation corruption replaces
 //! one cited equation by another. After corrupting, the checker must reject
@@ -224,8 +225,8 @@ pub fn corrupt_citation(p: &mut Proof, rng: &mut ChaCha8Rng) -> Option<Corruptio
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tasks::eq::generate::{GenParams, generate};
-    use crate::tasks::instance_rng;
+    use crate::equational::generate::{GenParams, generate};
+    use crate::seed::instance_rng;
 
     #[test]
     fn corrupted_proofs_fail_exactly_at_the_corrupted_step() {

@@ -1,6 +1,7 @@
-//! PL1 corruption operators (PL/EQ spec §3.3 table): each changes one step
-//! of a correct NDL proof so that a predicted error kind (type or logic)
-//! appears; the label is recomputed by the checker afterwards.
+//! PL1 proof corruption operators of ProofGrid (seed 000; PL/EQ spec §3.3
+//! table): each changes one step of a correct NDL proof so that a predicted
+//! error kind (type or logic) appears; the label is recomputed by the
+//! checker afterwards.
 
 use crate::prop::check::{RULES, apply_schema};
 use crate::prop::formula::Formula;
@@ -57,14 +58,15 @@ impl Corruption {
     }
 }
 
-pub(super) fn count_steps(d: &Deduction) -> usize {
+/// The number of steps of a proof (every nesting level counted).
+pub fn count_steps(d: &Deduction) -> usize {
     let mut n = 0;
     visit_steps(&mut d.clone(), &mut |_| n += 1);
     n
 }
 
 /// Applies `f` to the k-th step (evaluation order).
-pub(super) fn with_step(d: &mut Deduction, k: usize, f: &mut dyn FnMut(&mut Step)) {
+pub fn with_step(d: &mut Deduction, k: usize, f: &mut dyn FnMut(&mut Step)) {
     let mut i = 0;
     visit_steps(d, &mut |s| {
         if i == k {
@@ -74,7 +76,8 @@ pub(super) fn with_step(d: &mut Deduction, k: usize, f: &mut dyn FnMut(&mut Step
     });
 }
 
-pub(super) fn step_line(d: &Deduction, k: usize) -> usize {
+/// The source line of the k-th step (evaluation order).
+pub fn step_line(d: &Deduction, k: usize) -> usize {
     let mut line = 0;
     with_step(&mut d.clone(), k, &mut |s| line = s.line);
     line
@@ -100,7 +103,10 @@ fn deletable(d: &Deduction, path: &mut Vec<usize>, out: &mut Vec<(Vec<usize>, us
     }
 }
 
-pub(super) fn block_at<'a>(d: &'a mut Deduction, path: &[usize]) -> &'a mut Vec<Element> {
+/// The element list of the block at `path` (the element indices of the
+/// enclosing assumes, from the top); panics on a path that does not lead
+/// through assumes.
+pub fn block_at<'a>(d: &'a mut Deduction, path: &[usize]) -> &'a mut Vec<Element> {
     let Deduction::Block { elems, .. } = d else {
         panic!("blocks only")
     };
@@ -128,7 +134,7 @@ fn resolved(s: &Step) -> Vec<Formula> {
 
 /// Tries one corruption; returns the corrupted proof and the index of the
 /// touched step (for the predicted line), or `None` if it does not apply.
-pub(super) fn corrupt(
+pub fn corrupt(
     proof: &Deduction,
     op: Corruption,
     rng: &mut ChaCha8Rng,

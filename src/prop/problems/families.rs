@@ -175,7 +175,7 @@ fn at_most(atoms: &mut AtomTable, xs: &[String], k: usize) -> Vec<Formula> {
 
 /// The largest size with parameters of its own. Sizes 1-3 are ProofGrid's;
 /// 4 and 5 grow each family one step further (with the larger limits of
-/// [`crate::tasks::pl::pl2::Pl2Options::at_size`]):
+/// the PL2 task options' `at_size`):
 ///
 /// | family | 1 | 2 | 3 | 4 | 5 |
 /// |---|---|---|---|---|---|

@@ -1,8 +1,9 @@
-//! PL1 problem generation (PL/EQ spec §3.1): random premises and goal that
-//! meet the five constraints (pairwise distinct; premises entail the goal;
-//! every premise necessary; goal atoms among premise atoms; premises
-//! satisfiable and goal not a tautology), an exact renaming-invariant
-//! canonical form for deduplication, and the conditionalized variant.
+//! PL1 problem generation of ProofGrid (seed 000; PL/EQ spec §3.1): random
+//! premises and goal that meet the five constraints (pairwise distinct;
+//! premises entail the goal; every premise necessary; goal atoms among
+//! premise atoms; premises satisfiable and goal not a tautology), an exact
+//! renaming-invariant canonical form for deduplication, and the
+//! conditionalized variant.
 //!
 //! Candidates are filtered with truth vectors ([`TruthVector`]: one bit per
 //! assignment, up to [`MAX_ATOMS`] atoms), and an accepted problem is
@@ -698,6 +699,18 @@ pub fn canonical_form(p: &Problem) -> String {
     best.expect("at least one permutation")
 }
 
+/// Whether a parsed proof of `p` is strictly correct (NDL, strict mode): the
+/// self-check every reference proof passes.
+pub fn strictly_correct(p: &Problem, d: &crate::prop::Deduction) -> bool {
+    crate::prop::check_parsed(
+        &crate::prop::check::named_premises(&p.premises),
+        &p.goal,
+        d,
+        crate::prop::Mode::Strict,
+    )
+    .ok()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -750,7 +763,7 @@ mod tests {
             // A proof over the size cap is a documented outcome (the
             // pipeline skips the problem); any proof returned is correct.
             if let Ok(d) = crate::prop::prover::prove(&p.premises, &p.goal) {
-                proptest::prop_assert!(super::super::tasks::strictly_correct(&p, &d));
+                proptest::prop_assert!(strictly_correct(&p, &d));
             }
         }
     }
@@ -766,7 +779,7 @@ mod tests {
             let mut rng = ChaCha8Rng::seed_from_u64(i.wrapping_mul(0x9E37_79B9_7F4A_7C15));
             let p = generate(&mut rng, &params).expect("generator succeeds");
             match crate::prop::prover::prove(&p.premises, &p.goal) {
-                Ok(d) => assert!(super::super::tasks::strictly_correct(&p, &d)),
+                Ok(d) => assert!(strictly_correct(&p, &d)),
                 Err(_) => too_large += 1,
             }
         }
