@@ -215,7 +215,11 @@ impl<'de> serde::de::DeserializeSeed<'de> for SectionSeed {
     fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
         let value = toml::Value::deserialize(d)?;
         (self.0.parse)(value).map_err(|e| {
-            serde::de::Error::custom(format!("tasks.{}{SECTION_MARK}{e}", self.0.name))
+            serde::de::Error::custom(format!(
+                "tasks.{}{SECTION_MARK}{}",
+                self.0.name,
+                e.message()
+            ))
         })
     }
 }
@@ -448,29 +452,14 @@ impl Config {
                 1_000_000_000,
             )?;
         }
-        // The shared block of every family, then the family's own checks.
-        // A family's message starts with its dotted key: `key: what` or
-        // `key must ...`.
-        let located = |message: String| match message.split_once(": ") {
-            Some((key, rest)) if !key.contains(' ') => BadValue {
-                key: key.to_string(),
-                message: rest.to_string(),
-            },
-            _ => BadValue {
-                key: message
-                    .split([':', ' '])
-                    .next()
-                    .unwrap_or("tasks")
-                    .to_string(),
-                message,
-            },
-        };
+        // The shared block of every family, then the family's own checks
+        // (which name their key themselves).
         for section in self.tasks.sections() {
             section
                 .rows()
                 .validate(section.name(), MAX_COUNT)
                 .map_err(|(key, message)| BadValue { key, message })?;
-            section.validate().map_err(located)?;
+            section.validate()?;
         }
         self.dataset.validate()
     }
@@ -509,6 +498,35 @@ pub struct BadValue {
     pub key: String,
     /// What is wrong with its value.
     pub message: String,
+}
+
+impl BadValue {
+    /// A value of `key` and what is wrong with it (shown `key: message`).
+    pub fn new(key: impl Into<String>, message: impl Into<String>) -> BadValue {
+        BadValue {
+            key: key.into(),
+            message: message.into(),
+        }
+    }
+
+    /// A value of `key` and a sentence about it that starts with the key
+    /// (`key must be ...`): the message is `key rest`.
+    pub fn sentence(key: impl Into<String>, rest: &str) -> BadValue {
+        let key = key.into();
+        let message = format!("{key} {rest}");
+        BadValue { key, message }
+    }
+
+    /// The error as one line without the key repeated: the message alone
+    /// when it starts with the key (a [`BadValue::sentence`]), else
+    /// `key: message`.
+    pub fn text(&self) -> String {
+        if self.message.starts_with(&self.key) {
+            self.message.clone()
+        } else {
+            self.to_string()
+        }
+    }
 }
 
 /// Separates the section from the message in a family section's parse

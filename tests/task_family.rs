@@ -418,7 +418,7 @@ impl Generator for GroupedRun {
     fn manifest(&self) -> serde_json::Value {
         serde_json::json!({})
     }
-    fn enter_group(&self, group: &str) -> Result<(), String> {
+    fn enter_group(&self, group: &str) -> Result<(), saturate::tasks::error::GeneratorError> {
         let mut e = self.entered.lock().unwrap();
         assert!(e.is_none(), "{group} entered while {e:?} is");
         *e = Some(group.to_string());

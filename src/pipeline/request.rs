@@ -134,15 +134,8 @@ pub fn run_config(
         None => Config::default(),
     };
     overrides.apply(&mut cfg, family);
-    cfg.validate().map_err(|e| {
-        // A family's own check may name the key in its message.
-        let text = if e.message.starts_with(&e.key) {
-            e.message
-        } else {
-            e.to_string()
-        };
-        RunError::Input(format!("overrides: {text}"))
-    })?;
+    cfg.validate()
+        .map_err(|e| RunError::Input(format!("overrides: {}", e.text())))?;
     Ok(cfg)
 }
 
@@ -196,7 +189,7 @@ pub fn run_family(cfg: &Config, run: &FamilyRun) -> Result<FamilyOutcome, RunErr
             family.name()
         ))
     })?;
-    section.validate().map_err(RunError::Input)?;
+    section.validate().map_err(|e| RunError::Input(e.text()))?;
     match family.stage() {
         Some(StageHook::AxiomSaturation) => {
             let s = super::tptp::run_tptp(&TptpRun {
@@ -232,7 +225,7 @@ pub fn run_family(cfg: &Config, run: &FamilyRun) -> Result<FamilyOutcome, RunErr
             }
             let generators = family
                 .generators(section, cfg.seed)
-                .map_err(RunError::Input)?;
+                .map_err(|e| RunError::Input(e.to_string()))?;
             let refs: Vec<&dyn Generator> = generators.iter().map(|g| g.as_ref()).collect();
             let settings = LoopSettings {
                 dataset: cfg.dataset.clone(),

@@ -24,6 +24,7 @@
 
 use super::answer::AnswerShape;
 use super::audit::{AuditItem, Exploit, ReaderAnswer};
+use super::error::{GeneratorError, RenderError};
 use super::fault::RejectEntry;
 use super::{Score, TaskError};
 use crate::dataset::Record;
@@ -264,7 +265,7 @@ pub trait TaskFamily: Sync {
     /// stored prompt, so what the model is shown is checked as well as the
     /// label. `None` when the family cannot re-render (default); `Err` when
     /// the metadata lacks what the prompt needs.
-    fn render_prompt(&self, row: &Record) -> Option<Result<String, String>> {
+    fn render_prompt(&self, row: &Record) -> Option<Result<String, RenderError>> {
         let _ = row;
         None
     }
@@ -454,7 +455,7 @@ pub trait Generator: Sync {
     /// cells are group-major sees each group entered once): the place to
     /// load what the group's cells read. An error ends the run (default:
     /// nothing to load).
-    fn enter_group(&self, _group: &str) -> Result<(), String> {
+    fn enter_group(&self, _group: &str) -> Result<(), GeneratorError> {
         Ok(())
     }
 
