@@ -90,7 +90,7 @@ pub fn dataset_spec(
         "shard": shard.map(|(i, n)| format!("{i}/{n}")),
     });
     super::present::spec(dataset, name, seed, config, max_rows_per_shard, provenance)
-        .map_err(RunError::Input)
+        .map_err(|e| RunError::Input(e.to_string()))
 }
 
 /// Creates the dataset at `out` and runs `generators` into it: the whole
@@ -204,7 +204,8 @@ pub fn generate(
     settings: &LoopSettings,
 ) -> Result<RunSummary, RunError> {
     check_shard(settings.shard)?;
-    let presenter = Presenter::from_options(&settings.dataset).map_err(RunError::Input)?;
+    let presenter =
+        Presenter::from_options(&settings.dataset).map_err(|e| RunError::Input(e.to_string()))?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(settings.jobs)
         .build()
