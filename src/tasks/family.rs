@@ -29,11 +29,38 @@ use super::fault::RejectEntry;
 use super::{Score, TaskError};
 use crate::dataset::Record;
 use serde_json::Value;
-use std::any::Any;
 
 /// A worker's private context, made once per worker by
-/// [`Generator::new_worker`] and handed to every `build` it runs.
-pub type Worker = Box<dyn Any + Send>;
+/// [`Generator::new_worker`] and handed to every `build` it runs: one
+/// variant per kind of context the families keep, so a family reads its
+/// own by a match the compiler checks (no downcast). A family with a new
+/// kind of context adds its variant here.
+#[derive(Default)]
+pub enum Worker {
+    /// No context (the default: PL, EQ, equivalence, toy).
+    #[default]
+    Empty,
+    /// A prover with its verdict cache (the TPTP families label and
+    /// certify with it).
+    Prover(Box<crate::prover::Prover>),
+}
+
+impl Worker {
+    /// The worker's prover, made by `make` first when the worker holds
+    /// none (a fresh or reset worker).
+    pub fn prover(
+        &mut self,
+        make: impl FnOnce() -> crate::prover::Prover,
+    ) -> &mut crate::prover::Prover {
+        if !matches!(self, Worker::Prover(_)) {
+            *self = Worker::Prover(Box::new(make()));
+        }
+        match self {
+            Worker::Prover(p) => p,
+            Worker::Empty => unreachable!("set to a prover above"),
+        }
+    }
+}
 
 /// One dataset config (Hugging Face subset) a family writes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -409,7 +436,7 @@ pub trait Generator: Sync {
 
     /// A fresh worker context (default: none).
     fn new_worker(&self) -> Worker {
-        Box::new(())
+        Worker::Empty
     }
 
     /// Builds the instance at `index` of `cell` (see the module's

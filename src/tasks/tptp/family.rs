@@ -482,7 +482,7 @@ impl Generator for TptpGenerator {
     }
 
     fn new_worker(&self) -> Worker {
-        Box::new(self.new_prover())
+        Worker::Prover(Box::new(self.new_prover()))
     }
 
     fn max_per_group(&self, cell: &Cell) -> Option<u64> {
@@ -507,10 +507,7 @@ impl Generator for TptpGenerator {
     }
 
     fn build(&self, cell: &Cell, index: u64, worker: &mut Worker) -> Attempt {
-        if worker.downcast_ref::<Prover>().is_none() {
-            *worker = self.new_worker();
-        }
-        let prover = worker.downcast_mut::<Prover>().expect("a prover worker");
+        let prover = worker.prover(|| self.new_prover());
         let Some(family) = Family::from_config(cell.config) else {
             return Attempt::rejected(&Reject::Degenerate);
         };
