@@ -110,7 +110,7 @@ impl Generator for ParityRun {
         Attempt::built(Built {
             prompt: format!("Is the digit sum of {n} even? Answer True or False."),
             answer: label(n).into(),
-            metadata: serde_json::json!({ "n": n }).to_string(),
+            metadata: serde_json::json!({ "n": n }).into(),
             certificate: "{}".into(),
             key: n.to_string(),
             group: self.cap.map(|_| label(n).to_string()),
@@ -404,7 +404,7 @@ impl Generator for GroupedRun {
         Attempt::built(Built {
             prompt: format!("{} {n}", cell.group),
             answer: label(n).into(),
-            metadata: serde_json::json!({ "n": n }).to_string(),
+            metadata: serde_json::json!({ "n": n }).into(),
             certificate: "{}".into(),
             key: n.to_string(),
             group: None,

@@ -21,6 +21,21 @@ pub enum TaskError {
     Check(String),
 }
 
+/// Why a generated instance's metadata cannot be written into its record
+/// ([`super::family::Built::into_record`]): a generator bug.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum MetadataError {
+    /// The family's struct did not serialize.
+    #[error("metadata is not JSON: {0}")]
+    NotJson(String),
+    /// The metadata is not a JSON object.
+    #[error("metadata is not a JSON object")]
+    NotObject,
+    /// The family wrote a key the loop adds itself.
+    #[error("metadata already has a {0} key")]
+    Duplicate(&'static str),
+}
+
 /// Why a family could not set up or feed a run
 /// ([`super::generation::Generation::generators`],
 /// [`super::family::Generator::enter_group`]).

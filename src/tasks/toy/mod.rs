@@ -231,7 +231,7 @@ impl Generator for ToyGenerator {
         Attempt::built(Built {
             prompt: prompt(&numbers),
             answer: answer.into(),
-            metadata: json!({ "numbers": numbers }).to_string(),
+            metadata: json!({ "numbers": numbers }).into(),
             certificate: json!({ "sum": numbers.iter().sum::<u64>() }).to_string(),
             key: format!("{numbers:?}"),
             group: None,

@@ -495,8 +495,7 @@ impl Generator for TptpGenerator {
             return None;
         }
         let lead = ((self.tasks.max_answer_lead * cell.count as f64).ceil() as u64).max(4);
-        let meta: serde_json::Value = serde_json::from_str(&built.metadata).ok()?;
-        let pool = super::str_list(&meta, "pool").ok()?;
+        let pool = super::str_list(built.metadata.as_value()?, "pool").ok()?;
         let answer = super::select::parse_answer(&built.answer, pool.len()).ok()?;
         let items = pool
             .into_iter()
@@ -608,7 +607,7 @@ impl Generator for TptpGenerator {
                     out.built = Some(Built {
                         prompt: b.prompt,
                         answer: b.answer,
-                        metadata: b.metadata.to_string(),
+                        metadata: b.metadata.into(),
                         certificate: b.certificate.to_string(),
                         key: b.key,
                         group: b.group,
