@@ -1,12 +1,16 @@
 //! TOML configuration: every knob with a default, unknown keys rejected, so a
 //! typo in a config file is an error rather than a silently ignored setting.
 
+use crate::dataset::OutputFormat;
+use crate::pipeline::present::SplitBy;
 use crate::prover::ProverLimits;
 use crate::saturation::Params;
+use crate::tasks::format::AnswerFormat;
 use crate::tasks::generation::{FamilyConfig, Section, SectionInfo, section_as, section_as_mut};
 use crate::tasks::registry::Registry;
-use serde::{Deserialize, Serialize};
+use serde::{Deserialize, Deserializer, Serialize};
 use std::path::Path;
+use std::str::FromStr;
 
 /// The whole run configuration.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -27,12 +31,15 @@ pub struct Config {
 }
 
 /// The `[dataset]` table: presentation, splits and file format, shared by
-/// every generator command (`--domain`, `pl`, `eq`).
+/// every generator command (`--domain`, `pl`, `eq`). Its choices are read
+/// into their enums here, once; an unknown value is a parse error naming
+/// the key and the choices.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct DatasetOptions {
     /// Answer format of prompts and completions: `plain`, `tags`, `json`.
-    pub answer_format: String,
+    #[serde(deserialize_with = "answer_format_choice")]
+    pub answer_format: AnswerFormat,
     /// The system turn of the `messages` column.
     pub system_prompt: String,
     /// Fill the `trace` column with each certificate as a readable
@@ -42,35 +49,58 @@ pub struct DatasetOptions {
     pub split: [u32; 3],
     /// What must not cross splits: `theorem` (the theorem or problem of a
     /// row) or `source` (its axiom file or generator).
-    pub split_by: String,
+    #[serde(deserialize_with = "split_by_choice")]
+    pub split_by: SplitBy,
     /// Shard format: `parquet` or `jsonl`.
-    pub format: String,
+    #[serde(deserialize_with = "format_choice")]
+    pub format: OutputFormat,
+}
+
+/// A `[dataset]` choice read from its string by the type's `FromStr`; an
+/// unknown value is an error naming the dotted key and the choices, as
+/// the range checks name theirs.
+fn choice<'de, D: Deserializer<'de>, T: FromStr<Err = String>>(
+    d: D,
+    key: &str,
+) -> Result<T, D::Error> {
+    let s = String::deserialize(d)?;
+    s.parse()
+        .map_err(|m| serde::de::Error::custom(format!("dataset.{key}: {m}")))
+}
+
+fn answer_format_choice<'de, D: Deserializer<'de>>(d: D) -> Result<AnswerFormat, D::Error> {
+    choice(d, "answer_format")
+}
+
+fn split_by_choice<'de, D: Deserializer<'de>>(d: D) -> Result<SplitBy, D::Error> {
+    choice(d, "split_by")
+}
+
+fn format_choice<'de, D: Deserializer<'de>>(d: D) -> Result<OutputFormat, D::Error> {
+    choice(d, "format")
 }
 
 impl Default for DatasetOptions {
     fn default() -> Self {
         DatasetOptions {
-            answer_format: "plain".into(),
+            answer_format: AnswerFormat::Plain,
             system_prompt: crate::dataset::DEFAULT_SYSTEM_PROMPT.into(),
             trace: false,
             split: [80, 10, 10],
-            split_by: "theorem".into(),
-            format: "parquet".into(),
+            split_by: SplitBy::Theorem,
+            format: OutputFormat::Parquet,
         }
     }
 }
 
 impl DatasetOptions {
-    /// Checks every value; the error names the key.
+    /// Checks the values the types do not constrain (the choices are
+    /// enums, checked when read); the error names the key.
     pub fn validate(&self) -> Result<(), BadValue> {
         let bad = |key: &str, message: String| BadValue {
             key: format!("dataset.{key}"),
             message,
         };
-        self.answer_format
-            .parse::<crate::tasks::format::AnswerFormat>()
-            .map_err(|m| bad("answer_format", m))?;
-        crate::dataset::OutputFormat::parse(&self.format).map_err(|m| bad("format", m))?;
         if self.split.iter().sum::<u32>() != 100 || self.split[0] == 0 {
             return Err(bad(
                 "split",
@@ -78,12 +108,6 @@ impl DatasetOptions {
                     "{:?}: train, validation and test percentages must sum to 100 with train > 0",
                     self.split
                 ),
-            ));
-        }
-        if !["theorem", "source"].contains(&self.split_by.as_str()) {
-            return Err(bad(
-                "split_by",
-                format!("{:?}: expected \"theorem\" or \"source\"", self.split_by),
             ));
         }
         if self.system_prompt.len() > 100_000 {
@@ -215,7 +239,11 @@ impl<'de> serde::de::DeserializeSeed<'de> for SectionSeed {
     fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
         let value = toml::Value::deserialize(d)?;
         (self.0.parse)(value).map_err(|e| {
-            serde::de::Error::custom(format!("tasks.{}{SECTION_MARK}{e}", self.0.name))
+            serde::de::Error::custom(format!(
+                "tasks.{}{SECTION_MARK}{}",
+                self.0.name,
+                e.message()
+            ))
         })
     }
 }
@@ -448,29 +476,14 @@ impl Config {
                 1_000_000_000,
             )?;
         }
-        // The shared block of every family, then the family's own checks.
-        // A family's message starts with its dotted key: `key: what` or
-        // `key must ...`.
-        let located = |message: String| match message.split_once(": ") {
-            Some((key, rest)) if !key.contains(' ') => BadValue {
-                key: key.to_string(),
-                message: rest.to_string(),
-            },
-            _ => BadValue {
-                key: message
-                    .split([':', ' '])
-                    .next()
-                    .unwrap_or("tasks")
-                    .to_string(),
-                message,
-            },
-        };
+        // The shared block of every family, then the family's own checks
+        // (which name their key themselves).
         for section in self.tasks.sections() {
             section
                 .rows()
                 .validate(section.name(), MAX_COUNT)
                 .map_err(|(key, message)| BadValue { key, message })?;
-            section.validate().map_err(located)?;
+            section.validate()?;
         }
         self.dataset.validate()
     }
@@ -509,6 +522,35 @@ pub struct BadValue {
     pub key: String,
     /// What is wrong with its value.
     pub message: String,
+}
+
+impl BadValue {
+    /// A value of `key` and what is wrong with it (shown `key: message`).
+    pub fn new(key: impl Into<String>, message: impl Into<String>) -> BadValue {
+        BadValue {
+            key: key.into(),
+            message: message.into(),
+        }
+    }
+
+    /// A value of `key` and a sentence about it that starts with the key
+    /// (`key must be ...`): the message is `key rest`.
+    pub fn sentence(key: impl Into<String>, rest: &str) -> BadValue {
+        let key = key.into();
+        let message = format!("{key} {rest}");
+        BadValue { key, message }
+    }
+
+    /// The error as one line without the key repeated: the message alone
+    /// when it starts with the key (a [`BadValue::sentence`]), else
+    /// `key: message`.
+    pub fn text(&self) -> String {
+        if self.message.starts_with(&self.key) {
+            self.message.clone()
+        } else {
+            self.to_string()
+        }
+    }
 }
 
 /// Separates the section from the message in a family section's parse

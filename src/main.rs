@@ -4,9 +4,13 @@
 //! panics, dataset written and marked complete, or with `--strict` nothing
 //! written).
 
+use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::{Args, Parser, Subcommand};
 use saturate::config::{Config, MAX_COUNT, MAX_JOBS, MAX_MODEL_SIZE, MAX_WORK};
+use saturate::dataset::OutputFormat;
+use saturate::pipeline::present::SplitBy;
 use saturate::pipeline::{self, RunError};
+use saturate::tasks::format::AnswerFormat;
 use std::path::{Path, PathBuf};
 
 mod dataset_commands;
@@ -139,8 +143,10 @@ struct GenArgs {
     /// Answer format of prompts, `completion` and `messages`: plain (the
     /// bare answer), tags (<answer>...</answer>) or json ({"answer": ...})
     /// (overrides `[dataset] answer_format`).
-    #[arg(long, value_name = "FORMAT", value_parser = ["plain", "tags", "json"])]
-    answer_format: Option<String>,
+    #[arg(long, value_name = "FORMAT",
+          value_parser = PossibleValuesParser::new(["plain", "tags", "json"])
+              .try_map(|s| s.parse::<AnswerFormat>()))]
+    answer_format: Option<AnswerFormat>,
     /// Fill the `trace` column with each certificate as a readable
     /// derivation (overrides `[dataset] trace`).
     #[arg(long)]
@@ -153,12 +159,16 @@ struct GenArgs {
     #[arg(long, value_name = "FILE")]
     cost_json: Option<PathBuf>,
     /// Shard format: parquet or jsonl (overrides `[dataset] format`).
-    #[arg(long, value_name = "FORMAT", value_parser = ["parquet", "jsonl"])]
-    format: Option<String>,
+    #[arg(long, value_name = "FORMAT",
+          value_parser = PossibleValuesParser::new(["parquet", "jsonl"])
+              .try_map(|s| s.parse::<OutputFormat>()))]
+    format: Option<OutputFormat>,
     /// What never crosses splits: theorem (the row's theorem or problem) or
     /// source (its axiom file) (overrides `[dataset] split_by`).
-    #[arg(long, value_name = "WHAT", value_parser = ["theorem", "source"])]
-    split_by: Option<String>,
+    #[arg(long, value_name = "WHAT",
+          value_parser = PossibleValuesParser::new(["theorem", "source"])
+              .try_map(|s| s.parse::<SplitBy>()))]
+    split_by: Option<SplitBy>,
     /// Percent of rows in train, validation and test, e.g. 90,5,5
     /// (overrides `[dataset] split`).
     #[arg(long, value_name = "T,V,T", value_parser = parse_split)]
@@ -188,10 +198,10 @@ impl GenArgs {
             count: self.count,
             levels: self.levels.clone(),
             max_rows_per_shard: self.max_rows_per_shard,
-            answer_format: self.answer_format.clone(),
+            answer_format: self.answer_format,
             trace: self.trace,
-            format: self.format.clone(),
-            split_by: self.split_by.clone(),
+            format: self.format,
+            split_by: self.split_by,
             split: self.split,
         }
         .apply(cfg, family);

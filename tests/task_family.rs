@@ -110,7 +110,7 @@ impl Generator for ParityRun {
         Attempt::built(Built {
             prompt: format!("Is the digit sum of {n} even? Answer True or False."),
             answer: label(n).into(),
-            metadata: serde_json::json!({ "n": n }).to_string(),
+            metadata: serde_json::json!({ "n": n }).into(),
             certificate: "{}".into(),
             key: n.to_string(),
             group: self.cap.map(|_| label(n).to_string()),
@@ -404,7 +404,7 @@ impl Generator for GroupedRun {
         Attempt::built(Built {
             prompt: format!("{} {n}", cell.group),
             answer: label(n).into(),
-            metadata: serde_json::json!({ "n": n }).to_string(),
+            metadata: serde_json::json!({ "n": n }).into(),
             certificate: "{}".into(),
             key: n.to_string(),
             group: None,
@@ -418,7 +418,7 @@ impl Generator for GroupedRun {
     fn manifest(&self) -> serde_json::Value {
         serde_json::json!({})
     }
-    fn enter_group(&self, group: &str) -> Result<(), String> {
+    fn enter_group(&self, group: &str) -> Result<(), saturate::tasks::error::GeneratorError> {
         let mut e = self.entered.lock().unwrap();
         assert!(e.is_none(), "{group} entered while {e:?} is");
         *e = Some(group.to_string());

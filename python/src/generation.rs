@@ -190,10 +190,11 @@ pub(crate) fn generate<'py>(
         count: whole("count", count, 0, MAX_COUNT as i64)?.map(|n| n as usize),
         levels: levels_arg(levels)?,
         max_rows_per_shard: None,
-        answer_format,
+        answer_format: Overrides::choice("answer_format", answer_format.as_deref())
+            .map_err(run_error)?,
         trace,
-        format,
-        split_by,
+        format: Overrides::choice("format", format.as_deref()).map_err(run_error)?,
+        split_by: Overrides::choice("split_by", split_by.as_deref()).map_err(run_error)?,
         split: match split {
             None => None,
             Some(p) => Some(<[u32; 3]>::try_from(p).map_err(|p| {

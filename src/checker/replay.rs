@@ -313,7 +313,8 @@ pub(super) fn replay(
         match s.kind.as_str() {
             "rewrite" => {
                 let (u, unames) = unit.ok_or_else(|| at("no unit clause".into()))?;
-                apply_rewrite(syms, &mut cur, &mut vars, s, u, unames).map_err(at)?;
+                apply_rewrite(syms, &mut cur, &mut vars, s, u, unames)
+                    .map_err(|e| at(e.message))?;
             }
             "simplify_reflect" => {
                 let (u, _) = unit.ok_or_else(|| at("no unit clause".into()))?;
@@ -363,59 +364,61 @@ pub(super) fn apply_rewrite(
     s: &SimpUse,
     unit: &Clause,
     unames: &[String],
-) -> Result<(), String> {
+) -> Result<(), CheckError> {
     let [eq] = unit.as_slice() else {
-        return Err("the unit is not a unit clause".into());
+        return err("the unit is not a unit clause");
     };
     let (true, Some(eq_b)) = (eq.pos, &eq.b) else {
-        return Err("the unit is not a positive equation".into());
+        return err("the unit is not a positive equation");
     };
     let (Some(lit), Some(right), Some(path), Some(side), Some(subst)) =
         (s.lit, s.right, &s.path, s.unit_side, &s.subst)
     else {
-        return Err("position, orientation or substitution missing".into());
+        return err("position, orientation or substitution missing");
     };
     let (l, r) = match side {
         0 => (&eq.a, eq_b),
         1 => (eq_b, &eq.a),
-        _ => return Err(format!("unit side {side} is neither 0 nor 1")),
+        _ => return err(format!("unit side {side} is neither 0 nor 1")),
     };
     let mut m = Sub::new();
     for (name, text) in subst {
         let v = unames
             .iter()
             .position(|n| n == name)
-            .ok_or_else(|| format!("the unit has no variable {name}"))?;
-        let t = parse_term(syms, text, vars).map_err(|e| e.message)?;
+            .ok_or_else(|| CheckError::refused(format!("the unit has no variable {name}")))?;
+        let t = parse_term(syms, text, vars).map_err(|e| CheckError::refused(e.message))?;
         bind(&mut m, v as u32, t);
     }
     let target = cur
         .get(lit as usize)
-        .ok_or_else(|| format!("no literal {lit}"))?;
+        .ok_or_else(|| CheckError::refused(format!("no literal {lit}")))?;
     let whole = match (right, &target.b) {
         (false, _) => &target.a,
         (true, Some(b)) => b,
-        (true, None) => return Err(format!("literal {lit} has no right side")),
+        (true, None) => return err(format!("literal {lit} has no right side")),
     };
     if path.is_empty() && target.b.is_none() {
-        return Err("a rewrite at the root of an atom".into());
+        return err("a rewrite at the root of an atom");
     }
     let path: Vec<usize> = path.iter().map(|&i| i as usize).collect();
     let redex = checked_at(whole, &path).ok_or_else(|| {
-        format!(
+        CheckError::refused(format!(
             "literal {lit} has no subterm at {path:?} (side {})",
             right as u8
-        )
+        ))
     })?;
-    let lhs = instantiate(l, &m)
-        .ok_or("a variable of the matched side is not bound by the substitution")?;
+    let lhs = instantiate(l, &m).ok_or_else(|| {
+        CheckError::refused("a variable of the matched side is not bound by the substitution")
+    })?;
     if lhs != *redex {
-        return Err(format!(
+        return err(format!(
             "the unit's side {side} under the substitution is not the subterm at {path:?} of literal {lit}"
         ));
     }
-    let rhs = instantiate(r, &m)
-        .ok_or("a variable of the replacing side is not bound by the substitution")?;
+    let rhs = instantiate(r, &m).ok_or_else(|| {
+        CheckError::refused("a variable of the replacing side is not bound by the substitution")
+    })?;
     let new_side = replace_at(whole, &path, &rhs);
     cur[lit as usize] = with_side(&cur[lit as usize], right, new_side);
     Ok(())

@@ -131,7 +131,8 @@ impl OutputFormat {
         }
     }
 
-    /// Parses `parquet` or `jsonl`.
+    /// Parses `parquet` or `jsonl` (the [`std::str::FromStr`] of the
+    /// type).
     pub fn parse(s: &str) -> Result<OutputFormat, String> {
         match s {
             "parquet" => Ok(OutputFormat::Parquet),
@@ -140,6 +141,14 @@ impl OutputFormat {
                 "unknown output format {s:?} (expected \"parquet\" or \"jsonl\")"
             )),
         }
+    }
+}
+
+impl std::str::FromStr for OutputFormat {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<OutputFormat, String> {
+        OutputFormat::parse(s)
     }
 }
 

@@ -90,7 +90,7 @@ pub fn dataset_spec(
         "shard": shard.map(|(i, n)| format!("{i}/{n}")),
     });
     super::present::spec(dataset, name, seed, config, max_rows_per_shard, provenance)
-        .map_err(RunError::Input)
+        .map_err(|e| RunError::Input(e.to_string()))
 }
 
 /// Creates the dataset at `out` and runs `generators` into it: the whole
@@ -204,7 +204,8 @@ pub fn generate(
     settings: &LoopSettings,
 ) -> Result<RunSummary, RunError> {
     check_shard(settings.shard)?;
-    let presenter = Presenter::from_options(&settings.dataset).map_err(RunError::Input)?;
+    let presenter =
+        Presenter::from_options(&settings.dataset).map_err(|e| RunError::Input(e.to_string()))?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(settings.jobs)
         .build()
@@ -530,8 +531,9 @@ pub fn generate(
                     e.1 += 1;
                 }
                 cs.written += 1;
-                let metadata = match built.metadata_with_difficulty() {
-                    Ok(m) => m,
+                // The metadata is written here, once.
+                let mut record = match built.into_record(cell, index) {
+                    Ok(r) => r,
                     Err(e) => {
                         stop = Some(RunError::Defect(format!(
                             "{} row {index}: {e}; no dataset written",
@@ -540,21 +542,10 @@ pub fn generate(
                         break 'cells;
                     }
                 };
-                let mut record = built.into_record(cell, index);
-                record.metadata = metadata;
                 // The row's group (its theorem or problem), for evaluators
                 // that keep one row per group.
                 let group = crate::tasks::family::group_id(gen_ref.family(), &record);
-                match crate::tasks::family::metadata_with_group(&record.metadata, &group) {
-                    Ok(m) => record.metadata = m,
-                    Err(e) => {
-                        stop = Some(RunError::Defect(format!(
-                            "{} row {index}: {e}; no dataset written",
-                            cell.key()
-                        )));
-                        break 'cells;
-                    }
-                }
+                crate::tasks::family::with_group(&mut record.metadata, &group);
                 if let Err(e) = audit.add_family(&record, gen_ref.family()) {
                     stop = Some(RunError::Defect(format!(
                         "the shortcut audit cannot read a generated row: {e}; no dataset written"

@@ -5,18 +5,44 @@
 //! against the same rules ([`Presenter::check`]), and `merge` recomputes
 //! the groups with them.
 
-use crate::config::DatasetOptions;
-use crate::dataset::{DatasetSpec, Manifest, OutputFormat, Presentation, Provenance, Record, Row};
+use crate::config::{BadValue, DatasetOptions};
+use crate::dataset::{DatasetSpec, Manifest, Presentation, Provenance, Record, Row};
 use crate::tasks::family::TaskFamily;
 use crate::tasks::format::AnswerFormat;
 
-/// What a row's split group is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// What a row's split group is (`[dataset] split_by`, the manifest's
+/// `split_group`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
 pub enum SplitBy {
     /// The row's theorem or problem ([`TaskFamily::split_group`]).
+    #[default]
     Theorem,
     /// The row's `source` (axiom file or generator).
     Source,
+}
+
+impl SplitBy {
+    /// The name in the configuration and the manifest.
+    pub fn name(self) -> &'static str {
+        match self {
+            SplitBy::Theorem => "theorem",
+            SplitBy::Source => "source",
+        }
+    }
+}
+
+impl std::str::FromStr for SplitBy {
+    type Err = String;
+
+    /// Reads `theorem` or `source`; anything else is an error naming both.
+    fn from_str(s: &str) -> Result<SplitBy, String> {
+        match s {
+            "theorem" => Ok(SplitBy::Theorem),
+            "source" => Ok(SplitBy::Source),
+            _ => Err(format!("{s:?}: expected \"theorem\" or \"source\"")),
+        }
+    }
 }
 
 /// The presentation rules of one dataset.
@@ -34,13 +60,13 @@ pub struct Presenter {
 
 impl Presenter {
     /// The rules of `[dataset]` (validated: the error names the key).
-    pub fn from_options(o: &DatasetOptions) -> Result<Presenter, String> {
-        o.validate().map_err(|e| e.to_string())?;
+    pub fn from_options(o: &DatasetOptions) -> Result<Presenter, BadValue> {
+        o.validate()?;
         Ok(Presenter {
-            format: o.answer_format.parse()?,
+            format: o.answer_format,
             system_prompt: o.system_prompt.clone(),
             trace: o.trace,
-            split_by: split_by(&o.split_by)?,
+            split_by: o.split_by,
         })
     }
 
@@ -50,11 +76,11 @@ impl Presenter {
             format: m.presentation.answer_format.parse()?,
             system_prompt: m.presentation.system_prompt.clone(),
             trace: false,
-            split_by: split_by(if m.split_group.is_empty() {
-                "theorem"
+            split_by: if m.split_group.is_empty() {
+                SplitBy::Theorem
             } else {
-                &m.split_group
-            })?,
+                m.split_group.parse().map_err(|e| format!("split_by {e}"))?
+            },
         })
     }
 
@@ -137,14 +163,14 @@ pub fn spec(
     config: serde_json::Value,
     max_rows_per_shard: usize,
     provenance: Provenance,
-) -> Result<DatasetSpec, String> {
+) -> Result<DatasetSpec, BadValue> {
     let presenter = Presenter::from_options(o)?;
     let mut spec = DatasetSpec::new(name, seed, config);
     spec.max_rows_per_shard = max_rows_per_shard;
     spec.split_percent = o.split;
-    spec.split_group = o.split_by.clone();
+    spec.split_group = o.split_by.name().to_string();
     spec.presentation = presenter.presentation();
-    spec.format = OutputFormat::parse(&o.format)?;
+    spec.format = o.format;
     spec.provenance = provenance;
     Ok(spec)
 }
@@ -154,14 +180,4 @@ fn trace_of(r: &Record) -> Option<String> {
     let meta: serde_json::Value = serde_json::from_str(&r.metadata).ok()?;
     let cert: serde_json::Value = serde_json::from_str(&r.certificate).ok()?;
     crate::tasks::registry::Registry::shared().trace(&r.task, &meta, &cert)
-}
-
-fn split_by(s: &str) -> Result<SplitBy, String> {
-    match s {
-        "theorem" => Ok(SplitBy::Theorem),
-        "source" => Ok(SplitBy::Source),
-        _ => Err(format!(
-            "split_by {s:?}: expected \"theorem\" or \"source\""
-        )),
-    }
 }

@@ -9,12 +9,16 @@
 
 use super::RunError;
 use super::generate::{LoopSettings, RunSummary, run_generators};
+use super::present::SplitBy;
 use super::tptp::{Stage, TptpRun, TptpSummary};
 use crate::config::Config;
+use crate::dataset::OutputFormat;
 use crate::tasks::family::Generator;
+use crate::tasks::format::AnswerFormat;
 use crate::tasks::generation::{Generation, StageHook};
 use crate::tasks::registry::Registry;
 use std::path::{Path, PathBuf};
+use std::str::FromStr;
 
 /// The registered family whose generate command is `name`; an input error
 /// naming the choices otherwise.
@@ -65,18 +69,33 @@ pub struct Overrides {
     /// Rows per Parquet shard (the family's `max_rows_per_shard`).
     pub max_rows_per_shard: Option<usize>,
     /// `[dataset] answer_format`: plain, tags or json.
-    pub answer_format: Option<String>,
+    pub answer_format: Option<AnswerFormat>,
     /// `[dataset] trace`: fill the trace column (only turns it on).
     pub trace: bool,
     /// `[dataset] format`: parquet or jsonl.
-    pub format: Option<String>,
+    pub format: Option<OutputFormat>,
     /// `[dataset] split_by`: theorem or source.
-    pub split_by: Option<String>,
+    pub split_by: Option<SplitBy>,
     /// `[dataset] split`: train, validation, test percentages.
     pub split: Option<[u32; 3]>,
 }
 
 impl Overrides {
+    /// A `[dataset]` choice given as text by a caller that has no parser of
+    /// its own (the Python package), read into its enum once; an unknown
+    /// value is an input error naming the key and the choices.
+    pub fn choice<T: FromStr<Err = String>>(
+        key: &str,
+        value: Option<&str>,
+    ) -> Result<Option<T>, RunError> {
+        value
+            .map(|v| {
+                v.parse()
+                    .map_err(|m| RunError::Input(format!("overrides: dataset.{key}: {m}")))
+            })
+            .transpose()
+    }
+
     /// Applies the overrides to `cfg`: `jobs` and `seed` at the top,
     /// `[dataset]`, and the shared block of the section of `family` (a
     /// family without a section takes none).
@@ -88,17 +107,17 @@ impl Overrides {
             cfg.seed = s;
         }
         let d = &mut cfg.dataset;
-        if let Some(f) = &self.answer_format {
-            d.answer_format = f.clone();
+        if let Some(f) = self.answer_format {
+            d.answer_format = f;
         }
         if self.trace {
             d.trace = true;
         }
-        if let Some(f) = &self.format {
-            d.format = f.clone();
+        if let Some(f) = self.format {
+            d.format = f;
         }
-        if let Some(b) = &self.split_by {
-            d.split_by = b.clone();
+        if let Some(b) = self.split_by {
+            d.split_by = b;
         }
         if let Some(p) = self.split {
             d.split = p;
@@ -134,15 +153,8 @@ pub fn run_config(
         None => Config::default(),
     };
     overrides.apply(&mut cfg, family);
-    cfg.validate().map_err(|e| {
-        // A family's own check may name the key in its message.
-        let text = if e.message.starts_with(&e.key) {
-            e.message
-        } else {
-            e.to_string()
-        };
-        RunError::Input(format!("overrides: {text}"))
-    })?;
+    cfg.validate()
+        .map_err(|e| RunError::Input(format!("overrides: {}", e.text())))?;
     Ok(cfg)
 }
 
@@ -196,7 +208,7 @@ pub fn run_family(cfg: &Config, run: &FamilyRun) -> Result<FamilyOutcome, RunErr
             family.name()
         ))
     })?;
-    section.validate().map_err(RunError::Input)?;
+    section.validate().map_err(|e| RunError::Input(e.text()))?;
     match family.stage() {
         Some(StageHook::AxiomSaturation) => {
             let s = super::tptp::run_tptp(&TptpRun {
@@ -232,7 +244,7 @@ pub fn run_family(cfg: &Config, run: &FamilyRun) -> Result<FamilyOutcome, RunErr
             }
             let generators = family
                 .generators(section, cfg.seed)
-                .map_err(RunError::Input)?;
+                .map_err(|e| RunError::Input(e.to_string()))?;
             let refs: Vec<&dyn Generator> = generators.iter().map(|g| g.as_ref()).collect();
             let settings = LoopSettings {
                 dataset: cfg.dataset.clone(),
@@ -270,10 +282,10 @@ mod tests {
             count: Some(2),
             levels: vec![1, 2],
             max_rows_per_shard: Some(7),
-            answer_format: Some("tags".into()),
+            answer_format: Some(AnswerFormat::Tags),
             trace: true,
-            format: Some("jsonl".into()),
-            split_by: Some("source".into()),
+            format: Some(OutputFormat::Jsonl),
+            split_by: Some(SplitBy::Source),
             split: Some([70, 20, 10]),
         };
         let cfg = run_config(None, "eq", &o).unwrap();
@@ -284,13 +296,19 @@ mod tests {
         assert_eq!(eq.max_rows_per_shard, 7);
         assert_eq!(
             (
-                &cfg.dataset.answer_format[..],
+                cfg.dataset.answer_format,
                 cfg.dataset.trace,
-                &cfg.dataset.format[..],
-                &cfg.dataset.split_by[..],
+                cfg.dataset.format,
+                cfg.dataset.split_by,
                 cfg.dataset.split
             ),
-            ("tags", true, "jsonl", "source", [70, 20, 10])
+            (
+                AnswerFormat::Tags,
+                true,
+                OutputFormat::Jsonl,
+                SplitBy::Source,
+                [70, 20, 10]
+            )
         );
         assert_eq!(cfg.tasks.get::<PlConfig>(), d.tasks.get::<PlConfig>());
         assert_eq!(cfg.tasks.get::<TasksConfig>(), d.tasks.get::<TasksConfig>());
@@ -339,12 +357,21 @@ mod tests {
             e.to_string(),
             "overrides: tasks.equiv.levels: no equivalence level 0 (levels start at 1)"
         );
-        let o2 = Overrides {
-            answer_format: Some("xml".into()),
-            ..Overrides::default()
-        };
-        let e = run_config(None, "eq", &o2).unwrap_err();
-        assert!(e.to_string().contains("answer_format"), "{e}");
+        // A choice given as text is read once, the error naming the key.
+        let e = Overrides::choice::<AnswerFormat>("answer_format", Some("xml")).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "overrides: dataset.answer_format: unknown answer format `xml`: expected one of plain, tags, json"
+        );
+        assert_eq!(e.exit_code(), 2);
+        assert_eq!(
+            Overrides::choice::<SplitBy>("split_by", Some("source")).unwrap(),
+            Some(SplitBy::Source)
+        );
+        assert_eq!(
+            Overrides::choice::<OutputFormat>("format", None).unwrap(),
+            None
+        );
         let e = run_config(Some(Path::new("/no/such/file.toml")), "tptp", &o).unwrap_err();
         assert!(e.to_string().contains("/no/such/file.toml"), "{e}");
         assert_eq!(e.exit_code(), 2);

@@ -451,7 +451,7 @@ pub struct RunPlan {
 /// The [`RunPlan`] of a run (its `stage` and `shard` are ignored).
 pub fn plan(run: &TptpRun) -> Result<RunPlan, RunError> {
     let tasks = run.config.tasks.get::<TasksConfig>();
-    tasks.validate().map_err(RunError::Input)?;
+    tasks.validate().map_err(|e| RunError::Input(e.text()))?;
     let (sources, domains) = run_sources(&run.domains, run.tptp.as_deref())?;
     let generator = TptpGenerator::new(
         tasks.clone(),
@@ -473,7 +473,7 @@ pub fn plan(run: &TptpRun) -> Result<RunPlan, RunError> {
 pub fn run_tptp(run: &TptpRun) -> Result<TptpSummary, RunError> {
     let cfg = &run.config;
     let tasks = cfg.tasks.get::<TasksConfig>();
-    tasks.validate().map_err(RunError::Input)?;
+    tasks.validate().map_err(|e| RunError::Input(e.text()))?;
     super::generate::check_shard(run.shard)?;
     let (mut sources, domains) = run_sources(&run.domains, run.tptp.as_deref())?;
     let artifacts_root = run.out.join("artifacts");

@@ -21,6 +21,64 @@ pub enum TaskError {
     Check(String),
 }
 
+/// Why a generated instance's metadata cannot be written into its record
+/// ([`super::family::Built::into_record`]): a generator bug.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum MetadataError {
+    /// The family's struct did not serialize.
+    #[error("metadata is not JSON: {0}")]
+    NotJson(String),
+    /// The metadata is not a JSON object.
+    #[error("metadata is not a JSON object")]
+    NotObject,
+    /// The family wrote a key the loop adds itself.
+    #[error("metadata already has a {0} key")]
+    Duplicate(&'static str),
+}
+
+/// Why a family could not set up or feed a run
+/// ([`super::generation::Generation::generators`],
+/// [`super::family::Generator::enter_group`]).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum GeneratorError {
+    /// The section handed over is another family's (a registry bug).
+    #[error("not the [tasks.{0}] section")]
+    WrongSection(&'static str),
+    /// The family's generator is made by its stage hook
+    /// ([`super::generation::StageHook`]), not from the section alone.
+    #[error("the {0} generator is built by its axiom-saturation stage")]
+    Staged(&'static str),
+    /// What a group's cells read could not be loaded (an artifact that
+    /// does not read back); the message names the file.
+    #[error("{0}")]
+    Load(String),
+}
+
+/// Why a stored row's prompt cannot be rendered again from its metadata
+/// ([`super::family::TaskFamily::render_prompt`]).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum RenderError {
+    /// The row does not read as one of the family's records (its task or
+    /// metadata column).
+    #[error(transparent)]
+    Row(#[from] TaskError),
+    /// The metadata reads but lacks (or garbles) what the prompt shows.
+    #[error("{0}")]
+    Metadata(String),
+}
+
+impl From<String> for RenderError {
+    fn from(message: String) -> RenderError {
+        RenderError::Metadata(message)
+    }
+}
+
+impl From<&str> for RenderError {
+    fn from(message: &str) -> RenderError {
+        RenderError::Metadata(message.to_string())
+    }
+}
+
 impl TaskError {
     /// The error's text without the kind's prefix.
     pub fn message(&self) -> &str {

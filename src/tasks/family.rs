@@ -24,15 +24,43 @@
 
 use super::answer::AnswerShape;
 use super::audit::{AuditItem, Exploit, ReaderAnswer};
+use super::error::{GeneratorError, MetadataError, RenderError};
 use super::fault::RejectEntry;
 use super::{Score, TaskError};
 use crate::dataset::Record;
 use serde_json::Value;
-use std::any::Any;
 
 /// A worker's private context, made once per worker by
-/// [`Generator::new_worker`] and handed to every `build` it runs.
-pub type Worker = Box<dyn Any + Send>;
+/// [`Generator::new_worker`] and handed to every `build` it runs: one
+/// variant per kind of context the families keep, so a family reads its
+/// own by a match the compiler checks (no downcast). A family with a new
+/// kind of context adds its variant here.
+#[derive(Default)]
+pub enum Worker {
+    /// No context (the default: PL, EQ, equivalence, toy).
+    #[default]
+    Empty,
+    /// A prover with its verdict cache (the TPTP families label and
+    /// certify with it).
+    Prover(Box<crate::prover::Prover>),
+}
+
+impl Worker {
+    /// The worker's prover, made by `make` first when the worker holds
+    /// none (a fresh or reset worker).
+    pub fn prover(
+        &mut self,
+        make: impl FnOnce() -> crate::prover::Prover,
+    ) -> &mut crate::prover::Prover {
+        if !matches!(self, Worker::Prover(_)) {
+            *self = Worker::Prover(Box::new(make()));
+        }
+        match self {
+            Worker::Prover(p) => p,
+            Worker::Empty => unreachable!("set to a prover above"),
+        }
+    }
+}
 
 /// One dataset config (Hugging Face subset) a family writes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -106,6 +134,131 @@ fn difficulty_value(x: f64) -> serde_json::Value {
     }
 }
 
+/// A row's metadata from the family's `build` until the record is made: a
+/// JSON object, serialized once ([`Metadata::write`]), with the keys the
+/// generation loop adds (`difficulty`, `group`) appended after the
+/// family's own, which keep their order. Nothing reads it back from text
+/// during a run.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Metadata {
+    /// Built as a JSON value (PL, TPTP, equivalence, toy): written as
+    /// serde_json writes it (object keys in its map order).
+    Value(Value),
+    /// Serialized from the family's own struct (EQ), whose field order
+    /// (`E1`, `E2`, ..., nested structs too) is the text's: the text, made
+    /// once, and its top-level keys (`None`: not an object).
+    Struct {
+        /// The object's JSON text.
+        text: String,
+        /// Its top-level keys.
+        keys: Option<Vec<String>>,
+    },
+}
+
+impl From<Value> for Metadata {
+    fn from(v: Value) -> Metadata {
+        Metadata::Value(v)
+    }
+}
+
+impl From<serde_json::Map<String, Value>> for Metadata {
+    fn from(m: serde_json::Map<String, Value>) -> Metadata {
+        Metadata::Value(Value::Object(m))
+    }
+}
+
+impl std::fmt::Display for Metadata {
+    /// The JSON text without the loop's keys (what the family built).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Metadata::Value(v) => write!(f, "{v}"),
+            Metadata::Struct { text, .. } => f.write_str(text),
+        }
+    }
+}
+
+impl Metadata {
+    /// The metadata of a family's struct, its field order kept.
+    pub fn of<T: serde::Serialize>(x: &T) -> Result<Metadata, MetadataError> {
+        let text = serde_json::to_string(x).map_err(|e| MetadataError::NotJson(e.to_string()))?;
+        let keys = match serde_json::to_value(x) {
+            Ok(Value::Object(o)) => Some(o.keys().cloned().collect()),
+            _ => None,
+        };
+        Ok(Metadata::Struct { text, keys })
+    }
+
+    /// Metadata built as a value, as that value (`None` for a struct's:
+    /// nothing in the loop reads those).
+    pub fn as_value(&self) -> Option<&Value> {
+        match self {
+            Metadata::Value(v) => Some(v),
+            Metadata::Struct { .. } => None,
+        }
+    }
+
+    /// Whether the metadata is an object with a top-level `key`; `Err`
+    /// when it is not an object.
+    fn has_key(&self, key: &str) -> Result<bool, MetadataError> {
+        match self {
+            Metadata::Value(Value::Object(o)) => Ok(o.contains_key(key)),
+            Metadata::Struct {
+                keys: Some(keys), ..
+            } => Ok(keys.iter().any(|k| k == key)),
+            _ => Err(MetadataError::NotObject),
+        }
+    }
+
+    /// The JSON text of the record: the family's object with `appended`
+    /// (in order) after its keys. Metadata that is not an object, or that
+    /// has one of the appended keys or a `reserved` one itself, is an error
+    /// (a generator bug).
+    pub fn write(
+        &self,
+        appended: &[(&'static str, Value)],
+        reserved: &[&'static str],
+    ) -> Result<String, MetadataError> {
+        for k in reserved {
+            if self.has_key(k)? {
+                return Err(MetadataError::Duplicate(k));
+            }
+        }
+        for (k, _) in appended {
+            if self.has_key(k)? {
+                return Err(MetadataError::Duplicate(k));
+            }
+        }
+        let text = self.to_string();
+        if appended.is_empty() {
+            return Ok(text);
+        }
+        let body = text.trim_end();
+        let inner = &body[..body.len() - 1];
+        let mut out = inner.to_string();
+        let mut first = self.is_empty_object();
+        for (k, v) in appended {
+            if !first {
+                out.push(',');
+            }
+            first = false;
+            out.push_str(&Value::from(*k).to_string());
+            out.push(':');
+            out.push_str(&v.to_string());
+        }
+        out.push('}');
+        Ok(out)
+    }
+
+    /// Whether the metadata is the empty object.
+    fn is_empty_object(&self) -> bool {
+        match self {
+            Metadata::Value(Value::Object(o)) => o.is_empty(),
+            Metadata::Struct { keys, .. } => keys.as_ref().is_some_and(Vec::is_empty),
+            _ => false,
+        }
+    }
+}
+
 /// A generated, certified instance, ready to become a record.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Built {
@@ -113,8 +266,8 @@ pub struct Built {
     pub prompt: String,
     /// Gold answer.
     pub answer: String,
-    /// Metadata JSON text.
-    pub metadata: String,
+    /// Metadata: a JSON object until the record is written.
+    pub metadata: Metadata,
     /// Certificate JSON text.
     pub certificate: String,
     /// Canonical form for deduplication within the cell.
@@ -136,45 +289,32 @@ pub struct Built {
     /// Measured difficulty features of the instance (proof depth,
     /// inferences, premises, symbols, prover effort in work units...), in a
     /// fixed order. The generation loop writes them into the row's metadata
-    /// as the object `difficulty` ([`Built::metadata_with_difficulty`]) and
-    /// the card tabulates their means per config and level.
+    /// as the object `difficulty` ([`Built::into_record`]) and the card
+    /// tabulates their means per config and level.
     pub difficulty: Vec<(&'static str, f64)>,
 }
 
 impl Built {
-    /// The metadata JSON with the difficulty features appended as the
-    /// object `difficulty` (unchanged when there are none; the family's
-    /// keys keep their order). Metadata that is not a JSON object, or that
-    /// has a `difficulty` key of its own, is an error: a generator bug.
-    pub fn metadata_with_difficulty(&self) -> Result<String, String> {
-        if self.difficulty.is_empty() {
-            return Ok(self.metadata.clone());
+    /// The dataset record of this instance at `index` of `cell`, its
+    /// metadata written once: the family's keys, then the difficulty
+    /// features as the object `difficulty` (when there are any). Metadata
+    /// that is not a JSON object, or that has a `difficulty` key (when
+    /// there are features) or a `group` key of its own (the loop appends
+    /// the row's group with [`with_group`]), is an error: a generator bug.
+    pub fn into_record(self, cell: &Cell, index: u64) -> Result<Record, MetadataError> {
+        let mut appended = Vec::new();
+        if !self.difficulty.is_empty() {
+            // A map: the features are written in key order.
+            let features: serde_json::Map<String, Value> = self
+                .difficulty
+                .iter()
+                .map(|(k, x)| ((*k).to_string(), difficulty_value(*x)))
+                .collect();
+            appended.push(("difficulty", Value::Object(features)));
         }
-        let v: serde_json::Value = serde_json::from_str(&self.metadata)
-            .map_err(|e| format!("metadata is not JSON: {e}"))?;
-        let obj = v
-            .as_object()
-            .ok_or_else(|| "metadata is not a JSON object".to_string())?;
-        if obj.contains_key("difficulty") {
-            return Err("metadata already has a difficulty key".into());
-        }
-        let features: serde_json::Map<String, serde_json::Value> = self
-            .difficulty
-            .iter()
-            .map(|(k, x)| ((*k).to_string(), difficulty_value(*x)))
-            .collect();
-        let features = serde_json::to_string(&features).map_err(|e| e.to_string())?;
-        // Appended to the text as it is, so the family's own key order
-        // (E1, E2, ..., E10) survives: a checked object ends in `}`.
-        let body = self.metadata.trim_end();
-        let inner = &body[..body.len() - 1];
-        let sep = if obj.is_empty() { "" } else { "," };
-        Ok(format!("{inner}{sep}\"difficulty\":{features}}}"))
-    }
-
-    /// The dataset record of this instance at `index` of `cell`.
-    pub fn into_record(self, cell: &Cell, index: u64) -> Record {
-        Record {
+        // `group` comes after (with_group): refused here already.
+        let metadata = self.metadata.write(&appended, &["group"])?;
+        Ok(Record {
             id: cell.id(index),
             task: cell.config.to_string(),
             domain: self.domain,
@@ -184,9 +324,9 @@ impl Built {
             answer: self.answer,
             completion: String::new(),
             trace: None,
-            metadata: self.metadata,
+            metadata,
             certificate: self.certificate,
-        }
+        })
     }
 }
 
@@ -264,7 +404,7 @@ pub trait TaskFamily: Sync {
     /// stored prompt, so what the model is shown is checked as well as the
     /// label. `None` when the family cannot re-render (default); `Err` when
     /// the metadata lacks what the prompt needs.
-    fn render_prompt(&self, row: &Record) -> Option<Result<String, String>> {
+    fn render_prompt(&self, row: &Record) -> Option<Result<String, RenderError>> {
         let _ = row;
         None
     }
@@ -351,23 +491,15 @@ pub fn group_id(family: &dyn TaskFamily, row: &Record) -> String {
     d[..8].iter().map(|b| format!("{b:02x}")).collect()
 }
 
-/// `metadata` (a JSON object's text) with the key `group` appended, its
-/// other keys kept in order. Metadata that is not a JSON object or already
-/// has a `group` key is an error: a generator bug.
-pub fn metadata_with_group(metadata: &str, group: &str) -> Result<String, String> {
-    let v: serde_json::Value =
-        serde_json::from_str(metadata).map_err(|e| format!("metadata is not JSON: {e}"))?;
-    let obj = v
-        .as_object()
-        .ok_or_else(|| "metadata is not a JSON object".to_string())?;
-    if obj.contains_key("group") {
-        return Err("metadata already has a group key".into());
-    }
+/// Appends the key `group` to the metadata text of a record made by
+/// [`Built::into_record`] (a JSON object without a `group` key, as that
+/// checked), its other keys kept in order.
+pub fn with_group(metadata: &mut String, group: &str) {
     let body = metadata.trim_end();
-    let inner = &body[..body.len() - 1];
-    let sep = if obj.is_empty() { "" } else { "," };
-    let value = serde_json::to_string(group).map_err(|e| e.to_string())?;
-    Ok(format!("{inner}{sep}\"group\":{value}}}"))
+    let inner = body[..body.len() - 1].trim_end();
+    let sep = if inner.ends_with('{') { "" } else { "," };
+    let text = format!("{inner}{sep}\"group\":{}}}", Value::from(group));
+    *metadata = text;
 }
 
 /// Where two prompts first differ, for `verify`'s message: `None` when
@@ -461,7 +593,7 @@ pub trait Generator: Sync {
 
     /// A fresh worker context (default: none).
     fn new_worker(&self) -> Worker {
-        Box::new(())
+        Worker::Empty
     }
 
     /// Builds the instance at `index` of `cell` (see the module's
@@ -506,7 +638,7 @@ pub trait Generator: Sync {
     /// cells are group-major sees each group entered once): the place to
     /// load what the group's cells read. An error ends the run (default:
     /// nothing to load).
-    fn enter_group(&self, _group: &str) -> Result<(), String> {
+    fn enter_group(&self, _group: &str) -> Result<(), GeneratorError> {
         Ok(())
     }
 
@@ -584,24 +716,19 @@ mod tests {
 
     #[test]
     fn the_group_goes_last_into_the_metadata() {
-        assert_eq!(
-            metadata_with_group(r#"{"a":1,"difficulty":{"x":2}}"#, "0f").unwrap(),
-            r#"{"a":1,"difficulty":{"x":2},"group":"0f"}"#
-        );
-        assert_eq!(
-            metadata_with_group("{}", "0f").unwrap(),
-            r#"{"group":"0f"}"#
-        );
-        assert!(metadata_with_group(r#"{"group":1}"#, "0f").is_err());
-        assert!(metadata_with_group("[1]", "0f").is_err());
+        let mut m = r#"{"a":1,"difficulty":{"x":2}}"#.to_string();
+        with_group(&mut m, "0f");
+        assert_eq!(m, r#"{"a":1,"difficulty":{"x":2},"group":"0f"}"#);
+        let mut m = "{}".to_string();
+        with_group(&mut m, "0f");
+        assert_eq!(m, r#"{"group":"0f"}"#);
     }
 
-    #[test]
-    fn difficulty_goes_into_the_metadata() {
-        let mut b = Built {
+    fn built(metadata: Metadata) -> Built {
+        Built {
             prompt: String::new(),
             answer: String::new(),
-            metadata: r#"{"theorem":"p(X)","z":1}"#.into(),
+            metadata,
             certificate: String::new(),
             key: String::new(),
             group: None,
@@ -610,28 +737,92 @@ mod tests {
             source: None,
             stats: Vec::new(),
             difficulty: Vec::new(),
-        };
-        assert_eq!(b.metadata_with_difficulty().unwrap(), b.metadata);
-        b.difficulty = vec![("proof_depth", 3.0), ("prover_effort", 2.5)];
-        let m: serde_json::Value =
-            serde_json::from_str(&b.metadata_with_difficulty().unwrap()).unwrap();
+        }
+    }
+
+    fn cell() -> Cell {
+        Cell {
+            config: "c",
+            group: "G".into(),
+            level: 1,
+            count: 1,
+            fill: Fill::Slots,
+            tag: 0,
+        }
+    }
+
+    #[test]
+    fn difficulty_goes_into_the_metadata() {
+        let write = |b: &Built| b.clone().into_record(&cell(), 0).map(|r| r.metadata);
+        let mut b = built(serde_json::json!({"theorem": "p(X)", "z": 1}).into());
+        assert_eq!(write(&b).unwrap(), r#"{"theorem":"p(X)","z":1}"#);
+        b.difficulty = vec![("prover_effort", 2.5), ("proof_depth", 3.0)];
+        let m: serde_json::Value = serde_json::from_str(&write(&b).unwrap()).unwrap();
         assert_eq!(m["theorem"], "p(X)");
         assert_eq!(m["difficulty"]["proof_depth"], serde_json::json!(3));
         assert_eq!(m["difficulty"]["prover_effort"], serde_json::json!(2.5));
-        // The family's key order is kept; the features come last.
-        let text = b.metadata_with_difficulty().unwrap();
-        assert!(
-            text.starts_with(r#"{"theorem":"p(X)","z":1,"difficulty":{"#),
-            "{text}"
-        );
-        b.metadata = "{ }".into();
+        // The family's keys come first; the features last, in key order.
         assert_eq!(
-            b.metadata_with_difficulty().unwrap(),
-            r#"{ "difficulty":{"proof_depth":3,"prover_effort":2.5}}"#
+            write(&b).unwrap(),
+            r#"{"theorem":"p(X)","z":1,"difficulty":{"proof_depth":3,"prover_effort":2.5}}"#
         );
-        b.metadata = "[1]".into();
-        assert!(b.metadata_with_difficulty().is_err());
-        b.metadata = r#"{"difficulty":1}"#.into();
-        assert!(b.metadata_with_difficulty().is_err());
+        b.metadata = serde_json::json!({}).into();
+        assert_eq!(
+            write(&b).unwrap(),
+            r#"{"difficulty":{"proof_depth":3,"prover_effort":2.5}}"#
+        );
+        b.metadata = serde_json::json!([1]).into();
+        assert_eq!(write(&b), Err(MetadataError::NotObject));
+        b.metadata = serde_json::json!({"difficulty": 1}).into();
+        assert_eq!(write(&b), Err(MetadataError::Duplicate("difficulty")));
+        // A family's own `difficulty` is refused only when the loop adds
+        // one; its `group` always (the loop adds that to every row).
+        b.difficulty.clear();
+        assert_eq!(write(&b).unwrap(), r#"{"difficulty":1}"#);
+        b.metadata = serde_json::json!({"group": 1}).into();
+        assert_eq!(write(&b), Err(MetadataError::Duplicate("group")));
+    }
+
+    /// A struct's metadata keeps its field order (serde_json's map would
+    /// sort the keys), at every depth, with the loop's keys after it.
+    #[test]
+    fn struct_metadata_keeps_its_field_order() {
+        #[derive(serde::Serialize)]
+        struct Inner {
+            z: u8,
+            a: u8,
+        }
+        #[derive(serde::Serialize)]
+        struct Outer {
+            y: Inner,
+            b: &'static str,
+        }
+        let m = Metadata::of(&Outer {
+            y: Inner { z: 1, a: 2 },
+            b: "x",
+        })
+        .unwrap();
+        assert_eq!(m.to_string(), r#"{"y":{"z":1,"a":2},"b":"x"}"#);
+        assert!(m.as_value().is_none());
+        let mut b = built(m);
+        b.difficulty = vec![("steps", 4.0)];
+        assert_eq!(
+            b.into_record(&cell(), 0).unwrap().metadata,
+            r#"{"y":{"z":1,"a":2},"b":"x","difficulty":{"steps":4}}"#
+        );
+        #[derive(serde::Serialize)]
+        struct Clash {
+            group: u8,
+        }
+        let b = built(Metadata::of(&Clash { group: 1 }).unwrap());
+        assert_eq!(
+            b.into_record(&cell(), 0).unwrap_err().to_string(),
+            "metadata already has a group key"
+        );
+        let b = built(Metadata::of(&[1, 2]).unwrap());
+        assert_eq!(
+            b.into_record(&cell(), 0).unwrap_err().to_string(),
+            "metadata is not a JSON object"
+        );
     }
 }

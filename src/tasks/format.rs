@@ -105,6 +105,13 @@ impl fmt::Display for AnswerFormat {
     }
 }
 
+impl serde::Serialize for AnswerFormat {
+    /// As its [`AnswerFormat::name`] (`plain`, `tags`, `json`).
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.name())
+    }
+}
+
 impl FromStr for AnswerFormat {
     type Err = String;
 

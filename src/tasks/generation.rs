@@ -14,7 +14,9 @@
 //!   [`StageHook`] that runs before them (the TPTP family's phase 1).
 //! - [`cell_grid`]: the one config × levels grid every family's cells are.
 
+use super::error::GeneratorError;
 use super::family::{Cell, Fill, Generator};
+use crate::config::BadValue;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use std::any::Any;
@@ -174,9 +176,9 @@ pub trait FamilyConfig:
     fn set_rows(&mut self, rows: Rows);
 
     /// Checks what the types and the shared block's ranges cannot (which
-    /// levels the family has, its own knobs); the message starts with the
-    /// dotted key (default: nothing to check).
-    fn validate(&self) -> Result<(), String> {
+    /// levels the family has, its own knobs); the error names the dotted
+    /// key (default: nothing to check).
+    fn validate(&self) -> Result<(), BadValue> {
         Ok(())
     }
 
@@ -197,11 +199,11 @@ pub trait Section: Any + Send + Sync + Debug {
     /// Sets the shared block.
     fn set_rows(&mut self, rows: Rows);
     /// The family's own checks.
-    fn validate(&self) -> Result<(), String>;
+    fn validate(&self) -> Result<(), BadValue>;
     /// The section's own prover limits, if it has them.
     fn prover_limits(&self) -> Option<&crate::prover::ProverLimits>;
     /// The section as a TOML value (for printing the configuration).
-    fn to_toml(&self) -> Result<toml::Value, String>;
+    fn to_toml(&self) -> Result<toml::Value, toml::ser::Error>;
     /// A copy.
     fn clone_box(&self) -> Box<dyn Section>;
     /// Whether `other` is the same section with the same values.
@@ -222,14 +224,14 @@ impl<T: FamilyConfig> Section for T {
     fn set_rows(&mut self, rows: Rows) {
         FamilyConfig::set_rows(self, rows)
     }
-    fn validate(&self) -> Result<(), String> {
+    fn validate(&self) -> Result<(), BadValue> {
         FamilyConfig::validate(self)
     }
     fn prover_limits(&self) -> Option<&crate::prover::ProverLimits> {
         FamilyConfig::prover_limits(self)
     }
-    fn to_toml(&self) -> Result<toml::Value, String> {
-        toml::Value::try_from(self).map_err(|e| e.to_string())
+    fn to_toml(&self) -> Result<toml::Value, toml::ser::Error> {
+        toml::Value::try_from(self)
     }
     fn clone_box(&self) -> Box<dyn Section> {
         Box::new(self.clone())
@@ -265,7 +267,7 @@ pub struct SectionInfo {
     pub default: fn() -> Box<dyn Section>,
     /// The section read from its TOML table (missing keys take their
     /// defaults; unknown keys are refused).
-    pub parse: fn(toml::Value) -> Result<Box<dyn Section>, String>,
+    pub parse: fn(toml::Value) -> Result<Box<dyn Section>, toml::de::Error>,
 }
 
 impl SectionInfo {
@@ -274,11 +276,7 @@ impl SectionInfo {
         SectionInfo {
             name: T::NAME,
             default: || Box::new(T::default()),
-            parse: |v| {
-                T::deserialize(v)
-                    .map(|t| Box::new(t) as Box<dyn Section>)
-                    .map_err(|e| e.message().to_string())
-            },
+            parse: |v| T::deserialize(v).map(|t| Box::new(t) as Box<dyn Section>),
         }
     }
 }
@@ -318,7 +316,7 @@ pub trait Generation: Sync {
         &self,
         section: &dyn Section,
         seed: u64,
-    ) -> Result<Vec<Box<dyn Generator>>, String>;
+    ) -> Result<Vec<Box<dyn Generator>>, GeneratorError>;
 
     /// What runs before the generators (default: nothing). A family with a
     /// hook has its generator built by the hook's stage instead of

@@ -4,9 +4,11 @@
 //! re-checking through the step checker.
 
 use super::{GenParams, Task};
+use crate::config::BadValue;
 use crate::dataset::Record;
 use crate::tasks::answer::AnswerShape;
 use crate::tasks::audit::AuditItem;
+use crate::tasks::error::{GeneratorError, RenderError};
 use crate::tasks::family::{
     Attempt, Cell, ConfigInfo, Fill, Generator, RejectReason, ScoreContext, TaskFamily, Worker,
 };
@@ -51,14 +53,15 @@ impl FamilyConfig for EqConfig {
 
     crate::rows_fields!();
 
-    fn validate(&self) -> Result<(), String> {
+    fn validate(&self) -> Result<(), BadValue> {
         if let Some(l) = self.levels.iter().find(|&&l| GenParams::level(l).is_none()) {
-            return Err(format!(
-                "tasks.eq.levels: no EQ level {l} (levels start at 1)"
+            return Err(BadValue::new(
+                "tasks.eq.levels",
+                format!("no EQ level {l} (levels start at 1)"),
             ));
         }
         if self.levels.is_empty() {
-            return Err("tasks.eq.levels: no level selected".into());
+            return Err(BadValue::new("tasks.eq.levels", "no level selected"));
         }
         Ok(())
     }
@@ -88,9 +91,9 @@ impl Generation for EqGeneration {
         &self,
         section: &dyn Section,
         seed: u64,
-    ) -> Result<Vec<Box<dyn Generator>>, String> {
+    ) -> Result<Vec<Box<dyn Generator>>, GeneratorError> {
         let config = section_as::<EqConfig>(section)
-            .ok_or("not the [tasks.eq] section")?
+            .ok_or(GeneratorError::WrongSection("eq"))?
             .clone();
         Ok(vec![Box::new(EqGenerator { config, seed })])
     }
@@ -162,8 +165,8 @@ impl TaskFamily for EqFamily {
         AnswerShape::Json
     }
 
-    fn render_prompt(&self, row: &Record) -> Option<Result<String, String>> {
-        Some(render_prompt(row))
+    fn render_prompt(&self, row: &Record) -> Option<Result<String, RenderError>> {
+        Some(render_prompt(row).map_err(RenderError::Metadata))
     }
 
     /// The rewriting problem: its equations, start and end terms.

@@ -239,7 +239,7 @@ fn assemble<I: Serialize>(proof: &Proof, p: Parts<'_, I>) -> Result<Built, Strin
     Ok(Built {
         prompt: p.prompt,
         answer: p.answer,
-        metadata: serde_json::to_string(&metadata).map_err(|e| e.to_string())?,
+        metadata: crate::tasks::family::Metadata::of(&metadata).map_err(|e| e.to_string())?,
         certificate: p.certificate.to_string(),
         key: p.key,
         group: None,
@@ -674,13 +674,13 @@ mod tests {
                         continue;
                     };
                     labels.insert(b.label.clone());
-                    let s = score(task, &b.metadata, &b.answer);
+                    let s = score(task, &b.metadata.to_string(), &b.answer);
                     assert_eq!((s.value, s.well_formed), (1.0, true), "{}", s.detail);
                     // The gold answer is right on every sub-metric too
                     // (gap filling reports none).
                     assert_eq!(s.metrics.is_empty(), matches!(task, Task::GapFilling));
                     assert!(s.metrics.iter().all(|m| m.1 == 1.0), "{:?}", s.metrics);
-                    let m: Value = serde_json::from_str(&b.metadata).unwrap();
+                    let m: Value = serde_json::from_str(&b.metadata.to_string()).unwrap();
                     for k in [
                         "start",
                         "end",
@@ -692,7 +692,7 @@ mod tests {
                     ] {
                         assert!(m.get(k).is_some(), "{k} missing");
                     }
-                    let s = score(task, &b.metadata, "not json");
+                    let s = score(task, &b.metadata.to_string(), "not json");
                     assert!(!s.well_formed && s.value == 0.0);
                     assert_eq!(b, build(task, level, 9, index).unwrap().unwrap());
                 }
@@ -712,18 +712,20 @@ mod tests {
                     .collect();
                 assert!(built.len() >= 2, "{task:?} level {level}");
                 for (k, b) in built.iter().enumerate() {
-                    let ok = verify_record(task, &b.metadata, &b.answer);
+                    let ok = verify_record(task, &b.metadata.to_string(), &b.answer);
                     assert!(ok.is_ok(), "{task:?} level {level}: {ok:?}");
                     let other = &built[(k + 1) % built.len()];
                     assert!(
-                        verify_record(task, &b.metadata, &other.answer).is_err(),
+                        verify_record(task, &b.metadata.to_string(), &other.answer).is_err(),
                         "{task:?} level {level}: another instance's answer accepted"
                     );
                     if task == Task::ProofChecking {
                         let mut g: Value = serde_json::from_str(&b.answer).unwrap();
                         let c = g["correct"].as_bool().unwrap();
                         g["correct"] = Value::Bool(!c);
-                        assert!(verify_record(task, &b.metadata, &g.to_string()).is_err());
+                        assert!(
+                            verify_record(task, &b.metadata.to_string(), &g.to_string()).is_err()
+                        );
                     }
                 }
             }
@@ -756,7 +758,7 @@ mod tests {
                     want.push("gap_lines");
                 }
                 assert_eq!(names(&b), want, "{task:?}");
-                let m: Value = serde_json::from_str(&b.metadata).unwrap();
+                let m: Value = serde_json::from_str(&b.metadata.to_string()).unwrap();
                 let d: BTreeMap<&str, f64> = b.difficulty.iter().copied().collect();
                 assert_eq!(
                     d["proof_steps"],
@@ -772,7 +774,7 @@ mod tests {
                 }
                 // Each redex's own equation side matches where it is used.
                 assert!(d["redex_options"] >= d["licensing_candidates"].min(d["redexes"]));
-                assert!(verify_record(task, &b.metadata, &b.answer).is_ok());
+                assert!(verify_record(task, &b.metadata.to_string(), &b.answer).is_ok());
                 steps.insert((task, level), d["proof_steps"]);
             }
             assert!(steps[&(task, 6)] > steps[&(task, 4)], "{task:?}: {steps:?}");
@@ -791,7 +793,7 @@ mod tests {
             let Some(b) = build(Task::GapFilling, 8, 9, index).unwrap() else {
                 continue;
             };
-            let m: Value = serde_json::from_str(&b.metadata).unwrap();
+            let m: Value = serde_json::from_str(&b.metadata.to_string()).unwrap();
             let inst = &m["instance"];
             let lines = inst["proof"]["terms"].as_array().unwrap().len() as u64;
             let end = inst["gapStart"].as_u64().unwrap() + inst["gapLen"].as_u64().unwrap();
@@ -801,7 +803,7 @@ mod tests {
                 "index {index}: the gap ends before the last line"
             );
             assert_eq!(b.label == "decoy", index % 4 == 3);
-            assert!(verify_record(Task::GapFilling, &b.metadata, &b.answer).is_ok());
+            assert!(verify_record(Task::GapFilling, &b.metadata.to_string(), &b.answer).is_ok());
             if b.label == "decoy" {
                 decoys += 1;
             } else {
@@ -820,7 +822,7 @@ mod tests {
         let mut methods = std::collections::BTreeSet::new();
         for i in (1..60).step_by(2) {
             let b = build(Task::ProofChecking, 2, 4, i).unwrap().unwrap();
-            let m: Value = serde_json::from_str(&b.metadata).unwrap();
+            let m: Value = serde_json::from_str(&b.metadata.to_string()).unwrap();
             let c = &m["details"]["corruption"];
             methods.insert(c["corruptionMethod"].as_str().unwrap().to_string());
             assert_eq!(m["incorrectStep"], c["step"]);
@@ -834,7 +836,7 @@ mod tests {
         let b1 = build(Task::ProofChecking, 2, 1, 1).unwrap().unwrap();
         assert_eq!(b0.label, "correct");
         assert_eq!(b1.label, "incorrect");
-        let m: Value = serde_json::from_str(&b1.metadata).unwrap();
+        let m: Value = serde_json::from_str(&b1.metadata.to_string()).unwrap();
         assert_eq!(m["correctProof"], json!(false));
         assert!(m["incorrectStep"].as_i64().unwrap() >= 1);
     }

@@ -4,9 +4,11 @@
 //! [`super::build`], scoring and re-checking.
 
 use super::{Task, pl::Level};
+use crate::config::BadValue;
 use crate::dataset::Record;
 use crate::tasks::answer::AnswerShape;
 use crate::tasks::audit::AuditItem;
+use crate::tasks::error::{GeneratorError, RenderError};
 use crate::tasks::family::{
     Attempt, Cell, ConfigInfo, Fill, Generator, RejectReason, ScoreContext, TaskFamily, Worker,
 };
@@ -44,14 +46,15 @@ impl FamilyConfig for EquivConfig {
 
     crate::rows_fields!();
 
-    fn validate(&self) -> Result<(), String> {
+    fn validate(&self) -> Result<(), BadValue> {
         if let Some(l) = self.levels.iter().find(|&&l| Level::of(l).is_none()) {
-            return Err(format!(
-                "tasks.equiv.levels: no equivalence level {l} (levels start at 1)"
+            return Err(BadValue::new(
+                "tasks.equiv.levels",
+                format!("no equivalence level {l} (levels start at 1)"),
             ));
         }
         if self.levels.is_empty() {
-            return Err("tasks.equiv.levels: no level selected".into());
+            return Err(BadValue::new("tasks.equiv.levels", "no level selected"));
         }
         Ok(())
     }
@@ -81,9 +84,9 @@ impl Generation for EquivGeneration {
         &self,
         section: &dyn Section,
         seed: u64,
-    ) -> Result<Vec<Box<dyn Generator>>, String> {
+    ) -> Result<Vec<Box<dyn Generator>>, GeneratorError> {
         let config = section_as::<EquivConfig>(section)
-            .ok_or("not the [tasks.equiv] section")?
+            .ok_or(GeneratorError::WrongSection("equiv"))?
             .clone();
         Ok(vec![Box::new(EquivGenerator { config, seed })])
     }
@@ -161,8 +164,12 @@ impl TaskFamily for EquivFamily {
         }
     }
 
-    fn render_prompt(&self, row: &Record) -> Option<Result<String, String>> {
-        Some(task_of(&row.task).and_then(|t| super::render(t, &row.metadata)))
+    fn render_prompt(&self, row: &Record) -> Option<Result<String, RenderError>> {
+        Some(
+            task_of(&row.task)
+                .and_then(|t| super::render(t, &row.metadata))
+                .map_err(RenderError::Metadata),
+        )
     }
 
     /// The drawn formula (of a pair, the side `drawn` names; of a

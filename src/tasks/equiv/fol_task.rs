@@ -295,10 +295,13 @@ fn build_roundtrip(rng: &mut ChaCha8Rng, d: &Drawn, level: u8) -> Result<Option<
     meta.insert("formula".into(), json!(shown));
     meta.insert("target".into(), json!(target));
     meta.insert("rewrites".into(), json!(rewrites));
-    let metadata = Value::Object(meta).to_string();
+    let metadata = Value::Object(meta);
+    // The gold is scored on the text the row will hold, as a model's
+    // answer is.
+    let text = metadata.to_string();
     // The gold answer must pass the scorer (form and equivalence), or the
     // row is dropped (the prover left it undecided) or is a bug.
-    let (s, effort) = score_roundtrip_measured(&metadata, &gold_text);
+    let (s, effort) = score_roundtrip_measured(&text, &gold_text);
     let work = match s.verdict {
         Verdict::Ok => s.detail.clone(),
         Verdict::Timeout => return Ok(None),
@@ -312,7 +315,7 @@ fn build_roundtrip(rng: &mut ChaCha8Rng, d: &Drawn, level: u8) -> Result<Option<
     Ok(Some(Built {
         prompt: roundtrip_prompt(&d.vocabulary, &shown, target),
         answer: gold_text,
-        metadata,
+        metadata: metadata.into(),
         certificate: json!({
             "goldEquivalent": true,
             "goldInForm": target,

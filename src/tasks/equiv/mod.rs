@@ -402,7 +402,7 @@ impl Pair<'_> {
         Built {
             prompt,
             answer: label.into(),
-            metadata: Value::Object(meta).to_string(),
+            metadata: meta.into(),
             certificate: certificate.to_string(),
             key: format!("{}|{}", self.left, self.right),
             group: None,
@@ -439,10 +439,13 @@ fn build_roundtrip(rng: &mut ChaCha8Rng, d: &Drawn, level: u8) -> Result<Option<
     meta.insert("formula".into(), json!(shown));
     meta.insert("target".into(), json!(target));
     meta.insert("rewrites".into(), json!(rewrites));
-    let metadata = Value::Object(meta).to_string();
+    let metadata = Value::Object(meta);
+    // The gold is scored on the text the row will hold, as a model's
+    // answer is.
+    let text = metadata.to_string();
     // The gold answer must pass the scorer (form and equivalence), or the
     // row is a bug.
-    let s = score_roundtrip(&metadata, &gold_text);
+    let s = score_roundtrip(&text, &gold_text);
     if s.verdict != crate::tasks::Verdict::Ok {
         return Err(format!(
             "gold restatement {gold_text} of {shown} scores {}: {}",
@@ -458,7 +461,7 @@ fn build_roundtrip(rng: &mut ChaCha8Rng, d: &Drawn, level: u8) -> Result<Option<
     Ok(Some(Built {
         prompt: roundtrip_prompt(&d.vocabulary, &shown, target),
         answer: gold_text,
-        metadata,
+        metadata: metadata.into(),
         certificate: json!({"goldEquivalent": true, "goldInForm": target, "method": "sat: ~(formula <=> gold) unsatisfiable", "recheck": how}).to_string(),
         key: shown,
         group: None,

@@ -17,12 +17,12 @@ fn built_rows_verify_and_labels_alternate() {
             let mut labels = Vec::new();
             for index in 0..8 {
                 let b = build(task, level, 11, index).unwrap().expect("an instance");
-                let checked = verify(task, &b.metadata, &b.certificate, &b.answer)
+                let checked = verify(task, &b.metadata.to_string(), &b.certificate, &b.answer)
                     .unwrap_or_else(|e| panic!("{task:?} L{level} #{index}: {e}"));
                 assert!(!checked.is_empty());
-                assert_eq!(render(task, &b.metadata).unwrap(), b.prompt);
+                assert_eq!(render(task, &b.metadata.to_string()).unwrap(), b.prompt);
                 // The gold answer scores 1 through the row's scorer.
-                let s = score(task, &b.metadata, &b.answer, &b.answer);
+                let s = score(task, &b.metadata.to_string(), &b.answer, &b.answer);
                 assert_eq!(s.verdict, Verdict::Ok, "{}", s.detail);
                 labels.push(b.answer.clone());
                 // Deterministic.
@@ -55,8 +55,8 @@ fn equivalence_rows_come_in_twins() {
                     .expect("False twin");
                 assert_eq!((t.answer.as_str(), f.answer.as_str()), ("True", "False"));
                 let (mt, mf): (Value, Value) = (
-                    serde_json::from_str(&t.metadata).unwrap(),
-                    serde_json::from_str(&f.metadata).unwrap(),
+                    serde_json::from_str(&t.metadata.to_string()).unwrap(),
+                    serde_json::from_str(&f.metadata.to_string()).unwrap(),
                 );
                 let drawn = mt["drawn"].as_str().unwrap();
                 let other = if drawn == "left" { "right" } else { "left" };
@@ -67,7 +67,7 @@ fn equivalence_rows_come_in_twins() {
                 assert!(mt["mutation"].is_null() && mf["mutation"].is_string());
                 let row = |b: &Built| crate::dataset::Record {
                     task: task.config().into(),
-                    metadata: b.metadata.clone(),
+                    metadata: b.metadata.to_string(),
                     ..Default::default()
                 };
                 let group = |b: &Built| family::EQUIV.split_group(&row(b));
@@ -117,12 +117,12 @@ fn rows_past_level_four_verify_and_carry_difficulty() {
                 };
                 let names: Vec<&str> = b.difficulty.iter().map(|d| d.0).collect();
                 assert_eq!(names, want, "{task:?}");
-                verify(task, &b.metadata, &b.certificate, &b.answer)
+                verify(task, &b.metadata.to_string(), &b.certificate, &b.answer)
                     .unwrap_or_else(|e| panic!("{task:?} L{level} #{index}: {e}"));
-                assert_eq!(render(task, &b.metadata).unwrap(), b.prompt);
+                assert_eq!(render(task, &b.metadata.to_string()).unwrap(), b.prompt);
                 let d: std::collections::BTreeMap<&str, f64> =
                     b.difficulty.iter().copied().collect();
-                let m: Value = serde_json::from_str(&b.metadata).unwrap();
+                let m: Value = serde_json::from_str(&b.metadata.to_string()).unwrap();
                 assert_eq!(
                     d["rewrites"],
                     m["rewrites"].as_array().unwrap().len() as f64
@@ -172,7 +172,15 @@ fn rows_past_level_four_verify_and_carry_difficulty() {
 fn a_tampered_label_or_counterexample_is_refused() {
     let b = build(Task::EquivalencePl, 2, 5, 1).unwrap().unwrap();
     assert_eq!(b.answer, "False");
-    assert!(verify(Task::EquivalencePl, &b.metadata, &b.certificate, "True").is_err());
+    assert!(
+        verify(
+            Task::EquivalencePl,
+            &b.metadata.to_string(),
+            &b.certificate,
+            "True"
+        )
+        .is_err()
+    );
     let mut cert: Value = serde_json::from_str(&b.certificate).unwrap();
     // Flip every atom of the counterexample until it no longer separates.
     let cex = cert["counterexample"].as_object().unwrap().clone();
@@ -181,14 +189,33 @@ fn a_tampered_label_or_counterexample_is_refused() {
         let mut c = cert.clone();
         let v = c["counterexample"][k].as_bool().unwrap();
         c["counterexample"][k] = json!(!v);
-        refused |= verify(Task::EquivalencePl, &b.metadata, &c.to_string(), "False").is_err();
+        refused |= verify(
+            Task::EquivalencePl,
+            &b.metadata.to_string(),
+            &c.to_string(),
+            "False",
+        )
+        .is_err();
     }
     cert["counterexample"] = json!({});
-    let _ = verify(Task::EquivalencePl, &b.metadata, &cert.to_string(), "False");
+    let _ = verify(
+        Task::EquivalencePl,
+        &b.metadata.to_string(),
+        &cert.to_string(),
+        "False",
+    );
     assert!(refused, "no single flip made the counterexample fail");
     let t = build(Task::EquivalencePl, 2, 5, 0).unwrap().unwrap();
     assert_eq!(t.answer, "True");
-    assert!(verify(Task::EquivalencePl, &t.metadata, &t.certificate, "False").is_err());
+    assert!(
+        verify(
+            Task::EquivalencePl,
+            &t.metadata.to_string(),
+            &t.certificate,
+            "False"
+        )
+        .is_err()
+    );
 }
 
 #[test]
@@ -294,7 +321,7 @@ fn built_roundtrip_rows_refuse_every_wrapper_of_the_formula() {
         for level in 1..=4 {
             for index in 0..6 {
                 let b = build(task, level, 3, index).unwrap().expect("an instance");
-                let m: Value = serde_json::from_str(&b.metadata).unwrap();
+                let m: Value = serde_json::from_str(&b.metadata.to_string()).unwrap();
                 let f = m["formula"].as_str().unwrap();
                 assert!(b.answer.len() <= forms::MAX_GOLD_GROWTH * f.len());
                 let wrappers = if task.first_order() {
@@ -315,7 +342,7 @@ fn built_roundtrip_rows_refuse_every_wrapper_of_the_formula() {
                     ]
                 };
                 for w in wrappers {
-                    let s = score(task, &b.metadata, &b.answer, &w);
+                    let s = score(task, &b.metadata.to_string(), &b.answer, &w);
                     assert_eq!(s.verdict, Verdict::Wrong, "{w}: {}", s.detail);
                     assert!(s.detail.contains("required form"), "{}", s.detail);
                 }
@@ -327,7 +354,7 @@ fn built_roundtrip_rows_refuse_every_wrapper_of_the_formula() {
 #[test]
 fn equivalence_answers_are_words() {
     let b = build(Task::EquivalencePl, 1, 2, 0).unwrap().unwrap();
-    let s = |a: &str| score(Task::EquivalencePl, &b.metadata, &b.answer, a).verdict;
+    let s = |a: &str| score(Task::EquivalencePl, &b.metadata.to_string(), &b.answer, a).verdict;
     assert_eq!(s("True"), Verdict::Ok);
     assert_eq!(s("false"), Verdict::Wrong);
     assert_eq!(s("maybe"), Verdict::Malformed);
@@ -487,8 +514,24 @@ fn fol_roundtrip_rejects_near_misses_copies_foreign_symbols_and_junk() {
 fn a_tampered_fol_label_or_countermodel_is_refused() {
     let f = build(Task::EquivalenceFol, 2, 5, 1).unwrap().unwrap();
     assert_eq!(f.answer, "False");
-    assert!(verify(Task::EquivalenceFol, &f.metadata, &f.certificate, "False").is_ok());
-    assert!(verify(Task::EquivalenceFol, &f.metadata, &f.certificate, "True").is_err());
+    assert!(
+        verify(
+            Task::EquivalenceFol,
+            &f.metadata.to_string(),
+            &f.certificate,
+            "False"
+        )
+        .is_ok()
+    );
+    assert!(
+        verify(
+            Task::EquivalenceFol,
+            &f.metadata.to_string(),
+            &f.certificate,
+            "True"
+        )
+        .is_err()
+    );
     let mut cert: Value = serde_json::from_str(&f.certificate).unwrap();
     // Some single predicate-table entry flip makes the model fail.
     let mut refused = false;
@@ -503,7 +546,13 @@ fn a_tampered_fol_label_or_countermodel_is_refused() {
                 .as_u64()
                 .unwrap();
             c["countermodel"]["predicates"][i]["values"][j] = json!(1 - v);
-            refused |= verify(Task::EquivalenceFol, &f.metadata, &c.to_string(), "False").is_err();
+            refused |= verify(
+                Task::EquivalenceFol,
+                &f.metadata.to_string(),
+                &c.to_string(),
+                "False",
+            )
+            .is_err();
         }
     }
     assert!(refused, "no single flip made the countermodel fail");
@@ -511,7 +560,7 @@ fn a_tampered_fol_label_or_countermodel_is_refused() {
     assert!(
         verify(
             Task::EquivalenceFol,
-            &f.metadata,
+            &f.metadata.to_string(),
             &cert.to_string(),
             "False"
         )
@@ -519,5 +568,13 @@ fn a_tampered_fol_label_or_countermodel_is_refused() {
     );
     let t = build(Task::EquivalenceFol, 2, 5, 0).unwrap().unwrap();
     assert_eq!(t.answer, "True");
-    assert!(verify(Task::EquivalenceFol, &t.metadata, &t.certificate, "False").is_err());
+    assert!(
+        verify(
+            Task::EquivalenceFol,
+            &t.metadata.to_string(),
+            &t.certificate,
+            "False"
+        )
+        .is_err()
+    );
 }

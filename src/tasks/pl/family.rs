@@ -6,11 +6,13 @@
 use super::audit::Kind as AuditKind;
 use super::pl2::{self, Pl2Options, Pl2Task};
 use super::{Skip, Task};
+use crate::config::BadValue;
 use crate::dataset::Record;
 use crate::prop::ProofSystem;
 use crate::prop::problems::families::Family;
 use crate::tasks::answer::AnswerShape;
 use crate::tasks::audit::AuditItem;
+use crate::tasks::error::{GeneratorError, RenderError};
 use crate::tasks::family::{
     Attempt, Cell, ConfigInfo, Fill, Generator, RejectReason, ScoreContext, TaskFamily, Worker,
     metadata_json,
@@ -108,43 +110,68 @@ impl Default for Pl2Config {
 
 impl PlConfig {
     /// Checks what the types cannot.
-    pub fn validate(&self) -> Result<(), String> {
+    pub fn validate(&self) -> Result<(), BadValue> {
         if self.levels.contains(&0) {
-            return Err("tasks.pl.levels: level 0 is not a level (levels start at 1)".into());
+            return Err(BadValue::new(
+                "tasks.pl.levels",
+                "level 0 is not a level (levels start at 1)",
+            ));
         }
         if let Some(t) = self
             .tasks
             .iter()
             .find(|t| !Task::ALL.iter().any(|x| x.config() == t.as_str()))
         {
-            return Err(format!(
-                "tasks.pl.tasks: unknown PL1 task {t:?} (expected one of {})",
-                Task::ALL.map(|t| t.config()).join(", ")
+            return Err(BadValue::new(
+                "tasks.pl.tasks",
+                format!(
+                    "unknown PL1 task {t:?} (expected one of {})",
+                    Task::ALL.map(|t| t.config()).join(", ")
+                ),
             ));
         }
         if let Some(f) = self.families.iter().find(|f| *f != "pl1" && *f != "pl2") {
-            return Err(format!(
-                "tasks.pl.families: unknown problem set {f:?} (expected pl1 or pl2)"
+            return Err(BadValue::new(
+                "tasks.pl.families",
+                format!("unknown problem set {f:?} (expected pl1 or pl2)"),
             ));
         }
         if self.families.is_empty() {
-            return Err("tasks.pl.families: no problem set selected".into());
+            return Err(BadValue::new(
+                "tasks.pl.families",
+                "no problem set selected",
+            ));
         }
         let c = &self.pl2;
         if c.sizes.contains(&0) {
-            return Err("tasks.pl.pl2.sizes: size 0 is not a size (sizes start at 1)".into());
+            return Err(BadValue::new(
+                "tasks.pl.pl2.sizes",
+                "size 0 is not a size (sizes start at 1)",
+            ));
         }
         if let Some(f) = c.families.iter().find(|f| Family::from_name(f).is_none()) {
-            return Err(format!("tasks.pl.pl2.families: unknown family {f:?}"));
+            return Err(BadValue::new(
+                "tasks.pl.pl2.families",
+                format!("unknown family {f:?}"),
+            ));
         }
         if self.wants_pl2() && (c.sizes.is_empty() || c.families.is_empty()) {
-            return Err("tasks.pl.pl2: no PL2 sizes or families selected".into());
+            return Err(BadValue::new(
+                "tasks.pl.pl2",
+                "no PL2 sizes or families selected",
+            ));
         }
         if c.max_refutation_steps == 0 {
-            return Err("tasks.pl.pl2.max_refutation_steps must be at least 1".into());
+            return Err(BadValue::sentence(
+                "tasks.pl.pl2.max_refutation_steps",
+                "must be at least 1",
+            ));
         }
         if self.max_rows_per_shard == 0 {
-            return Err("tasks.pl.max_rows_per_shard must be at least 1".into());
+            return Err(BadValue::sentence(
+                "tasks.pl.max_rows_per_shard",
+                "must be at least 1",
+            ));
         }
 
         Ok(())
@@ -174,7 +201,7 @@ impl FamilyConfig for PlConfig {
 
     crate::rows_fields!();
 
-    fn validate(&self) -> Result<(), String> {
+    fn validate(&self) -> Result<(), BadValue> {
         for (key, v, hi) in [
             ("max_proof_chars", self.max_proof_chars, 100_000_000),
             (
@@ -185,7 +212,10 @@ impl FamilyConfig for PlConfig {
             ("pl2.max_cnf_clauses", self.pl2.max_cnf_clauses, MAX_COUNT),
         ] {
             if v == 0 || v as u64 > hi {
-                return Err(format!("tasks.pl.{key}: {v} is not in 1-{hi}"));
+                return Err(BadValue::new(
+                    format!("tasks.pl.{key}"),
+                    format!("{v} is not in 1-{hi}"),
+                ));
             }
         }
         PlConfig::validate(self)
@@ -224,8 +254,8 @@ impl Generation for PlGeneration {
         &self,
         section: &dyn Section,
         seed: u64,
-    ) -> Result<Vec<Box<dyn Generator>>, String> {
-        let config = section_as::<PlConfig>(section).ok_or("not the [tasks.pl] section")?;
+    ) -> Result<Vec<Box<dyn Generator>>, GeneratorError> {
+        let config = section_as::<PlConfig>(section).ok_or(GeneratorError::WrongSection("pl"))?;
         let mut generators: Vec<Box<dyn Generator>> = Vec::new();
         if config.wants_pl1() {
             generators.push(Box::new(Pl1Generator {
@@ -376,11 +406,11 @@ impl<T: PlTasks> TaskFamily for PlFamily<T> {
         Some(format!("pl:{premises}|{goal}"))
     }
 
-    fn render_prompt(&self, row: &Record) -> Option<Result<String, String>> {
+    fn render_prompt(&self, row: &Record) -> Option<Result<String, RenderError>> {
         let read = task_of::<T>(&row.task).and_then(|t| Ok((t, metadata_json(row)?)));
         Some(match read {
-            Ok((t, meta)) => t.render_prompt(&meta),
-            Err(e) => Err(e.to_string()),
+            Ok((t, meta)) => t.render_prompt(&meta).map_err(RenderError::Metadata),
+            Err(e) => Err(RenderError::Row(e)),
         })
     }
 }
@@ -717,13 +747,13 @@ mod tests {
         assert_eq!(c.validate(), Ok(()));
         c.levels = vec![2, 0];
         assert_eq!(
-            c.validate().unwrap_err(),
+            c.validate().unwrap_err().to_string(),
             "tasks.pl.levels: level 0 is not a level (levels start at 1)"
         );
         c.levels = vec![9];
         c.pl2.sizes = vec![0];
         assert_eq!(
-            c.validate().unwrap_err(),
+            c.validate().unwrap_err().to_string(),
             "tasks.pl.pl2.sizes: size 0 is not a size (sizes start at 1)"
         );
     }

@@ -95,7 +95,7 @@ impl PlInstance {
         Built {
             prompt: self.prompt,
             answer: self.answer,
-            metadata: self.metadata.to_string(),
+            metadata: self.metadata.into(),
             certificate: self.certificate.to_string(),
             key: self.canonical,
             group: None,

@@ -11,8 +11,10 @@
 //! level is how many numbers (level + 1), each below 100; the label is
 //! certified by summing again, which is all `verify` has to do.
 
+use crate::config::BadValue;
 use crate::dataset::Record;
 use crate::tasks::answer::AnswerShape;
+use crate::tasks::error::{GeneratorError, RenderError};
 use crate::tasks::family::{
     Attempt, Built, Cell, ConfigInfo, Fill, Generator, ScoreContext, TaskFamily, Worker,
     metadata_json,
@@ -58,10 +60,15 @@ impl FamilyConfig for ToyConfig {
 
     crate::rows_fields!();
 
-    fn validate(&self) -> Result<(), String> {
+    fn validate(&self) -> Result<(), BadValue> {
         match self.levels.iter().find(|&&l| !(1..=9).contains(&l)) {
-            Some(l) => Err(format!("tasks.toy.levels: no toy level {l} (levels 1-9)")),
-            None if self.levels.is_empty() => Err("tasks.toy.levels: no level selected".into()),
+            Some(l) => Err(BadValue::new(
+                "tasks.toy.levels",
+                format!("no toy level {l} (levels 1-9)"),
+            )),
+            None if self.levels.is_empty() => {
+                Err(BadValue::new("tasks.toy.levels", "no level selected"))
+            }
             None => Ok(()),
         }
     }
@@ -137,8 +144,8 @@ impl TaskFamily for ToyFamily {
         AnswerShape::Word
     }
 
-    fn render_prompt(&self, row: &Record) -> Option<Result<String, String>> {
-        Some(numbers(row).map(|n| prompt(&n)).map_err(|e| e.to_string()))
+    fn render_prompt(&self, row: &Record) -> Option<Result<String, RenderError>> {
+        Some(numbers(row).map(|n| prompt(&n)).map_err(RenderError::Row))
     }
 
     fn trace(&self, _: &str, metadata: &Value, _: &Value) -> Option<Vec<String>> {
@@ -179,9 +186,9 @@ impl Generation for ToyGeneration {
         &self,
         section: &dyn Section,
         seed: u64,
-    ) -> Result<Vec<Box<dyn Generator>>, String> {
+    ) -> Result<Vec<Box<dyn Generator>>, GeneratorError> {
         let config = section_as::<ToyConfig>(section)
-            .ok_or("not the [tasks.toy] section")?
+            .ok_or(GeneratorError::WrongSection("toy"))?
             .clone();
         Ok(vec![Box::new(ToyGenerator { config, seed })])
     }
@@ -224,7 +231,7 @@ impl Generator for ToyGenerator {
         Attempt::built(Built {
             prompt: prompt(&numbers),
             answer: answer.into(),
-            metadata: json!({ "numbers": numbers }).to_string(),
+            metadata: json!({ "numbers": numbers }).into(),
             certificate: json!({ "sum": numbers.iter().sum::<u64>() }).to_string(),
             key: format!("{numbers:?}"),
             group: None,

@@ -2,6 +2,7 @@
 //! families, levels, the depth and distractor count per level, and the
 //! generation limits, validated once.
 
+use crate::config::BadValue;
 use crate::prover::ProverLimits;
 use serde::{Deserialize, Serialize};
 
@@ -313,12 +314,15 @@ impl TasksConfig {
     }
 
     /// Checks the values a TOML file cannot constrain by type.
-    pub fn validate(&self) -> Result<(), String> {
+    pub fn validate(&self) -> Result<(), BadValue> {
         if self.levels.contains(&0) {
-            return Err("tasks.tptp.levels: levels start at 1".into());
+            return Err(BadValue::new("tasks.tptp.levels", "levels start at 1"));
         }
         if !(0.0..=1.0).contains(&self.true_share) {
-            return Err("tasks.tptp.true_share must be in [0, 1]".into());
+            return Err(BadValue::sentence(
+                "tasks.tptp.true_share",
+                "must be in [0, 1]",
+            ));
         }
         for (name, m) in [
             ("entailment", &self.entailment),
@@ -327,34 +331,59 @@ impl TasksConfig {
             ("derivation", &self.derivation),
         ] {
             if m.depth.contains(&0) {
-                return Err(format!("tasks.tptp.{name}.depth: depths start at 1"));
+                return Err(BadValue::new(
+                    format!("tasks.tptp.{name}.depth"),
+                    "depths start at 1",
+                ));
             }
             if m.depth.is_empty() || m.k.is_empty() {
-                return Err(format!(
-                    "tasks.tptp.{name}: depth and k need at least one entry (level 1's)"
+                return Err(BadValue::new(
+                    format!("tasks.tptp.{name}"),
+                    "depth and k need at least one entry (level 1's)",
                 ));
             }
         }
         if !(self.max_answer_share > 0.0 && self.max_answer_share <= 1.0) {
-            return Err("tasks.tptp.max_answer_share must be in (0, 1]".into());
+            return Err(BadValue::sentence(
+                "tasks.tptp.max_answer_share",
+                "must be in (0, 1]",
+            ));
         }
         if !(self.max_answer_lead > 0.0 && self.max_answer_lead <= 1.0) {
-            return Err("tasks.tptp.max_answer_lead must be in (0, 1]".into());
+            return Err(BadValue::sentence(
+                "tasks.tptp.max_answer_lead",
+                "must be in (0, 1]",
+            ));
         }
         if !(self.max_premise_lead > 0.0 && self.max_premise_lead <= 1.0) {
-            return Err("tasks.tptp.max_premise_lead must be in (0, 1]".into());
+            return Err(BadValue::sentence(
+                "tasks.tptp.max_premise_lead",
+                "must be in (0, 1]",
+            ));
         }
         if self.selection_slots == 0 || self.selection_slots > 1000 {
-            return Err("tasks.tptp.selection_slots must be in 1-1000".into());
+            return Err(BadValue::sentence(
+                "tasks.tptp.selection_slots",
+                "must be in 1-1000",
+            ));
         }
         if self.max_premises == 0 || self.max_premises > 20 {
-            return Err("tasks.tptp.max_premises must be in 1-20".into());
+            return Err(BadValue::sentence(
+                "tasks.tptp.max_premises",
+                "must be in 1-20",
+            ));
         }
         if self.max_rows_per_shard == 0 {
-            return Err("tasks.tptp.max_rows_per_shard must be at least 1".into());
+            return Err(BadValue::sentence(
+                "tasks.tptp.max_rows_per_shard",
+                "must be at least 1",
+            ));
         }
         if self.max_attempts == 0 {
-            return Err("tasks.tptp.max_attempts must be at least 1".into());
+            return Err(BadValue::sentence(
+                "tasks.tptp.max_attempts",
+                "must be at least 1",
+            ));
         }
         Ok(())
     }

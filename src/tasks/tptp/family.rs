@@ -19,11 +19,13 @@ use super::{
     select, stepwise, theorem_order,
 };
 use crate::checker::{CheckProblem, Checked, check};
+use crate::config::BadValue;
 use crate::dataset::Record;
 use crate::prover::{Prover, Verdict};
 use crate::saturation::Params;
 use crate::tasks::answer::AnswerShape;
 use crate::tasks::audit::{AuditItem, ReaderAnswer};
+use crate::tasks::error::{GeneratorError, RenderError};
 use crate::tasks::family::{
     Attempt, Balance, BalanceRule, Built, Cell, ConfigInfo, Fill, Generator, RejectReason,
     ScoreContext, TaskFamily, Worker, certificate_json, metadata_json,
@@ -69,10 +71,13 @@ impl FamilyConfig for TasksConfig {
 
     crate::rows_fields!();
 
-    fn validate(&self) -> Result<(), String> {
+    fn validate(&self) -> Result<(), BadValue> {
         let within = |key: &str, v: u64, lo: u64, hi: u64| {
             if v < lo || v > hi {
-                Err(format!("tasks.tptp.{key}: {v} is not in {lo}-{hi}"))
+                Err(BadValue::new(
+                    format!("tasks.tptp.{key}"),
+                    format!("{v} is not in {lo}-{hi}"),
+                ))
             } else {
                 Ok(())
             }
@@ -80,9 +85,9 @@ impl FamilyConfig for TasksConfig {
         within("pool_size", self.pool_size as u64, 1, MAX_COUNT)?;
         within("max_attempts", self.max_attempts.into(), 1, 1_000_000)?;
         if !self.min_score.is_finite() {
-            return Err(format!(
-                "tasks.tptp.min_score: {} is not a finite number",
-                self.min_score
+            return Err(BadValue::new(
+                "tasks.tptp.min_score",
+                format!("{} is not a finite number", self.min_score),
             ));
         }
         for (name, m) in [
@@ -126,8 +131,12 @@ impl Generation for TptpGeneration {
         "saturate TPTP tasks".into()
     }
 
-    fn generators(&self, _: &dyn Section, _: u64) -> Result<Vec<Box<dyn Generator>>, String> {
-        Err("the TPTP generator is built by its axiom-saturation stage".into())
+    fn generators(
+        &self,
+        _: &dyn Section,
+        _: u64,
+    ) -> Result<Vec<Box<dyn Generator>>, GeneratorError> {
+        Err(GeneratorError::Staged("TPTP"))
     }
 
     fn stage(&self) -> Option<StageHook> {
@@ -257,7 +266,7 @@ impl TaskFamily for TptpFamily {
         }
     }
 
-    fn render_prompt(&self, row: &Record) -> Option<Result<String, String>> {
+    fn render_prompt(&self, row: &Record) -> Option<Result<String, RenderError>> {
         Some(render_prompt(row))
     }
 
@@ -271,9 +280,9 @@ impl TaskFamily for TptpFamily {
 
 /// A TPTP row's prompt from its metadata: the domain, the background
 /// axioms, the theorem, and the premises, pool or proof clauses.
-fn render_prompt(row: &Record) -> Result<String, String> {
+fn render_prompt(row: &Record) -> Result<String, RenderError> {
     let f = Family::from_config(&row.task).ok_or_else(|| format!("no TPTP task {}", row.task))?;
-    let meta = metadata_json(row).map_err(|e| e.to_string())?;
+    let meta = metadata_json(row)?;
     let domain = str_field(&meta, "domain")?;
     let context = Background::from_metadata(&meta)?;
     let theorem = str_field(&meta, "theorem")?;
@@ -288,9 +297,9 @@ fn render_prompt(row: &Record) -> Result<String, String> {
                         .ok_or("metadata.conclusion_formula is not a string")?;
                     let expected = conclusion_formula(&theorem)?;
                     if stored != expected {
-                        return Err(format!(
+                        return Err(RenderError::Metadata(format!(
                             "metadata.conclusion_formula {stored:?} is not the theorem's closure {expected:?}"
-                        ));
+                        )));
                     }
                     Some(expected)
                 }
@@ -377,7 +386,7 @@ impl TptpGenerator {
 
     /// The graphs of `domain` with theorem candidates, read through the
     /// loader if they are not resident.
-    fn domain_graphs(&self, domain: &str) -> Result<Arc<Vec<Graph>>, String> {
+    fn domain_graphs(&self, domain: &str) -> Result<Arc<Vec<Graph>>, GeneratorError> {
         if let Some(g) = self
             .graphs
             .read()
@@ -393,7 +402,7 @@ impl TptpGenerator {
         if let Some(g) = resident.get(domain) {
             return Ok(g.clone());
         }
-        let mut graphs = loader(domain)?;
+        let mut graphs = loader(domain).map_err(GeneratorError::Load)?;
         graphs.retain(|g| !g.pool.is_empty());
         let graphs = Arc::new(graphs);
         resident.insert(domain.to_string(), graphs.clone());
@@ -473,7 +482,7 @@ impl Generator for TptpGenerator {
     }
 
     fn new_worker(&self) -> Worker {
-        Box::new(self.new_prover())
+        Worker::Prover(Box::new(self.new_prover()))
     }
 
     fn max_per_group(&self, cell: &Cell) -> Option<u64> {
@@ -485,8 +494,7 @@ impl Generator for TptpGenerator {
         let share = |s: f64, min: u64| ((s * cell.count as f64).ceil() as u64).max(min);
         match Family::from_config(cell.config)? {
             Family::Selection => {
-                let meta: serde_json::Value = serde_json::from_str(&built.metadata).ok()?;
-                let pool = super::str_list(&meta, "pool").ok()?;
+                let pool = super::str_list(built.metadata.as_value()?, "pool").ok()?;
                 let answer = super::select::parse_answer(&built.answer, pool.len()).ok()?;
                 let items = pool
                     .into_iter()
@@ -506,9 +514,8 @@ impl Generator for TptpGenerator {
             // both. The True row adds nothing of its own; it is skipped
             // with its False row.
             Family::Entailment if self.tasks.true_share == 0.5 && index % 2 == 0 => {
-                let meta: serde_json::Value = serde_json::from_str(&built.metadata).ok()?;
                 let mut items = Vec::new();
-                for pair in meta.get("replaced")?.as_array()? {
+                for pair in built.metadata.as_value()?.get("replaced")?.as_array()? {
                     let [old, new] = pair.as_array()?.as_slice() else {
                         return None;
                     };
@@ -528,10 +535,7 @@ impl Generator for TptpGenerator {
     }
 
     fn build(&self, cell: &Cell, index: u64, worker: &mut Worker) -> Attempt {
-        if worker.downcast_ref::<Prover>().is_none() {
-            *worker = self.new_worker();
-        }
-        let prover = worker.downcast_mut::<Prover>().expect("a prover worker");
+        let prover = worker.prover(|| self.new_prover());
         let Some(family) = Family::from_config(cell.config) else {
             return Attempt::rejected(&Reject::Degenerate);
         };
@@ -632,7 +636,7 @@ impl Generator for TptpGenerator {
                     out.built = Some(Built {
                         prompt: b.prompt,
                         answer: b.answer,
-                        metadata: b.metadata.to_string(),
+                        metadata: b.metadata.into(),
                         certificate: b.certificate.to_string(),
                         key: b.key,
                         group: b.group,
@@ -658,7 +662,7 @@ impl Generator for TptpGenerator {
         self.card.clone()
     }
 
-    fn enter_group(&self, group: &str) -> Result<(), String> {
+    fn enter_group(&self, group: &str) -> Result<(), GeneratorError> {
         self.domain_graphs(group).map(|_| ())
     }
 
@@ -706,7 +710,10 @@ mod tests {
             selection_slots: 0,
             ..TasksConfig::default()
         };
-        assert!(bad.validate().unwrap_err().contains("selection_slots"));
+        assert_eq!(
+            bad.validate().unwrap_err().key,
+            "tasks.tptp.selection_slots"
+        );
     }
 
     /// An entailment row whose conclusion is stated as a formula re-renders
@@ -750,6 +757,9 @@ mod tests {
         meta["conclusion_formula"] = "! [X0] : (member(X0,X0))".into();
         row.metadata = meta.to_string();
         let err = render_prompt(&row).unwrap_err();
-        assert!(err.contains("not the theorem's closure"), "{err}");
+        assert!(
+            err.to_string().contains("not the theorem's closure"),
+            "{err}"
+        );
     }
 }

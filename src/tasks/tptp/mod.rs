@@ -299,7 +299,7 @@ mod tests {
             levels: vec![0],
             ..Default::default()
         };
-        assert!(c.validate().unwrap_err().contains("tasks.tptp.levels"));
+        assert_eq!(c.validate().unwrap_err().key, "tasks.tptp.levels");
         let deep = TasksConfig {
             levels: vec![5, 8, 255],
             ..Default::default()
@@ -312,23 +312,22 @@ mod tests {
             },
             ..Default::default()
         };
-        assert!(
-            empty
-                .validate()
-                .unwrap_err()
-                .contains("tasks.tptp.selection")
-        );
+        assert_eq!(empty.validate().unwrap_err().key, "tasks.tptp.selection");
         for lead in [0.0, -0.5, 1.5, f64::NAN] {
             let c = TasksConfig {
                 max_answer_lead: lead,
                 ..Default::default()
             };
-            assert!(
-                c.validate()
-                    .unwrap_err()
-                    .contains("tasks.tptp.max_answer_lead"),
-                "{lead}"
-            );
+            let e = c.validate().unwrap_err();
+            assert_eq!(e.key, "tasks.tptp.max_answer_lead", "{lead}");
+            // The sentence names its key once, shown alone.
+            assert_eq!(e.text(), "tasks.tptp.max_answer_lead must be in (0, 1]");
+            let c = TasksConfig {
+                max_premise_lead: lead,
+                ..Default::default()
+            };
+            let e = c.validate().unwrap_err();
+            assert_eq!(e.text(), "tasks.tptp.max_premise_lead must be in (0, 1]");
         }
         assert!(TasksConfig::default().validate().is_ok());
         assert_eq!(TasksConfig::default().params(Family::Selection, 4), (4, 8));
