@@ -427,10 +427,12 @@ fn selection_run(tmp: &Path, domain: &str, level: &str, count: &str, extra: &str
 
 /// No pool clause of a selection cell is in the answer of more of its rows
 /// than it is a distractor in, by more than the lead allowed
-/// (`max_answer_lead`, at least 4 rows): on TOP level 4 a few clauses are
-/// premises of most deep theorems, and without the limit they were the
-/// answer in 2-4 times as many rows as they were distractors in. The rows
-/// skipped for it are counted as repeats, and the cell still fills.
+/// (`max_answer_lead`, at least 4 rows, until slot 2·count; twice that in
+/// the slots after, where held rows are offered again): on TOP level 4 a
+/// few clauses are premises of most deep theorems, and without the limit
+/// they were the answer in 2-4 times as many rows as they were distractors
+/// in (13 more on this run). The rows skipped for it are counted as
+/// repeats, and the cell still fills.
 #[test]
 fn no_clause_is_mostly_an_answer_in_a_selection_cell() {
     let tmp = tempfile::tempdir().unwrap();
@@ -452,7 +454,7 @@ fn no_clause_is_mostly_an_answer_in_a_selection_cell() {
     }
     for (text, (answer, other)) in &tally {
         assert!(
-            *answer <= other + 4,
+            *answer <= other + 8,
             "{text}: answer in {answer} rows, distractor in {other}"
         );
     }
