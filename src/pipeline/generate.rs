@@ -326,16 +326,17 @@ pub fn generate(
         // with it outside ([`Generator::balanced_items`]).
         let mut tallies: HashMap<String, (u64, u64)> = HashMap::new();
         // Rows held back because an item of their answer was past its
-        // lead, in index order: offered again without the lead (a row less
-        // balanced beats a row missing) at the first lenient slot.
+        // lead, in index order: offered again within the hard lead (a row
+        // less balanced beats a row missing) at the first lenient slot.
         let mut held: Vec<(u64, Built)> = Vec::new();
         // Rows skipped with the other row of their pair
         // ([`BalanceRule::BothSidesSkipped`]).
         let mut skip: HashSet<u64> = HashSet::new();
-        // From this slot on the lead is not kept: the held rows are
+        // From this slot on only the hard lead is kept
+        // (`BalanceRule::AnswerSideHeld { hard }`): the held rows are
         // offered first, then every row as it comes. Twice `count` (or the
         // budget): a cell the lead lets fill in that many slots is kept
-        // balanced, one it does not costs no more than twice its rows.
+        // balanced; one it does not is kept within the hard lead.
         let lenient_from = budget.min(cell.count.saturating_mul(2));
         'walk: loop {
             let walking =

@@ -201,16 +201,18 @@ pub struct TasksConfig {
     /// Selection: how many more rows of a cell a pool clause may be in the
     /// answer of than a distractor, as a share of `count` (at least 4
     /// rows). A row that would take one of its answer's clauses past it is
-    /// held back; held rows fill the cell from slot 2·count on (the lead is
-    /// not kept from there), so a theory where it cannot be kept (GEO level
-    /// 4) still fills, at no more than twice the slots. On a small theory a few clauses are premises
-    /// of most deep theorems and cannot stand beside many others without
-    /// giving a smaller answer (TOP level 3: `meet(X0,X1)=meet(X1,X0)` in
-    /// 33 answers of 200 rows, never a distractor), so a reader that
-    /// learns which texts are usually answers, together with how a clause
-    /// relates to the theorem, beat the majority by 10.5 points (7.7 with
-    /// this limit, the cell still full; it walked 377 slots instead of
-    /// 206).
+    /// held back; held rows are offered again from slot 2·count on, where
+    /// twice the lead is allowed and a row past that is skipped for good
+    /// (ALG level 4 had associativity in all 71 answers and never as a
+    /// distractor), so a theory where the lead cannot be kept fills only as
+    /// far as twice the lead allows (GEO level 4: 66 of 200 rows). On a
+    /// small theory a few clauses are premises of most deep theorems and
+    /// cannot stand beside many others without giving a smaller answer (TOP
+    /// level 3: `meet(X0,X1)=meet(X1,X0)` in 33 answers of 200 rows, never a
+    /// distractor), so a reader that learns which texts are usually
+    /// answers, together with how a clause relates to the theorem, beat the
+    /// majority by 10.5 points (7.7 with this limit, the cell still full;
+    /// it walked 377 slots instead of 206).
     pub max_answer_lead: f64,
     /// Entailment: how many more rows of one label than of the other a
     /// premise may be in, as a share of `count` (at least 3 rows). A pair
