@@ -2,7 +2,7 @@
 //! typo in a config file is an error rather than a silently ignored setting.
 
 use crate::dataset::OutputFormat;
-use crate::pipeline::present::SplitBy;
+use crate::dataset::splits::SplitBy;
 use crate::prover::ProverLimits;
 use crate::saturation::Params;
 use crate::tasks::format::AnswerFormat;
@@ -514,44 +514,9 @@ pub use crate::tasks::generation::MAX_COUNT;
 /// Largest finite-model domain size accepted.
 pub const MAX_MODEL_SIZE: u64 = 64;
 
-/// A configuration value outside its range.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{key}: {message}")]
-pub struct BadValue {
-    /// The dotted key, e.g. `saturation.weight_picks_per_age_pick`.
-    pub key: String,
-    /// What is wrong with its value.
-    pub message: String,
-}
-
-impl BadValue {
-    /// A value of `key` and what is wrong with it (shown `key: message`).
-    pub fn new(key: impl Into<String>, message: impl Into<String>) -> BadValue {
-        BadValue {
-            key: key.into(),
-            message: message.into(),
-        }
-    }
-
-    /// A value of `key` and a sentence about it that starts with the key
-    /// (`key must be ...`): the message is `key rest`.
-    pub fn sentence(key: impl Into<String>, rest: &str) -> BadValue {
-        let key = key.into();
-        let message = format!("{key} {rest}");
-        BadValue { key, message }
-    }
-
-    /// The error as one line without the key repeated: the message alone
-    /// when it starts with the key (a [`BadValue::sentence`]), else
-    /// `key: message`.
-    pub fn text(&self) -> String {
-        if self.message.starts_with(&self.key) {
-            self.message.clone()
-        } else {
-            self.to_string()
-        }
-    }
-}
+/// A configuration value outside its range (defined beside the task
+/// errors, which the families' config checks return).
+pub use crate::tasks::error::BadValue;
 
 /// Separates the section from the message in a family section's parse
 /// error (`Config::from_toml` locates it by the section and strips it).

@@ -27,6 +27,41 @@
 use super::Split;
 use std::collections::{BTreeMap, HashMap};
 
+/// What a row's split group is (`[dataset] split_by`, the manifest's
+/// `split_group`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SplitBy {
+    /// The row's theorem or problem ([`crate::tasks::family::TaskFamily::split_group`]).
+    #[default]
+    Theorem,
+    /// The row's `source` (axiom file or generator).
+    Source,
+}
+
+impl SplitBy {
+    /// The name in the configuration and the manifest.
+    pub fn name(self) -> &'static str {
+        match self {
+            SplitBy::Theorem => "theorem",
+            SplitBy::Source => "source",
+        }
+    }
+}
+
+impl std::str::FromStr for SplitBy {
+    type Err = String;
+
+    /// Reads `theorem` or `source`; anything else is an error naming both.
+    fn from_str(s: &str) -> Result<SplitBy, String> {
+        match s {
+            "theorem" => Ok(SplitBy::Theorem),
+            "source" => Ok(SplitBy::Source),
+            _ => Err(format!("{s:?}: expected \"theorem\" or \"source\"")),
+        }
+    }
+}
+
 /// One row's stratum and group, as the writer indexes it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SplitKey<'a> {

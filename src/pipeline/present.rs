@@ -10,40 +10,7 @@ use crate::dataset::{DatasetSpec, Manifest, Presentation, Provenance, Record, Ro
 use crate::tasks::family::TaskFamily;
 use crate::tasks::format::AnswerFormat;
 
-/// What a row's split group is (`[dataset] split_by`, the manifest's
-/// `split_group`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum SplitBy {
-    /// The row's theorem or problem ([`TaskFamily::split_group`]).
-    #[default]
-    Theorem,
-    /// The row's `source` (axiom file or generator).
-    Source,
-}
-
-impl SplitBy {
-    /// The name in the configuration and the manifest.
-    pub fn name(self) -> &'static str {
-        match self {
-            SplitBy::Theorem => "theorem",
-            SplitBy::Source => "source",
-        }
-    }
-}
-
-impl std::str::FromStr for SplitBy {
-    type Err = String;
-
-    /// Reads `theorem` or `source`; anything else is an error naming both.
-    fn from_str(s: &str) -> Result<SplitBy, String> {
-        match s {
-            "theorem" => Ok(SplitBy::Theorem),
-            "source" => Ok(SplitBy::Source),
-            _ => Err(format!("{s:?}: expected \"theorem\" or \"source\"")),
-        }
-    }
-}
+pub use crate::dataset::splits::SplitBy;
 
 /// The presentation rules of one dataset.
 #[derive(Clone, Debug)]

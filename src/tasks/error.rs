@@ -105,3 +105,42 @@ mod tests {
         );
     }
 }
+
+/// A configuration value outside its range.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{key}: {message}")]
+pub struct BadValue {
+    /// The dotted key, e.g. `saturation.weight_picks_per_age_pick`.
+    pub key: String,
+    /// What is wrong with its value.
+    pub message: String,
+}
+
+impl BadValue {
+    /// A value of `key` and what is wrong with it (shown `key: message`).
+    pub fn new(key: impl Into<String>, message: impl Into<String>) -> BadValue {
+        BadValue {
+            key: key.into(),
+            message: message.into(),
+        }
+    }
+
+    /// A value of `key` and a sentence about it that starts with the key
+    /// (`key must be ...`): the message is `key rest`.
+    pub fn sentence(key: impl Into<String>, rest: &str) -> BadValue {
+        let key = key.into();
+        let message = format!("{key} {rest}");
+        BadValue { key, message }
+    }
+
+    /// The error as one line without the key repeated: the message alone
+    /// when it starts with the key (a [`BadValue::sentence`]), else
+    /// `key: message`.
+    pub fn text(&self) -> String {
+        if self.message.starts_with(&self.key) {
+            self.message.clone()
+        } else {
+            self.to_string()
+        }
+    }
+}

@@ -16,7 +16,7 @@
 
 use super::error::GeneratorError;
 use super::family::{Cell, Fill, Generator};
-use crate::config::BadValue;
+use crate::tasks::error::BadValue;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use std::any::Any;

@@ -4,10 +4,10 @@
 //! re-checking through the step checker.
 
 use super::{GenParams, Task};
-use crate::config::BadValue;
 use crate::dataset::Record;
 use crate::tasks::answer::AnswerShape;
 use crate::tasks::audit::AuditItem;
+use crate::tasks::error::BadValue;
 use crate::tasks::error::{GeneratorError, RenderError};
 use crate::tasks::family::{
     Attempt, Cell, ConfigInfo, Fill, Generator, RejectReason, ScoreContext, TaskFamily, Worker,

@@ -4,10 +4,10 @@
 //! [`super::build`], scoring and re-checking.
 
 use super::{Task, pl::Level};
-use crate::config::BadValue;
 use crate::dataset::Record;
 use crate::tasks::answer::AnswerShape;
 use crate::tasks::audit::AuditItem;
+use crate::tasks::error::BadValue;
 use crate::tasks::error::{GeneratorError, RenderError};
 use crate::tasks::family::{
     Attempt, Cell, ConfigInfo, Fill, Generator, RejectReason, ScoreContext, TaskFamily, Worker,

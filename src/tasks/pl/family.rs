@@ -6,12 +6,12 @@
 use super::audit::Kind as AuditKind;
 use super::pl2::{self, Pl2Options, Pl2Task};
 use super::{Skip, Task};
-use crate::config::BadValue;
 use crate::dataset::Record;
 use crate::prop::ProofSystem;
 use crate::prop::problems::families::Family;
 use crate::tasks::answer::AnswerShape;
 use crate::tasks::audit::AuditItem;
+use crate::tasks::error::BadValue;
 use crate::tasks::error::{GeneratorError, RenderError};
 use crate::tasks::family::{
     Attempt, Cell, ConfigInfo, Fill, Generator, RejectReason, ScoreContext, TaskFamily, Worker,

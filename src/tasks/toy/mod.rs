@@ -11,9 +11,9 @@
 //! level is how many numbers (level + 1), each below 100; the label is
 //! certified by summing again, which is all `verify` has to do.
 
-use crate::config::BadValue;
 use crate::dataset::Record;
 use crate::tasks::answer::AnswerShape;
+use crate::tasks::error::BadValue;
 use crate::tasks::error::{GeneratorError, RenderError};
 use crate::tasks::family::{
     Attempt, Built, Cell, ConfigInfo, Fill, Generator, ScoreContext, TaskFamily, Worker,

@@ -2,8 +2,8 @@
 //! families, levels, the depth and distractor count per level, and the
 //! generation limits, validated once.
 
-use crate::config::BadValue;
 use crate::prover::ProverLimits;
+use crate::tasks::error::BadValue;
 use serde::{Deserialize, Serialize};
 
 /// One of the three families.

@@ -19,12 +19,12 @@ use super::{
     select, stepwise, theorem_order,
 };
 use crate::checker::{CheckProblem, Checked, check};
-use crate::config::BadValue;
 use crate::dataset::Record;
 use crate::prover::{Prover, Verdict};
 use crate::saturation::Params;
 use crate::tasks::answer::AnswerShape;
 use crate::tasks::audit::{AuditItem, ReaderAnswer};
+use crate::tasks::error::BadValue;
 use crate::tasks::error::{GeneratorError, RenderError};
 use crate::tasks::family::{
     Attempt, Balance, BalanceRule, Built, Cell, ConfigInfo, Fill, Generator, RejectReason,
