@@ -401,13 +401,18 @@ fn deep_levels_and_rounds_carry_their_difficulty() {
     assert!(stderr(&o).contains("--levels"), "{}", stderr(&o));
 }
 
-/// A selection-only run of `domain` at one `level` and `count` rows, with
-/// `extra` appended to its `[tasks.tptp]` table; the dataset folder.
-fn selection_run(tmp: &Path, domain: &str, level: &str, count: &str, extra: &str) -> PathBuf {
-    let cfg = tmp.join("sel.toml");
+/// A run of one TPTP `family` on `domain` at one `level` and `count` rows,
+/// with `extra` appended to its `[tasks.tptp]` table; the dataset folder.
+fn family_run(
+    tmp: &Path,
+    family: &str,
+    (domain, level, count): (&str, &str, &str),
+    extra: &str,
+) -> PathBuf {
+    let cfg = tmp.join("family.toml");
     std::fs::write(
         &cfg,
-        format!("[tasks.tptp]\nfamilies = [\"selection\"]\n{extra}"),
+        format!("[tasks.tptp]\nfamilies = [\"{family}\"]\n{extra}"),
     )
     .unwrap();
     let out = tmp.join("out");
@@ -436,7 +441,7 @@ fn selection_run(tmp: &Path, domain: &str, level: &str, count: &str, extra: &str
 #[test]
 fn no_clause_is_mostly_an_answer_in_a_selection_cell() {
     let tmp = tempfile::tempdir().unwrap();
-    let ds = selection_run(tmp.path(), "TOP", "4", "40", "");
+    let ds = family_run(tmp.path(), "selection", ("TOP", "4", "40"), "");
     let rows = read_dataset(&ds).unwrap();
     assert_eq!(rows.len(), 40);
     let mut tally: BTreeMap<String, (u32, u32)> = BTreeMap::new();
@@ -471,7 +476,7 @@ fn no_clause_is_mostly_an_answer_in_a_selection_cell() {
 fn held_back_rows_fill_a_cell_the_lead_cannot_fill() {
     let tmp = tempfile::tempdir().unwrap();
     let extra = "selection_slots = 2\nmax_answer_share = 1.0\n";
-    let ds = selection_run(tmp.path(), "GEO", "4", "12", extra);
+    let ds = family_run(tmp.path(), "selection", ("GEO", "4", "12"), extra);
     let summary: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(ds.join("summary.json")).unwrap()).unwrap();
     let cell = &summary["cells"]["premise_selection GEO L4"];
@@ -494,19 +499,7 @@ fn held_back_rows_fill_a_cell_the_lead_cannot_fill() {
 #[test]
 fn entailment_pairs_stay_whole_and_no_premise_tells_the_label() {
     let tmp = tempfile::tempdir().unwrap();
-    let cfg = tmp.path().join("ent.toml");
-    std::fs::write(&cfg, "[tasks.tptp]\nfamilies = [\"entailment\"]\n").unwrap();
-    let out = tmp.path().join("out");
-    let o = saturate()
-        .args(["--domain", "FLD", "-q", "--levels", "1", "--count", "80"])
-        .arg("--config")
-        .arg(&cfg)
-        .arg("--out")
-        .arg(&out)
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}\n{}", stdout(&o), stderr(&o));
-    let ds = out.join("FLD/FLD-tasks");
+    let ds = family_run(tmp.path(), "entailment", ("FLD", "1", "80"), "");
     let rows = read_dataset(&ds).unwrap();
     assert!(rows.len() >= 40, "{} rows", rows.len());
     let mut pairs: BTreeMap<String, Vec<serde_json::Value>> = BTreeMap::new();

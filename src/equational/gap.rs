@@ -407,16 +407,8 @@ fn certify(q: &Proof, j: usize, before: TermId, searches: &mut usize) -> Option<
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::equational::generate::{GenParams, generate};
+    use crate::equational::generate::test_proof as proof;
     use crate::seed::instance_rng;
-
-    fn proof(level: u8, i: u64) -> Proof {
-        let mut params = GenParams::level(level).unwrap();
-        params.balanced = true;
-        params.max_redexes = params.max_redexes.min(2);
-        let mut rng = instance_rng(21, &["eq-gf-test", &level.to_string()], i);
-        generate(&params, &mut rng).unwrap()
-    }
 
     /// Both labels place the gap alike: from the same proof and random
     /// stream a fillable gap and a decoy sit at the same lines (a gap is

@@ -606,6 +606,18 @@ fn finish(mut d: Draft, params: &GenParams, used: usize, rng: &mut ChaCha8Rng) -
     })
 }
 
+/// The `i`-th balanced proof of `level` with at most two redexes from a
+/// fixed stream: the proofs the gap tests (here and in the task's gap
+/// filling) cut.
+#[cfg(test)]
+pub(crate) fn test_proof(level: u8, i: u64) -> Proof {
+    let mut params = GenParams::level(level).unwrap();
+    params.balanced = true;
+    params.max_redexes = params.max_redexes.min(2);
+    let mut rng = crate::seed::instance_rng(21, &["eq-gf-test", &level.to_string()], i);
+    generate(&params, &mut rng).unwrap()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -274,18 +274,10 @@ pub fn score(inst: &GfInstance, answer: &str) -> Score {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::equational::generate::{GenParams, generate};
+    use crate::equational::generate::test_proof as proof;
     use crate::equational::step::check_step;
     use crate::logic::TermId;
     use crate::seed::instance_rng;
-
-    fn proof(level: u8, i: u64) -> Proof {
-        let mut params = GenParams::level(level).unwrap();
-        params.balanced = true;
-        params.max_redexes = params.max_redexes.min(2);
-        let mut rng = instance_rng(21, &["eq-gf-test", &level.to_string()], i);
-        generate(&params, &mut rng).unwrap()
-    }
 
     #[test]
     fn fillable_gaps_are_filled_by_the_removed_steps() {
