@@ -43,6 +43,7 @@ pub mod certificate;
 pub mod checker;
 pub mod config;
 pub mod dataset;
+pub mod deadline;
 pub mod derivation;
 pub mod equational;
 pub mod fol;

@@ -292,7 +292,7 @@ enum Command {
         /// byte-identical across reruns like every other output.
         #[arg(long)]
         no_timing: bool,
-        /// Soft time limit in seconds, on top of the work limits: the
+        /// Soft limit in CPU seconds of the process (as E's `--cpu-limit`), on top of the work limits: the
         /// saturation stops (SZS `Timeout`) at the first given clause after
         /// it. The one limit that is not reproducible; for harnesses only.
         #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=MAX_CPU_LIMIT))]
@@ -312,7 +312,7 @@ enum Command {
         /// the finite model (TPTP finite interpretation).
         #[arg(long)]
         proof: bool,
-        /// Soft time limit in seconds, on top of the work limits: the
+        /// Soft limit in CPU seconds of the process (as E's `--cpu-limit`), on top of the work limits: the
         /// saturation stops at the first given clause after it (SZS
         /// `Timeout` unless a model is found). The one limit that is not
         /// reproducible; for harnesses only.

@@ -37,8 +37,8 @@ pub const EXIT_GAVE_UP: i32 = 3;
 pub const MAX_CPU_LIMIT: u64 = 1_000_000;
 
 /// The deadline of a `--cpu-limit` of `seconds` from now.
-pub fn deadline(seconds: Option<u64>) -> Option<std::time::Instant> {
-    seconds.map(|s| std::time::Instant::now() + std::time::Duration::from_secs(s))
+pub fn deadline(seconds: Option<u64>) -> Option<saturate::deadline::Deadline> {
+    seconds.map(|s| saturate::deadline::Deadline::after_secs(s as f64))
 }
 
 /// `saturate prove`: decides the file in the library, prints the SZS status
@@ -49,7 +49,7 @@ pub fn prove(
     file: &Path,
     max_model_size: Option<u32>,
     proof: bool,
-    deadline: Option<std::time::Instant>,
+    deadline: Option<saturate::deadline::Deadline>,
     common: &Common,
 ) -> Result<saturate::tptp::SzsStatus, RunError> {
     let mut cfg = load_config(common)?;
@@ -127,7 +127,7 @@ pub fn derive(
     out: Option<&Path>,
     stats_json: Option<&Path>,
     timing: bool,
-    deadline: Option<std::time::Instant>,
+    deadline: Option<saturate::deadline::Deadline>,
     common: &Common,
 ) -> Result<(), RunError> {
     let cfg = load_config(common)?;

@@ -103,7 +103,7 @@ const CLOCK_EVERY: u64 = 1 << 12;
 pub struct Budget {
     left: u64,
     spent: u64,
-    deadline: Option<std::time::Instant>,
+    deadline: Option<crate::deadline::Deadline>,
 }
 
 impl Budget {
@@ -117,7 +117,7 @@ impl Budget {
     }
 
     /// The same budget that also ends at `deadline` (when one is given).
-    pub fn with_deadline(mut self, deadline: Option<std::time::Instant>) -> Budget {
+    pub fn with_deadline(mut self, deadline: Option<crate::deadline::Deadline>) -> Budget {
         self.deadline = deadline;
         self
     }
@@ -143,7 +143,7 @@ impl Budget {
         self.spent += units;
         if let Some(d) = self.deadline
             && before / CLOCK_EVERY != self.spent / CLOCK_EVERY
-            && std::time::Instant::now() >= d
+            && d.passed()
         {
             self.left = 0;
             return Err(CheckError::exhausted(

@@ -285,7 +285,7 @@ pub fn saturate(
     saturate_until(source, bank, inputs, params, progress, None)
 }
 
-/// [`saturate`] with a soft wall-clock `deadline` (`derive --cpu-limit`,
+/// [`saturate`] with a soft CPU-time `deadline` (`derive --cpu-limit`,
 /// see [`Saturator::deadline`]): the one limit that is not reproducible.
 pub fn saturate_until(
     source: &str,
@@ -293,7 +293,7 @@ pub fn saturate_until(
     inputs: Inputs,
     params: &Params,
     progress: &Progress,
-    deadline: Option<std::time::Instant>,
+    deadline: Option<crate::deadline::Deadline>,
 ) -> (Saturator, SaturationReport) {
     let start = std::time::Instant::now();
     let total = params.limits.max_processed;

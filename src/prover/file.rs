@@ -146,7 +146,7 @@ pub fn prove_file_with(
     policy: &IncludePolicy,
     limits: ProverLimits,
     params: Params,
-    deadline: Option<Instant>,
+    deadline: Option<crate::deadline::Deadline>,
 ) -> Result<ProveReport, ProveError> {
     let mut bank = TermBank::new();
     let problem = tptp::parse_file_with(&mut bank, file, tptp_root, policy)?;
@@ -267,7 +267,7 @@ pub fn prove_file_with(
     let unconfirmed = matches!(&checked, Err(e) if e.out_of_budget)
         || matches!(&clausification, Some(Err(e)) if e.out_of_budget);
     let (status, outcome) = if unconfirmed {
-        let past = deadline.is_some_and(|d| Instant::now() >= d);
+        let past = deadline.is_some_and(|d| d.passed());
         let status = if past {
             SzsStatus::Timeout
         } else {
@@ -779,7 +779,7 @@ mod tests {
             &IncludePolicy::default(),
             limits,
             Params::default(),
-            Some(Instant::now()),
+            Some(crate::deadline::Deadline::passed_already()),
         )
         .unwrap();
         assert_eq!(r.status, SzsStatus::Timeout);

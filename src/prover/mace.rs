@@ -68,7 +68,7 @@ pub struct ModelFinder {
     /// Soft wall-clock deadline (`saturate prove --cpu-limit` only; `None`
     /// for every dataset run): read before flattening and before each
     /// domain size; past it the search gives up.
-    pub deadline: Option<std::time::Instant>,
+    pub deadline: Option<crate::deadline::Deadline>,
 }
 
 /// The SAT variables of the function and predicate tables, made as the
@@ -426,8 +426,7 @@ impl ModelFinder {
     }
 
     fn past_deadline(&self) -> bool {
-        self.deadline
-            .is_some_and(|d| std::time::Instant::now() >= d)
+        self.deadline.is_some_and(|d| d.passed())
     }
 
     /// Searches a model of `clauses` with a domain size in `sizes`, smallest

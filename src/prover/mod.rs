@@ -248,9 +248,9 @@ pub struct Prover {
     pub params: Params,
     /// Session counters.
     pub stats: SessionStats,
-    /// A soft wall-clock limit on each saturation (`--cpu-limit`; see
+    /// A soft CPU-time limit on each saturation (`--cpu-limit`; see
     /// [`Saturator::deadline`]). `None` for every dataset run.
-    pub deadline: Option<std::time::Instant>,
+    pub deadline: Option<crate::deadline::Deadline>,
     /// Work budget of the independent checker on each certificate
     /// ([`checker::CHECK_WORK`] unless a caller lowers it, as scoring does
     /// per derivation step); past it the verdict is `Unknown`.

@@ -116,10 +116,10 @@ pub struct Saturator {
     pub params: Params,
     /// Counters.
     pub stats: Stats,
-    /// A soft wall-clock limit (`--cpu-limit`): the run ends `ResourceOut`
+    /// A soft CPU-time limit (`--cpu-limit`): the run ends `ResourceOut`
     /// at the first given-clause selection after it. The one limit that is
     /// not reproducible; `None` (the default) for every dataset run.
-    pub deadline: Option<std::time::Instant>,
+    pub deadline: Option<crate::deadline::Deadline>,
     /// Set when the run ended because of [`Saturator::deadline`].
     pub timed_out: bool,
     passive: Passive,
@@ -509,10 +509,7 @@ impl Saturator {
         if self.limit_reached() {
             return Some(Status::ResourceOut);
         }
-        if self
-            .deadline
-            .is_some_and(|d| std::time::Instant::now() >= d)
-        {
+        if self.deadline.is_some_and(|d| d.passed()) {
             self.timed_out = true;
             return Some(Status::ResourceOut);
         }

@@ -111,7 +111,7 @@ struct Builder<'a> {
     /// Ground compound terms and the constant that names them.
     defs: BTreeMap<TermId, u32>,
     /// `saturate prove --cpu-limit`'s deadline, if any.
-    deadline: Option<std::time::Instant>,
+    deadline: Option<crate::deadline::Deadline>,
     /// The deadline passed while splitting: the output is incomplete.
     stopped: bool,
 }
@@ -349,11 +349,7 @@ impl Builder<'_> {
         let mut splits = 0usize;
         while let Some((part, shared)) = split_off(&c) {
             splits += 1;
-            if splits % CLOCK_EVERY == 0
-                && self
-                    .deadline
-                    .is_some_and(|d| std::time::Instant::now() >= d)
-            {
+            if splits % CLOCK_EVERY == 0 && self.deadline.is_some_and(|d| d.passed()) {
                 self.stopped = true;
                 return;
             }
@@ -591,7 +587,7 @@ pub(super) fn flatten(bank: &TermBank, clauses: &[&[Literal]]) -> Flat {
 pub(super) fn flatten_until(
     bank: &TermBank,
     clauses: &[&[Literal]],
-    deadline: Option<std::time::Instant>,
+    deadline: Option<crate::deadline::Deadline>,
 ) -> Option<Flat> {
     let mut b = Builder {
         bank,
@@ -602,7 +598,7 @@ pub(super) fn flatten_until(
         stopped: false,
     };
     for c in clauses {
-        if b.stopped || deadline.is_some_and(|d| std::time::Instant::now() >= d) {
+        if b.stopped || deadline.is_some_and(|d| d.passed()) {
             return None;
         }
         b.clause(c);
