@@ -461,8 +461,12 @@ impl Config {
                 0,
                 MAX_MODEL_SIZE,
             )?;
-            within(&key("sine_share"), p.sine_share.into(), 0, 100)?;
-            within(&key("alt_share"), p.alt_share.into(), 0, 100)?;
+            within(&key("schedule_growth"), p.schedule_growth.into(), 1, 1_000)?;
+            if let Some(path) = &p.schedule_table {
+                if let Err(e) = crate::prover::schedule::Table::read(path) {
+                    bad(&key("schedule_table"), e.to_string())?;
+                }
+            }
             within(
                 &key("goal_weight_factor"),
                 p.goal_weight_factor.into(),
@@ -630,8 +634,11 @@ mod tests {
                 "[tasks.tptp.selection]\ndepth = [1, 0, 3, 4]\n",
                 "tasks.tptp.selection.depth",
             ),
-            ("[prover]\nalt_share = 101\n", "prover.alt_share"),
-            ("[prover]\nsine_share = 200\n", "prover.sine_share"),
+            ("[prover]\nschedule_growth = 0\n", "prover.schedule_growth"),
+            (
+                "[prover]\nschedule_table = \"/nonexistent/t.toml\"\n",
+                "prover.schedule_table",
+            ),
         ] {
             let e = Config::from_toml(text, "c.toml").unwrap_err().to_string();
             assert!(e.contains(key), "{text}: {e}");

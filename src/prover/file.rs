@@ -5,7 +5,10 @@
 //! the verdict as an SZS status, and re-check its certificate with the
 //! independent [`crate::checker`]. The caller prints and picks exit codes.
 
-use super::{Evidence, InputClause, Outcome, Prover, ProverLimits, Verdict, output, sine};
+use super::{
+    Evidence, InputClause, Outcome, Prover, ProverLimits, ScheduleMode, Verdict, output, schedule,
+    sine,
+};
 use crate::certificate::{Clausification, ClausifiedClause, FormulaStep};
 use crate::checker::{self, CheckError, CheckProblem, Checked, ClausificationChecked};
 use crate::logic::{Literal, TermBank};
@@ -24,6 +27,9 @@ pub enum ProveError {
     /// More than one CNF conjecture clause.
     #[error("{0}")]
     SecondConjecture(String),
+    /// The `[prover] schedule_table` file does not read or is not a schedule.
+    #[error("{0}")]
+    Schedule(#[from] schedule::TableError),
 }
 
 /// The answer for one problem file.
@@ -232,7 +238,7 @@ pub fn prove_file_with(
         }
         None => {
             let formula = formula_keys(&problem);
-            refute_scheduled(&mut prover, &bank, &inputs, &formula, problem.input_symbols)
+            refute_scheduled(&mut prover, &bank, &inputs, &formula, problem.input_symbols)?
         }
     };
     // FOF conjectures were negated into the clauses (role
@@ -313,127 +319,166 @@ fn formula_keys(problem: &tptp::Problem) -> Vec<u32> {
         .collect()
 }
 
-/// `prove`'s schedule on a clause set with its goal among the clauses:
-/// first slices on the axioms that SInE selects from the negated
-/// conjecture's symbols ([`sine`]) at each of `sine_depths`, sharing
-/// `sine_share` percent of `max_processed` equally, each ended early only
-/// by a refutation; then the whole set with the given clauses the slices
-/// left. A refutation of selected clauses refutes the set, and its
-/// certificate is checked against the clauses it uses; a model or a
-/// saturation of a subset says nothing of the whole, so the slices look for
-/// neither. A slice selecting what an earlier one did, or every axiom, is
-/// skipped; without a goal the whole set gets the whole budget. With a
-/// goal and a second strategy ([`second_strategy`]), the slices run under
-/// the configured strategy and then under the second, which gets
-/// `alt_share` percent of their budget, and `alt_share` percent of what
-/// they left goes to the second strategy on the whole set, after the
-/// configured one has used the rest without deciding.
-/// Counters add up every slice.
+/// `prove`'s schedule ([`schedule`]) on a clause set with its goal among
+/// the clauses. The problem's features pick the table entry; each slice
+/// runs its strategy for its share of `max_processed` given clauses, on
+/// every clause or on the axioms SInE selects at its depth. A refutation
+/// ends the run in any slice (one of selected clauses refutes the set, and
+/// its certificate is checked against the clauses it uses); a model or a
+/// saturation ends it only in a slice on every clause, since of a subset
+/// they say nothing. The model search runs once, in the first slice on
+/// every clause. A SInE slice is skipped without a goal, when it would
+/// select every axiom, or when a slice of the same strategy already
+/// searched that selection. With a deadline (`--cpu-limit`), an undecided
+/// round is followed by another with `schedule_growth` times the budget
+/// until the deadline stops it. Counters add up every slice.
 fn refute_scheduled(
     prover: &mut Prover,
     bank: &TermBank,
     inputs: &[InputClause],
     formula: &[u32],
     input_symbols: usize,
-) -> Outcome {
+) -> Result<Outcome, schedule::TableError> {
     let lim = prover.limits.clone();
     let lits: Vec<&[Literal]> = inputs.iter().map(|c| c.lits.as_slice()).collect();
     let goal: Vec<bool> = inputs
         .iter()
         .map(|c| c.role == "negated_conjecture")
         .collect();
+    let features = auto::Features::of(bank, lits.iter().copied().zip(goal.iter().copied()));
+    let own_table;
+    let slices: Vec<schedule::Slice> = match lim.schedule {
+        ScheduleMode::Off => vec![schedule::configured(&prover.params, &features)],
+        ScheduleMode::Auto => {
+            let table = match &lim.schedule_table {
+                Some(path) => {
+                    own_table = schedule::Table::read(path)?;
+                    &own_table
+                }
+                None => schedule::Table::embedded(),
+            };
+            let entry = table.entry(&features);
+            tracing::debug!(
+                "schedule for class {} (goal: {}): {} slices",
+                features.class(),
+                features.has_goal,
+                entry.slices.len()
+            );
+            entry.slices.clone()
+        }
+    };
     let candidates = sine::Candidates {
         clauses: &lits,
         formula,
         goal: &goal,
         input_symbols,
     };
-    let mut slices: Vec<sine::Selection> = Vec::new();
-    if lim.sine_tolerance > 0 && lim.sine_share > 0 && goal.iter().any(|&g| g) {
-        let each = sine::select_depths(bank, &candidates, lim.sine_tolerance, &lim.sine_depths);
-        for sel in each {
-            if sel.selected < sel.axioms && slices.iter().all(|s| s.keep != sel.keep) {
-                slices.push(sel);
-            }
-        }
-    }
-    let alt = second_strategy(prover, bank, inputs, &goal);
-    // The slices' budget: the configured strategy's part, then the second's.
-    let budget = cut(lim.max_processed, lim.sine_share.min(100));
-    let alt_share = if alt.is_some() {
-        lim.alt_share.min(100)
+    // The SInE selection of each depth a slice asks for, made once.
+    let mut depths: Vec<u32> = slices.iter().filter_map(|s| s.sine_depth).collect();
+    depths.sort_unstable();
+    depths.dedup();
+    let use_sine = lim.sine_tolerance > 0 && features.has_goal;
+    let selections: Vec<sine::Selection> = if use_sine {
+        sine::select_depths(bank, &candidates, lim.sine_tolerance, &depths)
     } else {
-        0
+        Vec::new()
     };
-    let parts = [
-        (None, cut(budget, 100 - alt_share)),
-        (alt.as_ref(), cut(budget, alt_share)),
-    ];
+    let params = prover.params.clone();
     let (mut processed, mut generated) = (0u64, 0u64);
-    for (strategy, part) in parts {
-        let share = part / (slices.len().max(1) as u64);
-        if share == 0 {
+    let mut budget = lim.max_processed.max(1);
+    let mut models_done = false;
+    let mut last: Option<Outcome> = None;
+    // The slices this problem runs: a SInE slice without a goal, selecting
+    // every axiom, or repeating what a slice of the same strategy searched
+    // is dropped, and its share goes to the others in proportion.
+    let mut active: Vec<(&schedule::Slice, Option<&[bool]>)> = Vec::new();
+    for slice in &slices {
+        let keep = match slice.sine_depth {
+            None => None,
+            Some(_) if !use_sine => continue,
+            Some(d) => {
+                let at = depths
+                    .binary_search(&d)
+                    .expect("every slice depth was selected");
+                let sel = &selections[at];
+                if sel.selected >= sel.axioms {
+                    continue;
+                }
+                Some(sel.keep.as_slice())
+            }
+        };
+        let strategy =
+            |s: &schedule::Slice| (s.selection, s.clause_weight, s.goal_picks, s.weight_picks);
+        if active
+            .iter()
+            .any(|(o, k)| strategy(o) == strategy(slice) && *k == keep)
+        {
             continue;
         }
-        for sel in &slices {
-            let subset: Vec<InputClause> = inputs
-                .iter()
-                .zip(&sel.keep)
-                .filter(|(_, k)| **k)
-                .map(|(c, _)| c.clone())
-                .collect();
+        active.push((slice, keep));
+    }
+    let total_share: u64 = active.iter().map(|(s, _)| u64::from(s.share)).sum();
+    loop {
+        for (i, (slice, keep)) in active.iter().enumerate() {
+            let given = (budget.saturating_mul(u64::from(slice.share)) / total_share.max(1)).max(1);
+            let strategy = schedule::params_for(&params, slice);
+            let subset: Option<Vec<InputClause>> = keep.map(|keep| {
+                inputs
+                    .iter()
+                    .zip(keep)
+                    .filter(|(_, k)| **k)
+                    .map(|(c, _)| c.clone())
+                    .collect()
+            });
+            let whole = subset.is_none();
+            let models = whole && !models_done;
+            models_done |= models;
             tracing::debug!(
-                "SInE slice ({} strategy): {} of {} axioms ({} of {} clauses), {share} given clauses",
-                if strategy.is_some() {
-                    "second"
-                } else {
-                    "first"
-                },
-                sel.selected,
-                sel.axioms,
-                subset.len(),
-                inputs.len(),
+                "slice {}: {:?} / {:?}, {given} given clauses{}",
+                i + 1,
+                slice.selection,
+                slice.clause_weight,
+                match &subset {
+                    Some(s) => format!(" on {} of {} clauses (SInE)", s.len(), inputs.len()),
+                    None => String::new(),
+                }
             );
             let mut out = run_slice(
                 prover,
                 bank,
-                &subset,
-                slice_limits(&lim, share, false),
-                strategy,
+                subset.as_deref().unwrap_or(inputs),
+                slice_limits(&lim, given, models),
+                Some(&strategy),
             );
             processed += out.stats.processed;
             generated += out.stats.generated;
-            if matches!(out.verdict, Verdict::Theorem { .. }) || out.stats.timed_out {
+            let decided = match out.verdict {
+                Verdict::Theorem { .. } => true,
+                Verdict::CounterSatisfiable { .. } => whole,
+                Verdict::Unknown => false,
+            };
+            if decided || out.stats.timed_out {
                 out.stats.processed = processed;
                 out.stats.generated = generated;
-                return out;
+                return Ok(out);
+            }
+            if whole {
+                last = Some(out);
             }
         }
+        let again = lim.schedule_growth > 1
+            && prover.deadline.is_some()
+            && !crate::deadline::Deadline::reached(prover.deadline);
+        if !again {
+            break;
+        }
+        budget = budget.saturating_mul(u64::from(lim.schedule_growth));
+        tracing::debug!("schedule round with {budget} given clauses");
     }
-    let left = lim.max_processed.saturating_sub(processed).max(1);
-    let first = cut(left, 100 - alt_share).max(1);
-    let mut rest = run_slice(prover, bank, inputs, slice_limits(&lim, first, true), None);
-    processed += rest.stats.processed;
-    generated += rest.stats.generated;
-    if alt.is_some() && matches!(rest.verdict, Verdict::Unknown) && !rest.stats.timed_out {
-        // The whole problem again under the other strategy: any verdict
-        // now stands (a saturation of every clause is one). Models were
-        // searched already, and they do not depend on the strategy.
-        let budget = lim.max_processed.saturating_sub(processed).max(1);
-        tracing::debug!("second strategy: {budget} given clauses");
-        rest = run_slice(
-            prover,
-            bank,
-            inputs,
-            slice_limits(&lim, budget, false),
-            alt.as_ref(),
-        );
-        processed += rest.stats.processed;
-        generated += rest.stats.generated;
-    }
+    let mut rest = last.expect("a checked schedule has a slice on every clause");
     rest.stats.processed = processed;
     rest.stats.generated = generated;
-    rest
+    Ok(rest)
 }
 
 /// `lim` with a budget of `given` given clauses (the quick phase at most
@@ -474,48 +519,6 @@ fn run_slice(
     out
 }
 
-/// `percent` percent of `n`.
-fn cut(n: u64, percent: u32) -> u64 {
-    n * u64::from(percent) / 100
-}
-
-/// The saturation parameters of `prove`'s second strategy
-/// (`alt_selection`, `alt_clause_weight`), when it has a share, the problem
-/// a goal, and the strategy differs from the one the run uses (auto mode's
-/// choice when it is on).
-fn second_strategy(
-    prover: &Prover,
-    bank: &TermBank,
-    inputs: &[InputClause],
-    goal: &[bool],
-) -> Option<Params> {
-    let lim = &prover.limits;
-    if lim.alt_share == 0 || !goal.iter().any(|&g| g) {
-        return None;
-    }
-    let p = &prover.params;
-    let used = if p.auto {
-        let f = auto::Features::of(
-            bank,
-            inputs
-                .iter()
-                .zip(goal)
-                .map(|(c, &g)| (c.lits.as_slice(), g)),
-        );
-        let s = auto::choose(&f);
-        (s.selection, s.clause_weight)
-    } else {
-        (p.selection, p.clause_weight)
-    };
-    let alt = (lim.alt_selection, lim.alt_clause_weight);
-    (used != alt).then(|| Params {
-        auto: false,
-        selection: alt.0,
-        clause_weight: alt.1,
-        ..p.clone()
-    })
-}
-
 /// The clausification of a problem's FOF formulas as the checker reads it.
 pub fn clausification_of(bank: &TermBank, problem: &tptp::Problem) -> Clausification {
     Clausification {
@@ -547,7 +550,6 @@ pub fn clausification_of(bank: &TermBank, problem: &tptp::Problem) -> Clausifica
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::saturation::{ClauseWeight, LiteralSelection};
 
     /// `text` written to the problem file `name` in a fresh temporary
     /// folder (kept while the returned guard lives).
@@ -661,13 +663,68 @@ mod tests {
         assert_eq!(c.clauses, 3);
     }
 
-    /// The second strategy runs on the whole problem after the first has
-    /// used its share: with the whole budget given to it, the first gets
-    /// one given clause, too few for this chain, and the proof is the
-    /// second's. With the same strategy twice there is no second run and
-    /// the first gets everything.
+    /// A schedule table of `slices` (TOML inline tables) for any problem,
+    /// written beside a problem file; the limits that use it.
+    fn scheduled(dir: &Path, slices: &[&str], max_processed: u64) -> ProverLimits {
+        let path = dir.join(format!("schedule-{}.toml", slices.len()));
+        let text = format!(
+            "[[schedule]]\nclass = \"*\"\nslices = [\n{}\n]\n",
+            slices.join(",\n")
+        );
+        std::fs::write(&path, text).unwrap();
+        ProverLimits {
+            schedule_table: Some(path),
+            max_processed,
+            ..ProverLimits::default()
+        }
+    }
+
+    /// A later slice runs on the whole problem after the first has used
+    /// its share: with 2% of 50 given clauses the first gets one, too few
+    /// for this chain, and the proof is the second's; both slices' work is
+    /// counted. Undecided, the slices' work adds up to the budget, not past
+    /// it.
     #[test]
-    fn the_second_strategy_gets_its_share_of_the_whole_problem() {
+    fn a_later_slice_gets_its_share_of_the_whole_problem() {
+        let (dir, path) = problem_file(
+            "chain.p",
+            "cnf(a, axiom, p(a)).\n\
+             cnf(pq, axiom, ~p(X) | q(X)).\n\
+             cnf(qr, axiom, ~q(X) | r(X)).\n\
+             cnf(rs, axiom, ~r(X) | s(X)).\n\
+             cnf(goal, negated_conjecture, ~s(a)).\n",
+        );
+        let first = r#"{ selection = "none", clause_weight = "symbols", share = 2 }"#;
+        let second = r#"{ selection = "complex_except_uniq_max_horn", clause_weight = "conjecture_relative", share = 98 }"#;
+        let alone = r#"{ selection = "complex_except_uniq_max_horn", clause_weight = "conjecture_relative", share = 100 }"#;
+        let two = prove_with(&path, scheduled(dir.path(), &[first, second], 50));
+        assert_eq!(two.status, SzsStatus::Unsatisfiable);
+        assert!(matches!(two.checked, Ok(Checked::Refutation { .. })));
+        let one = prove_with(&path, scheduled(dir.path(), &[alone], 50));
+        assert_eq!(one.status, SzsStatus::Unsatisfiable);
+        assert_eq!(two.outcome.stats.processed, one.outcome.stats.processed + 1);
+        let short = prove_with(&path, scheduled(dir.path(), &[first, second], 2));
+        assert_eq!(short.status, SzsStatus::ResourceOut);
+        assert!(
+            short.outcome.stats.processed <= 2,
+            "{:?}",
+            short.outcome.stats
+        );
+        // `schedule = "off"`: the configured strategy alone.
+        let off = ProverLimits {
+            schedule: ScheduleMode::Off,
+            max_processed: 50,
+            ..ProverLimits::default()
+        };
+        assert_eq!(prove_with(&path, off).status, SzsStatus::Unsatisfiable);
+    }
+
+    /// Under a deadline, an undecided round is followed by one with
+    /// `schedule_growth` times the budget: a chain too long for 2 given
+    /// clauses is proved when a (distant) deadline is set, and not without
+    /// one; growth 1 keeps one round.
+    #[test]
+    fn under_a_deadline_the_schedule_grows_its_budget() {
         let (_dir, path) = problem_file(
             "chain.p",
             "cnf(a, axiom, p(a)).\n\
@@ -676,43 +733,29 @@ mod tests {
              cnf(rs, axiom, ~r(X) | s(X)).\n\
              cnf(goal, negated_conjecture, ~s(a)).\n",
         );
-        let run = |share: u32,
-                   (selection, weight): (LiteralSelection, ClauseWeight),
-                   max_processed: u64| {
+        let run = |growth: u32, deadline: Option<crate::deadline::Deadline>| {
             let limits = ProverLimits {
-                sine_tolerance: 0,
-                alt_share: share,
-                alt_selection: selection,
-                alt_clause_weight: weight,
-                max_processed,
+                max_processed: 2,
+                schedule_growth: growth,
                 ..ProverLimits::default()
             };
-            prove_with(&path, limits)
+            prove_file_with(
+                &path,
+                None,
+                &IncludePolicy::default(),
+                limits,
+                Params::default(),
+                deadline,
+            )
+            .unwrap()
         };
-        let other = (
-            LiteralSelection::ComplexExceptUniqMaxHorn,
-            ClauseWeight::ConjectureRelative,
-        );
-        let default = Params::default();
-        let second = run(100, other, 50);
-        assert_eq!(second.status, SzsStatus::Unsatisfiable);
-        assert!(matches!(second.checked, Ok(Checked::Refutation { .. })));
-        // The first strategy's one given clause is counted too.
-        let alone = run(0, other, 50);
-        assert_eq!(alone.status, SzsStatus::Unsatisfiable);
-        assert!(second.outcome.stats.processed > alone.outcome.stats.processed);
-        // The default strategy is the second one here: one run, all of it.
-        let same = run(100, (default.selection, default.clause_weight), 50);
-        assert_eq!(same.status, SzsStatus::Unsatisfiable);
-        assert_eq!(same.outcome.stats.processed, alone.outcome.stats.processed);
-        // Undecided, both runs' work adds up to the budget, not past it.
-        let short = run(50, other, 2);
-        assert_eq!(short.status, SzsStatus::ResourceOut);
-        assert!(
-            short.outcome.stats.processed <= 2,
-            "{:?}",
-            short.outcome.stats
-        );
+        let far = Some(crate::deadline::Deadline::after_secs(3600.0));
+        assert_eq!(run(4, None).status, SzsStatus::ResourceOut);
+        let grown = run(4, far);
+        assert_eq!(grown.status, SzsStatus::Unsatisfiable);
+        assert!(matches!(grown.checked, Ok(Checked::Refutation { .. })));
+        assert!(grown.outcome.stats.processed > 2);
+        assert_eq!(run(1, far).status, SzsStatus::ResourceOut);
     }
 
     /// The SInE slices: a goal that needs an axiom two trigger steps away
@@ -721,7 +764,7 @@ mod tests {
     /// slice's clauses are satisfiable, and that is not reported.
     #[test]
     fn sine_slices_end_only_on_a_refutation() {
-        let (_dir, path) = problem_file(
+        let (dir, path) = problem_file(
             "p3.p",
             "fof(pq, axiom, ![X]: (q(X) => p(X))).\n\
              fof(q, axiom, ![X]: q(X)).\n\
@@ -729,23 +772,24 @@ mod tests {
              fof(u2, axiom, ![X]: (t(X) => s(X))).\n\
              fof(goal, conjecture, p(a)).\n",
         );
-        let run = |depths: Vec<u32>, share: u32| {
-            let limits = ProverLimits {
-                sine_depths: depths,
-                sine_share: share,
-                ..ProverLimits::default()
-            };
-            prove_with(&path, limits)
+        let whole = r#"{ selection = "largest_negative", clause_weight = "symbols", share = 50 }"#;
+        let sine = |d: u32| {
+            format!(
+                r#"{{ selection = "largest_negative", clause_weight = "symbols", sine_depth = {d}, share = 50 }}"#
+            )
         };
-        let whole = run(vec![], 50);
-        let shallow = run(vec![1], 50);
-        let deep = run(vec![0], 50);
-        for r in [&whole, &shallow, &deep] {
+        let run = |slices: &[&str]| prove_with(&path, scheduled(dir.path(), slices, 2000));
+        let plain =
+            run(&[r#"{ selection = "largest_negative", clause_weight = "symbols", share = 100 }"#]);
+        let (one, fix) = (sine(1), sine(0));
+        let shallow = run(&[&one, whole]);
+        let deep = run(&[&fix, whole]);
+        for r in [&plain, &shallow, &deep] {
             assert_eq!(r.status, SzsStatus::Theorem);
             assert!(matches!(r.checked, Ok(Checked::Refutation { .. })));
         }
         // The failed depth-1 slice's given clauses are counted.
-        assert!(shallow.outcome.stats.processed > whole.outcome.stats.processed);
+        assert!(shallow.outcome.stats.processed > plain.outcome.stats.processed);
         // The fixpoint slice proves it on pq and q alone.
         let text = deep.certificate_text().unwrap();
         assert!(!text.contains("u1") && !text.contains("u2"), "{text}");

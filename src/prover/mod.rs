@@ -29,6 +29,7 @@ pub mod mace;
 pub mod output;
 #[cfg(test)]
 mod proptests;
+pub mod schedule;
 #[cfg(test)]
 mod schedule_tests;
 pub mod sine;
@@ -42,9 +43,7 @@ use crate::checker::{self, CheckProblem};
 use crate::derivation::Derivation;
 use crate::logic::{Head, Literal, Matcher, TermBank, TermId};
 use crate::saturation::store::SimpDetail;
-use crate::saturation::{
-    ClauseWeight, InputInfo, LiteralSelection, Params, Rule, Saturator, SimpStep, Stats, Status,
-};
+use crate::saturation::{InputInfo, Params, Rule, Saturator, SimpStep, Stats, Status};
 use crate::tptp::{clause_to_tptp, term_to_string};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
@@ -89,34 +88,26 @@ pub struct ProverLimits {
     /// verdict becomes `Unknown` (no label rests on it) and the failure is
     /// kept in [`Prover::take_defects`] for the caller to report.
     pub check: bool,
-    /// `saturate prove` on a problem with a negated conjecture: the
-    /// schedule's first slices search only the axioms that SInE selects
-    /// ([`sine`]) at this tolerance in hundredths (120 = 1.2, the paper's
-    /// default; 0 = no SInE slices). Only a refutation ends the run in a
-    /// slice; any other outcome goes on to the next slice, and at last to
-    /// every clause. Dataset runs never use it: their premise sets are
-    /// chosen by the task.
+    /// `saturate prove` on a problem with a negated conjecture: the SInE
+    /// tolerance in hundredths (120 = 1.2, the paper's default; 0 = no
+    /// SInE slices) of the schedule's slices that search only the axioms
+    /// SInE selects ([`sine`]). Only a refutation ends the run in such a
+    /// slice. Dataset runs never use it: their premise sets are chosen by
+    /// the task.
     pub sine_tolerance: u32,
-    /// The SInE slices, by how many trigger steps each takes from the
-    /// goal's symbols (0: to the fixpoint), in order. A slice that would
-    /// select what an earlier one did, or every axiom, is skipped.
-    pub sine_depths: Vec<u32>,
-    /// Percent of `max_processed` the SInE slices may use together, in
-    /// equal shares; the run on every clause gets what they left.
-    pub sine_share: u32,
-    /// `saturate prove` on a problem with a negated conjecture: percent of
-    /// the SInE slices' budget, and of what they left for every clause,
-    /// that goes to a second strategy (`alt_selection`,
-    /// `alt_clause_weight`), each time after the configured one; its run
-    /// on every clause does no model search (0 = none). Each strategy
-    /// proves problems the other misses within the same budget (E's
-    /// schedules rest on the same observation). Skipped when it is the
-    /// strategy the run uses anyway. Dataset runs never use it.
-    pub alt_share: u32,
-    /// Literal selection of the second strategy.
-    pub alt_selection: LiteralSelection,
-    /// Clause weight of the second strategy.
-    pub alt_clause_weight: ClauseWeight,
+    /// `saturate prove`'s strategy schedule ([`schedule`]): `auto` (the
+    /// default) runs the slices the problem's features pick from the table,
+    /// `off` runs the configured strategy (`[saturation] selection`,
+    /// `clause_weight`, or auto mode's choice) on every clause. Dataset
+    /// runs never use it.
+    pub schedule: ScheduleMode,
+    /// A schedule table file to use instead of the embedded
+    /// `configs/strategies/schedule.toml` (same format).
+    pub schedule_table: Option<std::path::PathBuf>,
+    /// Under a `--cpu-limit`: after a round of the schedule at
+    /// `max_processed` given clauses, the next round runs with this many
+    /// times the budget, until the deadline (1 = one round only).
+    pub schedule_growth: u32,
 }
 
 impl Default for ProverLimits {
@@ -135,13 +126,21 @@ impl Default for ProverLimits {
             max_rewrite_attempts: 5_000_000,
             check: true,
             sine_tolerance: 120,
-            sine_depths: vec![1, 2, 0],
-            sine_share: 50,
-            alt_share: 25,
-            alt_selection: LiteralSelection::ComplexExceptUniqMaxHorn,
-            alt_clause_weight: ClauseWeight::ConjectureRelative,
+            schedule: ScheduleMode::Auto,
+            schedule_table: None,
+            schedule_growth: 4,
         }
     }
+}
+
+/// Whether `saturate prove` runs the strategy schedule.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ScheduleMode {
+    /// The slices the problem's features pick ([`schedule::Table`]).
+    Auto,
+    /// The configured strategy on every clause, one slice.
+    Off,
 }
 
 /// Work spent on one proof attempt.

@@ -177,6 +177,32 @@ fn relative_weight(bank: &TermBank, t: crate::logic::TermId, conj: &[bool]) -> u
     }
 }
 
+/// [`ClauseWeight::Refined`] in halves: each literal weighs twice its
+/// lighter side plus three times its heavier one (conjecture-relative
+/// symbol weights, or symbol count when `conj` is empty), and the
+/// heaviest literal counts 3/2 as much as the others.
+fn refined_weight(bank: &TermBank, lits: &[Literal], conj: &[bool]) -> u32 {
+    let side = |t| {
+        if conj.is_empty() {
+            bank.weight(t)
+        } else {
+            relative_weight(bank, t, conj)
+        }
+    };
+    let mut sum = 0u32;
+    let mut heaviest = 0u32;
+    for l in lits {
+        let (a, b) = (side(l.lhs), side(l.rhs));
+        let w = a
+            .min(b)
+            .saturating_mul(2)
+            .saturating_add(a.max(b).saturating_mul(3));
+        sum = sum.saturating_add(w.saturating_mul(2));
+        heaviest = heaviest.max(w);
+    }
+    sum.saturating_add(heaviest)
+}
+
 /// Depth of a term: 0 for variables and constants.
 fn depth(bank: &TermBank, t: crate::logic::TermId) -> u32 {
     bank.args(t)
@@ -439,6 +465,7 @@ impl Saturator {
                     .saturating_add(DEPTH_PENALTY.saturating_mul(depth))
                     .saturating_add(LENGTH_PENALTY.saturating_mul(extra))
             }
+            ClauseWeight::Refined => refined_weight(&self.bank, lits, &self.conjecture_symbols),
         }
     }
 

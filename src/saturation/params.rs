@@ -125,6 +125,14 @@ pub enum ClauseWeight {
     /// [`LENGTH_PENALTY`] per literal beyond the first: penalises deep and
     /// long clauses, which rarely lead to short proofs.
     DepthLength,
+    /// Refined conjecture-relative weight, after E's `Refinedweight`
+    /// family: conjecture-relative symbol weights (symbol count when there
+    /// is no negated conjecture); in each literal the heavier side counts
+    /// 3/2, and the heaviest literal of the clause counts 3/2 again. Puts
+    /// clauses whose bulk sits in one deep term or one long literal behind
+    /// flatter ones of the same size, which lets unit-resulting chains
+    /// (condensed detachment) reach the goal's terms first.
+    Refined,
 }
 
 /// Weight added per level of term depth by [`ClauseWeight::DepthLength`].
