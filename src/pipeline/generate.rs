@@ -56,6 +56,32 @@ pub struct LoopSettings {
     pub audit: AuditSettings,
     /// Presentation, splits and file format (`[dataset]`).
     pub dataset: crate::config::DatasetOptions,
+    /// Rows go to this sink, as they are made, instead of a dataset folder
+    /// ([`stream`]); `None` for a run that writes a dataset.
+    pub stream: Option<RowSink>,
+}
+
+/// Where a streamed run's rows go (the Python package's `create_dataset`):
+/// each row as the JSON line `--format jsonl` writes for it, in the loop's
+/// order (cells in run order, each cell's rows by index), with nothing
+/// written to disk. A row is the one the same run writes to its dataset:
+/// the same walk, deduplication, balance and presentation.
+#[derive(Clone)]
+pub struct RowSink {
+    /// Run only the cells of this config (all when `None`); the cells kept
+    /// stay in their units, so their rows are those of the whole run.
+    pub config: Option<String>,
+    /// Takes a row's config and JSON line; returning false ends the run
+    /// (the reader has what it wants, or is gone).
+    pub emit: std::sync::Arc<dyn Fn(&'static str, String) -> bool + Send + Sync>,
+}
+
+impl std::fmt::Debug for RowSink {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RowSink")
+            .field("config", &self.config)
+            .finish_non_exhaustive()
+    }
 }
 
 /// Checks a `--shard i/N` value.
@@ -197,9 +223,43 @@ struct Workers(Vec<Mutex<Option<Worker>>>);
 /// Runs every cell of `generators` into `writer` and finishes the dataset
 /// (shards, card, manifest, `summary.json`, `rejects/`). The writer must
 /// have been created by the caller (before any expensive stage, so that a
-/// refused output folder costs nothing).
+/// refused output folder costs nothing). With [`LoopSettings::stream`] set,
+/// the rows go to the sink instead and the writer is dropped unfinished
+/// (its staging folder removed), as by [`stream`].
 pub fn generate(
-    mut writer: DatasetWriter,
+    writer: DatasetWriter,
+    generators: &[&dyn Generator],
+    settings: &LoopSettings,
+) -> Result<RunSummary, RunError> {
+    if settings.stream.is_some() {
+        drop(writer);
+        return run_loop(None, generators, settings);
+    }
+    run_loop(Some(writer), generators, settings)
+}
+
+/// Runs the cells of `generators` (those of the sink's config) into the
+/// sink of `settings.stream`, writing nothing: the rows are those a run of
+/// the same settings writes to its dataset, in the loop's order. The
+/// summary counts what was walked until the run ended or the sink said
+/// stop; bugs found (certificates refused, generator panics) are in it, as
+/// in a written run. An error when `settings.stream` is `None`.
+pub fn stream(
+    generators: &[&dyn Generator],
+    settings: &LoopSettings,
+) -> Result<RunSummary, RunError> {
+    if settings.stream.is_none() {
+        return Err(RunError::Runtime(
+            "stream: no row sink given (LoopSettings::stream)".into(),
+        ));
+    }
+    run_loop(None, generators, settings)
+}
+
+/// The loop of [`generate`] (rows to `writer`) and [`stream`] (rows to the
+/// sink; `writer` is `None`).
+fn run_loop(
+    writer: Option<DatasetWriter>,
     generators: &[&dyn Generator],
     settings: &LoopSettings,
 ) -> Result<RunSummary, RunError> {
@@ -210,7 +270,11 @@ pub fn generate(
         .num_threads(settings.jobs)
         .build()
         .map_err(|e| RunError::Runtime(format!("thread pool: {e}")))?;
-    let (planned, units) = plan(generators, settings.shard);
+    let (mut planned, units) = plan(generators, settings.shard);
+    let sink = settings.stream.as_ref();
+    if let Some(only) = sink.and_then(|s| s.config.as_deref()) {
+        planned.retain(|p| p.cell.config == only);
+    }
     if let Some((i, n)) = settings.shard
         && planned.is_empty()
         && units > 0
@@ -219,12 +283,17 @@ pub fn generate(
             "--shard {i}/{n}: this run has only {units} unit(s) (cells, or a config's levels together), so shard {i} of {n} holds none; use at most {units} shards"
         )));
     }
+    // A streamed run has no writer: its rows go to the sink, and nothing
+    // else is written.
+    let mut writer = writer;
     let cards: Vec<String> = generators
         .iter()
         .map(|g| g.card())
         .filter(|c| !c.is_empty())
         .collect();
-    if !cards.is_empty() {
+    if let Some(writer) = writer.as_mut()
+        && !cards.is_empty()
+    {
         writer.set_description(cards.join("\n\n"));
     }
     // Card paragraphs for the configs this run writes, in first-cell order.
@@ -236,6 +305,7 @@ pub fn generate(
                 .configs()
                 .into_iter()
                 .find(|c| c.name == p.cell.config)
+                && let Some(writer) = writer.as_mut()
             {
                 writer.describe_config(info.name, info.description);
             }
@@ -252,14 +322,16 @@ pub fn generate(
         .map(|_| Workers((0..threads.max(1)).map(|_| Mutex::new(None)).collect()))
         .collect();
     let (tx, rx) = crossbeam_channel::bounded::<(&'static str, Record, String)>(256);
-    let writer_thread = std::thread::spawn(move || -> Result<_, DatasetError> {
-        let mut busy = Duration::ZERO;
-        for (config, record, group) in rx {
-            let t = Instant::now();
-            writer.push(config, record, &group)?;
-            busy += t.elapsed();
-        }
-        Ok((writer, busy))
+    let writer_thread = writer.map(|mut writer| {
+        std::thread::spawn(move || -> Result<_, DatasetError> {
+            let mut busy = Duration::ZERO;
+            for (config, record, group) in rx {
+                let t = Instant::now();
+                writer.push(config, record, &group)?;
+                busy += t.elapsed();
+            }
+            Ok((writer, busy))
+        })
     });
     let started = Instant::now();
     let mut summary = RunSummary::default();
@@ -352,8 +424,11 @@ pub fn generate(
                     .collect();
                 (items, None)
             } else if walking {
+                // A streamed run's reader waits for the batch: it stays one
+                // chunk long (the rows never depend on the batch size).
                 let want = match cell.fill {
                     Fill::Slots => chunk,
+                    Fill::UntilFull { .. } if sink.is_some() => chunk,
                     Fill::UntilFull { .. } => (cell.count - cs.written).max(chunk),
                 };
                 // A batch ends at the first lenient slot, so the held
@@ -555,7 +630,12 @@ pub fn generate(
                 }
                 presenter.present(&mut record);
                 let group = presenter.group(&record, Some(gen_ref.family()));
-                if tx.send((cell.config, record, group)).is_err() {
+                if let Some(sink) = sink {
+                    let line = crate::dataset::row_json(&record, &presenter.system_prompt);
+                    if !(sink.emit)(cell.config, line) {
+                        break 'cells;
+                    }
+                } else if tx.send((cell.config, record, group)).is_err() {
                     // The writer thread failed; its error is reported below.
                     break 'cells;
                 }
@@ -577,6 +657,13 @@ pub fn generate(
     drop(tx);
     progress.finish("done");
     summary.generation_seconds = started.elapsed().as_secs_f64();
+    let Some(writer_thread) = writer_thread else {
+        if let Some(e) = stop {
+            return Err(e);
+        }
+        summary.sum_cells();
+        return Ok(summary);
+    };
     let (mut writer, mut busy) = writer_thread
         .join()
         .map_err(|_| RunError::Runtime("the writer thread panicked".into()))?
