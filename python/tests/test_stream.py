@@ -153,3 +153,19 @@ def test_errors_are_python_exceptions_with_the_engine_message(tmp_path):
                                  cache=str(tmp_path / "c"))
     with pytest.raises(ValueError, match="NOPE"):
         list(ds)
+
+
+def test_rows_come_in_id_order_when_the_balance_holds_some_back(tmp_path, cache):
+    """Premise selection at level 3 (LAT, seed 1) holds rows back for its
+    answer balance and writes them later; the stream still yields the
+    dataset's rows in id order, equal line for line."""
+    cfg = tmp_path / "sel.toml"
+    cfg.write_text('[tasks.tptp]\nfamilies = ["selection"]\n')
+    saturate.generate("tptp", str(tmp_path / "out"), domain="LAT", config=str(cfg), count=20,
+                      seed=1, levels=[3], format="jsonl")
+    want = written_lines(str(tmp_path / "out"))["premise_selection"]
+    ds = saturate.create_dataset("premise_selection", 20, seed=1, level=3, cache=cache)
+    got = [ds.line(i) for i in range(len(ds))]
+    ids = [json.loads(l)["id"] for l in got]
+    assert ids == sorted(ids)
+    assert got == want

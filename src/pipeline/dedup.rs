@@ -300,6 +300,46 @@ impl DedupReport {
     }
 }
 
+/// Per config, the rows written and the distinct problems among them:
+/// the within-dataset figure of the dataset card, the same for a run and
+/// for the merge of its shards (it does not depend on the order rows are
+/// added in).
+#[derive(Clone, Debug, Default)]
+pub struct ProblemTally {
+    configs: BTreeMap<String, (u64, HashSet<Key>)>,
+}
+
+impl ProblemTally {
+    /// Counts one written row.
+    pub fn add(&mut self, task: &str, prompt: &str) {
+        let e = self.configs.entry(task.to_string()).or_default();
+        e.0 += 1;
+        e.1.insert(problem_key(task, prompt));
+    }
+
+    /// Per config: (rows, distinct problems).
+    pub fn counts(&self) -> BTreeMap<String, (u64, u64)> {
+        self.configs
+            .iter()
+            .map(|(k, (n, set))| (k.clone(), (*n, set.len() as u64)))
+            .collect()
+    }
+
+    /// The card section: one line per config.
+    pub fn markdown(&self) -> String {
+        let mut s = String::from(
+            "Rows whose problem (task and prompt, up to variable renaming and the order of listed clauses) an earlier row of the same config already poses; `saturate dedup` lists them, and checks the splits and other datasets.\n\n| config | rows | distinct problems | repeated rows |\n|---|---|---|---|\n",
+        );
+        for (config, (rows, distinct)) in self.counts() {
+            s.push_str(&format!(
+                "| {config} | {rows} | {distinct} | {} |\n",
+                rows - distinct
+            ));
+        }
+        s
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -330,6 +370,32 @@ mod tests {
         let d = "premise := (A & B)\nDerive: A\n";
         let e = "premise := (A & B)\nDerive: B\n";
         assert_ne!(problem_key("t", d), problem_key("t", e));
+    }
+
+    #[test]
+    fn tally_counts_repeats_in_any_order() {
+        let mut a = ProblemTally::default();
+        let mut b = ProblemTally::default();
+        let rows = [
+            ("t", "- p(X)\n- q(Y)"),
+            ("t", "- q(A)\n- p(B)"),
+            ("t", "- r(X)"),
+            ("u", "- r(X)"),
+        ];
+        for (t, p) in rows {
+            a.add(t, p);
+        }
+        for (t, p) in rows.iter().rev() {
+            b.add(t, p);
+        }
+        assert_eq!(a.counts(), b.counts());
+        assert_eq!(a.counts()["t"], (3, 2));
+        assert_eq!(a.counts()["u"], (1, 1));
+        assert!(
+            a.markdown().contains("| t | 3 | 2 | 1 |"),
+            "{}",
+            a.markdown()
+        );
     }
 
     #[test]

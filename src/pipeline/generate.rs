@@ -345,6 +345,8 @@ fn run_loop(
     // candidate as a duplicate, with odds near 2^-100 per run.
     let mut seen: HashSet<[u8; 16]> = HashSet::new();
     let mut audit = Collector::new();
+    // The card's within-dataset figure (rows posing one problem).
+    let mut problems = super::dedup::ProblemTally::default();
     let mut seen_unit = None;
     // The (generator, group) whose inputs are loaded: entered before its
     // first cell, left after its last (generators release them then).
@@ -401,6 +403,13 @@ fn run_loop(
         // lead, in index order: offered again within the hard lead (a row
         // less balanced beats a row missing) at the first lenient slot.
         let mut held: Vec<(u64, Built)> = Vec::new();
+        // A streamed cell's rows wait here until no held row with a smaller
+        // index is pending, so the sink gets them in index (id) order, as
+        // the dataset lists them.
+        let mut reorder: BTreeMap<u64, String> = BTreeMap::new();
+        // Held rows offered again whose turn has not come yet (pending
+        // like `held` for the order above).
+        let mut offered: BTreeSet<u64> = BTreeSet::new();
         // Rows skipped with the other row of their pair
         // ([`BalanceRule::BothSidesSkipped`]).
         let mut skip: HashSet<u64> = HashSet::new();
@@ -418,10 +427,11 @@ fn run_loop(
             let flush =
                 !held.is_empty() && cs.written < cell.count && (next >= lenient_from || !walking);
             let (items, end): (Vec<(u64, Offer)>, Option<u64>) = if flush {
-                let items = std::mem::take(&mut held)
+                let items: Vec<(u64, Offer)> = std::mem::take(&mut held)
                     .into_iter()
                     .map(|(index, built)| (index, Offer::Again(built)))
                     .collect();
+                offered.extend(items.iter().map(|(index, _)| *index));
                 (items, None)
             } else if walking {
                 // A streamed run's reader waits for the batch: it stays one
@@ -484,6 +494,7 @@ fn run_loop(
             };
             for (index, offer) in items {
                 let again = matches!(offer, Offer::Again(_));
+                offered.remove(&index);
                 if cs.written == cell.count || (!again && patience.is_some_and(|k| misses >= k)) {
                     break 'walk;
                 }
@@ -631,18 +642,39 @@ fn run_loop(
                 presenter.present(&mut record);
                 let group = presenter.group(&record, Some(gen_ref.family()));
                 if let Some(sink) = sink {
-                    let line = crate::dataset::row_json(&record, &presenter.system_prompt);
-                    if !(sink.emit)(cell.config, line) {
+                    reorder.insert(
+                        index,
+                        crate::dataset::row_json(&record, &presenter.system_prompt),
+                    );
+                    let before = held
+                        .iter()
+                        .map(|h| h.0)
+                        .chain(offered.first().copied())
+                        .min()
+                        .unwrap_or(u64::MAX);
+                    while let Some(entry) = reorder.first_entry().filter(|e| *e.key() < before) {
+                        if !(sink.emit)(cell.config, entry.remove()) {
+                            break 'cells;
+                        }
+                    }
+                } else {
+                    problems.add(&record.task, &record.prompt);
+                    if tx.send((cell.config, record, group)).is_err() {
+                        // The writer thread failed; its error is reported below.
                         break 'cells;
                     }
-                } else if tx.send((cell.config, record, group)).is_err() {
-                    // The writer thread failed; its error is reported below.
-                    break 'cells;
                 }
             }
             if let Some(end) = end {
                 next = end;
                 trimmer.maybe();
+            }
+        }
+        if let Some(sink) = sink {
+            for (_, line) in std::mem::take(&mut reorder) {
+                if !(sink.emit)(cell.config, line) {
+                    break 'cells;
+                }
             }
         }
         cs.shortfall = cell.count - cs.written;
@@ -691,7 +723,7 @@ fn run_loop(
         .bugs
         .sort_by(|a, b| crate::dataset::natural_cmp(&a.slot, &b.slot));
     let rejects = (!summary.bugs.is_empty()).then(|| fault::rejects_jsonl(&summary.bugs));
-    write_run_files(&mut writer, &mut summary, &report, rejects)?;
+    write_run_files(&mut writer, &mut summary, &report, &problems, rejects)?;
     let manifest = writer.finish().map_err(dataset_error)?;
     debug_assert_eq!(manifest.total_rows, summary.total_rows);
     busy += t.elapsed();
@@ -700,18 +732,21 @@ fn run_loop(
 }
 
 /// Writes what a run adds beside its rows, the same for a run and for a
-/// merge of its shards: the audit's verdicts into `summary`, the yields
-/// and audit sections of the card, `audit.json`, `rejects/rejects.jsonl`
-/// (when there are bugs) and `summary.json`.
+/// merge of its shards: the audit's verdicts into `summary`, the yields,
+/// repeated problems (`problems`, over the rows written) and audit
+/// sections of the card, `audit.json`, `rejects/rejects.jsonl` (when there
+/// are bugs) and `summary.json`.
 pub(crate) fn write_run_files(
     writer: &mut DatasetWriter,
     summary: &mut RunSummary,
     report: &crate::audit::AuditReport,
+    problems: &super::dedup::ProblemTally,
     rejects: Option<Vec<u8>>,
 ) -> Result<(), RunError> {
     summary.audit_failures = report.failing();
     summary.audit_text = report.text();
     writer.add_card_section("Yields", &summary.yields_markdown());
+    writer.add_card_section("Repeated problems", &problems.markdown());
     if let Some(table) = summary.difficulty_markdown() {
         writer.add_card_section("Difficulty by level", &table);
     }
