@@ -14,6 +14,7 @@ use saturate::tasks::format::AnswerFormat;
 use std::path::{Path, PathBuf};
 
 mod dataset_commands;
+mod dedup_command;
 mod generate_commands;
 mod prover_commands;
 use dataset_commands::{audit, merge, parse_margin, verify};
@@ -361,6 +362,11 @@ enum Command {
     /// Merge the shard datasets of one run (`--shard i/N`, all N of them)
     /// into the dataset the unsharded run writes, byte for byte; refuses
     /// shards of different versions, seeds or configurations.
+    /// Leakage and duplicates: the rows of a dataset whose problem (task
+    /// and prompt, up to variable renaming and the order of listed
+    /// clauses) an earlier row of it, its train split, or a reference
+    /// dataset (another seed, another release) already poses, per config.
+    Dedup(dedup_command::DedupArgs),
     Merge {
         /// The merged dataset folder to write.
         out: PathBuf,
@@ -569,7 +575,9 @@ fn quiet(cli: &Cli) -> bool {
         Some(Command::Equiv(a)) => a.quiet,
         Some(Command::Generate(a)) => a.common.quiet,
         Some(Command::Verify { quiet, .. }) | Some(Command::Merge { quiet, .. }) => *quiet,
-        Some(Command::PrintConfig { .. }) | Some(Command::Audit { .. }) => false,
+        Some(Command::PrintConfig { .. })
+        | Some(Command::Audit { .. })
+        | Some(Command::Dedup(_)) => false,
         None => cli.run.common.quiet,
     }
 }
@@ -635,6 +643,7 @@ fn main() {
         }) => score(&dataset, &answers, out, json, &common),
         Some(Command::Verify { dir, quiet }) => verify(&dir, quiet),
         Some(Command::Merge { out, dirs, quiet }) => merge(&out, &dirs, quiet),
+        Some(Command::Dedup(args)) => dedup_command::run(&args),
         Some(Command::Audit {
             dir,
             margin,

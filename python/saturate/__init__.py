@@ -12,6 +12,15 @@ engine works.
 >>> saturate.score(row, row["answer"])
 1.0
 
+In the training loop: ``create_dataset(name, size, seed, level=...)``
+streams the rows of one config as they are read (``saturate.stream``),
+``score_answer(answer, entry)`` scores a reply on one, ``Curriculum``
+moves each config's difficulty towards a target success rate
+(``saturate.curriculum``), and ``dedup`` reports the rows of one dataset
+found in another up to variable renaming and clause order.
+``saturate.verifiers`` and ``saturate.reasoning_gym`` adapt them to those
+frameworks (optional extras).
+
 ``score``, ``score_detail``, ``score_batch``, ``verify``, ``generate``,
 ``plan`` and ``merge`` are documented on the functions themselves;
 ``saturate.rewards`` holds the TRL ``GRPOTrainer`` reward function,
@@ -35,9 +44,18 @@ from ._native import (
     score_detail,
     verify,
 )
+from .curriculum import Curriculum
+from .dedup import dedup
+from .stream import Dataset, configs, create_dataset, score_answer
 
 __all__ = [
+    "Curriculum",
+    "Dataset",
     "__version__",
+    "configs",
+    "create_dataset",
+    "dedup",
+    "score_answer",
     "generate",
     "load",
     "merge",

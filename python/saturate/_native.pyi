@@ -42,3 +42,29 @@ def plan(
     seed: int | None = None,
 ) -> dict[str, Any]: ...
 def merge(out: str | os.PathLike[str], dirs: Sequence[str | os.PathLike[str]]) -> dict[str, Any]: ...
+def configs() -> list[dict[str, Any]]: ...
+
+class RowStream:
+    def __iter__(self) -> RowStream: ...
+    def __next__(self) -> str: ...
+    def summary(self) -> dict[str, Any] | None: ...
+
+def stream(
+    name: str,
+    count: int,
+    *,
+    seed: int | None = None,
+    levels: int | str | Sequence[int] | None = None,
+    limit: int | None = None,
+    domain: str | Sequence[str] | None = None,
+    tptp: str | os.PathLike[str] | None = None,
+    cache: str | os.PathLike[str] | None = None,
+    config: str | os.PathLike[str] | None = None,
+    jobs: int = 0,
+    answer_format: str | None = None,
+    trace: bool = False,
+) -> RowStream: ...
+def dedup(
+    dataset: str | os.PathLike[str], reference: str | os.PathLike[str] | None = None
+) -> dict[str, Any]: ...
+def problem_key(task: str, prompt: str) -> str: ...

@@ -16,9 +16,11 @@ use std::sync::OnceLock;
 mod generation;
 mod rows;
 mod scoring;
+mod streaming;
 
 use generation::{generate, merge, plan};
 use scoring::{score, score_batch, score_detail, verify};
+use streaming::{RowStream, configs, dedup, problem_key, stream};
 
 /// The built-in families, built once: every call dispatches through it.
 pub(crate) fn registry() -> &'static Registry {
@@ -71,5 +73,10 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(generate, m)?)?;
     m.add_function(wrap_pyfunction!(plan, m)?)?;
     m.add_function(wrap_pyfunction!(merge, m)?)?;
+    m.add_function(wrap_pyfunction!(stream, m)?)?;
+    m.add_function(wrap_pyfunction!(configs, m)?)?;
+    m.add_function(wrap_pyfunction!(dedup, m)?)?;
+    m.add_function(wrap_pyfunction!(problem_key, m)?)?;
+    m.add_class::<RowStream>()?;
     Ok(())
 }

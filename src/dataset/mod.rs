@@ -43,6 +43,13 @@ pub use reader::{
 };
 pub use writer::{DatasetWriter, natural_cmp, record_batch, remove_stale_temporaries};
 
+/// A row as the JSON Lines shard format writes it (one line, no newline):
+/// the same columns and bytes as the row in a `--format jsonl` dataset,
+/// with `system` as the system turn of `messages`.
+pub fn row_json(record: &Record, system: &str) -> String {
+    jsonl::encode(record, system)
+}
+
 use sha2::{Digest, Sha256};
 use std::path::PathBuf;
 

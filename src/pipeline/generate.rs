@@ -56,6 +56,32 @@ pub struct LoopSettings {
     pub audit: AuditSettings,
     /// Presentation, splits and file format (`[dataset]`).
     pub dataset: crate::config::DatasetOptions,
+    /// Rows go to this sink, as they are made, instead of a dataset folder
+    /// ([`stream`]); `None` for a run that writes a dataset.
+    pub stream: Option<RowSink>,
+}
+
+/// Where a streamed run's rows go (the Python package's `create_dataset`):
+/// each row as the JSON line `--format jsonl` writes for it, in the loop's
+/// order (cells in run order, each cell's rows by index), with nothing
+/// written to disk. A row is the one the same run writes to its dataset:
+/// the same walk, deduplication, balance and presentation.
+#[derive(Clone)]
+pub struct RowSink {
+    /// Run only the cells of this config (all when `None`); the cells kept
+    /// stay in their units, so their rows are those of the whole run.
+    pub config: Option<String>,
+    /// Takes a row's config and JSON line; returning false ends the run
+    /// (the reader has what it wants, or is gone).
+    pub emit: std::sync::Arc<dyn Fn(&'static str, String) -> bool + Send + Sync>,
+}
+
+impl std::fmt::Debug for RowSink {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RowSink")
+            .field("config", &self.config)
+            .finish_non_exhaustive()
+    }
 }
 
 /// Checks a `--shard i/N` value.
@@ -197,9 +223,43 @@ struct Workers(Vec<Mutex<Option<Worker>>>);
 /// Runs every cell of `generators` into `writer` and finishes the dataset
 /// (shards, card, manifest, `summary.json`, `rejects/`). The writer must
 /// have been created by the caller (before any expensive stage, so that a
-/// refused output folder costs nothing).
+/// refused output folder costs nothing). With [`LoopSettings::stream`] set,
+/// the rows go to the sink instead and the writer is dropped unfinished
+/// (its staging folder removed), as by [`stream`].
 pub fn generate(
-    mut writer: DatasetWriter,
+    writer: DatasetWriter,
+    generators: &[&dyn Generator],
+    settings: &LoopSettings,
+) -> Result<RunSummary, RunError> {
+    if settings.stream.is_some() {
+        drop(writer);
+        return run_loop(None, generators, settings);
+    }
+    run_loop(Some(writer), generators, settings)
+}
+
+/// Runs the cells of `generators` (those of the sink's config) into the
+/// sink of `settings.stream`, writing nothing: the rows are those a run of
+/// the same settings writes to its dataset, in the loop's order. The
+/// summary counts what was walked until the run ended or the sink said
+/// stop; bugs found (certificates refused, generator panics) are in it, as
+/// in a written run. An error when `settings.stream` is `None`.
+pub fn stream(
+    generators: &[&dyn Generator],
+    settings: &LoopSettings,
+) -> Result<RunSummary, RunError> {
+    if settings.stream.is_none() {
+        return Err(RunError::Runtime(
+            "stream: no row sink given (LoopSettings::stream)".into(),
+        ));
+    }
+    run_loop(None, generators, settings)
+}
+
+/// The loop of [`generate`] (rows to `writer`) and [`stream`] (rows to the
+/// sink; `writer` is `None`).
+fn run_loop(
+    writer: Option<DatasetWriter>,
     generators: &[&dyn Generator],
     settings: &LoopSettings,
 ) -> Result<RunSummary, RunError> {
@@ -210,7 +270,11 @@ pub fn generate(
         .num_threads(settings.jobs)
         .build()
         .map_err(|e| RunError::Runtime(format!("thread pool: {e}")))?;
-    let (planned, units) = plan(generators, settings.shard);
+    let (mut planned, units) = plan(generators, settings.shard);
+    let sink = settings.stream.as_ref();
+    if let Some(only) = sink.and_then(|s| s.config.as_deref()) {
+        planned.retain(|p| p.cell.config == only);
+    }
     if let Some((i, n)) = settings.shard
         && planned.is_empty()
         && units > 0
@@ -219,12 +283,17 @@ pub fn generate(
             "--shard {i}/{n}: this run has only {units} unit(s) (cells, or a config's levels together), so shard {i} of {n} holds none; use at most {units} shards"
         )));
     }
+    // A streamed run has no writer: its rows go to the sink, and nothing
+    // else is written.
+    let mut writer = writer;
     let cards: Vec<String> = generators
         .iter()
         .map(|g| g.card())
         .filter(|c| !c.is_empty())
         .collect();
-    if !cards.is_empty() {
+    if let Some(writer) = writer.as_mut()
+        && !cards.is_empty()
+    {
         writer.set_description(cards.join("\n\n"));
     }
     // Card paragraphs for the configs this run writes, in first-cell order.
@@ -236,6 +305,7 @@ pub fn generate(
                 .configs()
                 .into_iter()
                 .find(|c| c.name == p.cell.config)
+                && let Some(writer) = writer.as_mut()
             {
                 writer.describe_config(info.name, info.description);
             }
@@ -252,14 +322,16 @@ pub fn generate(
         .map(|_| Workers((0..threads.max(1)).map(|_| Mutex::new(None)).collect()))
         .collect();
     let (tx, rx) = crossbeam_channel::bounded::<(&'static str, Record, String)>(256);
-    let writer_thread = std::thread::spawn(move || -> Result<_, DatasetError> {
-        let mut busy = Duration::ZERO;
-        for (config, record, group) in rx {
-            let t = Instant::now();
-            writer.push(config, record, &group)?;
-            busy += t.elapsed();
-        }
-        Ok((writer, busy))
+    let writer_thread = writer.map(|mut writer| {
+        std::thread::spawn(move || -> Result<_, DatasetError> {
+            let mut busy = Duration::ZERO;
+            for (config, record, group) in rx {
+                let t = Instant::now();
+                writer.push(config, record, &group)?;
+                busy += t.elapsed();
+            }
+            Ok((writer, busy))
+        })
     });
     let started = Instant::now();
     let mut summary = RunSummary::default();
@@ -273,6 +345,8 @@ pub fn generate(
     // candidate as a duplicate, with odds near 2^-100 per run.
     let mut seen: HashSet<[u8; 16]> = HashSet::new();
     let mut audit = Collector::new();
+    // The card's within-dataset figure (rows posing one problem).
+    let mut problems = super::dedup::ProblemTally::default();
     let mut seen_unit = None;
     // The (generator, group) whose inputs are loaded: entered before its
     // first cell, left after its last (generators release them then).
@@ -329,6 +403,13 @@ pub fn generate(
         // lead, in index order: offered again within the hard lead (a row
         // less balanced beats a row missing) at the first lenient slot.
         let mut held: Vec<(u64, Built)> = Vec::new();
+        // A streamed cell's rows wait here until no held row with a smaller
+        // index is pending, so the sink gets them in index (id) order, as
+        // the dataset lists them.
+        let mut reorder: BTreeMap<u64, String> = BTreeMap::new();
+        // Held rows offered again whose turn has not come yet (pending
+        // like `held` for the order above).
+        let mut offered: BTreeSet<u64> = BTreeSet::new();
         // Rows skipped with the other row of their pair
         // ([`BalanceRule::BothSidesSkipped`]).
         let mut skip: HashSet<u64> = HashSet::new();
@@ -346,14 +427,18 @@ pub fn generate(
             let flush =
                 !held.is_empty() && cs.written < cell.count && (next >= lenient_from || !walking);
             let (items, end): (Vec<(u64, Offer)>, Option<u64>) = if flush {
-                let items = std::mem::take(&mut held)
+                let items: Vec<(u64, Offer)> = std::mem::take(&mut held)
                     .into_iter()
                     .map(|(index, built)| (index, Offer::Again(built)))
                     .collect();
+                offered.extend(items.iter().map(|(index, _)| *index));
                 (items, None)
             } else if walking {
+                // A streamed run's reader waits for the batch: it stays one
+                // chunk long (the rows never depend on the batch size).
                 let want = match cell.fill {
                     Fill::Slots => chunk,
+                    Fill::UntilFull { .. } if sink.is_some() => chunk,
                     Fill::UntilFull { .. } => (cell.count - cs.written).max(chunk),
                 };
                 // A batch ends at the first lenient slot, so the held
@@ -409,6 +494,7 @@ pub fn generate(
             };
             for (index, offer) in items {
                 let again = matches!(offer, Offer::Again(_));
+                offered.remove(&index);
                 if cs.written == cell.count || (!again && patience.is_some_and(|k| misses >= k)) {
                     break 'walk;
                 }
@@ -555,14 +641,40 @@ pub fn generate(
                 }
                 presenter.present(&mut record);
                 let group = presenter.group(&record, Some(gen_ref.family()));
-                if tx.send((cell.config, record, group)).is_err() {
-                    // The writer thread failed; its error is reported below.
-                    break 'cells;
+                if let Some(sink) = sink {
+                    reorder.insert(
+                        index,
+                        crate::dataset::row_json(&record, &presenter.system_prompt),
+                    );
+                    let before = held
+                        .iter()
+                        .map(|h| h.0)
+                        .chain(offered.first().copied())
+                        .min()
+                        .unwrap_or(u64::MAX);
+                    while let Some(entry) = reorder.first_entry().filter(|e| *e.key() < before) {
+                        if !(sink.emit)(cell.config, entry.remove()) {
+                            break 'cells;
+                        }
+                    }
+                } else {
+                    problems.add(&record.task, &record.prompt);
+                    if tx.send((cell.config, record, group)).is_err() {
+                        // The writer thread failed; its error is reported below.
+                        break 'cells;
+                    }
                 }
             }
             if let Some(end) = end {
                 next = end;
                 trimmer.maybe();
+            }
+        }
+        if let Some(sink) = sink {
+            for (_, line) in std::mem::take(&mut reorder) {
+                if !(sink.emit)(cell.config, line) {
+                    break 'cells;
+                }
             }
         }
         cs.shortfall = cell.count - cs.written;
@@ -577,6 +689,13 @@ pub fn generate(
     drop(tx);
     progress.finish("done");
     summary.generation_seconds = started.elapsed().as_secs_f64();
+    let Some(writer_thread) = writer_thread else {
+        if let Some(e) = stop {
+            return Err(e);
+        }
+        summary.sum_cells();
+        return Ok(summary);
+    };
     let (mut writer, mut busy) = writer_thread
         .join()
         .map_err(|_| RunError::Runtime("the writer thread panicked".into()))?
@@ -604,7 +723,7 @@ pub fn generate(
         .bugs
         .sort_by(|a, b| crate::dataset::natural_cmp(&a.slot, &b.slot));
     let rejects = (!summary.bugs.is_empty()).then(|| fault::rejects_jsonl(&summary.bugs));
-    write_run_files(&mut writer, &mut summary, &report, rejects)?;
+    write_run_files(&mut writer, &mut summary, &report, &problems, rejects)?;
     let manifest = writer.finish().map_err(dataset_error)?;
     debug_assert_eq!(manifest.total_rows, summary.total_rows);
     busy += t.elapsed();
@@ -613,18 +732,21 @@ pub fn generate(
 }
 
 /// Writes what a run adds beside its rows, the same for a run and for a
-/// merge of its shards: the audit's verdicts into `summary`, the yields
-/// and audit sections of the card, `audit.json`, `rejects/rejects.jsonl`
-/// (when there are bugs) and `summary.json`.
+/// merge of its shards: the audit's verdicts into `summary`, the yields,
+/// repeated problems (`problems`, over the rows written) and audit
+/// sections of the card, `audit.json`, `rejects/rejects.jsonl` (when there
+/// are bugs) and `summary.json`.
 pub(crate) fn write_run_files(
     writer: &mut DatasetWriter,
     summary: &mut RunSummary,
     report: &crate::audit::AuditReport,
+    problems: &super::dedup::ProblemTally,
     rejects: Option<Vec<u8>>,
 ) -> Result<(), RunError> {
     summary.audit_failures = report.failing();
     summary.audit_text = report.text();
     writer.add_card_section("Yields", &summary.yields_markdown());
+    writer.add_card_section("Repeated problems", &problems.markdown());
     if let Some(table) = summary.difficulty_markdown() {
         writer.add_card_section("Difficulty by level", &table);
     }

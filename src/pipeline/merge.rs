@@ -189,6 +189,7 @@ pub fn merge(out: &Path, dirs: &[PathBuf], registry: &Registry) -> Result<MergeS
     let mut audit = Collector::new();
     let mut bugs: Vec<(String, String)> = Vec::new();
     let mut rows_total = 0u64;
+    let mut problems = super::dedup::ProblemTally::default();
     for p in &parts {
         for (config, text) in &p.manifest.config_descriptions {
             if let Some(other) = descriptions.insert(config.clone(), text.clone())
@@ -225,6 +226,7 @@ pub fn merge(out: &Path, dirs: &[PathBuf], registry: &Registry) -> Result<MergeS
             }
             let group = presenter.group(&record, family);
             let config = record.task.clone();
+            problems.add(&record.task, &record.prompt);
             writer
                 .push(&config, record, &group)
                 .map_err(super::generate::dataset_error)?;
@@ -251,7 +253,7 @@ pub fn merge(out: &Path, dirs: &[PathBuf], registry: &Registry) -> Result<MergeS
         }
         bytes
     });
-    super::generate::write_run_files(&mut writer, &mut summary, &report, rejects)?;
+    super::generate::write_run_files(&mut writer, &mut summary, &report, &problems, rejects)?;
     let manifest = writer.finish().map_err(super::generate::dataset_error)?;
     Ok(MergeSummary {
         rows: manifest.total_rows,

@@ -3,6 +3,7 @@
 //! deterministic), progress reporting and writing results atomically.
 
 pub mod artifact;
+pub mod dedup;
 pub mod generate;
 pub mod heap;
 pub mod merge;

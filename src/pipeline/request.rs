@@ -211,18 +211,22 @@ pub fn run_family(cfg: &Config, run: &FamilyRun) -> Result<FamilyOutcome, RunErr
     section.validate().map_err(|e| RunError::Input(e.text()))?;
     match family.stage() {
         Some(StageHook::AxiomSaturation) => {
-            let s = super::tptp::run_tptp(&TptpRun {
-                domains: run.stage.domains.clone(),
-                tptp: run.stage.tptp.clone(),
-                config: cfg.clone(),
-                out: run.out.clone(),
-                shard: run.settings.shard,
-                progress: run.settings.progress,
-                strict: run.settings.strict,
-                require_full: run.settings.require_full,
-                stage: run.stage.stage,
-            })?;
-            let dataset = (run.stage.stage != Stage::Saturate).then(|| s.dataset.clone());
+            let s = super::tptp::run_tptp_into(
+                &TptpRun {
+                    domains: run.stage.domains.clone(),
+                    tptp: run.stage.tptp.clone(),
+                    config: cfg.clone(),
+                    out: run.out.clone(),
+                    shard: run.settings.shard,
+                    progress: run.settings.progress,
+                    strict: run.settings.strict,
+                    require_full: run.settings.require_full,
+                    stage: run.stage.stage,
+                },
+                run.settings.stream.as_ref(),
+            )?;
+            let dataset = (run.stage.stage != Stage::Saturate && run.settings.stream.is_none())
+                .then(|| s.dataset.clone());
             Ok(FamilyOutcome {
                 run: s.run.clone(),
                 dataset,
@@ -250,6 +254,13 @@ pub fn run_family(cfg: &Config, run: &FamilyRun) -> Result<FamilyOutcome, RunErr
                 dataset: cfg.dataset.clone(),
                 ..run.settings.clone()
             };
+            if settings.stream.is_some() {
+                return Ok(FamilyOutcome {
+                    run: super::generate::stream(&refs, &settings)?,
+                    dataset: None,
+                    staged: None,
+                });
+            }
             let summary = run_generators(
                 &run.out,
                 &family.title(section),

@@ -471,6 +471,17 @@ pub fn plan(run: &TptpRun) -> Result<RunPlan, RunError> {
 /// finds) one artifact per axiom file under `<out>/artifacts`; phase 2
 /// generates the dataset from them.
 pub fn run_tptp(run: &TptpRun) -> Result<TptpSummary, RunError> {
+    run_tptp_into(run, None)
+}
+
+/// [`run_tptp`], with phase 2's rows going to `sink` rather than a
+/// dataset when one is given: phase 1 runs (or reuses its artifacts under
+/// `<out>/artifacts`) as always, and nothing else is written (no dataset,
+/// no `saturation/` view); the summary's `dataset` is then empty.
+pub fn run_tptp_into(
+    run: &TptpRun,
+    sink: Option<&super::generate::RowSink>,
+) -> Result<TptpSummary, RunError> {
     let cfg = &run.config;
     let tasks = cfg.tasks.get::<TasksConfig>();
     tasks.validate().map_err(|e| RunError::Input(e.text()))?;
@@ -533,7 +544,7 @@ pub fn run_tptp(run: &TptpRun) -> Result<TptpSummary, RunError> {
     };
     // The output folder is checked (and stale temporaries removed) before
     // any saturation starts.
-    let writer = if run.stage == Stage::Saturate {
+    let writer = if run.stage == Stage::Saturate || sink.is_some() {
         None
     } else {
         let spec = dataset_spec(
@@ -608,6 +619,31 @@ pub fn run_tptp(run: &TptpRun) -> Result<TptpSummary, RunError> {
             "{name}: phase 1 done in {saturation_seconds:.1}s (peak RSS {} MiB)",
             saturation_peak_rss_kib / 1024
         );
+    }
+    if let Some(sink) = sink
+        && run.stage != Stage::Saturate
+    {
+        let card = card_text(&domains, &reports, &graphs, run);
+        generator.set_loader(graph_loader(files, cfg), card);
+        let settings = LoopSettings {
+            jobs: cfg.jobs,
+            shard: run.shard,
+            strict: run.strict,
+            require_full: run.require_full,
+            progress: run.progress,
+            dataset: cfg.dataset.clone(),
+            stream: Some(sink.clone()),
+            ..LoopSettings::default()
+        };
+        let summary = super::generate::stream(&[&generator], &settings)?;
+        return Ok(TptpSummary {
+            saturation: reports,
+            artifacts,
+            run: summary,
+            saturation_seconds,
+            saturation_peak_rss_kib,
+            dataset: PathBuf::new(),
+        });
     }
     let Some(writer) = writer else {
         return Ok(TptpSummary {
