@@ -53,6 +53,8 @@ pub fn prove(
     common: &Common,
 ) -> Result<saturate::tptp::SzsStatus, RunError> {
     let mut cfg = load_config(common)?;
+    // Auto mode is on for the single-file commands unless configured.
+    cfg.saturation.auto.get_or_insert(true);
     if let Some(n) = max_model_size {
         cfg.prover.max_model_size = n;
     }
@@ -130,7 +132,9 @@ pub fn derive(
     deadline: Option<saturate::deadline::Deadline>,
     common: &Common,
 ) -> Result<(), RunError> {
-    let cfg = load_config(common)?;
+    let mut cfg = load_config(common)?;
+    // Auto mode is on for the single-file commands unless configured.
+    cfg.saturation.auto.get_or_insert(true);
     let src = pipeline::AxiomSource {
         domain: String::new(),
         name: file

@@ -519,8 +519,19 @@ fn tiny_satisfiable_input_saturates() {
     assert_eq!(stats["status"], "Saturated");
     let text = String::from_utf8(bytes).unwrap();
     check_tstp(&text);
-    assert!(text.contains("(q(a))"), "{text}");
+    // Auto mode (on for `derive`) leaves the Horn clause with one strictly
+    // maximal literal, q(X), to the ordering: it resolves with ~q(b) only.
+    assert!(text.contains("(~p(b))"), "{text}");
+    assert!(!text.contains("(q(a))"), "{text}");
     assert!(!text.contains("$false"), "{text}");
+    // `auto = false`: largest-negative selection resolves p(a) into it.
+    let cfg = tmp.path().join("fixed.toml");
+    std::fs::write(&cfg, "[saturation]\nauto = false\n").unwrap();
+    let cfg = cfg.to_str().unwrap();
+    let (bytes, stats) = derive(&file, &["--config", cfg], &tmp.path().join("f.p"));
+    assert_eq!(stats["status"], "Saturated");
+    let text = String::from_utf8(bytes).unwrap();
+    assert!(text.contains("(q(a))"), "{text}");
 }
 
 #[test]

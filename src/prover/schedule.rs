@@ -199,7 +199,7 @@ impl Table {
 /// with the slice's selection, weight and queues (auto mode off).
 pub fn params_for(base: &crate::saturation::Params, s: &Slice) -> crate::saturation::Params {
     crate::saturation::Params {
-        auto: false,
+        auto: Some(false),
         selection: s.selection,
         clause_weight: s.clause_weight,
         goal_picks_per_age_pick: s.goal_picks,
@@ -211,7 +211,7 @@ pub fn params_for(base: &crate::saturation::Params, s: &Slice) -> crate::saturat
 /// The single slice of `schedule = "off"`: the configured strategy (auto
 /// mode's choice when it is on) on every clause.
 pub fn configured(base: &crate::saturation::Params, f: &Features) -> Slice {
-    let (selection, clause_weight) = if base.auto {
+    let (selection, clause_weight) = if base.auto_or(false) {
         let s = auto::choose(f);
         (s.selection, s.clause_weight)
     } else {

@@ -291,7 +291,7 @@ impl Saturator {
         let freq = symbol_frequencies(&bank, inputs.iter().map(|(l, _)| l.as_slice()));
         let kbo = Kbo::by_frequency(&bank, &freq);
         let is_goal = |info: &InputInfo| info.role == "negated_conjecture";
-        if params.auto {
+        if params.auto_or(false) {
             let f = Features::of(
                 &bank,
                 inputs.iter().map(|(l, i)| (l.as_slice(), is_goal(i))),

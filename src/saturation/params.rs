@@ -151,10 +151,11 @@ pub struct Params {
     /// Clause weight function of the weight queue.
     pub clause_weight: ClauseWeight,
     /// Choose `selection` and `clause_weight` from the input's features
-    /// ([`crate::saturation::auto`]) instead of taking them from here (off
-    /// by default: turning it on changes the search, and so the datasets'
-    /// bytes, and pinned test expectations still assume the fixed strategy).
-    pub auto: bool,
+    /// ([`crate::saturation::auto`]) instead of taking them from here.
+    /// Unset (the default): on for `saturate derive` and `saturate prove`
+    /// ([`Params::auto_or`]), off for dataset runs, whose rows, certificates
+    /// and audits rest on the fixed strategy.
+    pub auto: Option<bool>,
     /// Given-clause selection: this many picks by weight for each pick by age.
     pub weight_picks_per_age_pick: u32,
     /// Set-of-support style goal queue: this many picks, per cycle, of the
@@ -233,6 +234,15 @@ impl Default for Iterate {
     }
 }
 
+impl Params {
+    /// `auto`, or `default` when the configuration leaves it unset: the
+    /// single-file commands (`derive`, `prove`) pass true, dataset runs
+    /// false.
+    pub fn auto_or(&self, default: bool) -> bool {
+        self.auto.unwrap_or(default)
+    }
+}
+
 impl Iterate {
     /// The given-clause budget of round `round` (1-based) out of a total
     /// `total`: an equal share, the remainder in the last round; `None`
@@ -256,7 +266,7 @@ impl Default for Params {
             limits: Limits::default(),
             selection: LiteralSelection::LargestNegative,
             clause_weight: ClauseWeight::Symbols,
-            auto: false,
+            auto: None,
             weight_picks_per_age_pick: 10,
             goal_picks_per_age_pick: 0,
             post_unification_checks: true,

@@ -358,3 +358,54 @@ fn guarded_normal_forms_are_cached_and_normal() {
     // The second ask costs no rewrite work: it is answered by the cache.
     assert_eq!(repeated, compared);
 }
+
+/// The refined weight puts a clause whose bulk sits on one side of one
+/// literal behind a flatter clause of the same symbol count, and the
+/// conjecture's symbols count half; the sum over literals is symmetric.
+#[test]
+fn the_refined_weight_penalises_lopsided_literals() {
+    let params = Params {
+        clause_weight: ClauseWeight::Refined,
+        ..Params::default()
+    };
+    let s = saturator(
+        "cnf(a, axiom, g(a,b) = g(b,a)).\ncnf(b, axiom, g(g(a,b),a) = c).\ncnf(c, axiom, p(a) | q(b,b)).\n",
+        params.clone(),
+    );
+    let lits = |i: usize| s.store.clause(ClauseId(i as u32)).lits.to_vec();
+    let (flat, lopsided, two) = (lits(0), lits(1), lits(2));
+    assert_eq!(
+        saturating_weight(&s.bank, &flat),
+        saturating_weight(&s.bank, &lopsided)
+    );
+    let w = |l: &[Literal]| s.clause_weight(l);
+    assert!(w(&flat) < w(&lopsided), "{} {}", w(&flat), w(&lopsided));
+    // Every literal counts twice, the heaviest once more.
+    let single = |l: &Literal| refined_weight(&s.bank, std::slice::from_ref(l), &[]) / 3;
+    assert_eq!(
+        w(&two),
+        2 * (single(&two[0]) + single(&two[1])) + single(&two[0]).max(single(&two[1]))
+    );
+    // With a negated conjecture, its symbols weigh less.
+    let mut bank = TermBank::new();
+    let text =
+        "cnf(a, axiom, p(f(a))).\ncnf(b, axiom, p(h(a))).\ncnf(c, negated_conjecture, ~p(f(b))).\n";
+    let p = parse_str(&mut bank, text, "test.p", None).unwrap();
+    let inputs = p
+        .clauses
+        .iter()
+        .map(|c| {
+            let info = InputInfo {
+                name: c.name.clone(),
+                role: c.role.as_str().into(),
+                file: "test.p".into(),
+                source: None,
+                formula: None,
+            };
+            (c.lits.clone(), info)
+        })
+        .collect();
+    let g = Saturator::from_inputs(bank, inputs, params);
+    let gl = |i: usize| g.store.clause(ClauseId(i as u32)).lits.to_vec();
+    assert!(g.clause_weight(&gl(0)) < g.clause_weight(&gl(1)));
+}
