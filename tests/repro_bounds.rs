@@ -139,13 +139,29 @@ fn derive_status(file: &Path, extra: &[&str]) -> (Outcome, serde_json::Value) {
     (o, v)
 }
 
+/// A config file with auto mode off (largest-negative selection), the
+/// strategy under which the R02 and R07 inputs grow without end; the
+/// directory guard keeps it.
+fn fixed_strategy() -> (tempfile::TempDir, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("fixed.toml");
+    std::fs::write(&path, "[saturation]\nauto = false\n").unwrap();
+    let path = path.to_str().unwrap().to_string();
+    (dir, path)
+}
+
 #[test]
 fn r02_doubling_terms_end_resource_out() {
-    for extra in [&["--max-processed", "30"][..], &[]] {
+    let (_dir, cfg) = fixed_strategy();
+    for extra in [&["--max-processed", "30", "--config", &cfg][..], &["--config", &cfg]] {
         let (_, v) = derive_status(&repro("R02_double.ax"), extra);
         assert_eq!(v["status"], "ResourceOut", "{v}");
         assert!(v["counters"]["too_heavy"].as_u64().unwrap() >= 1, "{v}");
     }
+    // Auto mode (the default for `derive`) leaves `~p(X) | p(g(X,X))` to
+    // the ordering: nothing resolves with p(a), and the set saturates.
+    let (_, v) = derive_status(&repro("R02_double.ax"), &[]);
+    assert_eq!(v["status"], "Saturated", "{v}");
 }
 
 #[test]
@@ -191,7 +207,8 @@ fn twenty_thousand_literals_end_resource_out() {
 
 #[test]
 fn r07_chain_and_ac_finish_at_the_default_limits() {
-    let (_, v) = derive_status(&repro("R07_chain.ax"), &[]);
+    let (_dir, cfg) = fixed_strategy();
+    let (_, v) = derive_status(&repro("R07_chain.ax"), &["--config", &cfg]);
     assert_eq!(v["status"], "ResourceOut", "{v}");
     let (_, v) = derive_status(&repro("R07_ac.ax"), &["--max-processed", "1000"]);
     assert_eq!(v["status"], "ResourceOut", "{v}");
