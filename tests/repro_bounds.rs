@@ -153,7 +153,10 @@ fn fixed_strategy() -> (tempfile::TempDir, String) {
 #[test]
 fn r02_doubling_terms_end_resource_out() {
     let (_dir, cfg) = fixed_strategy();
-    for extra in [&["--max-processed", "30", "--config", &cfg][..], &["--config", &cfg]] {
+    for extra in [
+        &["--max-processed", "30", "--config", &cfg][..],
+        &["--config", &cfg],
+    ] {
         let (_, v) = derive_status(&repro("R02_double.ax"), extra);
         assert_eq!(v["status"], "ResourceOut", "{v}");
         assert!(v["counters"]["too_heavy"].as_u64().unwrap() >= 1, "{v}");
