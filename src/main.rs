@@ -359,14 +359,15 @@ enum Command {
         #[arg(long, short)]
         quiet: bool,
     },
+    /// Report leakage and duplicates, per config: the rows of a dataset
+    /// whose problem (task and prompt, up to variable renaming and the
+    /// order of listed clauses) is already posed by an earlier row of it,
+    /// by its train split, or by a reference dataset (another seed,
+    /// another release).
+    Dedup(dedup_command::DedupArgs),
     /// Merge the shard datasets of one run (`--shard i/N`, all N of them)
     /// into the dataset the unsharded run writes, byte for byte; refuses
     /// shards of different versions, seeds or configurations.
-    /// Leakage and duplicates: the rows of a dataset whose problem (task
-    /// and prompt, up to variable renaming and the order of listed
-    /// clauses) an earlier row of it, its train split, or a reference
-    /// dataset (another seed, another release) already poses, per config.
-    Dedup(dedup_command::DedupArgs),
     Merge {
         /// The merged dataset folder to write.
         out: PathBuf,
