@@ -60,7 +60,39 @@ use serde_json::{Value, json};
 
 /// The generator version in every row's metadata and the manifest; bumped
 /// when a config and seed give other bytes.
-pub const VERSION: &str = "equiv-5";
+pub const VERSION: &str = "equiv-6";
+
+/// A formula's text with its atoms (names that start with an upper-case
+/// letter) renamed `A0`, `A1`, ... by first occurrence: the deduplication
+/// key of the PL tasks, so that two rows whose formulas differ only in the
+/// names of their atoms (`(~W | P | S)` and `(~Q | P | U)`) count as one
+/// problem and never sit on both sides of a split.
+fn atoms_renamed(text: &str) -> String {
+    let mut names: Vec<&str> = Vec::new();
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(c) = rest.chars().next() {
+        if c.is_ascii_uppercase() {
+            let end = rest
+                .find(|ch: char| !(ch.is_ascii_alphanumeric() || ch == '_'))
+                .unwrap_or(rest.len());
+            let name = &rest[..end];
+            let i = match names.iter().position(|n| *n == name) {
+                Some(i) => i,
+                None => {
+                    names.push(name);
+                    names.len() - 1
+                }
+            };
+            out.push_str(&format!("A{i}"));
+            rest = &rest[end..];
+        } else {
+            out.push(c);
+            rest = &rest[c.len_utf8()..];
+        }
+    }
+    out
+}
 
 /// Attempts per candidate index before it is given up.
 const ATTEMPTS: usize = 40;
@@ -404,7 +436,7 @@ impl Pair<'_> {
             answer: label.into(),
             metadata: meta.into(),
             certificate: certificate.to_string(),
-            key: format!("{}|{}", self.left, self.right),
+            key: atoms_renamed(&format!("{}|{}", self.left, self.right)),
             group: None,
             label: label.into(),
             domain: Some(domain_source.0.into()),
@@ -463,7 +495,7 @@ fn build_roundtrip(rng: &mut ChaCha8Rng, d: &Drawn, level: u8) -> Result<Option<
         answer: gold_text,
         metadata: metadata.into(),
         certificate: json!({"goldEquivalent": true, "goldInForm": target, "method": "sat: ~(formula <=> gold) unsatisfiable", "recheck": how}).to_string(),
-        key: shown,
+        key: atoms_renamed(&shown),
         group: None,
         label: format!("{:?}", d.form).to_lowercase(),
         domain: Some("PL".into()),

@@ -578,3 +578,20 @@ fn a_tampered_fol_label_or_countermodel_is_refused() {
         .is_err()
     );
 }
+
+/// Formulas that differ only in the names of their atoms share a
+/// deduplication key; other formulas do not.
+#[test]
+fn atom_renamings_share_a_dedup_key() {
+    let a = super::atoms_renamed("((~W | P | S) & (~S | P | ~W))");
+    let b = super::atoms_renamed("((~Q | P | U) & (~U | P | ~Q))");
+    assert_eq!(a, b);
+    assert_eq!(a, "((~A0 | A1 | A2) & (~A2 | A1 | ~A0))");
+    let c = super::atoms_renamed("((~Q | P | U) & (~Q | P | ~U))");
+    assert_ne!(a, c);
+    // Longer names and constants: `true` stays, `Late` is one atom.
+    assert_eq!(
+        super::atoms_renamed("(Late | true) & ~Late_2"),
+        "(A0 | true) & ~A1"
+    );
+}
