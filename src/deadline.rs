@@ -2,7 +2,8 @@
 //! process's CPU time (`CLOCK_PROCESS_CPUTIME_ID`), so a run on a busy
 //! machine gets the CPU seconds it was given, as E's `--cpu-limit` does,
 //! rather than losing them to other processes. The one limit that is not
-//! reproducible; dataset runs never set one.
+//! reproducible; dataset runs never set one. The CPU clocks (process and
+//! thread, the latter for `prover::cost`) are read here.
 
 /// A CPU-time deadline of this process.
 #[derive(Copy, Clone, Debug, PartialEq)]
@@ -36,24 +37,41 @@ impl Deadline {
 }
 
 /// CPU seconds the whole process has used (every thread).
-#[cfg(unix)]
 pub fn process_cpu_seconds() -> f64 {
+    cpu_seconds(false)
+}
+
+/// CPU seconds the calling thread has used (other processes and threads
+/// on a busy machine do not count).
+pub fn thread_cpu_seconds() -> f64 {
+    cpu_seconds(true)
+}
+
+/// The calling thread's (`thread`) or the process's CPU time in seconds;
+/// wall-clock seconds if the clock cannot be read.
+#[cfg(unix)]
+fn cpu_seconds(thread: bool) -> f64 {
+    let clock = if thread {
+        libc::CLOCK_THREAD_CPUTIME_ID
+    } else {
+        libc::CLOCK_PROCESS_CPUTIME_ID
+    };
     let mut ts = libc::timespec {
         tv_sec: 0,
         tv_nsec: 0,
     };
     // SAFETY: `ts` is a valid, writable timespec; the clock id is a
     // constant the platform defines.
-    let rc = unsafe { libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &mut ts) };
+    let rc = unsafe { libc::clock_gettime(clock, &mut ts) };
     if rc != 0 {
         return wall_seconds();
     }
     ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9
 }
 
-/// CPU seconds the process has used (wall-clock on this platform).
+/// CPU seconds (wall-clock on this platform).
 #[cfg(not(unix))]
-pub fn process_cpu_seconds() -> f64 {
+fn cpu_seconds(_thread: bool) -> f64 {
     wall_seconds()
 }
 

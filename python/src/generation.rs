@@ -27,6 +27,30 @@ pub(crate) fn whole(name: &str, v: Option<i64>, lo: i64, hi: i64) -> PyResult<Op
     }
 }
 
+/// The run options `generate` and `create_dataset` share, checked: `jobs`
+/// (0 = one per core), `seed`, rows per cell, `levels`, `answer_format`,
+/// `trace`; the rest left to the configuration.
+pub(crate) fn run_overrides(
+    jobs: i64,
+    seed: Option<i64>,
+    count: Option<usize>,
+    levels: Option<&Bound<'_, PyAny>>,
+    answer_format: Option<&str>,
+    trace: bool,
+) -> PyResult<Overrides> {
+    Ok(Overrides {
+        jobs: whole("jobs", Some(jobs), 0, saturate::config::MAX_JOBS as i64)?
+            .filter(|&j| j > 0)
+            .map(|j| j as usize),
+        seed: whole("seed", seed, 0, i64::MAX)?,
+        count,
+        levels: levels_arg(levels)?,
+        answer_format: Overrides::choice("answer_format", answer_format).map_err(run_error)?,
+        trace,
+        ..Overrides::default()
+    })
+}
+
 /// The `levels` argument: a list of levels (1-255), one level, or the
 /// CLI's comma-separated text.
 pub(crate) fn levels_arg(v: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<u8>> {
@@ -182,17 +206,8 @@ pub(crate) fn generate<'py>(
             saturate::pipeline::request::staged_family_names()
         )));
     }
+    let count = whole("count", count, 0, MAX_COUNT as i64)?.map(|n| n as usize);
     let overrides = Overrides {
-        jobs: whole("jobs", Some(jobs), 0, saturate::config::MAX_JOBS as i64)?
-            .filter(|&j| j > 0)
-            .map(|j| j as usize),
-        seed: whole("seed", seed, 0, i64::MAX)?,
-        count: whole("count", count, 0, MAX_COUNT as i64)?.map(|n| n as usize),
-        levels: levels_arg(levels)?,
-        max_rows_per_shard: None,
-        answer_format: Overrides::choice("answer_format", answer_format.as_deref())
-            .map_err(run_error)?,
-        trace,
         format: Overrides::choice("format", format.as_deref()).map_err(run_error)?,
         split_by: Overrides::choice("split_by", split_by.as_deref()).map_err(run_error)?,
         split: match split {
@@ -203,6 +218,7 @@ pub(crate) fn generate<'py>(
                 ))
             })?),
         },
+        ..run_overrides(jobs, seed, count, levels, answer_format.as_deref(), trace)?
     };
     let shard = shard_arg(shard)?;
     let result: Result<Generated, RunError> = py.detach(|| {

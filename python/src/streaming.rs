@@ -6,7 +6,7 @@
 //! settings: the loop, its deduplication, balance and presentation are the
 //! same code; only the writer is replaced by a bounded channel.
 
-use crate::generation::{domains_arg, levels_arg, no_domains, whole};
+use crate::generation::{domains_arg, no_domains, run_overrides, whole};
 use crate::*;
 use pyo3::exceptions::PyValueError;
 use pyo3::types::{PyDict, PyList};
@@ -14,7 +14,7 @@ use saturate::config::{Config, MAX_COUNT};
 use saturate::pipeline::generate::RowSink;
 use saturate::pipeline::tptp::Stage;
 use saturate::pipeline::{
-    FamilyRun, LoopSettings, Overrides, RunError, RunSummary, StageOptions, run_config, run_family,
+    FamilyRun, LoopSettings, RunError, RunSummary, StageOptions, run_config, run_family,
 };
 use saturate::tasks::generation::Generation;
 use std::path::PathBuf;
@@ -248,18 +248,14 @@ pub(crate) fn stream(
             saturate::pipeline::request::staged_family_names()
         )));
     }
-    let overrides = Overrides {
-        jobs: whole("jobs", Some(jobs), 0, saturate::config::MAX_JOBS as i64)?
-            .filter(|&j| j > 0)
-            .map(|j| j as usize),
-        seed: whole("seed", seed, 0, i64::MAX)?,
-        count: Some(count),
-        levels: levels_arg(levels)?,
-        answer_format: Overrides::choice("answer_format", answer_format.as_deref())
-            .map_err(run_error)?,
+    let overrides = run_overrides(
+        jobs,
+        seed,
+        Some(count),
+        levels,
+        answer_format.as_deref(),
         trace,
-        ..Overrides::default()
-    };
+    )?;
     let cfg = run_config(config.as_deref(), kind.name(), &overrides).map_err(run_error)?;
     let stage = if kind.stage().is_some() {
         let domains = saturate::pipeline::tptp::run_domains(&cfg, &domains);

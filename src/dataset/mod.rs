@@ -29,6 +29,7 @@
 mod card;
 mod jsonl;
 mod manifest;
+pub mod names;
 mod reader;
 pub mod splits;
 pub mod staging;

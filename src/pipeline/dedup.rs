@@ -17,6 +17,7 @@
 //! whatever its gold answer.
 
 use super::RunError;
+use crate::dataset::names::rename_capitalised;
 use crate::dataset::{Row, read_dataset};
 use serde::Serialize;
 use sha2::{Digest, Sha256};
@@ -59,41 +60,6 @@ fn list_item(line: &str) -> Option<&str> {
     }
 }
 
-/// `text` with every name that starts with an upper-case ASCII letter
-/// replaced by `V<k>`, `k` its order of first occurrence in `names`
-/// (which carries over between calls).
-fn rename(text: &str, names: &mut HashMap<String, usize>) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut chars = text.char_indices().peekable();
-    let mut prev_ident = false;
-    while let Some((i, c)) = chars.next() {
-        if (c.is_ascii_alphabetic() || c == '_') && !prev_ident {
-            let mut end = i + c.len_utf8();
-            while let Some(&(j, d)) = chars.peek() {
-                if d.is_ascii_alphanumeric() || d == '_' {
-                    end = j + d.len_utf8();
-                    chars.next();
-                } else {
-                    break;
-                }
-            }
-            let word = &text[i..end];
-            if c.is_ascii_uppercase() {
-                let n = names.len();
-                let k = *names.entry(word.to_string()).or_insert(n);
-                out.push_str(&format!("V{k}"));
-            } else {
-                out.push_str(word);
-            }
-            prev_ident = false;
-            continue;
-        }
-        prev_ident = c.is_ascii_alphanumeric() || c == '_';
-        out.push(c);
-    }
-    out
-}
-
 /// The canonical text of a prompt (see the module documentation).
 pub fn canonical_prompt(prompt: &str) -> String {
     let mut out: Vec<String> = Vec::new();
@@ -105,10 +71,10 @@ pub fn canonical_prompt(prompt: &str) -> String {
     };
     for line in prompt.lines() {
         match list_item(line) {
-            Some(item) => block.push(rename(item.trim(), &mut HashMap::new())),
+            Some(item) => block.push(rename_capitalised(item.trim(), 'V', &mut HashMap::new())),
             None => {
                 flush(&mut block, &mut out);
-                out.push(rename(line.trim_end(), &mut shared));
+                out.push(rename_capitalised(line.trim_end(), 'V', &mut shared));
             }
         }
     }

@@ -243,6 +243,25 @@ struct GraphInfo {
 
 /// Phase 2's reader of a domain's graphs: every file of the domain that
 /// gives tasks, in the run's file order, read back from its artifact.
+/// The generation loop's settings of a run: its jobs, shard, strictness,
+/// progress and dataset options, and the row sink of a streamed run.
+fn loop_settings(
+    cfg: &Config,
+    run: &TptpRun,
+    stream: Option<super::generate::RowSink>,
+) -> LoopSettings {
+    LoopSettings {
+        jobs: cfg.jobs,
+        shard: run.shard,
+        strict: run.strict,
+        require_full: run.require_full,
+        progress: run.progress,
+        dataset: cfg.dataset.clone(),
+        stream,
+        ..LoopSettings::default()
+    }
+}
+
 fn graph_loader(
     files: Vec<(AxiomSource, PathBuf, String)>,
     cfg: &Config,
@@ -625,16 +644,7 @@ pub fn run_tptp_into(
     {
         let card = card_text(&domains, &reports, &graphs, run);
         generator.set_loader(graph_loader(files, cfg), card);
-        let settings = LoopSettings {
-            jobs: cfg.jobs,
-            shard: run.shard,
-            strict: run.strict,
-            require_full: run.require_full,
-            progress: run.progress,
-            dataset: cfg.dataset.clone(),
-            stream: Some(sink.clone()),
-            ..LoopSettings::default()
-        };
+        let settings = loop_settings(cfg, run, Some(sink.clone()));
         let summary = super::generate::stream(&[&generator], &settings)?;
         return Ok(TptpSummary {
             saturation: reports,
@@ -675,16 +685,7 @@ pub fn run_tptp_into(
     // artifacts one domain at a time (cells are domain-major).
     let card = card_text(&domains, &reports, &graphs, run);
     generator.set_loader(graph_loader(files, cfg), card);
-    let settings = LoopSettings {
-        jobs: cfg.jobs,
-        shard: run.shard,
-        strict: run.strict,
-        require_full: run.require_full,
-        progress: run.progress,
-        dataset: cfg.dataset.clone(),
-        ..LoopSettings::default()
-    };
-    let summary = generate(writer, &[&generator], &settings)?;
+    let summary = generate(writer, &[&generator], &loop_settings(cfg, run, None))?;
     Ok(TptpSummary {
         saturation: reports,
         artifacts,

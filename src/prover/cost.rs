@@ -7,8 +7,8 @@
 //! do not inflate them; wall-clock where the platform lacks that clock):
 //! informational, never a limit, never in a dataset.
 
+pub use crate::deadline::thread_cpu_seconds;
 use std::cell::Cell;
-use std::time::Instant;
 
 /// Seconds and counts of prover work.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -83,34 +83,6 @@ pub fn now() -> Stamp {
 /// CPU seconds of this thread since `t`.
 pub fn secs(t: Stamp) -> f64 {
     (thread_cpu_seconds() - t.0).max(0.0)
-}
-
-/// The calling thread's CPU time in seconds.
-#[cfg(unix)]
-pub fn thread_cpu_seconds() -> f64 {
-    let mut ts = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // SAFETY: `ts` is a valid, writable timespec; the clock id is a
-    // constant the platform defines.
-    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
-    if rc != 0 {
-        return wall_seconds();
-    }
-    ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9
-}
-
-/// The calling thread's CPU time in seconds (wall-clock on this platform).
-#[cfg(not(unix))]
-pub fn thread_cpu_seconds() -> f64 {
-    wall_seconds()
-}
-
-/// Seconds since the first call in this process (the fallback clock).
-fn wall_seconds() -> f64 {
-    static START: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();
-    START.get_or_init(Instant::now).elapsed().as_secs_f64()
 }
 
 #[cfg(test)]

@@ -383,15 +383,17 @@ fn refute_scheduled(
     } else {
         Vec::new()
     };
-    let params = prover.params.clone();
     let (mut processed, mut generated) = (0u64, 0u64);
     let mut budget = lim.max_processed.max(1);
     let mut models_done = false;
     let mut last: Option<Outcome> = None;
-    // The slices this problem runs: a SInE slice without a goal, selecting
-    // every axiom, or repeating what a slice of the same strategy searched
-    // is dropped, and its share goes to the others in proportion.
-    let mut active: Vec<(&schedule::Slice, Option<&[bool]>)> = Vec::new();
+    // The slices this problem runs, each with its clauses (`None`: every
+    // one) and saturation parameters: a SInE slice without a goal,
+    // selecting every axiom, or repeating what a slice of the same strategy
+    // searched is dropped, and its share goes to the others in proportion.
+    let strategy =
+        |s: &schedule::Slice| (s.selection, s.clause_weight, s.goal_picks, s.weight_picks);
+    let mut active: Vec<ActiveSlice> = Vec::new();
     for slice in &slices {
         let keep = match slice.sine_depth {
             None => None,
@@ -407,38 +409,40 @@ fn refute_scheduled(
                 Some(sel.keep.as_slice())
             }
         };
-        let strategy =
-            |s: &schedule::Slice| (s.selection, s.clause_weight, s.goal_picks, s.weight_picks);
         if active
             .iter()
-            .any(|(o, k)| strategy(o) == strategy(slice) && *k == keep)
+            .any(|a| strategy(a.slice) == strategy(slice) && a.keep == keep)
         {
             continue;
         }
-        active.push((slice, keep));
-    }
-    let total_share: u64 = active.iter().map(|(s, _)| u64::from(s.share)).sum();
-    loop {
-        for (i, (slice, keep)) in active.iter().enumerate() {
-            let given = (budget.saturating_mul(u64::from(slice.share)) / total_share.max(1)).max(1);
-            let strategy = schedule::params_for(&params, slice);
-            let subset: Option<Vec<InputClause>> = keep.map(|keep| {
+        active.push(ActiveSlice {
+            slice,
+            keep,
+            clauses: keep.map(|keep| {
                 inputs
                     .iter()
                     .zip(keep)
                     .filter(|(_, k)| **k)
                     .map(|(c, _)| c.clone())
                     .collect()
-            });
-            let whole = subset.is_none();
+            }),
+            params: schedule::params_for(&prover.params, slice),
+        });
+    }
+    let total_share: u64 = active.iter().map(|a| u64::from(a.slice.share)).sum();
+    loop {
+        for (i, a) in active.iter().enumerate() {
+            let given =
+                (budget.saturating_mul(u64::from(a.slice.share)) / total_share.max(1)).max(1);
+            let whole = a.clauses.is_none();
             let models = whole && !models_done;
             models_done |= models;
             tracing::debug!(
                 "slice {}: {:?} / {:?}, {given} given clauses{}",
                 i + 1,
-                slice.selection,
-                slice.clause_weight,
-                match &subset {
+                a.slice.selection,
+                a.slice.clause_weight,
+                match &a.clauses {
                     Some(s) => format!(" on {} of {} clauses (SInE)", s.len(), inputs.len()),
                     None => String::new(),
                 }
@@ -446,9 +450,9 @@ fn refute_scheduled(
             let mut out = run_slice(
                 prover,
                 bank,
-                subset.as_deref().unwrap_or(inputs),
+                a.clauses.as_deref().unwrap_or(inputs),
                 slice_limits(&lim, given, models),
-                Some(&strategy),
+                Some(&a.params),
             );
             processed += out.stats.processed;
             generated += out.stats.generated;
@@ -479,6 +483,18 @@ fn refute_scheduled(
     rest.stats.processed = processed;
     rest.stats.generated = generated;
     Ok(rest)
+}
+
+/// A slice of [`refute_scheduled`] as it runs on one problem.
+struct ActiveSlice<'a> {
+    /// The table's slice.
+    slice: &'a schedule::Slice,
+    /// The SInE selection it searches (`None`: every clause).
+    keep: Option<&'a [bool]>,
+    /// Those clauses (`None`: every clause).
+    clauses: Option<Vec<InputClause>>,
+    /// Its saturation parameters.
+    params: Params,
 }
 
 /// `lim` with a budget of `given` given clauses (the quick phase at most
@@ -663,6 +679,14 @@ mod tests {
         assert_eq!(c.clauses, 3);
     }
 
+    /// A goal three resolution steps from its facts: too long for one or
+    /// two given clauses.
+    const CHAIN: &str = "cnf(a, axiom, p(a)).\n\
+                         cnf(pq, axiom, ~p(X) | q(X)).\n\
+                         cnf(qr, axiom, ~q(X) | r(X)).\n\
+                         cnf(rs, axiom, ~r(X) | s(X)).\n\
+                         cnf(goal, negated_conjecture, ~s(a)).\n";
+
     /// A schedule table of `slices` (TOML inline tables) for any problem,
     /// written beside a problem file; the limits that use it.
     fn scheduled(dir: &Path, slices: &[&str], max_processed: u64) -> ProverLimits {
@@ -686,14 +710,7 @@ mod tests {
     /// it.
     #[test]
     fn a_later_slice_gets_its_share_of_the_whole_problem() {
-        let (dir, path) = problem_file(
-            "chain.p",
-            "cnf(a, axiom, p(a)).\n\
-             cnf(pq, axiom, ~p(X) | q(X)).\n\
-             cnf(qr, axiom, ~q(X) | r(X)).\n\
-             cnf(rs, axiom, ~r(X) | s(X)).\n\
-             cnf(goal, negated_conjecture, ~s(a)).\n",
-        );
+        let (dir, path) = problem_file("chain.p", CHAIN);
         let first = r#"{ selection = "none", clause_weight = "symbols", share = 2 }"#;
         let second = r#"{ selection = "complex_except_uniq_max_horn", clause_weight = "conjecture_relative", share = 98 }"#;
         let alone = r#"{ selection = "complex_except_uniq_max_horn", clause_weight = "conjecture_relative", share = 100 }"#;
@@ -725,14 +742,7 @@ mod tests {
     /// one; growth 1 keeps one round.
     #[test]
     fn under_a_deadline_the_schedule_grows_its_budget() {
-        let (_dir, path) = problem_file(
-            "chain.p",
-            "cnf(a, axiom, p(a)).\n\
-             cnf(pq, axiom, ~p(X) | q(X)).\n\
-             cnf(qr, axiom, ~q(X) | r(X)).\n\
-             cnf(rs, axiom, ~r(X) | s(X)).\n\
-             cnf(goal, negated_conjecture, ~s(a)).\n",
-        );
+        let (_dir, path) = problem_file("chain.p", CHAIN);
         let run = |growth: u32, deadline: Option<crate::deadline::Deadline>| {
             let limits = ProverLimits {
                 max_processed: 2,

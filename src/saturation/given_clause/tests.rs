@@ -18,8 +18,15 @@ fn run_with(text: &str, params: Params) -> Saturator {
     s
 }
 
-/// A saturator over the clauses of `text`, not yet run.
+/// A saturator over the clauses of `text`, every one an axiom, not yet run.
 fn saturator(text: &str, params: Params) -> Saturator {
+    saturator_with_roles(text, params, false)
+}
+
+/// A saturator over the clauses of `text`, not yet run; with `roles`, each
+/// clause keeps its TPTP role (a `negated_conjecture` is a goal), else
+/// every one is an axiom.
+fn saturator_with_roles(text: &str, params: Params, roles: bool) -> Saturator {
     let mut bank = TermBank::new();
     let p = parse_str(&mut bank, text, "test.p", None).unwrap();
     let inputs = p
@@ -28,7 +35,11 @@ fn saturator(text: &str, params: Params) -> Saturator {
         .map(|c| {
             let info = InputInfo {
                 name: c.name.clone(),
-                role: "axiom".into(),
+                role: if roles {
+                    c.role.as_str().into()
+                } else {
+                    "axiom".into()
+                },
                 file: "test.p".into(),
                 source: None,
                 formula: None,
@@ -387,25 +398,11 @@ fn the_refined_weight_penalises_lopsided_literals() {
         2 * (single(&two[0]) + single(&two[1])) + single(&two[0]).max(single(&two[1]))
     );
     // With a negated conjecture, its symbols weigh less.
-    let mut bank = TermBank::new();
-    let text =
-        "cnf(a, axiom, p(f(a))).\ncnf(b, axiom, p(h(a))).\ncnf(c, negated_conjecture, ~p(f(b))).\n";
-    let p = parse_str(&mut bank, text, "test.p", None).unwrap();
-    let inputs = p
-        .clauses
-        .iter()
-        .map(|c| {
-            let info = InputInfo {
-                name: c.name.clone(),
-                role: c.role.as_str().into(),
-                file: "test.p".into(),
-                source: None,
-                formula: None,
-            };
-            (c.lits.clone(), info)
-        })
-        .collect();
-    let g = Saturator::from_inputs(bank, inputs, params);
+    let g = saturator_with_roles(
+        "cnf(a, axiom, p(f(a))).\ncnf(b, axiom, p(h(a))).\ncnf(c, negated_conjecture, ~p(f(b))).\n",
+        params,
+        true,
+    );
     let gl = |i: usize| g.store.clause(ClauseId(i as u32)).lits.to_vec();
     assert!(g.clause_weight(&gl(0)) < g.clause_weight(&gl(1)));
 }

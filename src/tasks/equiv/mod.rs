@@ -68,30 +68,7 @@ pub const VERSION: &str = "equiv-6";
 /// names of their atoms (`(~W | P | S)` and `(~Q | P | U)`) count as one
 /// problem and never sit on both sides of a split.
 fn atoms_renamed(text: &str) -> String {
-    let mut names: Vec<&str> = Vec::new();
-    let mut out = String::with_capacity(text.len());
-    let mut rest = text;
-    while let Some(c) = rest.chars().next() {
-        if c.is_ascii_uppercase() {
-            let end = rest
-                .find(|ch: char| !(ch.is_ascii_alphanumeric() || ch == '_'))
-                .unwrap_or(rest.len());
-            let name = &rest[..end];
-            let i = match names.iter().position(|n| *n == name) {
-                Some(i) => i,
-                None => {
-                    names.push(name);
-                    names.len() - 1
-                }
-            };
-            out.push_str(&format!("A{i}"));
-            rest = &rest[end..];
-        } else {
-            out.push(c);
-            rest = &rest[c.len_utf8()..];
-        }
-    }
-    out
+    crate::dataset::names::rename_capitalised(text, 'A', &mut std::collections::HashMap::new())
 }
 
 /// Attempts per candidate index before it is given up.
