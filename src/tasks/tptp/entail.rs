@@ -223,11 +223,50 @@ fn perturb(
     weights: &HashMap<ClauseId, f64>,
     rng: &mut impl Rng,
 ) -> Vec<(ClauseId, ClauseId)> {
+    let candidates = Candidates::of(g, t, premises);
+    perturb_from(g, t, d, premises, k, weights, candidates, rng)
+}
+
+/// What [`perturb`] draws replacements from: `t`'s background axioms, the
+/// spare ones and the plain distractors for its premises. They depend on
+/// (`t`, premises) alone, so [`calibrate`], which perturbs each theorem's
+/// premises many times, computes them once per theorem.
+#[derive(Clone)]
+struct Candidates {
+    background: HashSet<ClauseId>,
+    spare_background: Vec<ClauseId>,
+    spare_plain: Vec<ClauseId>,
+}
+
+impl Candidates {
+    fn of(g: &Graph, t: ClauseId, premises: &[ClauseId]) -> Candidates {
+        Candidates {
+            background: g.context_axioms(t).into_iter().collect(),
+            spare_background: g.spare_background(t, premises),
+            spare_plain: g.plain_distractors(t, premises),
+        }
+    }
+}
+
+/// [`perturb`] with its candidates given.
+#[allow(clippy::too_many_arguments)]
+fn perturb_from(
+    g: &Graph,
+    t: ClauseId,
+    d: u32,
+    premises: &mut [ClauseId],
+    k: u32,
+    weights: &HashMap<ClauseId, f64>,
+    candidates: Candidates,
+    rng: &mut impl Rng,
+) -> Vec<(ClauseId, ClauseId)> {
     let n = premises.len();
     let r = (k as usize).min(n.saturating_sub(1)).max(1);
-    let background: HashSet<ClauseId> = g.context_axioms(t).into_iter().collect();
-    let mut spare_background = g.spare_background(t, premises);
-    let mut spare_plain = g.plain_distractors(t, premises);
+    let Candidates {
+        background,
+        mut spare_background,
+        mut spare_plain,
+    } = candidates;
     let mut slots: Vec<usize> = (0..n).collect();
     slots.shuffle(rng);
     // The longest premise draws first, and only a clause of its own length:
@@ -607,14 +646,28 @@ pub(super) fn calibrate(g: &Graph, d: u32, k: u32) -> HashMap<ClauseId, f64> {
     }
     let draws = (CALIBRATION_PERTURBATIONS / sample.len()).clamp(1, MAX_CALIBRATION_DRAWS) as u64;
     let (ds, ks) = (d.to_string(), k.to_string());
+    let candidates: Vec<Candidates> = sample
+        .iter()
+        .map(|(_, t, premises)| Candidates::of(g, *t, premises))
+        .collect();
     for _ in 0..CALIBRATION_ROUNDS {
         let mut flow: BTreeMap<ClauseId, (u32, u32)> = BTreeMap::new();
-        for (i, t, premises) in &sample {
+        for ((i, t, premises), cands) in sample.iter().zip(&candidates) {
             for draw in 0..draws {
                 let mut rng =
                     crate::tasks::instance_rng(draw, &["swap-calibration", &ds, &ks], *i as u64);
                 let mut perturbed = premises.clone();
-                for (old, new) in perturb(g, *t, d, &mut perturbed, k, &weights, &mut rng) {
+                let ops = perturb_from(
+                    g,
+                    *t,
+                    d,
+                    &mut perturbed,
+                    k,
+                    &weights,
+                    cands.clone(),
+                    &mut rng,
+                );
+                for (old, new) in ops {
                     flow.entry(old).or_default().0 += 1;
                     flow.entry(new).or_default().1 += 1;
                 }

@@ -206,7 +206,7 @@ impl Graph {
         let tsyms = symbols(self.bank(), self.lits(t));
         let ancestors = self.ancestor_set(t);
         let mut banned = self.variant_keys(t, exclude);
-        let background: HashSet<String> = self
+        let background: rustc_hash::FxHashSet<String> = self
             .context_axioms(t)
             .into_iter()
             .map(|c| self.text(c))
@@ -214,14 +214,17 @@ impl Graph {
         self.active
             .iter()
             .zip(&self.active_surface)
-            .filter(|(c, s)| {
+            .zip(&self.active_texts)
+            .filter(|((c, s), _)| {
                 !ancestors.contains(c)
                     && !exclude.contains(c)
                     && s.syms.iter().any(|x| tsyms.contains(x))
             })
-            .map(|(&c, _)| c)
-            .filter(|&c| !background.contains(&self.text(c)))
-            .filter(|&c| banned.insert(self.canon(c)))
+            .filter(|(_, (text, _))| !background.contains(text.as_ref()))
+            .filter(|(_, (_, key))| {
+                !banned.contains(key.as_ref()) && banned.insert(key.to_string())
+            })
+            .map(|((&c, _), _)| c)
             .collect()
     }
 

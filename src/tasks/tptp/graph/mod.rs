@@ -38,6 +38,11 @@ pub struct Graph {
     /// What matching reads of each active clause (same order), computed
     /// once: every replacement and distractor draw compares all of them.
     pub(in crate::tasks::tptp) active_surface: Vec<Surface>,
+    /// Each active clause's TPTP text and canonical form (same order),
+    /// printed once: distractor and replacement draws compare them for
+    /// every active clause, and printing them per draw was most of an
+    /// entailment cell's time (`entail::calibrate` draws thousands).
+    pub(in crate::tasks::tptp) active_texts: Vec<(Box<str>, Box<str>)>,
     /// Position of each active clause in `active`.
     pub(in crate::tasks::tptp) active_index: std::collections::HashMap<ClauseId, usize>,
     /// The greatest premise distance of each pool theorem (same order):
@@ -69,6 +74,19 @@ pub struct Graph {
     /// `max_premises` of the configuration the graph was made with: the
     /// most depth-d premises a row's theorem may have.
     pub(in crate::tasks::tptp) max_premises: usize,
+}
+
+/// The ancestors of a clause (itself included), as a membership mask by
+/// clause id: distractor draws test every active clause against it, and a
+/// hashed set of a deep theorem's thousands of ancestors cost more than the
+/// draw itself.
+pub(in crate::tasks::tptp) struct AncestorSet(Vec<bool>);
+
+impl AncestorSet {
+    /// True if `c` is an ancestor (or the clause itself).
+    pub(in crate::tasks::tptp) fn contains(&self, c: &ClauseId) -> bool {
+        self.0.get(c.index()).copied().unwrap_or(false)
+    }
 }
 
 /// [`Graph::swap_weights`] per (depth, replacement count).
@@ -120,6 +138,16 @@ impl Graph {
             .iter()
             .map(|&c| Surface::of(&bank, &store.clause(c).lits))
             .collect();
+        let active_texts = active
+            .iter()
+            .map(|&c| {
+                let lits = &store.clause(c).lits;
+                (
+                    clause_to_tptp(&bank, lits).into_boxed_str(),
+                    canonical_clause(&bank, lits).into_boxed_str(),
+                )
+            })
+            .collect();
         let mut g = Graph {
             bank,
             store,
@@ -128,6 +156,7 @@ impl Graph {
             pool,
             active,
             active_surface,
+            active_texts,
             active_index,
             reach: Vec::new(),
             premise_stats: Vec::new(),
@@ -234,12 +263,28 @@ impl Graph {
 
     /// A clause in TPTP syntax.
     pub fn text(&self, c: ClauseId) -> String {
-        clause_to_tptp(&self.bank, self.lits(c))
+        self.text_ref(c).into_owned()
     }
 
     /// Canonical form (variants compare equal).
     pub fn canon(&self, c: ClauseId) -> String {
-        canonical_clause(&self.bank, self.lits(c))
+        self.canon_ref(c).into_owned()
+    }
+
+    /// [`Graph::text`], borrowed from the cache for active clauses.
+    pub fn text_ref(&self, c: ClauseId) -> Cow<'_, str> {
+        match self.active_index.get(&c) {
+            Some(&i) => Cow::Borrowed(&self.active_texts[i].0),
+            None => Cow::Owned(clause_to_tptp(&self.bank, self.lits(c))),
+        }
+    }
+
+    /// [`Graph::canon`], borrowed from the cache for active clauses.
+    pub fn canon_ref(&self, c: ClauseId) -> Cow<'_, str> {
+        match self.active_index.get(&c) {
+            Some(&i) => Cow::Borrowed(&self.active_texts[i].1),
+            None => Cow::Owned(canonical_clause(&self.bank, self.lits(c))),
+        }
     }
 
     /// Distances from `t` over premise edges (breadth-first, first
@@ -358,11 +403,19 @@ impl Graph {
     }
 
     /// The ids of `t`'s ancestors in the derivation (membership only).
-    pub(in crate::tasks::tptp) fn ancestor_set(&self, t: ClauseId) -> HashSet<ClauseId> {
-        crate::derivation::Derivation::new(&self.store)
-            .ancestors(t)
-            .into_iter()
-            .collect()
+    pub(in crate::tasks::tptp) fn ancestor_set(&self, t: ClauseId) -> AncestorSet {
+        let mut seen = vec![false; t.index() + 1];
+        let mut stack = vec![t];
+        seen[t.index()] = true;
+        while let Some(c) = stack.pop() {
+            for p in self.store.get(c).premises() {
+                if !seen[p.index()] {
+                    seen[p.index()] = true;
+                    stack.push(p);
+                }
+            }
+        }
+        AncestorSet(seen)
     }
 
     /// The variant keys (canonical texts) of `t` and of every clause of
@@ -371,8 +424,9 @@ impl Graph {
         &self,
         t: ClauseId,
         exclude: &[ClauseId],
-    ) -> HashSet<String> {
-        let mut keys: HashSet<String> = exclude.iter().map(|&c| self.canon(c)).collect();
+    ) -> rustc_hash::FxHashSet<String> {
+        let mut keys: rustc_hash::FxHashSet<String> =
+            exclude.iter().map(|&c| self.canon(c)).collect();
         keys.insert(self.canon(t));
         keys
     }
