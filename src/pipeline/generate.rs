@@ -436,10 +436,24 @@ fn run_loop(
             } else if walking {
                 // A streamed run's reader waits for the batch: it stays one
                 // chunk long (the rows never depend on the batch size).
+                // Otherwise a batch holds about the slots the rows still
+                // missing need at the cell's yield so far (at least one per
+                // thread): every slot built past the last row is thrown
+                // away, and a fixed chunk of 8 per thread built a fifth to a
+                // third more selection slots than a cell used (SET level 4
+                // at 20 rows: 28 slots built, 21 read).
                 let want = match cell.fill {
                     Fill::Slots => chunk,
                     Fill::UntilFull { .. } if sink.is_some() => chunk,
-                    Fill::UntilFull { .. } => (cell.count - cs.written).max(chunk),
+                    Fill::UntilFull { .. } => {
+                        let left = cell.count - cs.written;
+                        let needed = if cs.written == 0 || cs.candidates == 0 {
+                            left
+                        } else {
+                            (left * cs.candidates).div_ceil(cs.written)
+                        };
+                        needed.max(threads.max(1) as u64)
+                    }
                 };
                 // A batch ends at the first lenient slot, so the held
                 // rows are offered there whatever the batch size.
@@ -492,10 +506,21 @@ fn run_loop(
             } else {
                 break;
             };
-            for (index, offer) in items {
+            let mut items = items.into_iter();
+            while let Some((index, offer)) = items.next() {
                 let again = matches!(offer, Offer::Again(_));
                 offered.remove(&index);
                 if cs.written == cell.count || (!again && patience.is_some_and(|k| misses >= k)) {
+                    // Slots built past the end are thrown away; their CPU
+                    // is still the cell's cost (measurement only).
+                    for (_, offer) in std::iter::once((index, offer)).chain(items) {
+                        if let Offer::Fresh(_, secs, spent, cpu) = offer {
+                            cs.discarded += 1;
+                            cs.seconds += secs;
+                            cs.cpu_seconds += cpu;
+                            cs.cost.add(spent);
+                        }
+                    }
                     break 'walk;
                 }
                 let built = match offer {

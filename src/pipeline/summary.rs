@@ -44,9 +44,15 @@ pub struct CellSummary {
     /// Worker seconds spent on the cell (timing: not in `summary.json`).
     #[serde(skip)]
     pub seconds: f64,
-    /// Worker CPU seconds spent on the cell (timing).
+    /// Worker CPU seconds spent on the cell (timing), slots built and
+    /// thrown away past the cell's end included.
     #[serde(skip)]
     pub cpu_seconds: f64,
+    /// Slots built in the cell's last batch past the row that filled it
+    /// (or past its patience), thrown away unread (measurement: the batch
+    /// size depends on the thread count).
+    #[serde(skip)]
+    pub discarded: u64,
     /// Of those, the prover's (CPU seconds; timing).
     #[serde(skip)]
     pub cost: crate::prover::cost::Costs,
@@ -135,6 +141,7 @@ impl RunSummary {
                         "rows": c.written,
                         "requested": c.requested,
                         "candidates": c.candidates,
+                        "discarded": c.discarded,
                         "seconds": c.seconds,
                         "cpu_seconds": c.cpu_seconds,
                         "saturation": c.cost.saturation,
