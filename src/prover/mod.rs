@@ -254,6 +254,12 @@ pub struct Prover {
     /// ([`checker::CHECK_WORK`] unless a caller lowers it, as scoring does
     /// per derivation step); past it the verdict is `Unknown`.
     pub check_work: u64,
+    /// Search finite models up to this size (at most `quick_model_size`;
+    /// 0: none) before the first saturation phase, the rest of the quick
+    /// sizes after it as usual: for callers whose problems mostly have
+    /// small models (selection's searches), the saturation a model ends
+    /// anyway is skipped.
+    pub models_first: u32,
     cache: HashMap<String, Outcome>,
     cache_capacity: usize,
     defects: Vec<Defect>,
@@ -268,6 +274,7 @@ impl Prover {
             stats: SessionStats::default(),
             deadline: None,
             check_work: checker::CHECK_WORK,
+            models_first: 0,
             cache: HashMap::new(),
             cache_capacity: CACHE_ENTRIES,
             defects: Vec::new(),
@@ -278,6 +285,15 @@ impl Prover {
     /// a bug; the verdicts they concern were returned as `Unknown`.
     pub fn take_defects(&mut self) -> Vec<Defect> {
         std::mem::take(&mut self.defects)
+    }
+
+    /// Appends the limits to a cache key: a caller that lowers them for
+    /// some calls (selection's cheap attempts) must never be served a
+    /// verdict made under other limits, or a row would depend on which
+    /// problems its worker had seen.
+    fn key_limits(&self, key: &mut String) {
+        use std::fmt::Write;
+        let _ = write!(key, "\n#limits {:?}", self.limits);
     }
 
     /// Number of cached verdicts.
@@ -323,6 +339,13 @@ impl Prover {
             // calls a worker's cache has seen.
             key.push_str(&format!("\n#absent {absent_upto}"));
         }
+        if self.models_first > 0 {
+            // Another schedule: the same problem may end with another
+            // certificate (a model rather than a saturated set) and other
+            // statistics, so the two never share an entry.
+            key.push_str(&format!("\n#models-first {}", self.models_first));
+        }
+        self.key_limits(&mut key);
         if let Some(o) = self.lookup(&key) {
             return o;
         }
@@ -362,7 +385,8 @@ impl Prover {
     /// the refutation but play no logical part.
     pub fn refute(&mut self, bank: &TermBank, clauses: &[InputClause]) -> Outcome {
         let lits: Vec<&[Literal]> = clauses.iter().map(|c| c.lits.as_slice()).collect();
-        let key = problem_key(bank, &lits, None);
+        let mut key = problem_key(bank, &lits, None);
+        self.key_limits(&mut key);
         if let Some(o) = self.lookup(&key) {
             return o;
         }
@@ -530,7 +554,6 @@ impl Prover {
         let mut sat = Saturator::from_inputs(bank, sat_inputs, params);
         sat.deadline = self.deadline;
         let mut stats = ProofStats::default();
-        let mut status = sat.run(&mut |_| {});
         let clauses: Vec<&[Literal]> = inputs.iter().map(|c| c.lits.as_slice()).collect();
         let mut finder = mace::ModelFinder::new(lim.quick_ground_clauses, lim.quick_sat_conflicts);
         finder.max_clause_literals = self.params.max_clause_literals;
@@ -562,6 +585,16 @@ impl Prover {
             stats.ground_clauses = finder.ground_clauses;
             found
         };
+        if self.models_first > 0
+            && let Some(m) = try_models(
+                self.models_first.min(lim.quick_model_size),
+                &sat,
+                &mut stats,
+            )
+        {
+            return finish(&sat, stats, model_verdict(m));
+        }
+        let mut status = sat.run(&mut |_| {});
         if status == Status::ResourceOut {
             if let Some(m) = try_models(lim.quick_model_size, &sat, &mut stats) {
                 return finish(&sat, stats, model_verdict(m));
@@ -778,4 +811,69 @@ fn problem_key(bank: &TermBank, premises: &[&[Literal]], conjecture: Option<&[Li
         None => key.push('!'),
     }
     key
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tptp::parse_str;
+
+    fn problem(bank: &mut TermBank) -> (Vec<Vec<Literal>>, Vec<Literal>) {
+        let p = parse_str(
+            bank,
+            "cnf(a, axiom, p(a)). cnf(b, axiom, ~p(X) | q(X)). cnf(c, axiom, r(b)).",
+            "t.p",
+            None,
+        )
+        .unwrap();
+        let mut c: Vec<Vec<Literal>> = p.clauses.iter().map(|c| c.lits.clone()).collect();
+        let t = c.pop().unwrap();
+        (c, t)
+    }
+
+    /// A verdict is cached per limits and schedule: a call under other
+    /// limits, or searching models first, is never served another's entry.
+    #[test]
+    fn the_cache_keys_on_limits_and_schedule() {
+        let mut bank = TermBank::new();
+        let (c, t) = problem(&mut bank);
+        let refs: Vec<&[Literal]> = c.iter().map(|c| c.as_slice()).collect();
+        let mut prover = Prover::new(ProverLimits::default());
+        assert!(!prover.prove(&bank, &refs, &t).stats.cached);
+        assert!(prover.prove(&bank, &refs, &t).stats.cached);
+        prover.limits.max_model_size = 2;
+        assert!(!prover.prove(&bank, &refs, &t).stats.cached);
+        prover.models_first = 2;
+        assert!(!prover.prove(&bank, &refs, &t).stats.cached);
+        assert!(prover.prove(&bank, &refs, &t).stats.cached);
+    }
+
+    /// Searching small models first finds the countermodel without the
+    /// saturation, and a theorem is proved either way.
+    #[test]
+    fn models_first_skips_the_saturation_a_model_ends() {
+        let mut bank = TermBank::new();
+        let (c, t) = problem(&mut bank);
+        let refs: Vec<&[Literal]> = c.iter().map(|c| c.as_slice()).collect();
+        let mut first = Prover::new(ProverLimits::default());
+        first.models_first = 3;
+        let o = first.prove(&bank, &refs, &t);
+        assert!(matches!(o.verdict, Verdict::CounterSatisfiable { .. }));
+        assert_eq!(o.stats.processed, 0, "no given clause before the model");
+        let mut plain = Prover::new(ProverLimits::default());
+        let p = plain.prove(&bank, &refs, &t);
+        assert!(matches!(p.verdict, Verdict::CounterSatisfiable { .. }));
+        assert!(p.stats.processed > 0);
+        // p(a) and the rule prove q(a) under both schedules.
+        let q = parse_str(&mut bank, "cnf(g, axiom, q(a)).", "g.p", None).unwrap();
+        let goal = q.clauses[0].lits.clone();
+        assert_eq!(
+            first.prove(&bank, &refs[..2], &goal).verdict.label(),
+            Some(true)
+        );
+        assert_eq!(
+            plain.prove(&bank, &refs[..2], &goal).verdict.label(),
+            Some(true)
+        );
+    }
 }

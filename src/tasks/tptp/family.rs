@@ -601,7 +601,9 @@ impl Generator for TptpGenerator {
                 Family::Entailment => {
                     entail::generate(g, t, prover, cfg, cell.level, want_true, &mut rng)
                 }
-                Family::Selection => select::generate(g, t, prover, cfg, cell.level, &mut rng),
+                Family::Selection => {
+                    select::generate(g, t, prover, cfg, cell.level, attempt, &mut rng)
+                }
                 Family::Reconstruction => recon::generate(g, t, prover, cfg, cell.level, &mut rng),
                 Family::Derivation => stepwise::generate(g, t, prover, cfg, cell.level, &mut rng),
             });

@@ -8,7 +8,7 @@ use super::super::{Graph, twin};
 use crate::checker;
 use crate::logic::{Literal, TermBank};
 use crate::prover::mace::ModelFinder;
-use crate::prover::{FiniteModel, Prover};
+use crate::prover::{Evidence, FiniteModel, Prover, Verdict};
 use crate::saturation::ClauseId;
 use rand::Rng;
 use rand::seq::SliceRandom;
@@ -65,6 +65,27 @@ pub(super) fn unmatched(
         .count()
 }
 
+/// The largest countermodel a stand-in check searches. Size 4 found 9 of
+/// 658 models on GEO level 3 (38 of 1,050 on SET level 4), and the
+/// searches that found none there, grounding GEO's betweenness and
+/// equidistance relations over four elements, were 245 checks of 17 ms
+/// each: most of a selection row's time. A candidate that would have
+/// needed one is set aside like any undecided one.
+pub(super) const STAND_IN_MODEL_SIZE: u32 = 3;
+
+/// The SAT conflicts a stand-in check's model search may spend per size.
+/// The models found on GEO level 3 took fewer than 100 (681 of 705), and
+/// the searches that found none spent 100-2,000 proving that sizes 1-3
+/// have no model, for a check that then ended undecided (the candidate
+/// set aside) or proved by the saturation after it. At 200, GEO selection
+/// levels 3-4 cost 2.1-2.6 s per 10 rows instead of 3.4-3.5, with the
+/// same rejects within one or two; SET unchanged.
+pub(super) const STAND_IN_SAT_CONFLICTS: u64 = 200;
+
+/// The most countermodels [`StandIns`] keeps per premise: each later
+/// candidate is evaluated in all of them before any prover call.
+pub(super) const MODELS_PER_PREMISE: usize = 8;
+
 /// Derived candidates a selection instance may find standing in for a
 /// premise before the rest are set aside (each costs up to |M| quick
 /// prover calls).
@@ -93,8 +114,15 @@ pub(super) const MAX_STAND_INS: usize = 6;
 pub(super) struct StandIns {
     /// The premises of M.
     pub(super) texts: Vec<String>,
-    /// Per premise, a countermodel of the others and the negated theorem.
-    pub(super) models: Vec<Option<FiniteModel>>,
+    /// Per premise, countermodels of the others and the negated theorem:
+    /// the deletion pass's, then every model a quick call found (a model
+    /// of the others, a candidate and the negated theorem is one of the
+    /// others and the negated theorem too), at most
+    /// [`MODELS_PER_PREMISE`]. Each later candidate true in one of them is
+    /// settled without a call: on GEO level 3 the first model settled a
+    /// third of the candidates, and the quick calls, nearly all of them
+    /// model searches, were two thirds of a selection row's time.
+    pub(super) models: Vec<Vec<FiniteModel>>,
     /// Per premise, once searched: sizes `1..=n` at which the others and
     /// the negated theorem have no model.
     pub(super) absent: Vec<Option<u32>>,
@@ -130,13 +158,25 @@ impl StandIns {
         StandIns {
             texts: texts.to_vec(),
             absent: vec![None; models.len()],
-            models,
+            models: models
+                .into_iter()
+                .map(|m| m.into_iter().collect())
+                .collect(),
             base_budgets: (
                 prover.limits.max_ground_clauses,
                 prover.limits.sat_conflicts,
             ),
             theorem: theorem.to_string(),
-            quick: Prover::new(quick_limits(&prover.limits)),
+            quick: {
+                let mut limits = quick_limits(&prover.limits);
+                limits.max_model_size = limits.max_model_size.min(STAND_IN_MODEL_SIZE);
+                limits.quick_model_size = limits.quick_model_size.min(STAND_IN_MODEL_SIZE);
+                limits.quick_sat_conflicts = limits.quick_sat_conflicts.min(STAND_IN_SAT_CONFLICTS);
+                limits.sat_conflicts = limits.sat_conflicts.min(STAND_IN_SAT_CONFLICTS);
+                let mut quick = Prover::new(limits);
+                quick.models_first = STAND_IN_MODEL_SIZE;
+                quick
+            },
             calls: 0,
             processed: 0,
         }
@@ -148,8 +188,8 @@ impl StandIns {
         let open: Vec<usize> = (0..self.texts.len())
             .filter(|&q| {
                 !self.models[q]
-                    .as_ref()
-                    .is_some_and(|model| checker::model_satisfies(model, text).unwrap_or(false))
+                    .iter()
+                    .any(|model| checker::model_satisfies(model, text).unwrap_or(false))
             })
             .collect();
         if open.is_empty() {
@@ -173,11 +213,25 @@ impl StandIns {
                 .prove_models_absent(&bank, &refs, &c[n + 1], absent);
             self.calls += 1;
             self.processed += o.stats.processed;
-            if o.verdict.label() != Some(false) {
-                return false;
+            match o.verdict {
+                Verdict::CounterSatisfiable {
+                    evidence: Evidence::Model { model },
+                } => {
+                    if self.models[q].len() < MODELS_PER_PREMISE {
+                        self.models[q].push(model);
+                    }
+                }
+                Verdict::CounterSatisfiable { .. } => {}
+                _ => return false,
             }
         }
         true
+    }
+
+    /// Every countermodel known, premise by premise: each falsifies the
+    /// theorem, so the minimum search may start from them.
+    pub(super) fn known_models(&self) -> impl Iterator<Item = &FiniteModel> {
+        self.models.iter().flatten()
     }
 
     /// Sizes `1..=n` at which the premises of M but `q`, with the negated

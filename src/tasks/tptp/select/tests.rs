@@ -78,6 +78,7 @@ fn generated_instances_verify_and_score() {
             &mut prover,
             &cfg,
             2,
+            0,
             &mut rng,
         ) && b.answer.contains(',')
         {
@@ -177,7 +178,7 @@ fn set_instances(seed: u64, n: u64, level: impl Fn(u64) -> u8) -> Vec<Built> {
         .filter_map(|i| {
             let mut rng = crate::tasks::instance_rng(seed, &["t"], i);
             let t = &g.pool[i as usize % g.pool.len()];
-            generate(&g, t, &mut prover, &cfg, level(i), &mut rng).ok()
+            generate(&g, t, &mut prover, &cfg, level(i), 0, &mut rng).ok()
         })
         .collect()
 }
@@ -422,7 +423,7 @@ fn stand_ins_are_refused_and_models_clear_the_rest() {
     }
     assert!(s.calls > 0);
     // Without models the quick prover decides.
-    s.models = vec![None, None];
+    s.models = vec![Vec::new(), Vec::new()];
     assert!(s.excluded("p(b)"));
     assert!(!s.excluded("~p(X) | q(a)"));
 }
@@ -541,6 +542,7 @@ fn each_verdict_arises_where_it_should() {
             &mut prover,
             &cfg,
             2,
+            0,
             &mut rng,
         ) else {
             continue;
@@ -634,4 +636,117 @@ fn deep_distractors_share_a_symbol_with_the_theorem() {
         strangers * 50 <= distractors,
         "{strangers} of {distractors}"
     );
+}
+
+/// Every countermodel a stand-in check finds is kept for its premise, so
+/// a later candidate true in it needs no prover call.
+#[test]
+fn stand_in_checks_reuse_the_models_they_find() {
+    let texts = vec!["p(a)".to_string(), "~p(X) | q(X)".to_string()];
+    let theorem = "q(a)".to_string();
+    let prover = Prover::new(ProverLimits::default());
+    let mut s = StandIns::with_models(&texts, &theorem, vec![None, None], &prover);
+    assert!(s.excluded("p(b)"));
+    assert_eq!(s.calls, 2, "one check per premise");
+    assert_eq!(s.known_models().count(), 2);
+    // Without p(a): p(b), q(b) true, p(a), q(a) false; without the rule:
+    // p(a), p(b) true, q(a) false. The candidate holds in both.
+    assert!(s.excluded("p(b) | ~p(a)"));
+    assert_eq!(s.calls, 2, "settled by the models kept");
+    assert!(!s.excluded("q(a)"), "the theorem itself stands in");
+}
+
+/// The minimum search asks first for a countermodel of the pool without
+/// each premise of M; with one per premise, M alone is left to prove,
+/// and the certificate covers every other subset.
+#[test]
+fn the_minimum_search_covers_from_the_top_down() {
+    let pool: Vec<String> = ["r(b)", "p(a)", "s(c)", "~p(X) | q(X)", "~r(X) | s(X)"]
+        .map(String::from)
+        .to_vec();
+    let theorem = "q(a)".to_string();
+    let mut all = pool.clone();
+    all.push(theorem.clone());
+    let (bank, mut clauses) = super::super::parse_clauses(&all).unwrap();
+    let t = clauses.pop().unwrap();
+    let mut prover = Prover::new(ProverLimits::default());
+    let required = 0b01010;
+    let none: [&crate::prover::FiniteModel; 0] = [];
+    let st = minimum(
+        &bank,
+        &mut prover,
+        &clauses,
+        &pool,
+        &theorem,
+        &t,
+        2,
+        required,
+        none,
+    )
+    .unwrap();
+    assert_eq!(st.size, 2);
+    assert_eq!(
+        st.answers.iter().map(|a| a.0).collect::<Vec<_>>(),
+        [required]
+    );
+    assert_eq!(st.calls, 3, "two top-down models, then M's proof");
+    assert_eq!(prover.models_first, 0, "the caller's schedule is restored");
+    for s in 0..=2 {
+        for mask in subsets(pool.len(), s) {
+            assert!(
+                mask == required || st.covers.iter().any(|(sat, _)| mask & !sat == 0),
+                "{mask:05b} uncovered"
+            );
+        }
+    }
+}
+
+/// A known model that falsifies the theorem covers the subsets it
+/// satisfies; one that satisfies the theorem is never used.
+#[test]
+fn known_models_enter_the_certificate_only_when_they_cover() {
+    let pool: Vec<String> = ["p(a)", "~p(X) | q(X)", "r(b)"].map(String::from).to_vec();
+    let theorem = "q(a)".to_string();
+    let mut all = pool.clone();
+    all.push(theorem.clone());
+    let (bank, mut clauses) = super::super::parse_clauses(&all).unwrap();
+    let t = clauses.pop().unwrap();
+    let mut prover = Prover::new(ProverLimits::default());
+    let model_of = |texts: &[&str], prover: &mut Prover| {
+        let mut all: Vec<String> = texts.iter().map(|s| s.to_string()).collect();
+        all.push(theorem.clone());
+        let (bank, c) = super::super::parse_clauses(&all).unwrap();
+        let refs: Vec<&[crate::logic::Literal]> =
+            c[..c.len() - 1].iter().map(|c| c.as_slice()).collect();
+        match prover.prove(&bank, &refs, &c[c.len() - 1]).verdict {
+            crate::prover::Verdict::CounterSatisfiable {
+                evidence: crate::prover::Evidence::Model { model },
+            } => model,
+            v => panic!("{v:?}"),
+        }
+    };
+    // Falsifies q(a) and satisfies every pool clause but p(a).
+    let without_p = model_of(&["~p(X) | q(X)", "r(b)"], &mut prover);
+    let mut plain = Prover::new(ProverLimits::default());
+    let a = minimum(
+        &bank,
+        &mut plain,
+        &clauses,
+        &pool,
+        &theorem,
+        &t,
+        2,
+        0b011,
+        [&without_p],
+    )
+    .unwrap();
+    let mut fresh = Prover::new(ProverLimits::default());
+    let none: [&crate::prover::FiniteModel; 0] = [];
+    let b = minimum(
+        &bank, &mut fresh, &clauses, &pool, &theorem, &t, 2, 0b011, none,
+    )
+    .unwrap();
+    assert_eq!(a.answers.iter().map(|x| x.0).collect::<Vec<_>>(), [0b011]);
+    assert_eq!(a.calls + 1, b.calls, "the known model saved one search");
+    assert!(a.covers.iter().any(|(_, m)| *m == without_p));
 }
