@@ -16,7 +16,7 @@
 use super::{Background, str_field, str_list};
 use super::{
     Family, GENERATOR_VERSION, Graph, Reject, TasksConfig, conclusion_formula, entail, recon,
-    select, stepwise, theorem_order,
+    select, spread_by_premises, stepwise, theorem_order,
 };
 use crate::checker::{CheckProblem, Checked, check};
 use crate::dataset::Record;
@@ -572,13 +572,16 @@ impl Generator for TptpGenerator {
         // Every family needs premises at distance d (a binary proof graph
         // of depth d has a premise path of length d at least).
         let reach = cfg.params(family, cell.level).0;
-        let order = theorem_order(
+        let mut order = theorem_order(
             graphs,
             self.seed,
             &cell.group,
             &[family.name(), &level],
             reach,
         );
+        if family == Family::Selection {
+            order = spread_by_premises(graphs, order, reach);
+        }
         if order.is_empty() {
             return Attempt::rejected(&Reject::TooShallow);
         }
@@ -681,6 +684,37 @@ mod tests {
     use super::super::testing::{SETS, graph};
     use super::super::{ConclusionForm, conclusion_formula};
     use super::*;
+    use std::collections::HashSet;
+
+    /// Selection's theorem order is the cell's permutation with every
+    /// premise set's first theorem before any set's second: the same
+    /// theorems, none lost, and no premise set drawn twice while another
+    /// waits.
+    #[test]
+    fn selection_draws_each_premise_set_before_any_again() {
+        let graphs = vec![graph(SETS, 400)];
+        let d = 2;
+        let order = theorem_order(&graphs, 7, "SET", &["premise_selection", "2"], d);
+        let spread = spread_by_premises(&graphs, order.clone(), d);
+        let mut a = order.clone();
+        let mut b = spread.clone();
+        a.sort_unstable();
+        b.sort_unstable();
+        assert_eq!(a, b, "a permutation of the same theorems");
+        let keys = graphs[0].premise_keys(d);
+        let distinct: HashSet<u64> = order.iter().map(|&(_, t)| keys[t]).collect();
+        assert!(
+            distinct.len() > 1 && distinct.len() < order.len(),
+            "{}",
+            distinct.len()
+        );
+        let firsts: HashSet<u64> = spread[..distinct.len()]
+            .iter()
+            .map(|&(_, t)| keys[t])
+            .collect();
+        assert_eq!(firsts.len(), distinct.len(), "each set once first");
+        assert_ne!(order, spread);
+    }
 
     /// Selection cells may use `selection_slots` slots per requested row,
     /// reconstruction and derivation two; entailment fills slot by slot.
