@@ -602,7 +602,7 @@ impl Generator for TptpGenerator {
             );
             let caught = fault::catch(|| match family {
                 Family::Entailment => {
-                    entail::generate(g, t, prover, cfg, cell.level, want_true, &mut rng)
+                    entail::generate(g, t, prover, cfg, cell.level, want_true, attempt, &mut rng)
                 }
                 Family::Selection => {
                     select::generate(g, t, prover, cfg, cell.level, attempt, &mut rng)
@@ -767,7 +767,7 @@ mod tests {
             .find_map(|i| {
                 let mut rng = crate::tasks::instance_rng(5, &["f"], i);
                 let t = &g.pool[i as usize % g.pool.len()];
-                entail::generate(&g, t, &mut prover, &cfg, 1, i % 2 == 0, &mut rng).ok()
+                entail::generate(&g, t, &mut prover, &cfg, 1, i % 2 == 0, 0, &mut rng).ok()
             })
             .expect("an entailment instance");
         let formula = built.metadata["conclusion_formula"].as_str().unwrap();

@@ -7,13 +7,14 @@ use super::super::Reject;
 use crate::checker;
 use crate::logic::{Literal, TermBank};
 use crate::prover::{Evidence, FiniteModel, Prover, Refutation, Verdict};
+use std::collections::HashSet;
 
 /// The largest model selection's searches look for before saturating:
 /// nearly every countermodel they find is this small (SET and GEO levels
 /// 3-4: 2,990 of 3,010 of size 3 or less), and searching size 4 first
 /// made the subsets that do prove the theorem slower (GEO level 4: 2.8 vs
 /// 3.4 ms a call); saturating first made SET level 4 40% slower.
-pub(super) const MODELS_FIRST_SIZE: u32 = 3;
+pub const MODELS_FIRST_SIZE: u32 = 3;
 
 pub(super) struct Search {
     pub(super) size: usize,
@@ -165,12 +166,41 @@ fn search<'m>(
         let o = quick.prove(bank, &subset, t);
         st.calls += 1;
         st.processed += o.stats.processed;
-        if let Verdict::CounterSatisfiable {
-            evidence: Evidence::Model { model },
-        } = o.verdict
-        {
-            let sat = satisfied(&model);
-            st.covers.push((sat | mask, model));
+        match o.verdict {
+            Verdict::CounterSatisfiable {
+                evidence: Evidence::Model { model },
+            } => {
+                let sat = satisfied(&model);
+                st.covers.push((sat | mask, model));
+            }
+            Verdict::Theorem { refutation } => {
+                // The pool clauses the proof uses: without `q`, so at least
+                // one is not in M (no proper subset of the irredundant M
+                // proves the theorem). If they are no more than M, the
+                // minimum answers are that small and each holds a clause
+                // outside M: the row would be refused as
+                // `distractor_entails` after the whole search.
+                let within = indices(mask);
+                let used: HashSet<usize> = refutation
+                    .steps
+                    .iter()
+                    .filter(|s| {
+                        s.rule == "input" && s.role.as_deref() != Some("negated_conjecture")
+                    })
+                    .filter_map(|s| {
+                        s.name
+                            .as_deref()?
+                            .strip_prefix("premise_")?
+                            .parse::<usize>()
+                            .ok()
+                    })
+                    .filter_map(|j| within.get(j.checked_sub(1)?).copied())
+                    .collect();
+                if !used.is_empty() && used.len() <= required.count_ones() as usize {
+                    return Err(Reject::DistractorEntails);
+                }
+            }
+            _ => {}
         }
     }
     // Every subset of size `s` not yet covered: proved (returned) or

@@ -97,6 +97,7 @@ mod distractors;
 mod tests;
 
 pub use answer::{AnswerError, format_answer, parse_answer, render, score, verify};
+pub use cover::MODELS_FIRST_SIZE;
 use cover::{Search, indices, minimum};
 use distractors::{
     MAX_UNMATCHED, StandIns, matched_distractors, pooled_distractors, twins_of, unmatched,
