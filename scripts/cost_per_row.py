@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """Cost per certified row: rows per CPU-second per family and level, split
 into saturation (phase 1), proving, model search, checking and the rest
-(generation, writing), with the process's peak resident size while the
-cells ran, for the TPTP families on SET (the real TPTP files
+(generation, writing), with the prover calls and undecided ones, the slots
+built (those thrown away past a cell's end included), the rejected
+attempts and repeats per row with the commonest reasons, and the
+process's peak resident size while the cells ran, for the TPTP families on SET (the real TPTP files
 when a TPTP root has them), GEO and TOP, and for PL and EQ.
 
 Every run is cold (a fresh output root) with --jobs 1; the engine's
@@ -72,8 +74,17 @@ def main() -> int:
     rows = []  # one dict per (source, config, level)
     notes = []
 
-    def collect(label: str, cost_file: Path, wall: float, cpu: float) -> dict:
+    def collect(label: str, cost_file: Path, wall: float, cpu: float, out: Path | None = None) -> dict:
         c = json.loads(cost_file.read_text())
+        # Rejected attempts and repeats per cell, from the datasets'
+        # summaries (every attempt a row did not come from cost CPU).
+        rejects = defaultdict(lambda: defaultdict(int))
+        for summary in (out.glob("*/*-tasks/summary.json") if out else []):
+            for key, v in json.loads(summary.read_text()).get("cells", {}).items():
+                config, _, level = family_of(key)
+                for reason, n in v.get("rejects", {}).items():
+                    rejects[(config, level)][reason] += n
+                rejects[(config, level)]["repeat"] += v.get("repeats", 0)
         # Phase 1 (TPTP): CPU seconds of the files saturated by this run,
         # shared evenly by its rows.
         phase1 = sum(f.get("phase1_cpu_seconds", 0.0) for f in c.get("files", []) if not f["reused"])
@@ -82,8 +93,9 @@ def main() -> int:
             config, _, level = family_of(key)
             d = per[(config, level)]
             for k in ("rows", "cpu_seconds", "saturation", "models", "checking", "undecided",
-                      "prover_calls", "prover_unknowns"):
+                      "prover_calls", "prover_unknowns", "candidates"):
                 d[k] += v[k]
+            d["discarded"] += v.get("discarded", 0)
             # The run's largest resident size while any of these cells ran.
             d["peak_rss_mib"] = max(d["peak_rss_mib"], v.get("peak_rss_mib", 0))
         all_rows = sum(d["rows"] for d in per.values()) or 1
@@ -103,6 +115,12 @@ def main() -> int:
                 other_s=round(max(0.0, d["cpu_seconds"] - prover) + wr, 3),
                 prover_calls=int(d["prover_calls"]),
                 calls_per_row=round(d["prover_calls"] / d["rows"], 1) if d["rows"] else None,
+                unknowns=int(d["prover_unknowns"]),
+                slots=int(d["candidates"] + d["discarded"]),
+                rejects_per_row=round(sum(rejects[(config, level)].values()) / d["rows"], 1)
+                if d["rows"] else None,
+                top_rejects=" ".join(f"{r}={n}" for r, n in sorted(
+                    rejects[(config, level)].items(), key=lambda x: -x[1])[:3] if n),
                 peak_rss_mib=int(d["peak_rss_mib"]),
             ))
         notes.append(f"{label}: {int(all_rows)} rows, wall {wall:.1f}s, CPU {cpu:.1f}s "
@@ -119,7 +137,7 @@ def main() -> int:
         if real:
             cmd += ["--tptp", a.tptp]
         wall, cpu = run(cmd)
-        collect(f"{d} ({'TPTP' if real else 'embedded'})", cost, wall, cpu)
+        collect(f"{d} ({'TPTP' if real else 'embedded'})", cost, wall, cpu, out)
         if d == a.domains.split(",")[0]:
             # The same run again on the same root: phase 1 comes from the
             # artifacts, the dataset is byte-identical.
@@ -131,15 +149,15 @@ def main() -> int:
     if not a.no_pl:
         cost = tmp / "pl.json"
         wall, cpu = run([a.bin, "pl", "--out", str(tmp / "pl"), "--cost-json", str(cost), *common])
-        collect("PL", cost, wall, cpu)
+        collect("PL", cost, wall, cpu, tmp / "pl")
     if not a.no_eq:
         cost = tmp / "eq.json"
         wall, cpu = run([a.bin, "eq", "--out", str(tmp / "eq"), "--cost-json", str(cost), *common])
-        collect("EQ", cost, wall, cpu)
+        collect("EQ", cost, wall, cpu, tmp / "eq")
 
     cols = ["source", "config", "level", "rows", "cpu_s", "rows_per_cpu_s", "phase1_s", "proving_s",
             "models_s", "checking_s", "undecided_s", "other_s", "prover_calls", "calls_per_row",
-            "peak_rss_mib"]
+            "unknowns", "slots", "rejects_per_row", "top_rejects", "peak_rss_mib"]
     (ROOT / "out/bench").mkdir(parents=True, exist_ok=True)
     with open(ROOT / "out/bench/cost_per_row.csv", "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=cols)
