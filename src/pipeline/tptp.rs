@@ -669,7 +669,8 @@ pub fn run_tptp_into(
                 .collect();
             if sources.is_empty() {
                 return Err(RunError::Input(format!(
-                    "--stage saturate --shard {i}/{n}: the run has {all} source file(s), so shard {i} of {n} holds none; use at most {all} shards"
+                    "--stage saturate --shard {i}/{n}: the run has {all} {} file(s), so shard {i} of {n} holds none; use at most {all} shards",
+                    if run.problems { "problem" } else { "axiom" }
                 )));
             }
         }
