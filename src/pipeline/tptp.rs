@@ -527,6 +527,16 @@ pub fn run_sources(
         out.sources.extend(s);
         out.skipped.extend(skipped);
     }
+    // Rows, artifacts, dumps and the card name a file by its stem.
+    let mut names: std::collections::HashMap<&str, &str> = std::collections::HashMap::new();
+    for src in &out.sources {
+        if let Some(other) = names.insert(&src.name, &src.display) {
+            return Err(RunError::Input(format!(
+                "two source files are named {}: {other} and {}; a run names rows, artifacts and card lines by the file's stem, so stems must be unique",
+                src.name, src.display
+            )));
+        }
+    }
     out.label = if all {
         vec![super::ALL_DOMAINS.to_string()]
     } else {
@@ -922,4 +932,68 @@ fn card_text(
         s.push_str(&left_out);
     }
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn root(files: &[&str]) -> tempfile::TempDir {
+        let t = tempfile::tempdir().unwrap();
+        for path in files {
+            let p = t.path().join(path);
+            std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+            std::fs::write(p, "cnf(a, axiom, p(X)).\n").unwrap();
+        }
+        t
+    }
+
+    fn names(s: &RunSources) -> Vec<&str> {
+        s.sources.iter().map(|s| s.name.as_str()).collect()
+    }
+
+    #[test]
+    fn run_sources_resolve_all_lists_and_problem_files() {
+        let t = root(&[
+            "Axioms/GRP001-0.ax",
+            "Axioms/SET001+1.ax",
+            "Problems/LCL/LCL002-1.p",
+            "Problems/LCL/LCL001-1.p",
+            "Problems/SET/SET001-1.p",
+            "Problems/SET/SET002_1.p",
+        ]);
+        let root = Some(t.path());
+        let all = run_sources(&["all".into()], root, false).unwrap();
+        assert_eq!(all.domains, ["GRP", "SET"]);
+        assert_eq!(all.label, ["ALL"]);
+        assert!(all.library);
+        assert_eq!(names(&all), ["GRP001-0", "SET001+1"]);
+        assert_eq!(
+            run_name(&all.label, false, Some((1, 2))),
+            "ALL-shard-1-of-2"
+        );
+        let named = run_sources(&["set".into(), "GRP".into()], root, false).unwrap();
+        assert_eq!(named.label, ["SET", "GRP"]);
+        assert!(!named.library);
+        let p = run_sources(&["ALL".into()], root, true).unwrap();
+        assert_eq!(p.domains, ["LCL", "SET"]);
+        assert_eq!(names(&p), ["LCL001-1", "LCL002-1", "SET001-1"]);
+        assert_eq!(p.skipped.len(), 1);
+        assert!(p.library);
+        assert_eq!(run_name(&p.label, true, None), "ALL-problems");
+        let e = run_sources(&["ALL".into(), "SET".into()], root, true).unwrap_err();
+        assert!(e.to_string().contains("give it alone"), "{e}");
+    }
+
+    #[test]
+    fn two_sources_with_one_stem_are_refused() {
+        let t = root(&["Problems/LCL/LCL001-1.p", "Problems/SET/LCL001-1.p"]);
+        let e = run_sources(&["ALL".into()], Some(t.path()), true).unwrap_err();
+        assert!(
+            e.to_string()
+                .contains("two source files are named LCL001-1"),
+            "{e}"
+        );
+        assert_eq!(e.exit_code(), 2);
+    }
 }
