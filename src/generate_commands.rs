@@ -29,6 +29,7 @@ pub fn run_pl(a: &PlArgs) -> Result<(), RunError> {
         out: a.out.clone(),
         domains: Vec::new(),
         stage: "all",
+        problems: false,
         generation: &a.generation,
         common: file_only(a.config.as_deref(), a.quiet),
     };
@@ -63,6 +64,7 @@ pub fn run_alias(family: &'static str, a: &FamilyArgs) -> Result<(), RunError> {
                 .unwrap_or_else(|| PathBuf::from("out").join(family)),
             domains: Vec::new(),
             stage: "all",
+            problems: false,
             generation: &a.generation,
             common: file_only(a.config.as_deref(), a.quiet),
         },
@@ -86,6 +88,7 @@ pub fn run_generate_command(a: &GenerateArgs) -> Result<(), RunError> {
             out,
             domains: a.domain.clone(),
             stage: &a.stage,
+            problems: a.problems,
             generation: &a.generation,
             common: a.common.clone(),
         },
@@ -103,6 +106,9 @@ pub struct Generate<'a> {
     pub domains: Vec<String>,
     /// `--stage` (staged families only; `all` otherwise).
     pub stage: &'a str,
+    /// `--problems` (staged families only): the domains' problem files are
+    /// the sources, not their axiom files.
+    pub problems: bool,
     /// The flags every generator command shares.
     pub generation: &'a GenArgs,
     /// The config file, `-q`, and for staged families the TPTP root and
@@ -118,9 +124,9 @@ pub fn run_generate(r: &Generate, edit: impl FnOnce(&mut Config)) -> Result<(), 
     if family.stage().is_some() {
         return run_staged(family, r, edit);
     }
-    if !r.domains.is_empty() || r.stage != "all" {
+    if !r.domains.is_empty() || r.stage != "all" || r.problems {
         return Err(RunError::Input(format!(
-            "--domain and --stage apply to {} only",
+            "--domain, --stage and --problems apply to {} only",
             pipeline::request::staged_family_names()
         )));
     }
@@ -207,7 +213,7 @@ fn run_staged(
     let domains = pipeline::tptp::run_domains(&cfg, &args.domains);
     if domains.is_empty() {
         return Err(RunError::Input(
-            "nothing to do: give --domain DOMAIN (e.g. --domain SET) or a subcommand; see --help"
+            "nothing to do: give --domain DOMAIN (e.g. --domain SET, --domain ALL, or --problems --domain ALL) or a subcommand; see --help"
                 .into(),
         ));
     }
@@ -230,6 +236,7 @@ fn run_staged(
             strict: settings.strict,
             require_full: settings.require_full,
             stage,
+            problems: args.problems,
         })?;
         println!(
             "{}",
@@ -247,6 +254,7 @@ fn run_staged(
                 domains,
                 tptp: args.common.tptp.clone(),
                 stage,
+                problems: args.problems,
             },
         },
     )?;

@@ -80,12 +80,21 @@ impl Common {
 
 #[derive(Args, Debug)]
 struct RunArgs {
-    /// Domains to process, comma-separated (e.g. SET or ALG,SET): every CNF
-    /// and FOF axiom file of each is saturated and the three TPTP task
-    /// families are generated from the derivations. Defaults to the config's
-    /// `tasks.tptp.domains`.
+    /// Domains to process, comma-separated (e.g. SET or ALG,SET), or ALL
+    /// (every domain with CNF/FOF axiom files in the TPTP root, or with
+    /// --problems every problem folder; without a root, every embedded
+    /// domain): every CNF and FOF axiom file of each is saturated and the
+    /// TPTP task families are generated from the derivations. Defaults to
+    /// the config's `tasks.tptp.domains`.
     #[arg(long, value_name = "DOMAIN,...", value_delimiter = ',')]
     domain: Vec<String>,
+    /// Take the domains' problem files (TPTP/Problems/<DOMAIN>/*.p) as the
+    /// theories instead of their axiom files: each file's includes and own
+    /// formulas, its conjecture left out (TFF/THF files, files with no
+    /// axioms and repeats of an earlier file's theory are skipped, each
+    /// with its reason in the log and the card). Needs --tptp (or TPTP=).
+    #[arg(long)]
+    problems: bool,
     /// Output root: writes DIR/artifacts (one saturation artifact per axiom
     /// file, reused by later runs), DIR/<NAME>/saturation and
     /// DIR/<NAME>/<NAME>-tasks (the dataset), NAME being the domains joined
@@ -473,10 +482,14 @@ struct GenerateArgs {
     /// `saturate --domain`.
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
-    /// Domains to process, comma-separated (families with a stage: tptp;
-    /// default: the config's `tasks.tptp.domains`).
+    /// Domains to process, comma-separated, or ALL (families with a stage:
+    /// tptp; default: the config's `tasks.tptp.domains`).
     #[arg(long, value_name = "DOMAIN,...", value_delimiter = ',')]
     domain: Vec<String>,
+    /// Take the domains' problem files as the theories, their conjectures
+    /// left out (families with a stage: tptp), as for `saturate --problems`.
+    #[arg(long)]
+    problems: bool,
     /// Stages to run (families with a stage: tptp): all, saturate,
     /// generate or plan, as for `saturate --domain`.
     #[arg(long, value_name = "STAGE", default_value = "all", value_parser = ["all", "saturate", "generate", "plan"])]
@@ -674,6 +687,7 @@ fn main() {
                 out: cli.run.out.clone(),
                 domains: cli.run.domain.clone(),
                 stage: &cli.run.stage,
+                problems: cli.run.problems,
                 generation: &cli.run.generation,
                 common: cli.run.common.clone(),
             },

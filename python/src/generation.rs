@@ -238,6 +238,7 @@ pub(crate) fn generate<'py>(
                     domains,
                     tptp,
                     stage,
+                    problems: false,
                 }
             } else {
                 StageOptions::default()
@@ -391,6 +392,7 @@ pub(crate) fn plan<'py>(
                     strict: false,
                     require_full: false,
                     stage: Stage::All,
+                    problems: false,
                 })
             })
         })?

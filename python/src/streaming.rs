@@ -266,6 +266,7 @@ pub(crate) fn stream(
             domains,
             tptp,
             stage: Stage::All,
+            problems: false,
         }
     } else {
         StageOptions::default()

@@ -643,6 +643,9 @@ fn run_loop(
                     e.1 += 1;
                 }
                 cs.written += 1;
+                if let Some(src) = &built.source {
+                    *cs.sources.entry(src.clone()).or_default() += 1;
+                }
                 // The metadata is written here, once.
                 let mut record = match built.into_record(cell, index) {
                     Ok(r) => r,
@@ -816,6 +819,36 @@ fn key_digest(key: &str) -> [u8; 16] {
 mod tests {
     use super::super::summary::cell_config_level;
     use super::*;
+
+    #[test]
+    fn sources_table_sums_each_file_over_cells_per_config() {
+        let mut run = RunSummary::default();
+        assert!(run.sources_markdown().is_empty());
+        let cell = |pairs: &[(&str, u64)]| CellSummary {
+            written: pairs.iter().map(|p| p.1).sum(),
+            sources: pairs.iter().map(|(s, n)| (s.to_string(), *n)).collect(),
+            ..CellSummary::default()
+        };
+        run.cells.insert(
+            "premise_selection LCL L1".into(),
+            cell(&[("LCL001-1", 2), ("LCL002-1", 1)]),
+        );
+        run.cells
+            .insert("premise_selection LCL L2".into(), cell(&[("LCL001-1", 3)]));
+        run.cells.insert(
+            "conjecture_entailment LCL L1".into(),
+            cell(&[("LCL002-1", 4)]),
+        );
+        let t = run.sources_markdown();
+        assert!(t.contains("2 source(s) gave rows"), "{t}");
+        assert!(
+            t.contains("| source | rows | conjecture_entailment | premise_selection |"),
+            "{t}"
+        );
+        assert!(t.contains("| LCL001-1 | 5 | 0 | 5 |"), "{t}");
+        assert!(t.contains("| LCL002-1 | 5 | 4 | 1 |"), "{t}");
+        assert!(run.yields_markdown().contains("| LCL001-1 | 5 |"));
+    }
 
     #[test]
     fn difficulty_table_pools_groups_by_config_and_level() {

@@ -6,6 +6,7 @@ pub mod artifact;
 pub mod dedup;
 pub mod generate;
 pub mod heap;
+pub mod library;
 pub mod merge;
 pub mod present;
 mod progress;
@@ -18,7 +19,10 @@ pub mod tptp;
 pub use generate::{LoopSettings, RunSummary};
 pub use progress::Progress;
 pub use request::{FamilyOutcome, FamilyRun, Overrides, StageOptions, run_config, run_family};
-pub use sources::{AxiomSource, EMBEDDED_AXIOMS, domain_sources};
+pub use sources::{
+    ALL_DOMAINS, AxiomSource, EMBEDDED_AXIOMS, Skipped, all_domains, domain_sources,
+    problem_sources,
+};
 
 use crate::derivation::{DagStats, Derivation, write_dump, write_tstp};
 use crate::logic::TermBank;
@@ -94,6 +98,53 @@ pub fn load_source_with(
     policy: &crate::tptp::IncludePolicy,
 ) -> Result<(TermBank, Inputs), RunError> {
     load_source_full(src, tptp, policy).map(|l| (l.bank, l.inputs))
+}
+
+/// A problem file's theory (`--problems`): its includes (resolved against
+/// the TPTP root, as [`load_source`] resolves them) and its own formulas,
+/// with the conjecture left out: a FOF `conjecture` (whose negation the
+/// reader clausifies, every clause of it, definitions included, with role
+/// `negated_conjecture`), CNF `negated_conjecture` clauses and any clause
+/// of role `conjecture`. What the file says of its status is never read:
+/// no label rests on it. The inputs may be empty (a file that is all
+/// conjecture); the caller skips such a file.
+pub fn load_problem_theory(
+    src: &AxiomSource,
+    tptp: Option<&Path>,
+) -> Result<(TermBank, Inputs), RunError> {
+    let mut bank = TermBank::new();
+    let policy = crate::tptp::IncludePolicy::default();
+    let mut problem = match (&src.path, src.text) {
+        (Some(p), _) => crate::tptp::parse_file_with(&mut bank, p, tptp, &policy)?,
+        (None, Some(text)) => crate::tptp::parse_str(&mut bank, text, &src.display, tptp)?,
+        (None, None) => return Err(RunError::Runtime(format!("{}: no content", src.display))),
+    };
+    problem.clauses.retain(|c| !is_conjecture(c.role));
+    let inputs = inputs_of(&problem);
+    Ok((bank, inputs))
+}
+
+/// True for the roles a problem's conjecture has once read: `conjecture`
+/// (CNF) and `negated_conjecture` (CNF, or a FOF conjecture negated).
+fn is_conjecture(role: crate::tptp::Role) -> bool {
+    matches!(
+        role,
+        crate::tptp::Role::Conjecture | crate::tptp::Role::NegatedConjecture
+    )
+}
+
+/// A source's theory: an axiom file as [`load_source`] reads it, or under
+/// `problems` a problem file as [`load_problem_theory`] reads it.
+pub fn load_theory(
+    src: &AxiomSource,
+    tptp: Option<&Path>,
+    problems: bool,
+) -> Result<(TermBank, Inputs), RunError> {
+    if problems {
+        load_problem_theory(src, tptp)
+    } else {
+        load_source(src, tptp)
+    }
 }
 
 /// An axiom source as loaded for `derive`: the inputs and what a TSTP

@@ -169,6 +169,9 @@ pub struct StageOptions {
     pub tptp: Option<PathBuf>,
     /// The stages to run.
     pub stage: Stage,
+    /// Take the domains' problem files as theories, not their axiom files
+    /// (`--problems`).
+    pub problems: bool,
 }
 
 /// One generation run of a family.
@@ -222,6 +225,7 @@ pub fn run_family(cfg: &Config, run: &FamilyRun) -> Result<FamilyOutcome, RunErr
                     strict: run.settings.strict,
                     require_full: run.settings.require_full,
                     stage: run.stage.stage,
+                    problems: run.stage.problems,
                 },
                 run.settings.stream.as_ref(),
             )?;
@@ -237,9 +241,10 @@ pub fn run_family(cfg: &Config, run: &FamilyRun) -> Result<FamilyOutcome, RunErr
             if !run.stage.domains.is_empty()
                 || run.stage.tptp.is_some()
                 || run.stage.stage != Stage::All
+                || run.stage.problems
             {
                 return Err(RunError::Input(format!(
-                    "domain, tptp and stage apply to kind {} only",
+                    "domain, tptp, stage and problems apply to kind {} only",
                     staged_family_names()
                 )));
             }

@@ -34,6 +34,10 @@ pub struct CellSummary {
     pub certificate_failures: u64,
     /// Caught generator panics (bugs).
     pub generator_panics: u64,
+    /// Rows written per source (the rows' `source` column: for the TPTP
+    /// families the axiom or problem file), for rows that name one.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub sources: BTreeMap<String, u64>,
     /// Means of the family's numeric features over the written rows that
     /// have them.
     pub stats: BTreeMap<String, f64>,
@@ -179,6 +183,7 @@ impl RunSummary {
                 labels.join(" ")
             ));
         }
+        s.push_str(&self.sources_markdown());
         if self.repeats > 0 {
             s.push_str(&format!(
                 "\n{} certified instances were skipped as repeats: their answer was already that of as many rows of their cell as one answer may have (premise selection: `max_answer_share`), or one of its clauses was already in the answer of more of the cell's rows than it was a distractor in, by the lead allowed (`max_answer_lead`, twice that from slot 2·count on), or (conjecture entailment) a premise it replaced or its replacement was already in more rows of one label than of the other, by the lead allowed (`max_premise_lead`; both rows of the pair are skipped), so no answer and no clause dominates a cell.\n",
@@ -196,6 +201,52 @@ impl RunSummary {
                 "\nEvery cell is full ({} rows).\n",
                 self.total_rows
             ));
+        }
+        s
+    }
+
+    /// The yields per source (the rows' `source` column: a TPTP run's
+    /// axiom or problem files): rows written in all and per config, one
+    /// line per source, sorted by name; empty when no row names a source.
+    pub fn sources_markdown(&self) -> String {
+        // source -> config -> rows
+        let mut by_source: BTreeMap<&str, BTreeMap<&str, u64>> = BTreeMap::new();
+        let mut configs: Vec<&str> = Vec::new();
+        for (key, c) in &self.cells {
+            let (config, _) = cell_config_level(key);
+            for (src, n) in &c.sources {
+                *by_source
+                    .entry(src.as_str())
+                    .or_default()
+                    .entry(config)
+                    .or_default() += n;
+                if !configs.contains(&config) {
+                    configs.push(config);
+                }
+            }
+        }
+        if by_source.is_empty() {
+            return String::new();
+        }
+        configs.sort_unstable();
+        let mut s = format!(
+            "\nRows written per source file (the `source` column; {} source(s) gave rows):\n\n| source | rows |",
+            by_source.len()
+        );
+        for c in &configs {
+            s.push_str(&format!(" {c} |"));
+        }
+        s.push_str("\n|---|---:|");
+        for _ in &configs {
+            s.push_str("---:|");
+        }
+        s.push('\n');
+        for (src, per) in &by_source {
+            s.push_str(&format!("| {src} | {} |", per.values().sum::<u64>()));
+            for c in &configs {
+                s.push_str(&format!(" {} |", per.get(c).copied().unwrap_or(0)));
+            }
+            s.push('\n');
         }
         s
     }

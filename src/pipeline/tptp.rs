@@ -31,14 +31,13 @@
 
 use super::artifact::{self, Saturated};
 use super::generate::{LoopSettings, RunSummary, dataset_error, dataset_spec, generate};
-use super::{
-    AxiomSource, Progress, RunError, SaturationReport, domain_sources, load_source, write_atomic,
-};
+use super::library::{self, Survey};
+use super::{AxiomSource, Progress, RunError, SaturationReport, Skipped, write_atomic};
 use crate::config::Config;
 use crate::dataset::{DatasetWriter, Provenance, remove_stale_temporaries};
 use crate::interest::Ranking;
 use crate::tasks::tptp::family::TptpGenerator;
-use crate::tasks::tptp::{GENERATOR_VERSION, Graph, TasksConfig, theorem_pool};
+use crate::tasks::tptp::{GENERATOR_VERSION, Graph, TasksConfig};
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -106,6 +105,9 @@ pub struct TptpRun {
     pub require_full: bool,
     /// The stages to run.
     pub stage: Stage,
+    /// Take each problem file of the domains (`Problems/<DOMAIN>/*.p`) as
+    /// a theory, its conjecture left out, rather than the axiom files.
+    pub problems: bool,
 }
 
 /// What a domain run did: the saturation stage's reports and the
@@ -235,10 +237,13 @@ struct FileDone {
 }
 
 /// The card's line of one file's graph.
-#[derive(Clone, Copy)]
+#[derive(Clone)]
 struct GraphInfo {
     candidates: usize,
     consistent: bool,
+    /// Per premise depth d (index d - 1), the theorems a level of depth d
+    /// may draw ([`Graph::theorems_by_depth`]).
+    by_depth: Vec<u64>,
 }
 
 /// Phase 2's reader of a domain's graphs: every file of the domain that
@@ -299,7 +304,7 @@ fn graph_loader(
 /// missing or unreadable artifact is an input error).
 fn file_stage(src: &AxiomSource, run: &TptpRun, root: &Path) -> Result<FileDone, RunError> {
     let cfg = &run.config;
-    let (bank, inputs) = load_source(src, run.tptp.as_deref())?;
+    let (bank, inputs) = super::load_theory(src, run.tptp.as_deref(), run.problems)?;
     let key = artifact::key(&bank, &inputs, cfg);
     let dir = artifact::folder(root, &src.name, &key);
     let mut found = None;
@@ -376,22 +381,29 @@ fn file_stage(src: &AxiomSource, run: &TptpRun, root: &Path) -> Result<FileDone,
             graph: None,
         });
     }
-    // The card's line only: phase 2 builds the graph when it needs it.
+    // The card's line only: phase 2 builds the graph again when it needs
+    // it (this one is dropped here, so phase 1 holds one graph per thread).
+    let g = Graph::new(
+        s.bank,
+        s.store,
+        s.ranking,
+        &src.domain,
+        &src.name,
+        cfg.tasks.get::<TasksConfig>(),
+        s.consistent,
+    );
     let graph = GraphInfo {
-        candidates: theorem_pool(
-            &s.bank,
-            &s.store,
-            &s.ranking,
-            cfg.tasks.get::<TasksConfig>(),
-        )
-        .len(),
+        candidates: g.pool.len(),
         consistent: s.consistent,
+        by_depth: g.theorems_by_depth(),
     };
+    drop(g);
     if run.progress {
         tracing::info!(
-            "{}: {} theorem candidates, axioms {}",
+            "{}: {} theorem candidates (by premise depth: {}), axioms {}",
             src.name,
             graph.candidates,
+            depth_counts(&graph.by_depth),
             if graph.consistent {
                 "have a finite model"
             } else {
@@ -418,38 +430,174 @@ pub fn run_domains(cfg: &Config, given: &[String]) -> Vec<String> {
     }
 }
 
-/// The dataset directory name of a run.
-pub fn run_name(domains: &[String], shard: Option<(u64, u64)>) -> String {
+/// The dataset directory name of a run: its domains joined by `-` (`ALL`
+/// for a run over every domain), `-problems` for a run over problem files,
+/// and the shard.
+pub fn run_name(domains: &[String], problems: bool, shard: Option<(u64, u64)>) -> String {
     let mut name = domains.join("-");
+    if problems {
+        name.push_str("-problems");
+    }
     if let Some((i, n)) = shard {
         name.push_str(&format!("-shard-{i}-of-{n}"));
     }
     name
 }
 
-/// The axiom files of the domains, in run order, with the domain codes as
-/// written in the output (upper case). A domain given twice (in any case,
-/// e.g. `SET,set`) is a usage error: it would saturate and generate every
-/// file twice under the same names.
+/// The source files of a run's domains, as listed (before
+/// [`library::survey`] reads them).
+#[derive(Clone, Debug)]
+pub struct RunSources {
+    /// The files, in run order (domain by domain, each sorted by name).
+    pub sources: Vec<AxiomSource>,
+    /// The domain codes as written in the output (upper case), in order.
+    pub domains: Vec<String>,
+    /// The name the run's folders take ([`run_name`] of this, without the
+    /// shard): the codes, or `ALL`.
+    pub label: Vec<String>,
+    /// Files the listing left out (other languages).
+    pub skipped: Vec<Skipped>,
+    /// The run covers a whole library (`ALL`, or problem files): a file
+    /// the reader refuses is skipped with its reason, not an error.
+    pub library: bool,
+}
+
+/// The source files of the domains: the axiom files, or under `problems`
+/// the problem files; `ALL` (alone) names every domain of the source
+/// ([`super::all_domains`]). A domain given twice (in any case, e.g.
+/// `SET,set`) is a usage error: it would saturate and generate every file
+/// twice under the same names.
 pub fn run_sources(
     domains: &[String],
     tptp: Option<&Path>,
-) -> Result<(Vec<AxiomSource>, Vec<String>), RunError> {
-    let mut sources = Vec::new();
-    let mut codes: Vec<String> = Vec::new();
-    for d in domains {
-        let s = domain_sources(d, tptp)?;
-        let code = s[0].domain.clone();
-        if codes.contains(&code) {
+    problems: bool,
+) -> Result<RunSources, RunError> {
+    let is_all = |d: &String| d.trim().eq_ignore_ascii_case(super::ALL_DOMAINS);
+    let all = domains.iter().any(is_all);
+    if all && domains.len() > 1 {
+        return Err(RunError::Input(format!(
+            "--domain: {} names every domain; give it alone, not with others ({})",
+            super::ALL_DOMAINS,
+            domains.join(",")
+        )));
+    }
+    let given = if all {
+        super::all_domains(tptp, problems)?
+    } else {
+        domains.to_vec()
+    };
+    let mut out = RunSources {
+        sources: Vec::new(),
+        domains: Vec::new(),
+        label: Vec::new(),
+        skipped: Vec::new(),
+        library: all || problems,
+    };
+    for d in &given {
+        let (s, skipped) = if problems {
+            super::problem_sources(d, tptp)?
+        } else {
+            super::sources::domain_sources_skipping(d, tptp)?
+        };
+        let code = d.trim().to_ascii_uppercase();
+        if out.domains.contains(&code) {
             return Err(RunError::Input(format!(
                 "--domain: {code} is given twice ({}); give each domain once",
                 domains.join(",")
             )));
         }
-        codes.push(code);
-        sources.extend(s);
+        if s.is_empty() && !all {
+            return Err(RunError::Input(format!(
+                "--domain {code}: no CNF or FOF problem file in {} ({} left out: {})",
+                tptp.map_or(String::new(), |t| t
+                    .join("Problems")
+                    .join(&code)
+                    .display()
+                    .to_string()),
+                skipped.len(),
+                skipped
+                    .iter()
+                    .take(5)
+                    .map(|s| format!("{}: {}", s.name, s.reason))
+                    .collect::<Vec<_>>()
+                    .join("; ")
+            )));
+        }
+        out.domains.push(code);
+        out.sources.extend(s);
+        out.skipped.extend(skipped);
     }
-    Ok((sources, codes))
+    // Rows, artifacts, dumps and the card name a file by its stem.
+    let mut names: std::collections::HashMap<&str, &str> = std::collections::HashMap::new();
+    for src in &out.sources {
+        if let Some(other) = names.insert(&src.name, &src.display) {
+            return Err(RunError::Input(format!(
+                "two source files are named {}: {other} and {}; a run names rows, artifacts and card lines by the file's stem, so stems must be unique",
+                src.name, src.display
+            )));
+        }
+    }
+    out.label = if all {
+        vec![super::ALL_DOMAINS.to_string()]
+    } else {
+        out.domains.clone()
+    };
+    Ok(out)
+}
+
+/// [`run_sources`] then [`library::survey`]: the files that give a theory
+/// of their own, and the domains left with at least one (a domain all of
+/// whose files were left out is dropped, with a warning; none left is an
+/// input error).
+fn surveyed(run: &TptpRun, pool: &rayon::ThreadPool) -> Result<(RunSources, Survey), RunError> {
+    let mut listed = run_sources(&run.domains, run.tptp.as_deref(), run.problems)?;
+    let sources = std::mem::take(&mut listed.sources);
+    let mut survey = library::survey(
+        sources,
+        run.tptp.as_deref(),
+        run.problems,
+        listed.library,
+        pool,
+    )?;
+    let mut skipped = std::mem::take(&mut listed.skipped);
+    skipped.append(&mut survey.skipped);
+    survey.skipped = skipped;
+    for s in &survey.skipped {
+        tracing::info!("{}: left out: {}", s.name, s.reason);
+    }
+    let before = listed.domains.len();
+    listed
+        .domains
+        .retain(|d| survey.sources.iter().any(|s| &s.domain == d));
+    if listed.domains.len() < before {
+        tracing::warn!(
+            "{} domain(s) have no file left to saturate and are dropped from the run",
+            before - listed.domains.len()
+        );
+    }
+    if survey.sources.is_empty() {
+        return Err(RunError::Input(format!(
+            "no source file is left to saturate: all {} were left out (first: {})",
+            survey.skipped.len(),
+            survey
+                .skipped
+                .first()
+                .map_or(String::new(), |s| format!("{}: {}", s.name, s.reason))
+        )));
+    }
+    Ok((listed, survey))
+}
+
+/// Renders per-depth theorem counts as `d1 d2 ...` (`-` for none).
+fn depth_counts(by_depth: &[u64]) -> String {
+    if by_depth.is_empty() {
+        return "-".into();
+    }
+    by_depth
+        .iter()
+        .map(u64::to_string)
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// What a domain run would do, for a scheduler (the Python package's Ray
@@ -471,7 +619,13 @@ pub struct RunPlan {
 pub fn plan(run: &TptpRun) -> Result<RunPlan, RunError> {
     let tasks = run.config.tasks.get::<TasksConfig>();
     tasks.validate().map_err(|e| RunError::Input(e.text()))?;
-    let (sources, domains) = run_sources(&run.domains, run.tptp.as_deref())?;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(run.config.jobs)
+        .build()
+        .map_err(|e| RunError::Runtime(format!("thread pool: {e}")))?;
+    let (listed, survey) = surveyed(run, &pool)?;
+    let domains = listed.domains;
+    let sources = survey.sources;
     let generator = TptpGenerator::new(
         tasks.clone(),
         run.config.saturation.clone(),
@@ -480,7 +634,7 @@ pub fn plan(run: &TptpRun) -> Result<RunPlan, RunError> {
         serde_json::Value::Null,
     );
     Ok(RunPlan {
-        name: run_name(&domains, None),
+        name: run_name(&listed.label, run.problems, None),
         files: sources.into_iter().map(|s| s.name).collect(),
         units: super::generate::unit_count(&[&generator]),
     })
@@ -505,7 +659,14 @@ pub fn run_tptp_into(
     let tasks = cfg.tasks.get::<TasksConfig>();
     tasks.validate().map_err(|e| RunError::Input(e.text()))?;
     super::generate::check_shard(run.shard)?;
-    let (mut sources, domains) = run_sources(&run.domains, run.tptp.as_deref())?;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(cfg.jobs)
+        .build()
+        .map_err(|e| RunError::Runtime(format!("thread pool: {e}")))?;
+    let (listed, survey) = surveyed(run, &pool)?;
+    let domains = listed.domains.clone();
+    let skipped = survey.skipped;
+    let mut sources = survey.sources;
     let artifacts_root = run.out.join("artifacts");
     if run.stage == Stage::Saturate {
         if let Some((i, n)) = run.shard {
@@ -518,12 +679,13 @@ pub fn run_tptp_into(
                 .collect();
             if sources.is_empty() {
                 return Err(RunError::Input(format!(
-                    "--stage saturate --shard {i}/{n}: the run has {all} axiom file(s), so shard {i} of {n} holds none; use at most {all} shards"
+                    "--stage saturate --shard {i}/{n}: the run has {all} {} file(s), so shard {i} of {n} holds none; use at most {all} shards",
+                    if run.problems { "problem" } else { "axiom" }
                 )));
             }
         }
     }
-    let name = run_name(&domains, run.shard);
+    let name = run_name(&listed.label, run.problems, run.shard);
     let root = run.out.join(&name);
     let sat_dir = root.join("saturation");
     // Named after what it holds, so two domains' datasets never share a
@@ -548,12 +710,20 @@ pub fn run_tptp_into(
         cfg.saturation.clone(),
         cfg.seed,
         domains.clone(),
-        serde_json::json!({
-            "generator": GENERATOR_VERSION,
-            "domains": domains,
-            "tptp": run.tptp.as_ref().map(|p| p.display().to_string()),
-            "config": config_json,
-        }),
+        {
+            let mut m = serde_json::json!({
+                "generator": GENERATOR_VERSION,
+                "domains": domains,
+                "tptp": run.tptp.as_ref().map(|p| p.display().to_string()),
+                "config": config_json,
+            });
+            // Only a run over problem files says so, so the manifests of
+            // axiom-file runs read as before.
+            if run.problems {
+                m["sources"] = "problems".into();
+            }
+            m
+        },
     );
     // Rows drawn from TPTP library files carry the TPTP's terms.
     let provenance = if sources.iter().any(|s| s.path.is_some()) {
@@ -582,10 +752,6 @@ pub fn run_tptp_into(
         }
         Some(writer)
     };
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(cfg.jobs)
-        .build()
-        .map_err(|e| RunError::Runtime(format!("thread pool: {e}")))?;
     // Phase 1: one artifact per file, files in parallel.
     if run.stage != Stage::Generate {
         artifact::remove_stale(&artifacts_root);
@@ -593,13 +759,15 @@ pub fn run_tptp_into(
     let t0 = Instant::now();
     if run.progress {
         tracing::info!(
-            "{name}: phase 1 over {} axiom file(s) from {} (max_processed = {:?}; artifacts in {})",
+            "{name}: phase 1 over {} {} file(s) from {} ({} left out; max_processed = {:?}; artifacts in {})",
             sources.len(),
+            if run.problems { "problem" } else { "axiom" },
             run.tptp
                 .as_ref()
                 .map_or("the embedded axioms".to_string(), |p| p
                     .display()
                     .to_string()),
+            skipped.len(),
             cfg.saturation.limits.max_processed,
             artifacts_root.display()
         );
@@ -642,7 +810,7 @@ pub fn run_tptp_into(
     if let Some(sink) = sink
         && run.stage != Stage::Saturate
     {
-        let card = card_text(&domains, &reports, &graphs, run);
+        let card = card_text(&domains, &sources, &reports, &graphs, &skipped, run);
         generator.set_loader(graph_loader(files, cfg), card);
         let settings = loop_settings(cfg, run, Some(sink.clone()));
         let summary = super::generate::stream(&[&generator], &settings)?;
@@ -683,7 +851,7 @@ pub fn run_tptp_into(
     })?;
     // Phase 2: the generation loop over the graphs, read back from the
     // artifacts one domain at a time (cells are domain-major).
-    let card = card_text(&domains, &reports, &graphs, run);
+    let card = card_text(&domains, &sources, &reports, &graphs, &skipped, run);
     generator.set_loader(graph_loader(files, cfg), card);
     let summary = generate(writer, &[&generator], &loop_settings(cfg, run, None))?;
     Ok(TptpSummary {
@@ -713,37 +881,119 @@ fn link_or_copy(from: &Path, to: &Path) -> Result<(), RunError> {
 }
 
 /// The dataset card's description: what the tasks are and where they came
-/// from (one line per axiom file).
+/// from (one line per source file, `reports` in `sources` order), and the
+/// files left out. The same for every shard of a run (it depends on phase
+/// 1 only), so `saturate merge` keeps it.
 fn card_text(
     domains: &[String],
+    sources: &[AxiomSource],
     reports: &[SaturationReport],
     graphs: &[(String, GraphInfo)],
+    skipped: &[Skipped],
     run: &TptpRun,
 ) -> String {
     let mut s = format!(
-        "Reasoning tasks generated from the derivation graphs of superposition saturation runs over the {} axiom files of {} (seed {}). Every label is certified by the built-in prover and its certificate (refutations, finite countermodels) is stored in the `certificate` column; `saturate verify` re-checks them with an independent checker. The `metadata` column holds each instance in TPTP syntax (`premises`, `theorem`, `context_axioms`, `pool`, `clauses`) so that any other prover can re-check it, plus the interestingness components of the theorem and the prover's statistics.\n\n",
+        "Reasoning tasks generated from the derivation graphs of superposition saturation runs over the {} {} of {} (seed {}). Every label is certified by the built-in prover and its certificate (refutations, finite countermodels) is stored in the `certificate` column; `saturate verify` re-checks them with an independent checker. The `metadata` column holds each instance in TPTP syntax (`premises`, `theorem`, `context_axioms`, `pool`, `clauses`) so that any other prover can re-check it, plus the interestingness components of the theorem and the prover's statistics.\n\n",
         if run.tptp.is_some() {
             "TPTP"
         } else {
             "embedded"
         },
+        if run.problems {
+            "problem files (each file's includes and own formulas, its conjecture left out)"
+        } else {
+            "axiom files"
+        },
         domains.join(", "),
         run.config.seed
     );
-    s.push_str("| axiom file | status | processed | kept | theorem candidates | finite model of the axioms |\n|---|---|---|---|---|---|\n");
-    for r in reports {
-        let stem = Path::new(&r.source)
-            .file_stem()
-            .map_or(r.source.clone(), |x| x.to_string_lossy().into_owned());
-        let g = graphs.iter().find(|g| g.0 == stem).map(|g| g.1);
+    s.push_str(&format!(
+        "Per source file: its saturation, its theorem candidates, and how many of them a level of premise depth d can draw (those whose premises at distance d exist; d = 1, 2, ... in order). The rows each file gave are in the Yields section. Rows are deduplicated within each cell (config, domain, level) across all the domain's files, up to variable renaming; files whose theory repeats an earlier file's (up to variable renaming and clause order; symbols are not renamed) are left out.\n\n| {} | status | processed | kept | theorem candidates | theorems by premise depth | finite model of the axioms |\n|---|---|---|---|---|---|---|\n",
+        if run.problems { "problem file" } else { "axiom file" }
+    ));
+    let graphs: std::collections::HashMap<&str, &GraphInfo> =
+        graphs.iter().map(|g| (g.0.as_str(), &g.1)).collect();
+    for (src, r) in sources.iter().zip(reports) {
+        let g = graphs.get(src.name.as_str());
         s.push_str(&format!(
-            "| {stem} | {} | {} | {} | {} | {} |\n",
+            "| {} | {} | {} | {} | {} | {} | {} |\n",
+            src.name,
             r.status.name(),
             r.processed,
             r.kept,
             g.map_or(0, |g| g.candidates),
+            g.map_or("-".to_string(), |g| depth_counts(&g.by_depth)),
             g.is_some_and(|g| g.consistent)
         ));
     }
+    let left_out = library::skipped_markdown(skipped);
+    if !left_out.is_empty() {
+        s.push('\n');
+        s.push_str(&left_out);
+    }
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn root(files: &[&str]) -> tempfile::TempDir {
+        let t = tempfile::tempdir().unwrap();
+        for path in files {
+            let p = t.path().join(path);
+            std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+            std::fs::write(p, "cnf(a, axiom, p(X)).\n").unwrap();
+        }
+        t
+    }
+
+    fn names(s: &RunSources) -> Vec<&str> {
+        s.sources.iter().map(|s| s.name.as_str()).collect()
+    }
+
+    #[test]
+    fn run_sources_resolve_all_lists_and_problem_files() {
+        let t = root(&[
+            "Axioms/GRP001-0.ax",
+            "Axioms/SET001+1.ax",
+            "Problems/LCL/LCL002-1.p",
+            "Problems/LCL/LCL001-1.p",
+            "Problems/SET/SET001-1.p",
+            "Problems/SET/SET002_1.p",
+        ]);
+        let root = Some(t.path());
+        let all = run_sources(&["all".into()], root, false).unwrap();
+        assert_eq!(all.domains, ["GRP", "SET"]);
+        assert_eq!(all.label, ["ALL"]);
+        assert!(all.library);
+        assert_eq!(names(&all), ["GRP001-0", "SET001+1"]);
+        assert_eq!(
+            run_name(&all.label, false, Some((1, 2))),
+            "ALL-shard-1-of-2"
+        );
+        let named = run_sources(&["set".into(), "GRP".into()], root, false).unwrap();
+        assert_eq!(named.label, ["SET", "GRP"]);
+        assert!(!named.library);
+        let p = run_sources(&["ALL".into()], root, true).unwrap();
+        assert_eq!(p.domains, ["LCL", "SET"]);
+        assert_eq!(names(&p), ["LCL001-1", "LCL002-1", "SET001-1"]);
+        assert_eq!(p.skipped.len(), 1);
+        assert!(p.library);
+        assert_eq!(run_name(&p.label, true, None), "ALL-problems");
+        let e = run_sources(&["ALL".into(), "SET".into()], root, true).unwrap_err();
+        assert!(e.to_string().contains("give it alone"), "{e}");
+    }
+
+    #[test]
+    fn two_sources_with_one_stem_are_refused() {
+        let t = root(&["Problems/LCL/LCL001-1.p", "Problems/SET/LCL001-1.p"]);
+        let e = run_sources(&["ALL".into()], Some(t.path()), true).unwrap_err();
+        assert!(
+            e.to_string()
+                .contains("two source files are named LCL001-1"),
+            "{e}"
+        );
+        assert_eq!(e.exit_code(), 2);
+    }
 }

@@ -119,6 +119,28 @@ mod tests {
     }
 
     #[test]
+    fn theorems_by_depth_counts_what_each_depth_draws() {
+        let g = graph(SETS, 300);
+        let by = g.theorems_by_depth();
+        assert!(by.len() >= 2, "{by:?}");
+        assert_eq!(by[0] as usize, g.pool.len());
+        assert!(by.windows(2).all(|w| w[0] >= w[1]), "{by:?}");
+        for (i, &n) in by.iter().enumerate() {
+            let order = theorem_order(std::slice::from_ref(&g), 0, "SET", &["x"], i as u32 + 1);
+            assert_eq!(n as usize, order.len(), "depth {}", i + 1);
+        }
+        // Past the deepest, nothing is drawn.
+        let past = theorem_order(
+            std::slice::from_ref(&g),
+            0,
+            "SET",
+            &["x"],
+            by.len() as u32 + 1,
+        );
+        assert!(past.is_empty());
+    }
+
+    #[test]
     fn backgrounds_group_clauses_under_their_formula() {
         let b = Background {
             axioms: vec![

@@ -531,6 +531,16 @@ impl Graph {
         })
     }
 
+    /// Per premise depth d (index d - 1), how many pool theorems have
+    /// premises at distance d (P_d(T) exists: the theorems a level of
+    /// depth d draws from, [`theorem_order`]); empty for an empty pool.
+    pub fn theorems_by_depth(&self) -> Vec<u64> {
+        let max = self.reach.iter().copied().max().unwrap_or(0);
+        (1..=max)
+            .map(|d| self.reach.iter().filter(|&&r| r >= d).count() as u64)
+            .collect()
+    }
+
     /// The graph with the rounds of iterative saturation that made it, so
     /// rows can say which round their theorem comes from.
     pub fn with_rounds(mut self, rounds: &[RoundReport]) -> Graph {
