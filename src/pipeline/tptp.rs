@@ -381,23 +381,18 @@ fn file_stage(src: &AxiomSource, run: &TptpRun, root: &Path) -> Result<FileDone,
             graph: None,
         });
     }
-    // The card's line only: phase 2 builds the graph again when it needs
-    // it (this one is dropped here, so phase 1 holds one graph per thread).
-    let g = Graph::new(
-        s.bank,
-        s.store,
-        s.ranking,
-        &src.domain,
-        &src.name,
+    // The card's line only: phase 2 builds the graph when it needs it.
+    let (candidates, by_depth) = crate::tasks::tptp::pool_depths(
+        &s.bank,
+        &s.store,
+        &s.ranking,
         cfg.tasks.get::<TasksConfig>(),
-        s.consistent,
     );
     let graph = GraphInfo {
-        candidates: g.pool.len(),
+        candidates,
         consistent: s.consistent,
-        by_depth: g.theorems_by_depth(),
+        by_depth,
     };
-    drop(g);
     if run.progress {
         tracing::info!(
             "{}: {} theorem candidates (by premise depth: {}), axioms {}",

@@ -138,6 +138,13 @@ mod tests {
             by.len() as u32 + 1,
         );
         assert!(past.is_empty());
+        // Phase 1's count, made without the graph, is the same.
+        let s = crate::interest::tests::run(SETS, 300);
+        let r = crate::interest::rank(&s.bank, &s.store);
+        assert_eq!(
+            pool_depths(&s.bank, &s.store, &r, &TasksConfig::default()),
+            (g.pool.len(), by)
+        );
     }
 
     #[test]

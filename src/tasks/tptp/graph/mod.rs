@@ -101,6 +101,53 @@ pub(in crate::tasks::tptp) type SwapWeights = std::collections::HashMap<
     std::sync::Arc<std::sync::OnceLock<std::sync::Arc<std::collections::HashMap<ClauseId, f64>>>>,
 >;
 
+/// Per depth d (index d - 1), how many of `reach` (each theorem's
+/// greatest premise distance) are at least d.
+fn depth_counts(reach: &[u32]) -> Vec<u64> {
+    let max = reach.iter().copied().max().unwrap_or(0);
+    (1..=max)
+        .map(|d| reach.iter().filter(|&&r| r >= d).count() as u64)
+        .collect()
+}
+
+/// The pool size and [`Graph::theorems_by_depth`] of a finished run,
+/// without building the graph: phase 1 reports them for the card, and a
+/// graph (surfaces, printed texts, premise statistics) cost it a tenth
+/// more CPU on the embedded SET files.
+pub fn pool_depths(
+    bank: &TermBank,
+    store: &ClauseStore,
+    ranking: &Ranking,
+    cfg: &TasksConfig,
+) -> (usize, Vec<u64>) {
+    let pool = theorem_pool(bank, store, ranking, cfg);
+    let mut seen: Vec<u32> = Vec::new();
+    let mut queue = std::collections::VecDeque::new();
+    let reach: Vec<u32> = pool
+        .iter()
+        .map(|t| {
+            // Breadth-first over premise edges, as `Graph::distances`.
+            seen.clear();
+            seen.resize(t.id.index() + 1, u32::MAX);
+            seen[t.id.index()] = 0;
+            queue.push_back(t.id);
+            let mut far = 0;
+            while let Some(x) = queue.pop_front() {
+                let d = seen[x.index()];
+                far = far.max(d);
+                for p in store.get(x).premises() {
+                    if seen[p.index()] == u32::MAX {
+                        seen[p.index()] = d + 1;
+                        queue.push_back(p);
+                    }
+                }
+            }
+            far
+        })
+        .collect();
+    (pool.len(), depth_counts(&reach))
+}
+
 /// The theorem candidates of a ranking, best first: score at least
 /// `min_score`, distinct up to variants, at most `pool_size` (a [`Graph`]'s
 /// pool).
@@ -535,10 +582,7 @@ impl Graph {
     /// premises at distance d (P_d(T) exists: the theorems a level of
     /// depth d draws from, [`theorem_order`]); empty for an empty pool.
     pub fn theorems_by_depth(&self) -> Vec<u64> {
-        let max = self.reach.iter().copied().max().unwrap_or(0);
-        (1..=max)
-            .map(|d| self.reach.iter().filter(|&&r| r >= d).count() as u64)
-            .collect()
+        depth_counts(&self.reach)
     }
 
     /// The graph with the rounds of iterative saturation that made it, so
