@@ -49,8 +49,9 @@ impl<'a> Derivation<'a> {
         s
     }
 
-    /// Every clause `id` depends on, `id` included, in ascending (topological) order.
-    pub fn ancestors(&self, id: ClauseId) -> Vec<ClauseId> {
+    /// `id` and its ancestors as a mask by clause index (length
+    /// `id.index() + 1`): membership tests without a hashed set.
+    pub fn ancestor_mask(&self, id: ClauseId) -> Vec<bool> {
         let mut seen = vec![false; id.index() + 1];
         let mut stack = vec![id];
         seen[id.index()] = true;
@@ -62,7 +63,13 @@ impl<'a> Derivation<'a> {
                 }
             }
         }
-        seen.iter()
+        seen
+    }
+
+    /// Every clause `id` depends on, `id` included, in ascending (topological) order.
+    pub fn ancestors(&self, id: ClauseId) -> Vec<ClauseId> {
+        self.ancestor_mask(id)
+            .iter()
             .enumerate()
             .filter(|&(_, &s)| s)
             .map(|(i, _)| ClauseId(i as u32))

@@ -354,7 +354,7 @@ impl Prover {
         for (i, p) in premises.iter().enumerate() {
             inputs.push(InputClause {
                 lits: p.iter().map(|l| import_lit(&mut local, bank, l)).collect(),
-                name: format!("premise_{}", i + 1),
+                name: format!("{PREMISE_PREFIX}{}", i + 1),
                 role: "axiom".into(),
             });
         }
@@ -648,6 +648,28 @@ fn finish(sat: &Saturator, mut stats: ProofStats, verdict: Verdict) -> Outcome {
     Outcome { verdict, stats }
 }
 
+/// Input name prefix of the premises [`Prover::prove`] is given:
+/// `premise_1`, `premise_2`, ... in the order given.
+const PREMISE_PREFIX: &str = "premise_";
+
+/// The premises (0-based, in the order [`Prover::prove`] was given them)
+/// a refutation it returned uses, in step order.
+pub fn premises_used(refutation: &Refutation) -> Vec<usize> {
+    refutation
+        .steps
+        .iter()
+        .filter(|s| s.rule == "input" && s.role.as_deref() == Some("axiom"))
+        .filter_map(|s| {
+            s.name
+                .as_deref()?
+                .strip_prefix(PREMISE_PREFIX)?
+                .parse::<usize>()
+                .ok()
+        })
+        .filter_map(|j| j.checked_sub(1))
+        .collect()
+}
+
 /// The refutation ending in `empty`: its ancestors in id order, renumbered
 /// from 1.
 pub fn extract_refutation(sat: &Saturator, empty: crate::saturation::ClauseId) -> Refutation {
@@ -846,6 +868,29 @@ mod tests {
         prover.models_first = 2;
         assert!(!prover.prove(&bank, &refs, &t).stats.cached);
         assert!(prover.prove(&bank, &refs, &t).stats.cached);
+    }
+
+    /// A refutation names the premises it uses by their place in the call.
+    #[test]
+    fn premises_used_are_the_refutations_inputs() {
+        let mut bank = TermBank::new();
+        let p = parse_str(
+            &mut bank,
+            "cnf(c, axiom, r(b)). cnf(a, axiom, p(a)). cnf(b, axiom, ~p(X) | q(X)). cnf(g, axiom, q(a)).",
+            "t.p",
+            None,
+        )
+        .unwrap();
+        let c: Vec<&[Literal]> = p.clauses.iter().map(|c| c.lits.as_slice()).collect();
+        let Verdict::Theorem { refutation } = Prover::new(ProverLimits::default())
+            .prove(&bank, &c[..3], c[3])
+            .verdict
+        else {
+            panic!("q(a) follows");
+        };
+        let mut used = premises_used(&refutation);
+        used.sort_unstable();
+        assert_eq!(used, [1, 2]);
     }
 
     /// Searching small models first finds the countermodel without the

@@ -47,9 +47,7 @@ use rand::Rng;
 use rand::seq::SliceRandom;
 use std::collections::{BTreeMap, HashMap, HashSet};
 
-/// One generation attempt, the `attempt`-th of its slot, for a slot
-/// whose target label is `want_true`.
-#[allow(clippy::too_many_arguments)]
+/// One generation attempt for a slot whose target label is `want_true`.
 pub fn generate(
     g: &Graph,
     t: &Scored,
@@ -57,10 +55,8 @@ pub fn generate(
     cfg: &TasksConfig,
     level: u8,
     want_true: bool,
-    attempt: u64,
     rng: &mut impl Rng,
 ) -> Result<Built, Reject> {
-    let cheap = attempt < u64::from(cfg.max_attempts / 2);
     let (d, k) = cfg.params(super::Family::Entailment, level);
     let mut premises = g.depth_premises(t.id, d).ok_or(Reject::TooShallow)?;
     if premises.len() > cfg.max_premises {
@@ -91,18 +87,7 @@ pub fn generate(
         let outcome = if want {
             g.prove_derived(prover, ps, t.id)
         } else {
-            // The first half of a slot's attempts look for the perturbed
-            // premises' countermodel only up to the quick size, as
-            // selection's do (GEO level 3: the same 40 rows of 50, cell
-            // CPU 2.45 -> 0.39 s; the searches of sizes 5 and 6 found
-            // nothing there and were nearly all of its time).
-            let full = prover.limits.clone();
-            if cheap {
-                prover.limits.max_model_size = full.max_model_size.min(full.quick_model_size);
-            }
-            let o = g.prove(prover, ps, t.id);
-            prover.limits = full;
-            o
+            g.prove(prover, ps, t.id)
         };
         match &outcome.verdict {
             Verdict::Unknown => Err(Reject::Unknown),
@@ -764,7 +749,6 @@ mod tests {
                     &cfg,
                     2,
                     want,
-                    0,
                     &mut rng,
                 ) {
                     got = Some(b);

@@ -492,18 +492,7 @@ impl Graph {
 
     /// The ids of `t`'s ancestors in the derivation (membership only).
     pub(in crate::tasks::tptp) fn ancestor_set(&self, t: ClauseId) -> AncestorSet {
-        let mut seen = vec![false; t.index() + 1];
-        let mut stack = vec![t];
-        seen[t.index()] = true;
-        while let Some(c) = stack.pop() {
-            for p in self.store.get(c).premises() {
-                if !seen[p.index()] {
-                    seen[p.index()] = true;
-                    stack.push(p);
-                }
-            }
-        }
-        AncestorSet(seen)
+        AncestorSet(crate::derivation::Derivation::new(&self.store).ancestor_mask(t))
     }
 
     /// The variant keys (canonical texts) of `t` and of every clause of

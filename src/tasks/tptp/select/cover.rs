@@ -45,6 +45,14 @@ pub(super) fn subsets(n: usize, s: usize) -> Vec<u32> {
     out
 }
 
+/// The pool clauses of `mask`.
+fn subset(pool: &[Vec<Literal>], mask: u32) -> Vec<&[Literal]> {
+    indices(mask)
+        .into_iter()
+        .map(|i| pool[i].as_slice())
+        .collect()
+}
+
 pub(super) fn indices(mask: u32) -> Vec<usize> {
     (0..32).filter(|i| mask >> i & 1 == 1).collect()
 }
@@ -164,11 +172,7 @@ fn search<'m>(
             st.covers.push(spare.swap_remove(j));
             continue;
         }
-        let subset: Vec<&[Literal]> = indices(mask)
-            .into_iter()
-            .map(|i| pool[i].as_slice())
-            .collect();
-        let o = quick.prove(bank, &subset, t);
+        let o = quick.prove(bank, &subset(pool, mask), t);
         st.calls += 1;
         st.processed += o.stats.processed;
         match o.verdict {
@@ -186,20 +190,9 @@ fn search<'m>(
                 // outside M: the row would be refused as
                 // `distractor_entails` after the whole search.
                 let within = indices(mask);
-                let used: HashSet<usize> = refutation
-                    .steps
-                    .iter()
-                    .filter(|s| {
-                        s.rule == "input" && s.role.as_deref() != Some("negated_conjecture")
-                    })
-                    .filter_map(|s| {
-                        s.name
-                            .as_deref()?
-                            .strip_prefix("premise_")?
-                            .parse::<usize>()
-                            .ok()
-                    })
-                    .filter_map(|j| within.get(j.checked_sub(1)?).copied())
+                let used: HashSet<usize> = crate::prover::premises_used(&refutation)
+                    .into_iter()
+                    .filter_map(|j| within.get(j).copied())
                     .collect();
                 if !used.is_empty() && used.len() <= required.count_ones() as usize {
                     return Err(Reject::DistractorEntails);
@@ -229,11 +222,7 @@ fn search<'m>(
                 st.covers.push(spare.swap_remove(j));
                 continue;
             }
-            let subset: Vec<&[Literal]> = indices(mask)
-                .into_iter()
-                .map(|i| pool[i].as_slice())
-                .collect();
-            let o = prover.prove(bank, &subset, t);
+            let o = prover.prove(bank, &subset(pool, mask), t);
             st.calls += 1;
             st.processed += o.stats.processed;
             match o.verdict {

@@ -146,35 +146,8 @@ pub fn pool_sizes(d: u32, k: u32, max_premises: usize) -> (usize, RangeInclusive
 /// The largest pool: answers and certificates are bit masks of 32 bits.
 const MAX_POOL: usize = 31;
 
-/// One generation attempt, the `attempt`-th of its slot.
-///
-/// The first half of a slot's attempts search countermodels only up to
-/// the quick size (`quick_model_size`), the rest up to `max_model_size`:
-/// a theorem whose certificate needs a larger model is left for when the
-/// cheaper ones have failed. Models above size 4 were 1 of 1,350 found in
-/// selection's searches on SET and GEO levels 3-4, and the undecided
-/// searches up to size 6 cost 0.06-0.15 s each, most of a cell's
-/// undecided time.
+/// One generation attempt.
 pub fn generate(
-    g: &Graph,
-    t: &Scored,
-    prover: &mut Prover,
-    cfg: &TasksConfig,
-    level: u8,
-    attempt: u64,
-    rng: &mut impl Rng,
-) -> Result<Built, Reject> {
-    let full = prover.limits.clone();
-    if attempt < u64::from(cfg.max_attempts / 2) {
-        prover.limits.max_model_size = full.max_model_size.min(full.quick_model_size);
-    }
-    let out = generate_within(g, t, prover, cfg, level, rng);
-    prover.limits = full;
-    out
-}
-
-/// [`generate`] under the prover's current limits.
-fn generate_within(
     g: &Graph,
     t: &Scored,
     prover: &mut Prover,

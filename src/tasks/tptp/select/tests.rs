@@ -78,7 +78,6 @@ fn generated_instances_verify_and_score() {
             &mut prover,
             &cfg,
             2,
-            0,
             &mut rng,
         ) && b.answer.contains(',')
         {
@@ -178,7 +177,7 @@ fn set_instances(seed: u64, n: u64, level: impl Fn(u64) -> u8) -> Vec<Built> {
         .filter_map(|i| {
             let mut rng = crate::tasks::instance_rng(seed, &["t"], i);
             let t = &g.pool[i as usize % g.pool.len()];
-            generate(&g, t, &mut prover, &cfg, level(i), 0, &mut rng).ok()
+            generate(&g, t, &mut prover, &cfg, level(i), &mut rng).ok()
         })
         .collect()
 }
@@ -542,7 +541,6 @@ fn each_verdict_arises_where_it_should() {
             &mut prover,
             &cfg,
             2,
-            0,
             &mut rng,
         ) else {
             continue;
