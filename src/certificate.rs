@@ -95,13 +95,16 @@ pub struct ProofStep {
 /// literals in printed order, earlier steps applied, deletions in place.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SimpUse {
-    /// `rewrite`, `simplify_reflect`, `trivial_disequation` or
-    /// `distinct_values`.
+    /// `rewrite`, `simplify_reflect`, `subsumption_resolution`,
+    /// `trivial_disequation` or `distinct_values`.
     pub kind: String,
-    /// The unit clause used, by step id.
+    /// The clause used, by step id (a unit but for
+    /// `subsumption_resolution`, whose clause subsumes the simplified clause
+    /// with the deleted literal complemented).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub unit: Option<u32>,
-    /// Rewrite, simplify-reflect, distinct values: the literal acted on.
+    /// Rewrite, simplify-reflect, subsumption resolution, distinct values:
+    /// the literal acted on.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub lit: Option<u32>,
     /// Rewrite: true for the right side of the (equational) literal.

@@ -11,8 +11,8 @@ use super::rules::{
     false_distinct_equation, reflections, resolution, rewrites, superposition,
 };
 use super::terms::{
-    Clause, L, Sub, Syms, T, bind, clause_vars, instantiate, lit_matches, normal, replace_at,
-    shift_clause, variant, with_side, without,
+    Clause, L, Sub, Syms, T, VARIANT_WORK, bind, clause_vars, instantiate, lit_matches, normal,
+    replace_at, shift_clause, subsumes, variant, with_side, without,
 };
 use crate::certificate::{ProofStep, Refutation, SimpUse};
 use std::collections::{HashMap, HashSet};
@@ -251,6 +251,13 @@ pub(super) fn rederive(
             match (s.kind.as_str(), unit) {
                 ("rewrite", Some(u)) => rewrites(u, c, &mut next),
                 ("simplify_reflect", Some(u)) => reflections(u, c, &mut next),
+                ("subsumption_resolution", Some(d)) => {
+                    for j in 0..c.len() {
+                        if cuts(d, c, j)? {
+                            next.push(normal(without(c, &[j])));
+                        }
+                    }
+                }
                 ("trivial_disequation", None) => {
                     next.push(normal(drop_trivial_disequations(syms, c)))
                 }
@@ -325,6 +332,19 @@ pub(super) fn replay(
                 if !refutes(u, l) {
                     return Err(at(format!(
                         "literal {lit} is not the complement of an instance of the unit"
+                    )));
+                }
+                cur.remove(lit);
+            }
+            "subsumption_resolution" => {
+                let (d, _) = unit.ok_or_else(|| at("no cutting clause".into()))?;
+                let lit = s.lit.ok_or_else(|| at("no literal index".into()))? as usize;
+                if lit >= cur.len() {
+                    return Err(at(format!("no literal {lit}")));
+                }
+                if !cuts(d, &cur, lit).map_err(|e| at(e.message))? {
+                    return Err(at(format!(
+                        "the clause does not subsume the step's clause with literal {lit} complemented"
                     )));
                 }
                 cur.remove(lit);
@@ -436,6 +456,20 @@ pub(super) fn checked_at<'a>(mut t: &'a T, path: &[usize]) -> Option<&'a T> {
 }
 
 /// True if `l` is the complement of an instance of the unit clause `unit`.
+/// Subsumption resolution: true if `d` subsumes `c` with its literal `j`
+/// complemented (then `d` and `c` resolve to `c` without literal `j`).
+pub(super) fn cuts(d: &Clause, c: &Clause, j: usize) -> Result<bool, CheckError> {
+    let mut flipped = c.clone();
+    flipped[j].pos = !flipped[j].pos;
+    let mut budget = VARIANT_WORK;
+    subsumes(d, &flipped, &Sub::new(), &mut budget).map_err(|()| {
+        CheckError::exhausted(format!(
+            "a subsumption test of a {}-literal clause ran out of its work budget ({VARIANT_WORK} literal matches)",
+            d.len()
+        ))
+    })
+}
+
 pub(super) fn refutes(unit: &Clause, l: &L) -> bool {
     let mut out = Vec::new();
     reflections(unit, &vec![l.clone()], &mut out);

@@ -316,12 +316,94 @@ pub(super) fn subsumes(c: &[L], d: &[L], m: &Sub, budget: &mut u64) -> Result<bo
     Ok(false)
 }
 
+/// True if every binding of `m` is a variable and no two share one (the
+/// matcher so far is an injective renaming).
+fn is_renaming(m: &Sub) -> bool {
+    let mut seen: Vec<u32> = Vec::new();
+    for t in m.iter().flatten() {
+        match t {
+            T::V(v) if !seen.contains(v) => seen.push(*v),
+            _ => return false,
+        }
+    }
+    true
+}
+
+/// A renaming of `c`'s variables and a one-to-one map of its literals onto
+/// `d`'s (of the same length), by backtracking that always extends the
+/// literal of `c` with the fewest partners left (so clauses of many alike
+/// literals, such as long Horn clauses over one predicate, resolve their
+/// variables from the most constrained literal on). `Err` once `budget`
+/// literal matches were tried.
+fn renaming_onto(
+    c: &[L],
+    d: &[L],
+    done: &mut [bool],
+    used: &mut [bool],
+    m: &Sub,
+    budget: &mut u64,
+) -> Result<bool, ()> {
+    let mut best: Option<(usize, Vec<(usize, Sub)>)> = None;
+    for (i, l) in c.iter().enumerate() {
+        if done[i] {
+            continue;
+        }
+        let mut options = Vec::new();
+        for (j, t) in d.iter().enumerate() {
+            if used[j] {
+                continue;
+            }
+            *budget = budget.checked_sub(1).ok_or(())?;
+            options.extend(
+                lit_matches(l, t, m)
+                    .into_iter()
+                    .filter(is_renaming)
+                    .map(|m2| (j, m2)),
+            );
+        }
+        if options.is_empty() {
+            return Ok(false);
+        }
+        let fewer = best.as_ref().is_none_or(|(_, o)| options.len() < o.len());
+        if fewer {
+            let single = options.len() == 1;
+            best = Some((i, options));
+            if single {
+                break;
+            }
+        }
+    }
+    let Some((i, options)) = best else {
+        return Ok(true);
+    };
+    done[i] = true;
+    for (j, m2) in options {
+        used[j] = true;
+        if renaming_onto(c, d, done, used, &m2, budget)? {
+            return Ok(true);
+        }
+        used[j] = false;
+    }
+    done[i] = false;
+    Ok(false)
+}
+
 /// Equal up to variable renaming (as literal sets); an out-of-budget
-/// error past [`VARIANT_WORK`] literal matches.
+/// error past [`VARIANT_WORK`] literal matches. A renaming is searched
+/// most constrained literal first; only when that search runs out of its
+/// budget does two-way subsumption decide.
 pub(super) fn variant(c: &Clause, d: &Clause) -> Result<bool, CheckError> {
     let (c, d) = (normal(c.clone()), normal(d.clone()));
     if c.len() != d.len() {
         return Ok(false);
+    }
+    let mut budget = VARIANT_WORK;
+    let (mut done, mut used) = (vec![false; c.len()], vec![false; d.len()]);
+    // Both sides are duplicate-free and of one length, so a renaming of
+    // `c` onto `d` as sets maps literals one to one: a finished search
+    // decides.
+    if let Ok(found) = renaming_onto(&c, &d, &mut done, &mut used, &Sub::new(), &mut budget) {
+        return Ok(found);
     }
     let out = || {
         CheckError::exhausted(format!(

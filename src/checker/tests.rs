@@ -298,3 +298,29 @@ fn variant_tests_are_bounded() {
     }
     assert_eq!(super::terms::variant(&a, &a.clone()), Ok(true));
 }
+
+/// Long clauses of many alike literals (17-literal Horn clauses over two
+/// predicates, as in TPTP's SYO problems) are recognised as variants under
+/// any renaming and literal order, and told apart when one literal
+/// differs, within the work budget: the renaming search extends the most
+/// constrained literal first.
+#[test]
+fn long_clauses_of_alike_literals_are_decided_within_budget() {
+    let mut syms = Syms::default();
+    let clause = |rename: &dyn Fn(usize) -> usize, broken: bool| {
+        let v = |i: usize| format!("X{}", rename(i));
+        let mut lits: Vec<String> = (0..8).map(|i| format!("~e(c,f({}))", v(i))).collect();
+        for i in 0..8 {
+            let j = if broken && i == 7 { 0 } else { i + 1 };
+            lits.push(format!("~le(s({}),s({}))", v(i), v(j)));
+        }
+        lits.push(format!("e(f({}),f(s({})))", v(8), v(0)));
+        lits.reverse();
+        lits.join(" | ")
+    };
+    let a = parse_clause(&mut syms, &clause(&|i| i, false)).unwrap();
+    let b = parse_clause(&mut syms, &clause(&|i| (i * 4 + 3) % 9, false)).unwrap();
+    let c = parse_clause(&mut syms, &clause(&|i| (i * 4 + 3) % 9, true)).unwrap();
+    assert_eq!(super::terms::variant(&a, &b), Ok(true));
+    assert_eq!(super::terms::variant(&a, &c), Ok(false));
+}

@@ -318,6 +318,7 @@ fn to_wire(s: &Saturated, key: &str) -> Wire {
                     SimpStep::SimplifyReflect(c) => (1, c.0),
                     SimpStep::TrivialDisequation => (2, 0),
                     SimpStep::DistinctValues => (3, 0),
+                    SimpStep::SubsumptionResolution(c) => (4, c.0),
                 })
                 .collect(),
             depth: r.depth,
@@ -457,6 +458,7 @@ fn from_wire(w: Wire, report: SaturationReport) -> Result<Saturated, String> {
                 1 => SimpStep::SimplifyReflect(id(c)?),
                 2 => SimpStep::TrivialDisequation,
                 3 => SimpStep::DistinctValues,
+                4 => SimpStep::SubsumptionResolution(id(c)?),
                 _ => return Err(format!("record {i}: simplification kind {k}")),
             });
         }

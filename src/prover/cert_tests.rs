@@ -322,3 +322,78 @@ fn cached_answers_never_cross_signatures() {
         "the Skolem constants are numbered per signature"
     );
 }
+
+/// `p(Y) | q(Y)` given after `~p(X) | q(X)` is active: subsumption
+/// resolution cuts `p(Y)` (the active clause subsumes `~p(Y) | q(Y)`),
+/// and `q(Y)` refutes `~q(a)`.
+const CUT: &str = "
+cnf(rule, axiom, ~p(X) | q(X)).
+cnf(fact, axiom, p(Y) | q(Y)).
+cnf(goal, negated_conjecture, ~q(a)).
+";
+
+fn cut_refutation(cut: bool) -> (CheckProblem, Refutation) {
+    let mut bank = TermBank::new();
+    let p = parse_str(&mut bank, CUT, "test.p", None).unwrap();
+    let inputs: Vec<InputClause> = p.clauses.iter().map(InputClause::parsed).collect();
+    let mut prover = Prover::new(ProverLimits::default());
+    prover.params.subsumption_resolution = cut;
+    let o = prover.refute(&bank, &inputs);
+    assert_eq!(prover.take_defects(), Vec::new());
+    let Verdict::Theorem { refutation } = o.verdict else {
+        panic!("expected a theorem, got {}", o.verdict.name());
+    };
+    let problem = CheckProblem {
+        axioms: inputs
+            .iter()
+            .map(|c| clause_to_tptp(&bank, &c.lits))
+            .collect(),
+        conjecture: None,
+    };
+    (problem, refutation)
+}
+
+fn cuts(r: &Refutation) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    for (k, s) in r.steps.iter().enumerate() {
+        for (j, u) in s.simps.iter().enumerate() {
+            if u.kind == "subsumption_resolution" {
+                out.push((k, j));
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn a_subsumption_resolution_step_checks_with_and_without_detail() {
+    let (problem, r) = cut_refutation(true);
+    let found = cuts(&r);
+    assert_eq!(found.len(), 1, "{r:?}");
+    let (k, j) = found[0];
+    assert!(r.steps[k].simps[j].lit.is_some());
+    assert!(check(&problem, &theorem(&r)).is_ok());
+    assert!(check(&problem, &theorem(&without_detail(&r))).is_ok());
+    // Off (the default), the same problem is refuted without the rule.
+    let (_, plain) = cut_refutation(false);
+    assert!(cuts(&plain).is_empty());
+}
+
+#[test]
+fn a_subsumption_resolution_by_a_clause_that_does_not_subsume_is_refused() {
+    let (problem, r) = cut_refutation(true);
+    let (k, j) = cuts(&r)[0];
+    // The negated conjecture `~q(a)` subsumes nothing with `p(Y)` negated.
+    let goal = r
+        .steps
+        .iter()
+        .find(|s| s.name.as_deref() == Some("goal"))
+        .unwrap()
+        .id;
+    let mut bad = r.clone();
+    bad.steps[k].simps[j].unit = Some(goal);
+    let e = check(&problem, &theorem(&bad)).unwrap_err();
+    assert!(e.message.contains("does not subsume"), "{e}");
+    // Without detail the checker finds no literal to cut.
+    assert!(check(&problem, &theorem(&without_detail(&bad))).is_err());
+}

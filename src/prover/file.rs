@@ -227,6 +227,25 @@ pub fn prove_file_with(
             );
         }
     }
+    // A weight limit below the problem's own clauses would drop inputs and
+    // leave the problem unprovable: the limit is at least twice the heaviest
+    // input clause (the 18-literal Horn clauses of TPTP's SYO problems weigh
+    // over 100).
+    let mut limits = limits;
+    if limits.max_clause_weight > 0 {
+        let weight = |c: &[Literal]| {
+            c.iter()
+                .map(|l| l.weight(&bank))
+                .fold(0u32, u32::saturating_add)
+        };
+        let heaviest = inputs
+            .iter()
+            .map(|c| weight(&c.lits))
+            .chain(conjecture.iter().map(|c| weight(&c.lits)))
+            .max()
+            .unwrap_or(0);
+        limits.max_clause_weight = limits.max_clause_weight.max(heaviest.saturating_mul(2));
+    }
     let start = Instant::now();
     let mut prover = Prover::new(limits);
     prover.params = params;
@@ -391,8 +410,16 @@ fn refute_scheduled(
     // one) and saturation parameters: a SInE slice without a goal,
     // selecting every axiom, or repeating what a slice of the same strategy
     // searched is dropped, and its share goes to the others in proportion.
-    let strategy =
-        |s: &schedule::Slice| (s.selection, s.clause_weight, s.goal_picks, s.weight_picks);
+    let strategy = |s: &schedule::Slice| {
+        (
+            s.selection,
+            s.clause_weight,
+            s.goal_picks,
+            s.weight_picks,
+            s.queues.clone(),
+            s.subsumption_resolution,
+        )
+    };
     let mut active: Vec<ActiveSlice> = Vec::new();
     for slice in &slices {
         let keep = match slice.sine_depth {
@@ -429,9 +456,24 @@ fn refute_scheduled(
             params: schedule::params_for(&prover.params, slice),
         });
     }
-    let total_share: u64 = active.iter().map(|a| u64::from(a.slice.share)).sum();
+    // Slices that stopped short of their budget undecided (out of rewrite
+    // work, or saturated but for clauses over the weight limit): a larger
+    // budget would repeat them step for step, so later rounds skip them.
+    let mut spent = vec![false; active.len()];
+    let mut round = 1u32;
     loop {
+        // The shares of the slices this round runs (a slice may start at a
+        // later round, `from_round`) divide the round's budget.
+        let runs = |a: &ActiveSlice<'_>| a.slice.from_round.unwrap_or(1) <= round;
+        let total_share: u64 = active
+            .iter()
+            .filter(|a| runs(a))
+            .map(|a| u64::from(a.slice.share))
+            .sum();
         for (i, a) in active.iter().enumerate() {
+            if spent[i] || !runs(a) {
+                continue;
+            }
             let given =
                 (budget.saturating_mul(u64::from(a.slice.share)) / total_share.max(1)).max(1);
             let whole = a.clauses.is_none();
@@ -466,18 +508,21 @@ fn refute_scheduled(
                 out.stats.generated = generated;
                 return Ok(out);
             }
+            spent[i] = out.stats.processed < given;
             if whole {
                 last = Some(out);
             }
         }
         let again = lim.schedule_growth > 1
             && prover.deadline.is_some()
-            && !crate::deadline::Deadline::reached(prover.deadline);
+            && !crate::deadline::Deadline::reached(prover.deadline)
+            && spent.iter().any(|s| !s);
         if !again {
             break;
         }
         budget = budget.saturating_mul(u64::from(lim.schedule_growth));
-        tracing::debug!("schedule round with {budget} given clauses");
+        round += 1;
+        tracing::debug!("schedule round {round} with {budget} given clauses");
     }
     let mut rest = last.expect("a checked schedule has a slice on every clause");
     rest.stats.processed = processed;
@@ -612,6 +657,23 @@ mod tests {
         let text = r.certificate_text().unwrap();
         assert!(text.starts_with("% SZS output start CNFRefutation for p1\n"));
         assert!(text.ends_with("% SZS output end CNFRefutation for p1\n"));
+    }
+
+    #[test]
+    fn inputs_heavier_than_the_weight_limit_are_kept() {
+        // An axiom of weight 122 against the prover's default limit of 100:
+        // the limit rises to twice the heaviest input, so the axiom is
+        // searched and the theorem proved.
+        let deep = |x: &str| format!("{}{x}{}", "f(".repeat(120), ")".repeat(120));
+        let text = format!(
+            "cnf(a, axiom, p({})).\ncnf(b, conjecture, p({})).\n",
+            deep("X"),
+            deep("c")
+        );
+        assert!(ProverLimits::default().max_clause_weight < 122);
+        let r = decide(&text).unwrap();
+        assert_eq!(r.status, SzsStatus::Theorem);
+        assert!(matches!(r.checked, Ok(Checked::Refutation { .. })));
     }
 
     #[test]
@@ -766,6 +828,33 @@ mod tests {
         assert!(matches!(grown.checked, Ok(Checked::Refutation { .. })));
         assert!(grown.outcome.stats.processed > 2);
         assert_eq!(run(1, far).status, SzsStatus::ResourceOut);
+    }
+
+    /// Slices that stop short of their budget undecided would repeat
+    /// themselves in every later round: here each saturates without the
+    /// one clause over the literal limit (which the refutation needs), so
+    /// the rounds end at once with ResourceOut instead of running until
+    /// the deadline (which would answer Timeout).
+    #[test]
+    fn rounds_end_when_every_slice_stopped_short_of_its_budget() {
+        let n = 101;
+        let long: Vec<String> = (0..n).map(|i| format!("p{i}(a)")).collect();
+        let mut text = format!("cnf(long, axiom, {}).\n", long.join(" | "));
+        for i in 0..n {
+            text.push_str(&format!("cnf(u{i}, negated_conjecture, ~p{i}(a)).\n"));
+        }
+        let (_dir, path) = problem_file("long.p", &text);
+        let r = prove_file_with(
+            &path,
+            None,
+            &IncludePolicy::default(),
+            ProverLimits::default(),
+            Params::default(),
+            Some(crate::deadline::Deadline::after_secs(120.0)),
+        )
+        .unwrap();
+        assert_eq!(r.status, SzsStatus::ResourceOut);
+        assert!(!r.outcome.stats.timed_out);
     }
 
     /// The SInE slices: a goal that needs an axiom two trigger steps away

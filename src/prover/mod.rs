@@ -752,6 +752,7 @@ fn locate(sat: &Saturator, step: SimpStep, d: &SimpDetail, u: &mut SimpUse) {
             u.subst = Some(subst);
         }
         (SimpStep::SimplifyReflect(_), SimpDetail::Reflect { lit })
+        | (SimpStep::SubsumptionResolution(_), SimpDetail::Cut { lit })
         | (SimpStep::DistinctValues, SimpDetail::Distinct { lit }) => u.lit = Some(*lit),
         _ => {}
     }

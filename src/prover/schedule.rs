@@ -16,8 +16,9 @@
 //! `[prover] schedule_table` names another file in the same format.
 
 use crate::saturation::auto::{self, Features};
-use crate::saturation::{ClauseWeight, LiteralSelection};
+use crate::saturation::{ClauseWeight, LiteralSelection, QueueSpec};
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::OnceLock;
 
@@ -45,6 +46,24 @@ pub struct Slice {
     /// an earlier slice of the same strategy searched.
     #[serde(default)]
     pub sine_depth: Option<u32>,
+    /// The passive queue mix of this slice, by name from the table's
+    /// `[queues]` (`[saturation] queues`); unset = the configured queues.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub queues: Option<String>,
+    /// The queues `queues` names, filled in when the table is read.
+    #[serde(skip)]
+    pub mix: Vec<QueueSpec>,
+    /// Contextual subsumption resolution on given clauses
+    /// (`[saturation] subsumption_resolution`; unset = the configured value).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub subsumption_resolution: Option<bool>,
+    /// The first round of the schedule this slice runs in (unset: 1). Under
+    /// `--cpu-limit` each round has `schedule_growth` times the budget of
+    /// the one before; a slice that only pays off with room to search can
+    /// wait for a later round, so that at the default budget (one round)
+    /// the slices that run get the whole of it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub from_round: Option<u32>,
     /// Percent of the round's given-clause budget.
     pub share: u32,
 }
@@ -74,6 +93,9 @@ pub struct Entry {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Table {
+    /// Named passive queue mixes that slices refer to (`queues = "NAME"`).
+    #[serde(default)]
+    pub queues: BTreeMap<String, Vec<QueueSpec>>,
     /// The entries, most specific first.
     pub schedule: Vec<Entry>,
 }
@@ -110,7 +132,7 @@ pub enum TableError {
 impl Table {
     /// Parses and checks a table; `path` names it in errors.
     pub fn parse(text: &str, path: &str) -> Result<Table, TableError> {
-        let t: Table = toml::from_str(text).map_err(|e| TableError::Parse {
+        let mut t: Table = toml::from_str(text).map_err(|e| TableError::Parse {
             path: path.to_string(),
             message: e.to_string(),
         })?;
@@ -127,6 +149,25 @@ impl Table {
             "horn-equational",
             "non-horn-equational",
         ];
+        for (name, mix) in &t.queues {
+            if mix.is_empty() || mix.iter().any(|q| q.ratio == 0) || mix.len() > 255 {
+                return Err(invalid(format!(
+                    "queue mix {name:?} needs 1 to 255 queues, each with a positive ratio"
+                )));
+            }
+        }
+        for (i, e) in t.schedule.iter_mut().enumerate() {
+            for s in e.slices.iter_mut() {
+                if let Some(name) = &s.queues {
+                    s.mix = t.queues.get(name).cloned().ok_or_else(|| {
+                        invalid(format!(
+                            "schedule entry {} names the queue mix {name:?}, which [queues] does not define",
+                            i + 1
+                        ))
+                    })?;
+                }
+            }
+        }
         for (i, e) in t.schedule.iter().enumerate() {
             if !classes.contains(&e.class.as_str()) {
                 return Err(invalid(format!(
@@ -147,9 +188,13 @@ impl Table {
                     e.class
                 )));
             }
-            if !e.slices.iter().any(|s| s.sine_depth.is_none()) {
+            if !e
+                .slices
+                .iter()
+                .any(|s| s.sine_depth.is_none() && s.from_round.unwrap_or(1) <= 1)
+            {
                 return Err(invalid(format!(
-                    "schedule entry {} ({}): no slice searches every clause, so the schedule could never end Saturated or find a model",
+                    "schedule entry {} ({}): no slice of the first round searches every clause, so the schedule could never end Saturated or find a model",
                     i + 1,
                     e.class
                 )));
@@ -204,6 +249,14 @@ pub fn params_for(base: &crate::saturation::Params, s: &Slice) -> crate::saturat
         clause_weight: s.clause_weight,
         goal_picks_per_age_pick: s.goal_picks,
         weight_picks_per_age_pick: s.weight_picks.unwrap_or(base.weight_picks_per_age_pick),
+        subsumption_resolution: s
+            .subsumption_resolution
+            .unwrap_or(base.subsumption_resolution),
+        queues: if s.queues.is_some() {
+            s.mix.clone()
+        } else {
+            base.queues.clone()
+        },
         ..base.clone()
     }
 }
@@ -223,6 +276,10 @@ pub fn configured(base: &crate::saturation::Params, f: &Features) -> Slice {
         goal_picks: base.goal_picks_per_age_pick,
         weight_picks: None,
         sine_depth: None,
+        queues: None,
+        mix: Vec::new(),
+        subsumption_resolution: None,
+        from_round: None,
         share: 100,
     }
 }
@@ -260,7 +317,7 @@ mod tests {
             ),
             (
                 "[[schedule]]\nclass = \"*\"\nslices = [{ selection = \"none\", clause_weight = \"symbols\", sine_depth = 1, share = 100 }]\n",
-                "no slice searches every clause",
+                "searches every clause",
             ),
             (
                 "[[schedule]]\nclass = \"unit\"\nslices = [{ selection = \"none\", clause_weight = \"symbols\", share = 100 }]\n",
@@ -271,11 +328,54 @@ mod tests {
                 "expected one of",
             ),
             ("[[schedule]]\nclass = \"*\"\nslicez = 1\n", "unknown field"),
+            (
+                "[[schedule]]\nclass = \"*\"\nslices = [{ selection = \"none\", clause_weight = \"symbols\", queues = \"mix\", share = 100 }]\n",
+                "does not define",
+            ),
+            (
+                "[queues]\nmix = [{ ratio = 0 }]\n[[schedule]]\nclass = \"*\"\nslices = [{ selection = \"none\", clause_weight = \"symbols\", share = 100 }]\n",
+                "positive ratio",
+            ),
         ];
         for (text, want) in bad {
             let e = Table::parse(text, "t.toml").unwrap_err().to_string();
             assert!(e.starts_with("t.toml: ") && e.contains(want), "{e}");
         }
+    }
+
+    #[test]
+    fn a_slice_takes_its_named_queue_mix_and_cutting() {
+        let t = Table::parse(
+            r#"
+[queues]
+mix = [{ ratio = 2, priority = "goal", weight = { conjecture_percent = 10 } }, { ratio = 1 }]
+
+[[schedule]]
+class = "*"
+slices = [
+  { selection = "none", clause_weight = "symbols", queues = "mix", subsumption_resolution = true, share = 50 },
+  { selection = "none", clause_weight = "symbols", share = 50 },
+]
+"#,
+            "t.toml",
+        )
+        .unwrap();
+        let base = crate::saturation::Params::default();
+        let slices = &t.schedule[0].slices;
+        let mixed = params_for(&base, &slices[0]);
+        assert_eq!(mixed.queues.len(), 2);
+        assert_eq!(mixed.queues[0].ratio, 2);
+        assert_eq!(
+            mixed.queues[0]
+                .weight
+                .as_ref()
+                .map(|w| w.conjecture_percent),
+            Some(10)
+        );
+        assert!(mixed.queues[1].weight.is_none());
+        assert!(mixed.subsumption_resolution);
+        let plain = params_for(&base, &slices[1]);
+        assert!(plain.queues.is_empty() && !plain.subsumption_resolution);
     }
 
     #[test]

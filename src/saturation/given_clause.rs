@@ -12,7 +12,9 @@
 
 use super::active::ActiveSet;
 use super::auto::{self, Features};
-use super::params::{ClauseWeight, DEPTH_PENALTY, LENGTH_PENALTY, Params};
+use super::params::{
+    ClauseWeight, DEPTH_PENALTY, LENGTH_PENALTY, Params, QueuePriority, QueueSpec, SymbolWeight,
+};
 use super::passive::Passive;
 use super::rules::demodulation::NfCache;
 use super::rules::{Conclusion, Infer, generate_all};
@@ -82,6 +84,9 @@ pub struct Stats {
     pub rewrites: u64,
     /// Literals deleted by simplify-reflect.
     pub reflect_deletions: u64,
+    /// Literals deleted by subsumption resolution.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub subsumption_cuts: u64,
     /// Clauses (conclusions and inputs) dropped for exceeding the weight limit.
     pub too_heavy: u64,
     /// Clauses (conclusions and inputs) dropped for exceeding the literal
@@ -150,6 +155,12 @@ pub struct Saturator {
     scratch: bumpalo::Bump,
 }
 
+/// Serde skip test: zero counters of optional features are left out, so
+/// the statistics of runs without them read as before.
+fn is_zero(n: &u64) -> bool {
+    *n == 0
+}
+
 /// A clause's weight, saturating instead of wrapping (terms that double at
 /// each step reach any weight).
 fn saturating_weight(bank: &TermBank, lits: &[Literal]) -> u32 {
@@ -203,6 +214,77 @@ fn refined_weight(bank: &TermBank, lits: &[Literal], conj: &[bool]) -> u32 {
     sum.saturating_add(heaviest)
 }
 
+/// The passive queues `params` asks for: a mix, or the weight, age and
+/// goal queues.
+fn new_passive(params: &Params) -> Passive {
+    if params.queues.is_empty() {
+        Passive::with_goal_queue(
+            params.weight_picks_per_age_pick,
+            params.goal_picks_per_age_pick,
+        )
+    } else {
+        let ratios: Vec<u32> = params.queues.iter().map(|q| q.ratio).collect();
+        Passive::with_mix(&ratios)
+    }
+}
+
+/// Keys past this are clamped (the priority class sits above it).
+const MIX_WEIGHT_CAP: u64 = (1 << 40) - 1;
+
+/// A clause's key in a mix queue: its priority class (0 first) above its
+/// weight; 0 for a first-in-first-out queue (the entry order breaks ties).
+fn mix_key(bank: &TermBank, lits: &[Literal], goal: bool, q: &QueueSpec, conj: &[bool]) -> u64 {
+    let Some(w) = &q.weight else { return 0 };
+    let class = match q.priority {
+        QueuePriority::None => 0,
+        QueuePriority::Goal => u64::from(!goal),
+        QueuePriority::NonGoal => u64::from(!lits.iter().any(|l| l.pos)),
+    };
+    (class << 40) | symbol_weight(bank, lits, w, conj).min(MIX_WEIGHT_CAP)
+}
+
+/// [`SymbolWeight`] of a clause, in hundredths.
+fn symbol_weight(bank: &TermBank, lits: &[Literal], w: &SymbolWeight, conj: &[bool]) -> u64 {
+    fn term(bank: &TermBank, t: crate::logic::TermId, w: &SymbolWeight, conj: &[bool]) -> u64 {
+        match bank.head(t) {
+            crate::logic::Head::Var(_) => u64::from(w.variable) * 100,
+            crate::logic::Head::Sym(f) => {
+                let pct = if conj.get(f.index()).copied().unwrap_or(false) {
+                    w.conjecture_percent
+                } else {
+                    100
+                };
+                bank.args(t)
+                    .iter()
+                    .map(|&a| term(bank, a, w, conj))
+                    .fold(u64::from(w.function) * u64::from(pct), u64::saturating_add)
+            }
+        }
+    }
+    let mut sum = 0u64;
+    let mut heaviest = 0u64;
+    for l in lits {
+        let a = term(bank, l.lhs, w, conj);
+        let b = if l.is_equational(bank) {
+            term(bank, l.rhs, w, conj)
+        } else {
+            0
+        };
+        let mut lw = a
+            .max(b)
+            .saturating_mul(u64::from(w.max_term_percent))
+            .saturating_add(a.min(b).saturating_mul(100))
+            / 100;
+        if l.pos {
+            lw = lw.saturating_mul(u64::from(w.positive_percent)) / 100;
+        }
+        sum = sum.saturating_add(lw);
+        heaviest = heaviest.max(lw);
+    }
+    let extra = heaviest.saturating_mul(u64::from(w.max_literal_percent)) / 100;
+    sum.saturating_add(extra).saturating_sub(heaviest)
+}
+
 /// Depth of a term: 0 for variables and constants.
 fn depth(bank: &TermBank, t: crate::logic::TermId) -> u32 {
     bank.args(t)
@@ -244,10 +326,7 @@ pub fn symbol_frequencies<'a>(
 impl Saturator {
     /// A run over `bank` with ordering `kbo`. Add input with [`Self::add_input`].
     pub fn new(bank: TermBank, kbo: Kbo, params: Params) -> Self {
-        let passive = Passive::with_goal_queue(
-            params.weight_picks_per_age_pick,
-            params.goal_picks_per_age_pick,
-        );
+        let passive = new_passive(&params);
         Saturator {
             bank,
             kbo,
@@ -343,8 +422,7 @@ impl Saturator {
             self.store.set_state(id, State::Deleted);
         } else {
             self.remember(id);
-            let weight = self.queue_weight(weight, goal);
-            self.passive.push_entry(id, weight, goal);
+            self.enqueue(id, weight, goal);
             self.passive_live += 1;
             if empty && self.empty.is_none() {
                 self.empty = Some(id);
@@ -370,10 +448,7 @@ impl Saturator {
     /// the caller's to set (`params.limits`) before [`Saturator::run`].
     pub fn next_round(&mut self, carried: &[ClauseId]) {
         self.active = ActiveSet::new();
-        self.passive = Passive::with_goal_queue(
-            self.params.weight_picks_per_age_pick,
-            self.params.goal_picks_per_age_pick,
-        );
+        self.passive = new_passive(&self.params);
         self.passive_live = 0;
         self.seen = HashTable::new();
         self.nf_cache.clear();
@@ -393,8 +468,8 @@ impl Saturator {
             self.store.set_state(id, State::Passive);
             self.remember(id);
             let goal = self.goal[id.index()];
-            let weight = self.queue_weight(self.clause_weight(&clause.lits), goal);
-            self.passive.push_entry(id, weight, goal);
+            let weight = self.clause_weight(&clause.lits);
+            self.enqueue(id, weight, goal);
             self.passive_live += 1;
         }
     }
@@ -466,6 +541,25 @@ impl Saturator {
                     .saturating_add(LENGTH_PENALTY.saturating_mul(extra))
             }
             ClauseWeight::Refined => refined_weight(&self.bank, lits, &self.conjecture_symbols),
+        }
+    }
+
+    /// Queues an entry for the kept clause `id` (whose `clause_weight` is
+    /// `weight`): in the weight, age and goal queues, or with one key per
+    /// queue of the mix (`params.queues`).
+    pub(super) fn enqueue(&mut self, id: ClauseId, weight: u32, goal: bool) {
+        if self.passive.is_mix() {
+            let lits = &self.store.clause(id).lits;
+            let keys: SmallVec<[u64; 8]> = self
+                .params
+                .queues
+                .iter()
+                .map(|q| mix_key(&self.bank, lits, goal, q, &self.conjecture_symbols))
+                .collect();
+            self.passive.push_keyed(id, &keys);
+        } else {
+            let weight = self.queue_weight(weight, goal);
+            self.passive.push_entry(id, weight, goal);
         }
     }
 

@@ -135,6 +135,78 @@ pub enum ClauseWeight {
     Refined,
 }
 
+/// One queue of a given-clause selection mix ([`Params::queues`]): a
+/// priority class first, then a weight, as E's clause evaluation functions
+/// (S. Schulz, "E – a brainiac theorem prover", AI Communications 15, 2002:
+/// a priority function and a weight function per queue, the queues picked
+/// from in turn at fixed ratios).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct QueueSpec {
+    /// Picks from this queue per cycle (at least 1).
+    pub ratio: u32,
+    /// The clauses this queue takes first, whatever their weight.
+    #[serde(default)]
+    pub priority: QueuePriority,
+    /// The weight within a priority class; unset = first in, first out.
+    #[serde(default)]
+    pub weight: Option<SymbolWeight>,
+}
+
+/// The priority class of a queue ([`QueueSpec::priority`]).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum QueuePriority {
+    /// One class: the weight alone orders.
+    #[default]
+    None,
+    /// Clauses descending from a `negated_conjecture` input first (a
+    /// set-of-support preference; E's `SimulateSOS`).
+    Goal,
+    /// Clauses with a positive literal first (E's `PreferNonGoals`: a goal
+    /// there is an all-negative clause).
+    NonGoal,
+}
+
+/// A symbol-counting weight with E's refinements
+/// (`ConjectureRelativeSymbolWeight`, `Refinedweight`): each function or
+/// predicate symbol occurrence weighs `function`, each variable occurrence
+/// `variable`; a symbol of a `negated_conjecture` input weighs
+/// `conjecture_percent` percent of that; in each literal the heavier side
+/// counts `max_term_percent` percent, a positive literal
+/// `positive_percent` percent, and the heaviest literal of the clause
+/// `max_literal_percent` percent. Integer arithmetic in hundredths.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct SymbolWeight {
+    /// Weight of a function or predicate symbol occurrence.
+    pub function: u32,
+    /// Weight of a variable occurrence.
+    pub variable: u32,
+    /// Percent of its weight a symbol of the negated conjecture keeps
+    /// (100 = no preference; ignored without a negated conjecture).
+    pub conjecture_percent: u32,
+    /// Percent for the heavier side of each literal.
+    pub max_term_percent: u32,
+    /// Percent for the heaviest literal of the clause.
+    pub max_literal_percent: u32,
+    /// Percent for positive literals.
+    pub positive_percent: u32,
+}
+
+impl Default for SymbolWeight {
+    fn default() -> Self {
+        SymbolWeight {
+            function: 1,
+            variable: 1,
+            conjecture_percent: 100,
+            max_term_percent: 100,
+            max_literal_percent: 100,
+            positive_percent: 100,
+        }
+    }
+}
+
 /// Weight added per level of term depth by [`ClauseWeight::DepthLength`].
 pub const DEPTH_PENALTY: u32 = 2;
 /// Weight added per literal beyond the first by [`ClauseWeight::DepthLength`].
@@ -182,6 +254,12 @@ pub struct Params {
     /// `max_clause_weight`. `None` keeps everything. Bounds the inferences
     /// of one clause (factoring is quadratic in its literals).
     pub max_clause_literals: Option<u32>,
+    /// A mix of passive queues picked from in turn, each with its own
+    /// priority and weight ([`QueueSpec`]). Empty (the default): the weight
+    /// queue of `clause_weight`, the age queue and the goal queue at the
+    /// ratios above. Not written when empty, as `subsumption_resolution`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub queues: Vec<QueueSpec>,
     /// Goal-directed selection: the queue weight of clauses that do not
     /// descend from a `negated_conjecture` input is multiplied by this
     /// (1 = off). Fairness is kept by the age queue.
@@ -193,6 +271,18 @@ pub struct Params {
     /// makes `max_processed` count what E's `--processed-clauses-limit`
     /// counts. Off: a duplicate is dropped and never selected.
     pub requeue_duplicates: bool,
+    /// Contextual subsumption resolution on given clauses (E's
+    /// `--forward-context-sr`; Bachmair and Ganzinger's contextual
+    /// rewriting, as literal cutting): a literal `L` of the selected clause
+    /// `L ∨ R` is deleted when an active clause subsumes `¬L ∨ R`. Sound
+    /// (resolving the two gives `R`) and a simplification (`R` subsumes the
+    /// clause). On long Horn clauses whose conditions the active set already
+    /// decides it cuts what resolution would derive one literal at a time.
+    /// Off by default: dataset runs keep the calculus their rows were
+    /// certified with; the prover's schedule turns it on per slice. Not
+    /// written when off, so configurations from before it hash as before.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub subsumption_resolution: bool,
     /// Keep, per record, the conclusion before simplification and where
     /// each simplification acted ([`crate::saturation::store::Detail`]), so
     /// that certificates can be replayed without search. Off: nothing extra
@@ -273,8 +363,10 @@ impl Default for Params {
             simplify_new_clauses: true,
             max_clause_weight: Some(DEFAULT_MAX_CLAUSE_WEIGHT),
             max_clause_literals: Some(DEFAULT_MAX_CLAUSE_LITERALS),
+            queues: Vec::new(),
             non_goal_weight_factor: 1,
             requeue_duplicates: true,
+            subsumption_resolution: false,
             record_simp_detail: false,
             iterate: Iterate::default(),
         }

@@ -27,6 +27,11 @@ pub struct Passive {
     weight_picks: u32,
     goal_picks: u32,
     counter: u64,
+    /// A queue mix ([`Passive::with_mix`]): one heap per queue, keyed by
+    /// (key, entry), and the cycle of queue indices, each repeated by its
+    /// ratio.
+    mix: Vec<BinaryHeap<Reverse<(u64, u32)>>>,
+    mix_cycle: Vec<u8>,
 }
 
 impl Passive {
@@ -46,6 +51,60 @@ impl Passive {
             goal_picks,
             ..Default::default()
         }
+    }
+
+    /// Empty queues of a mix: queue `i` is picked `ratios[i]` times per
+    /// cycle, in order; entries come with one key per queue
+    /// ([`Passive::push_keyed`]), smaller first, ties to the older entry.
+    /// At most 255 queues.
+    pub fn with_mix(ratios: &[u32]) -> Self {
+        let mut mix_cycle = Vec::new();
+        for (i, &r) in ratios.iter().enumerate().take(255) {
+            for _ in 0..r.max(1) {
+                mix_cycle.push(i as u8);
+            }
+        }
+        Passive {
+            mix: ratios.iter().take(255).map(|_| BinaryHeap::new()).collect(),
+            mix_cycle,
+            ..Default::default()
+        }
+    }
+
+    /// True for the queues of [`Passive::with_mix`].
+    pub fn is_mix(&self) -> bool {
+        !self.mix.is_empty()
+    }
+
+    /// Adds an entry to a mix with its key in each queue (as many keys as
+    /// queues).
+    pub fn push_keyed(&mut self, id: ClauseId, keys: &[u64]) {
+        debug_assert_eq!(keys.len(), self.mix.len());
+        let e = self.entries.len() as u32;
+        self.entries.push(id);
+        self.taken.push(false);
+        for (q, &k) in self.mix.iter_mut().zip(keys) {
+            q.push(Reverse((k, e)));
+        }
+        self.by_age.push_back(e);
+    }
+
+    fn pop_mix(&mut self) -> Option<ClauseId> {
+        let slot = (self.counter % self.mix_cycle.len() as u64) as usize;
+        self.counter = self.counter.wrapping_add(1);
+        let first = self.mix_cycle[slot] as usize;
+        // Every queue holds every entry: when the chosen one is exhausted,
+        // so are the others.
+        let n = self.mix.len();
+        for k in 0..n {
+            let q = &mut self.mix[(first + k) % n];
+            while let Some(Reverse((_, e))) = q.pop() {
+                if !std::mem::replace(&mut self.taken[e as usize], true) {
+                    return Some(self.entries[e as usize]);
+                }
+            }
+        }
+        None
     }
 
     /// Adds an entry for a clause with its selection weight.
@@ -69,6 +128,9 @@ impl Passive {
     /// is left. Ties in weight go to the older entry. A pick whose queue is
     /// empty falls back to the weight queue, then to the age queue.
     pub fn pop(&mut self) -> Option<ClauseId> {
+        if self.is_mix() {
+            return self.pop_mix();
+        }
         self.counter = self.counter.wrapping_add(1);
         // In u64: the cycle length cannot wrap to a zero divisor.
         let goal = u64::from(self.goal_picks);
@@ -177,6 +239,20 @@ mod tests {
         }
         let drain = |p: &mut Passive| std::iter::from_fn(|| p.pop()).collect::<Vec<_>>();
         assert_eq!(drain(&mut a), drain(&mut b));
+    }
+
+    #[test]
+    fn a_mix_picks_its_queues_in_turn_by_ratio() {
+        // Queue 0 (ratio 2) orders by key, queue 1 (ratio 1) by age.
+        let mut p = Passive::with_mix(&[2, 1]);
+        for (i, k) in [9, 1, 5, 3, 7].into_iter().enumerate() {
+            p.push_keyed(ClauseId(i as u32), &[k, 0]);
+        }
+        let order: Vec<u32> = std::iter::from_fn(|| p.pop()).map(|c| c.0).collect();
+        // Cycle: queue 0, queue 0, queue 1, again -- key 1 (entry 1), key 3
+        // (entry 3), the oldest (entry 0), key 5 (entry 2), key 7 (entry 4).
+        assert_eq!(order, vec![1, 3, 0, 2, 4]);
+        assert!(p.is_empty());
     }
 
     #[test]

@@ -78,6 +78,10 @@ pub enum SimpStep {
     Rewrite(ClauseId),
     /// Deletion of a literal contradicted by an instance of the unit clause.
     SimplifyReflect(ClauseId),
+    /// Contextual subsumption resolution (contextual literal cutting): a
+    /// literal `L` of `L ∨ R` is deleted when the clause subsumes `¬L ∨ R`
+    /// (resolving the two gives `R`).
+    SubsumptionResolution(ClauseId),
     /// Deletion of trivial disequations `s != s`.
     TrivialDisequation,
     /// Deletion of an equation `v1 = v2` between two distinct objects or
@@ -91,15 +95,18 @@ impl SimpStep {
         match self {
             SimpStep::Rewrite(_) => "rewrite",
             SimpStep::SimplifyReflect(_) => "simplify_reflect",
+            SimpStep::SubsumptionResolution(_) => "subsumption_resolution",
             SimpStep::TrivialDisequation => "trivial_disequation",
             SimpStep::DistinctValues => "distinct_values",
         }
     }
 
-    /// The unit clause used, if any.
+    /// The clause used (a unit but for subsumption resolution), if any.
     pub fn partner(self) -> Option<ClauseId> {
         match self {
-            SimpStep::Rewrite(c) | SimpStep::SimplifyReflect(c) => Some(c),
+            SimpStep::Rewrite(c)
+            | SimpStep::SimplifyReflect(c)
+            | SimpStep::SubsumptionResolution(c) => Some(c),
             SimpStep::TrivialDisequation | SimpStep::DistinctValues => None,
         }
     }
@@ -128,6 +135,11 @@ pub enum SimpDetail {
     },
     /// Deletion of the literal at `lit` by simplify-reflect.
     Reflect {
+        /// Literal index.
+        lit: u32,
+    },
+    /// Deletion of the literal at `lit` by subsumption resolution.
+    Cut {
         /// Literal index.
         lit: u32,
     },

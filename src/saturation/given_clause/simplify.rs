@@ -135,8 +135,7 @@ impl Saturator {
         if let Some(first) = self.find_duplicate(&clause.lits) {
             self.stats.duplicates += 1;
             if self.params.requeue_duplicates {
-                let weight = self.queue_weight(weight, goal);
-                self.passive.push_entry(first, weight, goal);
+                self.enqueue(first, weight, goal);
             }
             return None;
         }
@@ -151,8 +150,7 @@ impl Saturator {
         self.goal.push(goal);
         self.stats.kept += 1;
         self.remember(id);
-        let weight = self.queue_weight(weight, goal);
-        self.passive.push_entry(id, weight, goal);
+        self.enqueue(id, weight, goal);
         self.passive_live += 1;
         if empty && self.empty.is_none() {
             self.empty = Some(id);
@@ -182,6 +180,9 @@ impl Saturator {
             None,
             detail.as_mut().map(|d| &mut d.steps),
         );
+        if self.params.subsumption_resolution {
+            self.cut_literals(&mut lits, &mut simps, detail.as_mut().map(|d| &mut d.steps));
+        }
         if simps.is_empty() {
             return Some(given);
         }
@@ -207,6 +208,52 @@ impl Saturator {
         self.stats.kept += 1;
         self.remember(id);
         Some(id)
+    }
+
+    /// Contextual subsumption resolution: deletes each literal `L` of
+    /// `L ∨ R` for which an active clause of two literals or more subsumes
+    /// `¬L ∨ R` (a unit that does is simplify-reflect, already applied), and
+    /// records the step with that clause. After a deletion the same position
+    /// is tried again, since the shorter clause may admit further cuts.
+    pub(super) fn cut_literals(
+        &mut self,
+        lits: &mut Vec<Literal>,
+        simps: &mut Vec<SimpStep>,
+        mut detail: Option<&mut Vec<SimpDetail>>,
+    ) {
+        if lits.len() < 2 {
+            return;
+        }
+        let mut i = 0;
+        while i < lits.len() && lits.len() >= 2 {
+            let mut flipped = lits.clone();
+            flipped[i].pos = !flipped[i].pos;
+            let c = Clause {
+                lits: flipped.into_boxed_slice(),
+            };
+            let fv = feature_vector(&self.bank, &c);
+            let (bank, store, matcher) = (&self.bank, &self.store, &mut self.matcher);
+            let mut cutter = None;
+            self.active.fv.subsumer_candidates(&fv, &mut |d| {
+                let dc = store.clause(d);
+                if dc.len() > 1 && subsumes(bank, matcher, dc, &c) {
+                    cutter = Some(d);
+                    return false;
+                }
+                true
+            });
+            match cutter {
+                Some(d) => {
+                    simps.push(SimpStep::SubsumptionResolution(d));
+                    if let Some(steps) = detail.as_deref_mut() {
+                        steps.push(SimpDetail::Cut { lit: i as u32 });
+                    }
+                    lits.remove(i);
+                    self.stats.subsumption_cuts += 1;
+                }
+                None => i += 1,
+            }
+        }
     }
 
     /// True if an active clause subsumes `c`. Unit subsumers are looked up

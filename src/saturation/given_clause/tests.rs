@@ -406,3 +406,81 @@ fn the_refined_weight_penalises_lopsided_literals() {
     let gl = |i: usize| g.store.clause(ClauseId(i as u32)).lits.to_vec();
     assert!(g.clause_weight(&gl(0)) < g.clause_weight(&gl(1)));
 }
+
+#[test]
+fn subsumption_resolution_cuts_the_given_clause() {
+    // `p(Y) | q(Y)` is given after `~p(X) | q(X)`: the active clause
+    // subsumes `~p(Y) | q(Y)`, so `p(Y)` is cut and `q(Y)` meets `~q(a)`.
+    let text = "cnf(r, axiom, ~p(X) | q(X)).\ncnf(f, axiom, p(Y) | q(Y)).\ncnf(g, axiom, ~q(a)).\n";
+    let mut params = Params {
+        subsumption_resolution: true,
+        ..Params::default()
+    };
+    params.limits.max_processed = Some(100);
+    let s = run_with(text, params.clone());
+    assert!(s.empty_clause().is_some());
+    assert_eq!(s.stats.subsumption_cuts, 1);
+    let cut = s
+        .store
+        .records()
+        .iter()
+        .find(|r| {
+            r.simps
+                .iter()
+                .any(|x| matches!(x, SimpStep::SubsumptionResolution(_)))
+        })
+        .expect("a record made by the cut");
+    assert_eq!(cut.clause.lits.len(), 1);
+    // Off, nothing is cut.
+    params.subsumption_resolution = false;
+    let plain = run_with(text, params);
+    assert_eq!(plain.stats.subsumption_cuts, 0);
+}
+
+#[test]
+fn mix_weights_follow_their_multipliers() {
+    // p(f(X), a) with a and p the goal's symbols: p, f, X, a.
+    let mut bank = TermBank::new();
+    let p = parse_str(&mut bank, "cnf(c, axiom, p(f(X),a)).\n", "t.p", None).unwrap();
+    let lits = p.clauses[0].lits.clone();
+    let pa = bank
+        .sig
+        .lookup("p", 2, crate::logic::SymbolKind::Predicate)
+        .unwrap();
+    let a = bank
+        .sig
+        .lookup("a", 0, crate::logic::SymbolKind::Function)
+        .unwrap();
+    let mut conj = vec![false; bank.sig.len()];
+    conj[pa.index()] = true;
+    conj[a.index()] = true;
+    let plain = SymbolWeight::default();
+    assert_eq!(symbol_weight(&bank, &lits, &plain, &[]), 400);
+    let relative = SymbolWeight {
+        conjecture_percent: 50,
+        ..SymbolWeight::default()
+    };
+    // p and a at half weight: 50 + 100 + 100 + 50.
+    assert_eq!(symbol_weight(&bank, &lits, &relative, &conj), 300);
+    let positive = SymbolWeight {
+        positive_percent: 150,
+        ..SymbolWeight::default()
+    };
+    assert_eq!(symbol_weight(&bank, &lits, &positive, &[]), 600);
+    // The priority class sits above every weight.
+    let goal_first = QueueSpec {
+        ratio: 1,
+        priority: QueuePriority::Goal,
+        weight: Some(plain),
+    };
+    assert!(
+        mix_key(&bank, &lits, true, &goal_first, &[]) + (1 << 39)
+            < mix_key(&bank, &lits, false, &goal_first, &[])
+    );
+    let fifo = QueueSpec {
+        ratio: 1,
+        priority: QueuePriority::None,
+        weight: None,
+    };
+    assert_eq!(mix_key(&bank, &lits, false, &fifo, &[]), 0);
+}
