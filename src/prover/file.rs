@@ -230,9 +230,11 @@ pub fn prove_file_with(
     // A weight limit below the problem's own clauses would drop inputs and
     // leave the problem unprovable: the limit is at least twice the heaviest
     // input clause (the 18-literal Horn clauses of TPTP's SYO problems weigh
-    // over 100).
+    // over 100), up to the saturation's own limit (`[saturation]
+    // max_clause_weight`), past which clauses are too large to search.
     let mut limits = limits;
     if limits.max_clause_weight > 0 {
+        let ceiling = params.max_clause_weight.unwrap_or(u32::MAX);
         let weight = |c: &[Literal]| {
             c.iter()
                 .map(|l| l.weight(&bank))
@@ -244,7 +246,9 @@ pub fn prove_file_with(
             .chain(conjecture.iter().map(|c| weight(&c.lits)))
             .max()
             .unwrap_or(0);
-        limits.max_clause_weight = limits.max_clause_weight.max(heaviest.saturating_mul(2));
+        limits.max_clause_weight = limits
+            .max_clause_weight
+            .max(heaviest.saturating_mul(2).min(ceiling));
     }
     let start = Instant::now();
     let mut prover = Prover::new(limits);
