@@ -45,6 +45,21 @@ pub(super) fn subsets(n: usize, s: usize) -> Vec<u32> {
     out
 }
 
+/// The number of `s`-element subsets of `n` (`subsets(n, s).len()`,
+/// without listing them), saturating.
+pub(super) fn binomial(n: usize, s: usize) -> u64 {
+    if s > n {
+        return 0;
+    }
+    let s = s.min(n - s) as u64;
+    let mut c = 1u64;
+    for i in 0..s {
+        // Exact at each step: c * (n - i) is divisible by i + 1.
+        c = c.saturating_mul(n as u64 - i) / (i + 1);
+    }
+    c
+}
+
 /// The pool clauses of `mask`.
 fn subset(pool: &[Vec<Literal>], mask: u32) -> Vec<&[Literal]> {
     indices(mask)
@@ -161,8 +176,8 @@ fn search<'m>(
     // Only where it can save calls: with |M| subsets or fewer one below M
     // (level 1: a pool of 4, M of 2), classifying them costs no more.
     let m = required.count_ones() as usize;
-    let below = subsets(pool.len(), m.saturating_sub(1)).len();
-    let top_down = if below > m { required } else { 0 };
+    let below = binomial(pool.len(), m.saturating_sub(1));
+    let top_down = if below > m as u64 { required } else { 0 };
     for q in indices(top_down) {
         let mask = full & !(1u32 << q);
         if st.covers.iter().any(|(sat, _)| mask & !sat == 0) {

@@ -65,6 +65,16 @@ fn subsets_enumerates_each_combination_once() {
 }
 
 #[test]
+fn binomial_counts_what_subsets_lists() {
+    for n in 0..=12 {
+        for s in 0..=n + 1 {
+            assert_eq!(binomial(n, s), subsets(n, s).len() as u64, "{n} choose {s}");
+        }
+    }
+    assert_eq!(binomial(30, 15), 155_117_520);
+}
+
+#[test]
 fn generated_instances_verify_and_score() {
     let g = graph(SETS, 600);
     let cfg = TasksConfig::default();
