@@ -31,6 +31,7 @@ def generate(
     split_by: str | None = None,
     split: Sequence[int] | None = None,
     stage: str = "all",
+    problems: bool = False,
 ) -> dict[str, Any]: ...
 def plan(
     *,
@@ -40,6 +41,7 @@ def plan(
     count: int | None = None,
     levels: int | str | Sequence[int] | None = None,
     seed: int | None = None,
+    problems: bool = False,
 ) -> dict[str, Any]: ...
 def merge(out: str | os.PathLike[str], dirs: Sequence[str | os.PathLike[str]]) -> dict[str, Any]: ...
 def configs() -> list[dict[str, Any]]: ...

@@ -120,13 +120,15 @@ def run(
     format: str | None = None,
     split_by: str | None = None,
     split: Sequence[int] | None = None,
+    problems: bool = False,
     log: Any = None,
 ) -> dict[str, Any]:
     """Generate a domain dataset on Ray; returns a summary dict.
 
     ``domain``, ``config``, ``tptp``, ``count``, ``levels``, ``seed`` and the
     ``[dataset]`` overrides (``answer_format``, ``trace``, ``format``,
-    ``split_by``, ``split``) are those of ``saturate.generate``. ``shards``
+    ``split_by``, ``split``) and ``problems`` (each problem file of the
+    domains as a theory) are those of ``saturate.generate``. ``shards``
     is the number of phase-2 tasks (default: the cluster's CPUs divided by
     ``cpus_per_task``, at most the run's units); each task runs
     ``cpus_per_task`` engine threads and reserves as many Ray CPUs.
@@ -154,7 +156,13 @@ def run(
         raise ValueError(f"max_retries must be at least 0, got {max_retries}")
     out = os.fspath(Path(out).absolute())
     plan = _native.plan(
-        domain=domain, config=config, tptp=tptp, count=count, levels=levels, seed=seed
+        domain=domain,
+        config=config,
+        tptp=tptp,
+        count=count,
+        levels=levels,
+        seed=seed,
+        problems=problems,
     )
     files, units, name = plan["files"], plan["units"], plan["name"]
     if units == 0:
@@ -177,9 +185,10 @@ def run(
         format=format,
         split_by=split_by,
         split=list(split) if split is not None else None,
+        problems=problems,
     )
-    # Phase 1 needs only what the artifacts depend on.
-    kw1 = {k: kw[k] for k in ("domain", "config", "tptp", "jobs")}
+    # Phase 1 needs only what the artifacts depend on (and which files).
+    kw1 = {k: kw[k] for k in ("domain", "config", "tptp", "jobs", "problems")}
     task = ray.remote(_stage_task).options(
         num_cpus=cpus_per_task, max_retries=max_retries, retry_exceptions=False
     )
@@ -254,6 +263,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--trace", action="store_true")
     p.add_argument("--format", choices=["parquet", "jsonl"])
     p.add_argument("--split-by", choices=["theorem", "source"])
+    p.add_argument(
+        "--problems", action="store_true", help="each problem file of the domains is a theory"
+    )
     a = p.parse_args(argv)
     try:
         summary = run(
@@ -272,6 +284,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             trace=a.trace,
             format=a.format,
             split_by=a.split_by,
+            problems=a.problems,
         )
     except ValueError as e:
         print(f"error: {e}", file=sys.stderr)

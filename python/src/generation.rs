@@ -161,7 +161,10 @@ pub(crate) fn domains_arg(v: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<String>>
 /// `stage` ("all", "saturate", "generate"; "tptp" only) runs both phases,
 /// phase 1 only (a saturation artifact per axiom file under
 /// `out/artifacts`; with `shard` "i/N", of every N-th file) or phase 2 only
-/// (from those artifacts), as `--stage` does.
+/// (from those artifacts), as `--stage` does. `problems=True` ("tptp"
+/// only) takes each problem file of the domains as a theory (its includes
+/// and its own axioms; `domain="ALL"` for every problem folder of `tptp`),
+/// as `--problems` does.
 ///
 /// Returns the run summary (the dataset's `summary.json`: rows written and
 /// requested, shortfall, duplicates, per-cell counts, audit failures) as
@@ -176,7 +179,7 @@ pub(crate) fn domains_arg(v: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<String>>
 /// saturation) and `saturation_seconds`; under stage "saturate" that is
 /// all it has besides `stage`, and `dataset` is None.
 #[pyfunction]
-#[pyo3(signature = (kind, out, *, domain=None, count=None, seed=None, levels=None, config=None, jobs=0, shard=None, tptp=None, answer_format=None, trace=false, format=None, split_by=None, split=None, stage="all"))]
+#[pyo3(signature = (kind, out, *, domain=None, count=None, seed=None, levels=None, config=None, jobs=0, shard=None, tptp=None, answer_format=None, trace=false, format=None, split_by=None, split=None, stage="all", problems=false))]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn generate<'py>(
     py: Python<'py>,
@@ -196,13 +199,16 @@ pub(crate) fn generate<'py>(
     split_by: Option<String>,
     split: Option<Vec<u32>>,
     stage: &str,
+    problems: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
     let kind = family(kind).map_err(run_error)?;
     let domains = domains_arg(domain)?;
     let stage = Stage::parse(stage).map_err(run_error)?;
-    if kind.stage().is_none() && (!domains.is_empty() || tptp.is_some() || stage != Stage::All) {
+    if kind.stage().is_none()
+        && (!domains.is_empty() || tptp.is_some() || stage != Stage::All || problems)
+    {
         return Err(PyValueError::new_err(format!(
-            "domain, tptp and stage apply to kind {} only",
+            "domain, tptp, stage and problems apply to kind {} only",
             saturate::pipeline::request::staged_family_names()
         )));
     }
@@ -238,7 +244,7 @@ pub(crate) fn generate<'py>(
                     domains,
                     tptp,
                     stage,
-                    problems: false,
+                    problems,
                 }
             } else {
                 StageOptions::default()
@@ -355,9 +361,10 @@ pub(crate) fn no_domains() -> RunError {
 /// Phase 1 of the run can be dealt out as `stage="saturate"` with
 /// `shard=(i, len(files))`, one file each; phase 2 as `stage="generate"`
 /// with `shard=(i, N)` for any N up to `units`. `domain`, `config`,
-/// `tptp`, `count`, `levels` and `seed` as for `generate`.
+/// `tptp`, `count`, `levels`, `seed` and `problems` as for `generate`.
 #[pyfunction]
-#[pyo3(signature = (*, domain=None, config=None, tptp=None, count=None, levels=None, seed=None))]
+#[pyo3(signature = (*, domain=None, config=None, tptp=None, count=None, levels=None, seed=None, problems=false))]
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn plan<'py>(
     py: Python<'py>,
     domain: Option<&Bound<'py, PyAny>>,
@@ -366,6 +373,7 @@ pub(crate) fn plan<'py>(
     count: Option<i64>,
     levels: Option<&Bound<'py, PyAny>>,
     seed: Option<i64>,
+    problems: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
     let domains = domains_arg(domain)?;
     let overrides = Overrides {
@@ -392,7 +400,7 @@ pub(crate) fn plan<'py>(
                     strict: false,
                     require_full: false,
                     stage: Stage::All,
-                    problems: false,
+                    problems,
                 })
             })
         })?

@@ -64,3 +64,33 @@ def test_bad_stage_arguments_are_value_errors(tmp_path):
     # An output inside an input is refused before anything is read.
     with pytest.raises(ValueError, match="lies inside the input"):
         saturate.merge(str(folder / "m"), [str(folder)])
+
+
+def test_problem_files_as_theories(tmp_path):
+    """``problems=True`` takes each problem file of the domains as a theory
+    (its include and its own axioms), as ``--problems`` does; the run is
+    named for it, phase 1 writes one artifact per problem file, and a
+    family without a stage refuses the option."""
+    root = tmp_path / "tptp"
+    axioms = Path(__file__).resolve().parents[2] / "axioms" / "GRP" / "GRP-equational.ax"
+    (root / "Axioms").mkdir(parents=True)
+    (root / "Axioms" / "GRP900-0.ax").write_text(axioms.read_text())
+    grp = root / "Problems" / "GRP"
+    grp.mkdir(parents=True)
+    (grp / "GRP901-1.p").write_text(
+        "include('Axioms/GRP900-0.ax').\n"
+        "cnf(goal, negated_conjecture, multiply(a, identity) != a).\n"
+    )
+    (grp / "GRP903-1.p").write_text(
+        "include('Axioms/GRP900-0.ax').\n"
+        "cnf(extra, hypothesis, multiply(b, b) = identity).\n"
+        "cnf(goal, negated_conjecture, multiply(b, c) != c).\n"
+    )
+    kw = dict(domain="GRP", config=SMOKE, levels=[1], seed=4, tptp=str(root))
+    plan = saturate.plan(problems=True, **kw)
+    assert plan["name"].endswith("-problems"), plan
+    assert sorted(plan["files"]) == ["GRP901-1", "GRP903-1"]
+    s = saturate.generate("tptp", str(tmp_path / "out"), stage="saturate", problems=True, **kw)
+    assert sorted(a["file"] for a in s["artifacts"]) == sorted(plan["files"])
+    with pytest.raises(ValueError, match="apply to kind"):
+        saturate.generate("eq", str(tmp_path / "eq"), problems=True)
