@@ -155,23 +155,6 @@ def run(
     if max_retries < 0:
         raise ValueError(f"max_retries must be at least 0, got {max_retries}")
     out = os.fspath(Path(out).absolute())
-    plan = _native.plan(
-        domain=domain,
-        config=config,
-        tptp=tptp,
-        count=count,
-        levels=levels,
-        seed=seed,
-        problems=problems,
-    )
-    files, units, name = plan["files"], plan["units"], plan["name"]
-    if units == 0:
-        raise ValueError("the run has no cells (count 0 or no levels): nothing to generate")
-    if shards is not None and not 1 <= shards <= units:
-        raise ValueError(f"shards must be between 1 and the run's {units} unit(s), got {shards}")
-    if not ray.is_initialized():
-        ray.init(address=address, log_to_driver=False)
-    n = shards or max(1, min(units, _cluster_cpus(ray) // cpus_per_task))
     kw: dict[str, Any] = dict(
         domain=domain,
         config=os.fspath(config) if config is not None else None,
@@ -187,6 +170,17 @@ def run(
         split=list(split) if split is not None else None,
         problems=problems,
     )
+    plan = _native.plan(
+        **{k: kw[k] for k in ("domain", "config", "tptp", "count", "levels", "seed", "problems")}
+    )
+    files, units, name = plan["files"], plan["units"], plan["name"]
+    if units == 0:
+        raise ValueError("the run has no cells (count 0 or no levels): nothing to generate")
+    if shards is not None and not 1 <= shards <= units:
+        raise ValueError(f"shards must be between 1 and the run's {units} unit(s), got {shards}")
+    if not ray.is_initialized():
+        ray.init(address=address, log_to_driver=False)
+    n = shards or max(1, min(units, _cluster_cpus(ray) // cpus_per_task))
     # Phase 1 needs only what the artifacts depend on (and which files).
     kw1 = {k: kw[k] for k in ("domain", "config", "tptp", "jobs", "problems")}
     task = ray.remote(_stage_task).options(

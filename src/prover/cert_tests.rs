@@ -15,10 +15,14 @@ cnf(distributivity, axiom, f(f(X,W,Y),W,Z) = f(X,W,f(Y,W,Z))).
 ";
 
 fn refute(text: &str) -> (CheckProblem, Verdict, Prover) {
+    refute_with(text, Prover::new(ProverLimits::default()))
+}
+
+/// `text`'s clauses refuted by `prover`, with the problem to check against.
+fn refute_with(text: &str, mut prover: Prover) -> (CheckProblem, Verdict, Prover) {
     let mut bank = TermBank::new();
     let p = parse_str(&mut bank, text, "test.p", None).unwrap();
     let inputs: Vec<InputClause> = p.clauses.iter().map(InputClause::parsed).collect();
-    let mut prover = Prover::new(ProverLimits::default());
     let o = prover.refute(&bank, &inputs);
     let problem = CheckProblem {
         axioms: inputs
@@ -333,22 +337,12 @@ cnf(goal, negated_conjecture, ~q(a)).
 ";
 
 fn cut_refutation(cut: bool) -> (CheckProblem, Refutation) {
-    let mut bank = TermBank::new();
-    let p = parse_str(&mut bank, CUT, "test.p", None).unwrap();
-    let inputs: Vec<InputClause> = p.clauses.iter().map(InputClause::parsed).collect();
     let mut prover = Prover::new(ProverLimits::default());
     prover.params.subsumption_resolution = cut;
-    let o = prover.refute(&bank, &inputs);
+    let (problem, v, mut prover) = refute_with(CUT, prover);
     assert_eq!(prover.take_defects(), Vec::new());
-    let Verdict::Theorem { refutation } = o.verdict else {
-        panic!("expected a theorem, got {}", o.verdict.name());
-    };
-    let problem = CheckProblem {
-        axioms: inputs
-            .iter()
-            .map(|c| clause_to_tptp(&bank, &c.lits))
-            .collect(),
-        conjecture: None,
+    let Verdict::Theorem { refutation } = v else {
+        panic!("expected a theorem, got {}", v.name());
     };
     (problem, refutation)
 }
