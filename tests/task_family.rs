@@ -7,8 +7,8 @@ use saturate::pipeline::generate::{LoopSettings, run_generators};
 use saturate::pipeline::score::{read_dataset, score_answers_with, verify_dataset_with};
 use saturate::prover::ProverLimits;
 use saturate::tasks::family::{
-    Attempt, Built, Cell, ConfigInfo, Fill, Generator, RejectReason, ScoreContext, TaskFamily,
-    Worker,
+    Attempt, Built, Cell, ConfigInfo, Fill, Generator, RejectReason, SEEN_STRIDE, ScoreContext,
+    Seen, TaskFamily, Worker,
 };
 use saturate::tasks::instance_rng;
 use saturate::tasks::registry::Registry;
@@ -459,4 +459,160 @@ fn groups_are_entered_and_left_one_at_a_time() {
         );
         assert_eq!(s.total_rows, if shard.is_none() { 18 } else { 9 });
     }
+}
+
+/// A toy run whose candidates read the walk ([`Seen`]): each row's group
+/// is its number's last digit (ten groups, at most two rows each), a
+/// candidate whose group the state at its stride's start already has two
+/// rows of stops early, and every candidate notes its group. The prompt
+/// records what the candidate read, so the test can check it against the
+/// rows written before the stride began.
+struct SeeingRun;
+
+struct Repeat;
+impl RejectReason for Repeat {
+    fn name(&self) -> &'static str {
+        "repeat"
+    }
+}
+
+impl Generator for SeeingRun {
+    fn family(&self) -> &dyn TaskFamily {
+        &PARITY
+    }
+    fn version(&self) -> &'static str {
+        "toy-seeing-1"
+    }
+    fn cells(&self) -> Vec<Cell> {
+        vec![Cell {
+            config: "digit_parity",
+            group: "TOY".into(),
+            level: 1,
+            count: 20,
+            fill: Fill::UntilFull {
+                budget: 200,
+                patience: None,
+            },
+            tag: 0,
+        }]
+    }
+    fn build(&self, cell: &Cell, index: u64, worker: &mut Worker) -> Attempt {
+        self.build_seeing(cell, index, worker, &Seen::default())
+    }
+    fn sees_walk(&self, _: &Cell) -> bool {
+        true
+    }
+    fn build_seeing(&self, _: &Cell, index: u64, _: &mut Worker, seen: &Seen) -> Attempt {
+        use rand::Rng;
+        let mut rng = instance_rng(5, &["seeing"], index);
+        let n: u64 = rng.random_range(10..1000u64);
+        let group = (n % 10).to_string();
+        let rows = seen.group_rows(&group);
+        let noted = seen.notes("digit").len();
+        let mut out = if rows >= 2 {
+            Attempt::rejected(&Repeat)
+        } else {
+            Attempt::built(Built {
+                prompt: format!("{n} {index} {rows} {noted}"),
+                answer: label(n).into(),
+                metadata:
+                    serde_json::json!({ "n": n, "index": index, "rows": rows, "noted": noted })
+                        .into(),
+                certificate: "{}".into(),
+                key: n.to_string(),
+                group: Some(group.clone()),
+                label: label(n).into(),
+                domain: None,
+                source: Some("toy".into()),
+                stats: Vec::new(),
+                difficulty: Vec::new(),
+            })
+        };
+        out.notes.push(("digit".into(), group));
+        out
+    }
+    fn max_per_group(&self, _: &Cell) -> Option<u64> {
+        Some(2)
+    }
+    fn manifest(&self) -> serde_json::Value {
+        serde_json::json!({})
+    }
+}
+
+#[test]
+fn candidates_read_the_walk_as_it_stood_at_their_stride() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mut runs = Vec::new();
+    for jobs in [1, 3] {
+        let dir = tmp.path().join(format!("j{jobs}"));
+        let settings = LoopSettings {
+            jobs,
+            ..LoopSettings::default()
+        };
+        let s = run_generators(&dir, "toy", 1, &[&SeeingRun], &settings, 16).unwrap();
+        assert_eq!(s.bugs_found(), 0, "{}", s.render());
+        runs.push(dir);
+    }
+    assert_eq!(
+        common::files(&runs[0]),
+        common::files(&runs[1]),
+        "--jobs changed bytes"
+    );
+    // (index, group, rows read, notes read) of every row written, in
+    // index order.
+    let mut written: Vec<(u64, u64, u64, u64)> = read_dataset(&runs[0])
+        .unwrap()
+        .iter()
+        .map(|r| {
+            let v: serde_json::Value = serde_json::from_str(&r.metadata).unwrap();
+            (
+                v["index"].as_u64().unwrap(),
+                v["n"].as_u64().unwrap() % 10,
+                v["rows"].as_u64().unwrap(),
+                v["noted"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    written.sort_unstable();
+    // Ten groups of at most two rows: the cell fills to 20 only if every
+    // group does, and the walk skips what the early stops miss.
+    assert!(written.len() <= 20 && written.len() >= 10, "{written:?}");
+    assert!(
+        written.iter().any(|w| w.0 >= SEEN_STRIDE),
+        "the cell must run past its first stride: {written:?}"
+    );
+    for &(index, group, rows, noted) in &written {
+        let start = index / SEEN_STRIDE * SEEN_STRIDE;
+        let before = written
+            .iter()
+            .filter(|w| w.0 < start && w.1 == group)
+            .count() as u64;
+        assert_eq!(
+            rows, before,
+            "row {index} read {rows}, {before} written before its stride"
+        );
+        // Every candidate before the stride noted its group (written or
+        // not): at least the groups written there, at most all ten, and
+        // none from the stride itself.
+        let groups: std::collections::BTreeSet<u64> = written
+            .iter()
+            .filter(|w| w.0 < start)
+            .map(|w| w.1)
+            .collect();
+        assert!(
+            noted >= groups.len() as u64 && noted <= 10,
+            "row {index} read {noted} notes"
+        );
+        if start == 0 {
+            assert_eq!(noted, 0, "row {index} of the first stride read notes");
+        }
+    }
+    let summary: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(runs[0].join("summary.json")).unwrap()).unwrap();
+    assert!(
+        summary["cells"]["digit_parity TOY L1"]["rejects"]["repeat"]
+            .as_u64()
+            .is_some_and(|n| n > 0),
+        "{summary}"
+    );
 }

@@ -30,7 +30,9 @@ use super::{Progress, RunError};
 use crate::audit::{AuditSettings, Collector};
 use crate::dataset::{DatasetError, DatasetSpec, DatasetWriter, Provenance, Record};
 use crate::prover::cost::{self, Costs};
-use crate::tasks::family::{Attempt, BalanceRule, Built, Cell, Fill, Generator, Worker};
+use crate::tasks::family::{
+    Attempt, BalanceRule, Built, Cell, Fill, Generator, SEEN_STRIDE, Seen, Worker, key_digest,
+};
 use crate::tasks::fault::{self, RejectEntry};
 use rayon::prelude::*;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
@@ -419,6 +421,13 @@ fn run_loop(
         // budget): a cell the lead lets fill in that many slots is kept
         // balanced; one it does not is kept within the hard lead.
         let lenient_from = budget.min(cell.count.saturating_mul(2));
+        // The state a seeing generator's slots read ([`Seen`]), taken at
+        // each multiple of SEEN_STRIDE; batches end there.
+        let sees = gen_ref.sees_walk(cell);
+        let mut snapshot = Seen::default();
+        // The candidates' notes so far, per key (distinct values, in slot
+        // order), for the snapshot.
+        let mut notes: HashMap<String, Vec<String>> = HashMap::new();
         'walk: loop {
             let walking =
                 cs.written < cell.count && next < budget && patience.is_none_or(|k| misses < k);
@@ -462,7 +471,14 @@ fn run_loop(
                 } else {
                     budget
                 };
-                let end = next.saturating_add(want).min(stop_at);
+                let mut end = next.saturating_add(want).min(stop_at);
+                if sees {
+                    if next % SEEN_STRIDE == 0 {
+                        snapshot = Seen::new(groups.clone(), notes.clone());
+                    }
+                    end = end.min((next / SEEN_STRIDE + 1) * SEEN_STRIDE);
+                }
+                let snapshot = &snapshot;
                 let ws = &workers[p.generator];
                 let results: Vec<(Attempt, f64, Costs, f64)> = pool.install(|| {
                     (next..end)
@@ -475,7 +491,11 @@ fn run_loop(
                             let worker = guard.get_or_insert_with(|| gen_ref.new_worker());
                             let caught = fault::catch(|| {
                                 fault::maybe_panic(p.first_ordinal.saturating_add(index));
-                                gen_ref.build(cell, index, worker)
+                                if sees {
+                                    gen_ref.build_seeing(cell, index, worker, snapshot)
+                                } else {
+                                    gen_ref.build(cell, index, worker)
+                                }
                             });
                             let attempt = caught.unwrap_or_else(|panic| {
                                 // The context may be half-updated: start afresh.
@@ -484,6 +504,7 @@ fn run_loop(
                                     built: None,
                                     rejects: vec!["generator_panic"],
                                     bugs: vec![RejectEntry::from_panic(cell.id(index), panic)],
+                                    ..Attempt::default()
                                 }
                             });
                             (
@@ -535,6 +556,12 @@ fn run_loop(
                         cs.cost.add(spent);
                         for r in attempt.rejects {
                             *cs.rejects.entry(r.to_string()).or_default() += 1;
+                        }
+                        for (key, value) in attempt.notes {
+                            let values = notes.entry(key).or_default();
+                            if !values.contains(&value) {
+                                values.push(value);
+                            }
                         }
                         for b in attempt.bugs {
                             match b.kind {
@@ -804,15 +831,6 @@ fn means(sums: BTreeMap<&'static str, (f64, u64)>) -> BTreeMap<String, f64> {
 /// Rounds a mean to 6 decimals, so summaries print stable short numbers.
 fn round6(x: f64) -> f64 {
     (x * 1e6).round() / 1e6
-}
-
-/// The first 128 bits of the SHA-256 of a candidate's dedup key.
-fn key_digest(key: &str) -> [u8; 16] {
-    use sha2::Digest;
-    let d = sha2::Sha256::digest(key.as_bytes());
-    let mut out = [0u8; 16];
-    out.copy_from_slice(&d[..16]);
-    out
 }
 
 #[cfg(test)]

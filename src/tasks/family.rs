@@ -348,6 +348,10 @@ pub struct Attempt {
     pub rejects: Vec<&'static str>,
     /// Bugs met, in order.
     pub bugs: Vec<RejectEntry>,
+    /// What the candidate learned that later slots of its cell may read
+    /// ([`Seen::notes`]), as (key, value) pairs: selection notes each
+    /// theorem it ran a deletion pass on with the answer that pass gave.
+    pub notes: Vec<(String, String)>,
 }
 
 impl Attempt {
@@ -579,6 +583,57 @@ impl Balance {
     }
 }
 
+/// How many slots of a cell share one [`Seen`]: the walk's state is read
+/// at every multiple of it, and no batch of slots crosses one (for
+/// generators that ask, [`Generator::sees_walk`]). A fixed number, so a
+/// slot reads the same state whatever the thread count or batch size.
+pub const SEEN_STRIDE: u64 = 32;
+
+/// The first 128 bits of the SHA-256 of a text: how the loop keys a row's
+/// dedup key and its [`Built::group`].
+pub fn key_digest(key: &str) -> [u8; 16] {
+    use sha2::Digest;
+    let d = sha2::Sha256::digest(key.as_bytes());
+    let mut out = [0u8; 16];
+    out.copy_from_slice(&d[..16]);
+    out
+}
+
+/// What a cell's walk had decided when slot `index / SEEN_STRIDE *
+/// SEEN_STRIDE` began ([`SEEN_STRIDE`]): rows written per answer group
+/// ([`Built::group`]), and the notes the earlier candidates left
+/// ([`Attempt::notes`]). A generator reads it to stop a candidate early
+/// whose row the walk would throw away as a repeat (the walk still
+/// decides). A pure function of the cell's earlier slots, so reading it
+/// keeps candidates a function of (seed, cell, index).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Seen {
+    groups: std::collections::HashMap<[u8; 16], u64>,
+    notes: std::collections::HashMap<String, Vec<String>>,
+}
+
+impl Seen {
+    /// The state of a walk: rows per group digest ([`key_digest`]) and
+    /// the candidates' notes per key (distinct values, in slot order).
+    pub fn new(
+        groups: std::collections::HashMap<[u8; 16], u64>,
+        notes: std::collections::HashMap<String, Vec<String>>,
+    ) -> Seen {
+        Seen { groups, notes }
+    }
+
+    /// Rows written with answer group `group`.
+    pub fn group_rows(&self, group: &str) -> u64 {
+        self.groups.get(&key_digest(group)).copied().unwrap_or(0)
+    }
+
+    /// The values earlier candidates noted under `key`, distinct, in slot
+    /// order.
+    pub fn notes(&self, key: &str) -> &[String] {
+        self.notes.get(key).map_or(&[], Vec::as_slice)
+    }
+}
+
 /// One run of a family: its cells and how to build an instance.
 pub trait Generator: Sync {
     /// The family this run belongs to.
@@ -599,6 +654,20 @@ pub trait Generator: Sync {
     /// Builds the instance at `index` of `cell` (see the module's
     /// determinism contract). A panic is caught by the loop and counted.
     fn build(&self, cell: &Cell, index: u64, worker: &mut Worker) -> Attempt;
+
+    /// Whether the candidates of `cell` read the walk's state ([`Seen`];
+    /// default: no). The loop then ends its batches at multiples of
+    /// [`SEEN_STRIDE`] and calls [`Generator::build_seeing`].
+    fn sees_walk(&self, _cell: &Cell) -> bool {
+        false
+    }
+
+    /// [`Generator::build`] for a cell that [`Generator::sees_walk`]:
+    /// `seen` is the walk's state when the slot's stride began (default:
+    /// ignored).
+    fn build_seeing(&self, cell: &Cell, index: u64, worker: &mut Worker, _seen: &Seen) -> Attempt {
+        self.build(cell, index, worker)
+    }
 
     /// Most rows of `cell` that may share one [`Built::group`] (default: no
     /// limit). A row over the limit is skipped as a repeat and the cell

@@ -262,6 +262,7 @@ impl Generator for EqGenerator {
                     cell.id(index),
                     e.to_string(),
                 )],
+                ..Attempt::default()
             },
         }
     }

@@ -262,6 +262,7 @@ impl Generator for EquivGenerator {
                     cell.id(index),
                     e,
                 )],
+                ..Attempt::default()
             },
         }
     }

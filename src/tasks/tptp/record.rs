@@ -42,6 +42,10 @@ pub enum Reject {
     /// Derivation: a gold step is not one inference of the calculus from
     /// the clauses it cites (see [`stepwise`]).
     NotOneInference,
+    /// Selection: the answer the deletion pass found is one the cell
+    /// already has as many rows of as it takes, or one of its clauses
+    /// leads as an answer by the hard lead (the walk would skip the row).
+    RepeatedAnswer,
 }
 
 /// A generated, certified instance, ready to become a record.

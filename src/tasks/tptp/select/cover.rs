@@ -245,6 +245,16 @@ fn search<'m>(
                     if s == 0 {
                         return Err(Reject::Degenerate);
                     }
+                    if mask & !required != 0 {
+                        // A proof with a clause outside M, of M's size or
+                        // less: it, or a smaller proof below it (M is
+                        // irredundant, so any proof smaller than M holds a
+                        // distractor too), is a minimum answer with a
+                        // distractor, and the row would be refused once
+                        // the search ended (GEO level 4: 71 of 134 searches
+                        // run to the end were).
+                        return Err(Reject::DistractorEntails);
+                    }
                     answers.push((mask, refutation));
                 }
                 Verdict::CounterSatisfiable {

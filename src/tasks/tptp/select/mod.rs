@@ -146,7 +146,142 @@ pub fn pool_sizes(d: u32, k: u32, max_premises: usize) -> (usize, RangeInclusive
 /// The largest pool: answers and certificates are bit masks of 32 bits.
 const MAX_POOL: usize = 31;
 
-/// One generation attempt.
+/// The answer a selection row will most likely have, known after the
+/// deletion pass: the irredundant premise set M (the minimum search finds
+/// a smaller answer only when one exists, and a row whose answer holds a
+/// distractor is refused).
+pub struct Predicted {
+    /// M's clauses as the pool prints them.
+    pub texts: Vec<String>,
+    /// M's canonical forms, sorted, one per line: the row's
+    /// [`Built::group`] when the answer is M.
+    pub group: String,
+}
+
+impl Predicted {
+    /// The note a later slot reads back with [`Predicted::from_note`]: the
+    /// texts as a JSON array.
+    fn note(&self) -> String {
+        serde_json::to_string(&self.texts).expect("strings serialise")
+    }
+
+    fn from_note(note: &str) -> Option<Predicted> {
+        Predicted::of(serde_json::from_str(note).ok()?).ok()
+    }
+
+    fn of(texts: Vec<String>) -> Result<Predicted, Reject> {
+        let (bank, clauses) = super::parse_clauses(&texts).map_err(|_| Reject::Degenerate)?;
+        let mut keys: Vec<String> = clauses
+            .iter()
+            .map(|c| crate::logic::canonical_clause(&bank, c))
+            .collect();
+        keys.sort_unstable();
+        Ok(Predicted {
+            texts,
+            group: keys.join("\n"),
+        })
+    }
+}
+
+/// The deletion pass of one theorem: the irredundant premise set M, a
+/// countermodel for each premise kept because leaving it out has one, and
+/// the prover work it took.
+struct Deletion {
+    m: Vec<ClauseId>,
+    kept_by: Vec<(ClauseId, FiniteModel)>,
+    calls: u64,
+    processed: u64,
+}
+
+/// Drops each premise the theorem does not need, in a random order; the
+/// result M is irredundant. The exact search over the pool then finds the
+/// true minimum, which may be a proper subset of M (the rest of M then acts
+/// as further distractors). [`Reject::Unknown`] when the prover does not
+/// prove `t` from all of `premises`.
+fn deletion_pass(
+    g: &Graph,
+    t: ClauseId,
+    premises: &[ClauseId],
+    prover: &mut Prover,
+    rng: &mut impl Rng,
+) -> Result<Deletion, Reject> {
+    let (mut m, mut calls, mut processed) = (premises.to_vec(), 0u64, 0u64);
+    let first = g.prove_derived(prover, &m, t);
+    calls += 1;
+    processed += first.stats.processed;
+    if first.verdict.label() != Some(true) {
+        return Err(Reject::Unknown);
+    }
+    // A premise kept because its removal has a countermodel keeps the
+    // model: it satisfies the final M without that premise too (a subset).
+    let mut order: Vec<ClauseId> = premises.to_vec();
+    order.shuffle(rng);
+    let mut kept_by: Vec<(ClauseId, FiniteModel)> = Vec::new();
+    // Small models first, as in the minimum search: a premise the theorem
+    // needs has one (SET level 4: 0.48 -> 0.35 s of deletion per 20 rows).
+    let was = std::mem::replace(&mut prover.models_first, cover::MODELS_FIRST_SIZE);
+    for p in order {
+        if m.len() == 1 {
+            break;
+        }
+        let rest: Vec<ClauseId> = m.iter().copied().filter(|&x| x != p).collect();
+        let o = g.prove(prover, &rest, t);
+        calls += 1;
+        processed += o.stats.processed;
+        match o.verdict {
+            Verdict::Theorem { .. } => m = rest,
+            Verdict::CounterSatisfiable {
+                evidence: Evidence::Model { model },
+            } => kept_by.push((p, model)),
+            _ => {}
+        }
+    }
+    prover.models_first = was;
+    Ok(Deletion {
+        m,
+        kept_by,
+        calls,
+        processed,
+    })
+}
+
+/// What a selection attempt reads from its cell's walk and leaves for
+/// later slots.
+pub struct Walk<'a> {
+    /// Whether a row with the predicted answer would be skipped by the
+    /// cell as a repeat: such an attempt stops after the deletion pass
+    /// ([`Reject::RepeatedAnswer`]).
+    pub repeated: &'a dyn Fn(&Predicted) -> bool,
+    /// The answers earlier deletion passes of a theorem gave (by
+    /// [`Walk::theorem_key`]), as noted in `learned` ([`Predicted::note`]).
+    pub earlier: &'a dyn Fn(&str) -> Vec<String>,
+    /// (theorem key, noted answer) of each deletion pass this attempt ran.
+    pub learned: Vec<(String, String)>,
+}
+
+impl Walk<'_> {
+    /// A walk that skips nothing and knows nothing (tests, one-off calls).
+    pub fn none() -> Walk<'static> {
+        Walk {
+            repeated: &|_| false,
+            earlier: &|_| Vec::new(),
+            learned: Vec::new(),
+        }
+    }
+
+    /// The key a theorem's notes go under: its graph and canonical form.
+    pub fn theorem_key(graph: &str, canon: &str) -> String {
+        format!("{graph}\n{canon}")
+    }
+}
+
+/// One generation attempt. A theorem whose earlier deletion passes in
+/// the cell gave only answers it would skip ([`Walk::earlier`],
+/// [`Walk::repeated`]) is skipped before its pass: a cell draws each
+/// theorem several times (GEO level 4 at 50 rows: 2,009 attempts on about
+/// 460 theorems), and those passes were a third of the cell's CPU once
+/// the repeats stopped after them. The deletion order is the slot's, so
+/// a theorem whose pass can give another answer may still give it.
 pub fn generate(
     g: &Graph,
     t: &Scored,
@@ -154,6 +289,7 @@ pub fn generate(
     cfg: &TasksConfig,
     level: u8,
     rng: &mut impl Rng,
+    walk: &mut Walk,
 ) -> Result<Built, Reject> {
     let (d, k) = cfg.params(super::Family::Selection, level);
     // The pool's size, drawn before anything about the theorem is known:
@@ -168,44 +304,38 @@ pub fn generate(
     if premises.iter().any(|&p| g.canon(p) == tcanon) {
         return Err(Reject::Degenerate);
     }
-    // Deletion pass: drop each premise the theorem does not need (in a
-    // random order); the result M is irredundant. The exact search over the
-    // pool below then finds the true minimum, which may be a proper subset
-    // of M (the rest of M then acts as further distractors).
-    let (mut m, mut calls, mut processed) = (premises.clone(), 0u64, 0u64);
-    let first = g.prove_derived(prover, &m, t.id);
-    calls += 1;
-    processed += first.stats.processed;
-    if first.verdict.label() != Some(true) {
-        return Err(Reject::Unknown);
-    }
-    // A premise kept because its removal has a countermodel keeps the
-    // model: it satisfies the final M without that premise too (a subset).
-    let mut order: Vec<ClauseId> = premises.clone();
-    order.shuffle(rng);
-    let mut kept_by: Vec<(ClauseId, FiniteModel)> = Vec::new();
-    // Small models first, as in the minimum search: a premise the theorem
-    // needs has one (SET level 4: 0.48 -> 0.35 s of deletion per 20 rows).
-    let was = std::mem::replace(&mut prover.models_first, cover::MODELS_FIRST_SIZE);
-    for p in order {
-        if m.len() == 1 {
-            break;
+    let key = Walk::theorem_key(&g.name, &tcanon);
+    let earlier = (walk.earlier)(&key);
+    if !earlier.is_empty() {
+        let mut all = true;
+        for a in &earlier {
+            let Some(p) = Predicted::from_note(a) else {
+                all = false;
+                break;
+            };
+            if !(walk.repeated)(&p) {
+                all = false;
+                break;
+            }
         }
-        let rest: Vec<ClauseId> = m.iter().copied().filter(|&x| x != p).collect();
-        let o = g.prove(prover, &rest, t.id);
-        calls += 1;
-        processed += o.stats.processed;
-        match o.verdict {
-            Verdict::Theorem { .. } => m = rest,
-            Verdict::CounterSatisfiable {
-                evidence: Evidence::Model { model },
-            } => kept_by.push((p, model)),
-            _ => {}
+        if all {
+            return Err(Reject::RepeatedAnswer);
         }
     }
-    prover.models_first = was;
+    let deletion = deletion_pass(g, t.id, &premises, prover, rng)?;
+    let Deletion {
+        m,
+        kept_by,
+        mut calls,
+        mut processed,
+    } = deletion;
     if m.len() > cap {
         return Err(Reject::TooManyPremises);
+    }
+    let predicted = Predicted::of(m.iter().map(|&c| g.text(c)).collect())?;
+    walk.learned.push((key, predicted.note()));
+    if (walk.repeated)(&predicted) {
+        return Err(Reject::RepeatedAnswer);
     }
     let k = pool_size - m.len();
     let with_models: Vec<(ClauseId, Option<FiniteModel>)> = m
@@ -232,7 +362,19 @@ pub fn generate(
         rng,
     );
     taken.extend(distractors.iter().map(|&c| g.canon(c)));
-    let twins = twins_of(taken, k - distractors.len(), &mut stand_ins, rng);
+    // A pool that will have two premises without a look-alike whatever
+    // fills its last slots is refused now, before the twin search and its
+    // stand-in checks (`unmatched_at_best`).
+    let slots = k - distractors.len();
+    let mut texts = stand_ins.texts.clone();
+    texts.extend(distractors.iter().map(|&c| g.text(c)));
+    let premise: Vec<bool> = (0..texts.len()).map(|i| i < m.len()).collect();
+    if distractors::unmatched_at_best(&texts, &premise, &theorem, slots)
+        .is_some_and(|n| n > MAX_UNMATCHED)
+    {
+        return Err(Reject::UnmatchedPremises);
+    }
+    let twins = twins_of(taken, slots, &mut stand_ins, rng);
     let pooled = distractors.clone();
     distractors.extend(matched_distractors(
         g,

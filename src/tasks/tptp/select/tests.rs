@@ -74,6 +74,77 @@ fn binomial_counts_what_subsets_lists() {
     assert_eq!(binomial(30, 15), 155_117_520);
 }
 
+/// An attempt whose answer the cell would skip stops after the deletion
+/// pass and notes the theorem's answer; a later attempt on the theorem
+/// that reads the note stops before any prover call. The note is the
+/// built row's answer.
+#[test]
+fn repeated_answers_stop_early_and_are_noted() {
+    let g = graph(SETS, 600);
+    let cfg = TasksConfig::default();
+    let mut prover = Prover::new(ProverLimits::default());
+    let (i, b) = (0..40u64)
+        .find_map(|i| {
+            let mut rng = crate::tasks::instance_rng(5, &["s"], i);
+            let t = &g.pool[i as usize % g.pool.len()];
+            generate(&g, t, &mut prover, &cfg, 2, &mut rng, &mut Walk::none())
+                .ok()
+                .map(|b| (i, b))
+        })
+        .expect("a selection instance");
+    let t = &g.pool[i as usize % g.pool.len()];
+    let rng = || crate::tasks::instance_rng(5, &["s"], i);
+    // Every answer is a repeat: the same draw stops, noting M.
+    let mut walk = Walk {
+        repeated: &|_| true,
+        earlier: &|_| Vec::new(),
+        learned: Vec::new(),
+    };
+    let r = generate(&g, t, &mut prover, &cfg, 2, &mut rng(), &mut walk);
+    assert!(matches!(r, Err(Reject::RepeatedAnswer)), "{:?}", r.err());
+    assert_eq!(walk.learned.len(), 1);
+    let (key, note) = walk.learned[0].clone();
+    assert_eq!(key, Walk::theorem_key(&g.name, &g.canon(t.id)));
+    let predicted = Predicted::from_note(&note).unwrap();
+    assert_eq!(Some(predicted.group.as_str()), b.group.as_deref());
+    // Read back, the note stops the next attempt before its deletion pass.
+    let calls = crate::prover::cost::current().calls;
+    let mut fresh = Prover::new(ProverLimits::default());
+    let mut walk = Walk {
+        repeated: &|p| p.group == predicted.group,
+        earlier: &|k| {
+            if k == key {
+                vec![note.clone()]
+            } else {
+                Vec::new()
+            }
+        },
+        learned: Vec::new(),
+    };
+    let r = generate(&g, t, &mut fresh, &cfg, 2, &mut rng(), &mut walk);
+    assert!(matches!(r, Err(Reject::RepeatedAnswer)), "{:?}", r.err());
+    assert!(walk.learned.is_empty());
+    assert_eq!(
+        crate::prover::cost::current().calls,
+        calls,
+        "no prover call"
+    );
+    // A note of an answer the cell still takes does not stop it.
+    let mut walk = Walk {
+        repeated: &|_| false,
+        earlier: &|k| {
+            if k == key {
+                vec![note.clone()]
+            } else {
+                Vec::new()
+            }
+        },
+        learned: Vec::new(),
+    };
+    let again = generate(&g, t, &mut fresh, &cfg, 2, &mut rng(), &mut walk).unwrap();
+    assert_eq!(again.answer, b.answer);
+}
+
 #[test]
 fn generated_instances_verify_and_score() {
     let g = graph(SETS, 600);
@@ -89,6 +160,7 @@ fn generated_instances_verify_and_score() {
             &cfg,
             2,
             &mut rng,
+            &mut Walk::none(),
         ) && b.answer.contains(',')
         {
             // A minimum of two or more: leaving one out is an answer.
@@ -187,7 +259,16 @@ fn set_instances(seed: u64, n: u64, level: impl Fn(u64) -> u8) -> Vec<Built> {
         .filter_map(|i| {
             let mut rng = crate::tasks::instance_rng(seed, &["t"], i);
             let t = &g.pool[i as usize % g.pool.len()];
-            generate(&g, t, &mut prover, &cfg, level(i), &mut rng).ok()
+            generate(
+                &g,
+                t,
+                &mut prover,
+                &cfg,
+                level(i),
+                &mut rng,
+                &mut Walk::none(),
+            )
+            .ok()
         })
         .collect()
 }
@@ -503,6 +584,72 @@ fn unmatched_counts_premises_without_a_look_alike() {
     assert_eq!(count(&[unit, ("is_open(empty_set)", true)]), 2);
 }
 
+/// `unmatched_at_best` is a lower bound: whatever `slots` clauses join
+/// the pool, at least that many premises stay without a look-alike, and
+/// some choice reaches it when the candidates cover the classes.
+#[test]
+fn unmatched_at_best_bounds_every_way_of_filling_the_slots() {
+    let theorem = "is_open(union2(whole_space,empty_set))";
+    let premises = [
+        "is_open(whole_space)",
+        "is_open(empty_set)",
+        "~is_open(X) | ~is_open(Y) | is_open(union2(X,Y))",
+        "~member(X,empty_set) | is_open(X)",
+    ];
+    let candidates = [
+        "~is_open(whole_space)",
+        "is_open(inter2(whole_space,empty_set))",
+        "~is_open(X) | is_open(Y) | is_open(union2(X,Y))",
+        "~member(Y,whole_space) | is_open(Y)",
+        "~open_family(X) | is_open(big_union(X))",
+    ];
+    let unmatched_with = |extra: &[&str]| {
+        let mut texts: Vec<String> = premises.iter().map(|p| p.to_string()).collect();
+        texts.extend(extra.iter().map(|e| e.to_string()));
+        texts.push(theorem.into());
+        let (bank, mut c) = super::super::parse_clauses(&texts).unwrap();
+        let t = c.pop().unwrap();
+        texts.pop();
+        let premise: Vec<bool> = (0..texts.len()).map(|i| i < premises.len()).collect();
+        unmatched(&bank, &c, &texts, &premise, &t)
+    };
+    let texts: Vec<String> = premises.iter().map(|p| p.to_string()).collect();
+    let premise = vec![true; premises.len()];
+    let best = |slots| unmatched_at_best(&texts, &premise, theorem, slots).unwrap();
+    // Classes: two units without foreign symbols, one 3-literal clause,
+    // one 2-literal clause with a foreign symbol.
+    assert_eq!(best(0), 4);
+    assert_eq!(best(0), unmatched_with(&[]));
+    assert_eq!(best(1), 2);
+    assert_eq!(best(2), 1);
+    assert_eq!(best(3), 0);
+    for slots in 0..=3usize {
+        let mut reached = usize::MAX;
+        // Every choice of `slots` candidates (with repeats).
+        let mut choice = vec![0usize; slots];
+        loop {
+            let extra: Vec<&str> = choice.iter().map(|&i| candidates[i]).collect();
+            let n = unmatched_with(&extra);
+            assert!(n >= best(slots), "{extra:?}: {n} < {}", best(slots));
+            reached = reached.min(n);
+            let Some(j) = choice.iter().rposition(|&i| i + 1 < candidates.len()) else {
+                break;
+            };
+            choice[j] += 1;
+            for k in j + 1..slots {
+                choice[k] = choice[j];
+            }
+        }
+        assert_eq!(reached, best(slots), "{slots} slots");
+    }
+    // A distractor already in the pool clears its class.
+    let mut with = texts.clone();
+    with.push(candidates[0].into());
+    let mut marks = premise.clone();
+    marks.push(false);
+    assert_eq!(unmatched_at_best(&with, &marks, theorem, 0), Some(2));
+}
+
 /// Every premise of some certified minimum answer.
 fn cert_premises(cert: &serde_json::Value) -> Vec<usize> {
     let c: Certificate = serde_json::from_value(cert.clone()).unwrap();
@@ -552,6 +699,7 @@ fn each_verdict_arises_where_it_should() {
             &cfg,
             2,
             &mut rng,
+            &mut Walk::none(),
         ) else {
             continue;
         };
@@ -707,6 +855,33 @@ fn the_minimum_search_covers_from_the_top_down() {
             );
         }
     }
+}
+
+/// A proof of M's size or less that uses a clause outside M ends the
+/// search: it, or a smaller proof below it, is a minimum answer with a
+/// distractor, so the row is refused without classifying the rest.
+#[test]
+fn the_minimum_search_stops_at_a_proof_with_a_distractor() {
+    let pool: Vec<String> = ["q(a)", "q(X)", "r(b)"].map(String::from).to_vec();
+    let theorem = "q(a)".to_string();
+    let mut all = pool.clone();
+    all.push(theorem.clone());
+    let (bank, mut clauses) = super::super::parse_clauses(&all).unwrap();
+    let t = clauses.pop().unwrap();
+    let mut prover = Prover::new(ProverLimits::default());
+    let none: [&crate::prover::FiniteModel; 0] = [];
+    let r = minimum(
+        &bank,
+        &mut prover,
+        &clauses,
+        &pool,
+        &theorem,
+        &t,
+        1,
+        0b001,
+        none,
+    );
+    assert!(matches!(r, Err(Reject::DistractorEntails)), "{:?}", r.err());
 }
 
 /// A known model that falsifies the theorem covers the subsets it
