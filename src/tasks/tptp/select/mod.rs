@@ -306,21 +306,11 @@ pub fn generate(
     }
     let key = Walk::theorem_key(&g.name, &tcanon);
     let earlier = (walk.earlier)(&key);
-    if !earlier.is_empty() {
-        let mut all = true;
-        for a in &earlier {
-            let Some(p) = Predicted::from_note(a) else {
-                all = false;
-                break;
-            };
-            if !(walk.repeated)(&p) {
-                all = false;
-                break;
-            }
-        }
-        if all {
-            return Err(Reject::RepeatedAnswer);
-        }
+    let all_repeated = earlier
+        .iter()
+        .all(|a| Predicted::from_note(a).is_some_and(|p| (walk.repeated)(&p)));
+    if !earlier.is_empty() && all_repeated {
+        return Err(Reject::RepeatedAnswer);
     }
     let deletion = deletion_pass(g, t.id, &premises, prover, rng)?;
     let Deletion {

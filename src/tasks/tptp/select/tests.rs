@@ -812,6 +812,23 @@ fn stand_in_checks_reuse_the_models_they_find() {
     assert!(!s.excluded("q(a)"), "the theorem itself stands in");
 }
 
+/// `pool` and `theorem` parsed into one bank: the bank, the pool's
+/// clauses and the theorem's literals.
+fn parsed_pool(
+    pool: &[String],
+    theorem: &str,
+) -> (
+    crate::logic::TermBank,
+    Vec<Vec<crate::logic::Literal>>,
+    Vec<crate::logic::Literal>,
+) {
+    let mut all = pool.to_vec();
+    all.push(theorem.to_string());
+    let (bank, mut clauses) = super::super::parse_clauses(&all).unwrap();
+    let t = clauses.pop().unwrap();
+    (bank, clauses, t)
+}
+
 /// The minimum search asks first for a countermodel of the pool without
 /// each premise of M; with one per premise, M alone is left to prove,
 /// and the certificate covers every other subset.
@@ -821,10 +838,7 @@ fn the_minimum_search_covers_from_the_top_down() {
         .map(String::from)
         .to_vec();
     let theorem = "q(a)".to_string();
-    let mut all = pool.clone();
-    all.push(theorem.clone());
-    let (bank, mut clauses) = super::super::parse_clauses(&all).unwrap();
-    let t = clauses.pop().unwrap();
+    let (bank, clauses, t) = parsed_pool(&pool, &theorem);
     let mut prover = Prover::new(ProverLimits::default());
     let required = 0b01010;
     let none: [&crate::prover::FiniteModel; 0] = [];
@@ -864,10 +878,7 @@ fn the_minimum_search_covers_from_the_top_down() {
 fn the_minimum_search_stops_at_a_proof_with_a_distractor() {
     let pool: Vec<String> = ["q(a)", "q(X)", "r(b)"].map(String::from).to_vec();
     let theorem = "q(a)".to_string();
-    let mut all = pool.clone();
-    all.push(theorem.clone());
-    let (bank, mut clauses) = super::super::parse_clauses(&all).unwrap();
-    let t = clauses.pop().unwrap();
+    let (bank, clauses, t) = parsed_pool(&pool, &theorem);
     let mut prover = Prover::new(ProverLimits::default());
     let none: [&crate::prover::FiniteModel; 0] = [];
     let r = minimum(
@@ -890,10 +901,7 @@ fn the_minimum_search_stops_at_a_proof_with_a_distractor() {
 fn known_models_enter_the_certificate_only_when_they_cover() {
     let pool: Vec<String> = ["p(a)", "~p(X) | q(X)", "r(b)"].map(String::from).to_vec();
     let theorem = "q(a)".to_string();
-    let mut all = pool.clone();
-    all.push(theorem.clone());
-    let (bank, mut clauses) = super::super::parse_clauses(&all).unwrap();
-    let t = clauses.pop().unwrap();
+    let (bank, clauses, t) = parsed_pool(&pool, &theorem);
     let mut prover = Prover::new(ProverLimits::default());
     let model_of = |texts: &[&str], prover: &mut Prover| {
         let mut all: Vec<String> = texts.iter().map(|s| s.to_string()).collect();
