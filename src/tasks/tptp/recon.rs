@@ -37,7 +37,7 @@ use super::{
     str_list,
 };
 use crate::prover::{Prover, Refutation, Verdict};
-use crate::saturation::{ClauseId, Rule};
+use crate::saturation::{ClauseId, ClauseStore, Rule};
 use crate::tasks::{Score, StepVerdict, Verdict as Graded};
 use rand::Rng;
 use rand::seq::SliceRandom;
@@ -67,7 +67,12 @@ pub struct Certificate {
 /// The two premises of `x` after collapsing single-premise steps, if `x`
 /// can be shown as a binary step.
 fn binary_premises(g: &Graph, x: ClauseId) -> Option<[ClauseId; 2]> {
-    let r = g.store.get(x);
+    binary_step(&g.store, x)
+}
+
+/// [`binary_premises`] over a bare store (phase 1 has no [`Graph`] yet).
+fn binary_step(store: &ClauseStore, x: ClauseId) -> Option<[ClauseId; 2]> {
+    let r = store.get(x);
     if r.rule == Rule::Input {
         return None;
     }
@@ -76,9 +81,85 @@ fn binary_premises(g: &Graph, x: ClauseId) -> Option<[ClauseId; 2]> {
     prem.dedup();
     match prem.len() {
         2 => Some([prem[0], prem[1]]),
-        1 if g.store.get(prem[0]).rule != Rule::Input => binary_premises(g, prem[0]),
+        1 if store.get(prem[0]).rule != Rule::Input => binary_step(store, prem[0]),
         _ => None,
     }
+}
+
+/// How many of `theorems` could give a reconstruction graph of depth
+/// `depth` and `nodes` clauses ([`can_cut`]). Phase 1's depth on demand
+/// (`[saturation.deepen]`) reads it.
+pub fn proof_graph_supply(
+    store: &ClauseStore,
+    theorems: impl IntoIterator<Item = ClauseId>,
+    depth: u32,
+    nodes: usize,
+) -> usize {
+    let mut memo = HashMap::new();
+    theorems
+        .into_iter()
+        .filter(|&t| cut_possible(store, t, depth, nodes, &mut memo))
+        .count()
+}
+
+/// Whether [`grown_cut`] can cut a graph of depth `d` and `nodes` clauses
+/// from `root` at all: a binary path of `d` steps below it
+/// (single-premise steps collapsed as in [`binary_premises`]) and at least
+/// `nodes` clauses within `d + MAX_EXTRA_DEPTH` binary steps of it, the
+/// clauses the cut may reach. Necessary, not sufficient (the cut is random,
+/// and a graph with two variant clauses is refused later); reconstruction
+/// and derivation cells draw only theorems that pass it, since the others
+/// could only be refused as `no_proof_graph`.
+pub fn can_cut(store: &ClauseStore, root: ClauseId, d: u32, nodes: usize) -> bool {
+    cut_possible(store, root, d, nodes, &mut HashMap::new())
+}
+
+fn cut_possible(
+    store: &ClauseStore,
+    root: ClauseId,
+    d: u32,
+    nodes: usize,
+    memo: &mut HashMap<(ClauseId, u32), bool>,
+) -> bool {
+    /// A binary path of `need` steps below `x` (exact: memoised per need).
+    fn reaches(
+        store: &ClauseStore,
+        x: ClauseId,
+        need: u32,
+        memo: &mut HashMap<(ClauseId, u32), bool>,
+    ) -> bool {
+        if need == 0 {
+            return true;
+        }
+        if let Some(&r) = memo.get(&(x, need)) {
+            return r;
+        }
+        let r = binary_step(store, x).is_some_and(|[a, b]| {
+            reaches(store, a, need - 1, memo) || reaches(store, b, need - 1, memo)
+        });
+        memo.insert((x, need), r);
+        r
+    }
+    if !reaches(store, root, d, memo) {
+        return false;
+    }
+    let mut seen: HashSet<ClauseId> = HashSet::from([root]);
+    let mut layer = vec![root];
+    for _ in 0..d + MAX_EXTRA_DEPTH {
+        if seen.len() >= nodes || layer.is_empty() {
+            break;
+        }
+        let mut next = Vec::new();
+        for c in layer {
+            for p in binary_step(store, c).into_iter().flatten() {
+                if seen.insert(p) {
+                    next.push(p);
+                }
+            }
+        }
+        layer = next;
+    }
+    seen.len() >= nodes
 }
 
 /// Largest depth of a binary proof graph rooted at `x`, capped at `cap`.
@@ -677,6 +758,50 @@ mod tests {
 
     fn instance(level: u8) -> Built {
         first_instance(generate, "reconstruction", level)
+    }
+
+    /// `can_cut` is necessary for a cut: every graph `grown_cut` grows is
+    /// from a theorem it passes, at every level's size, while it refuses
+    /// input clauses and some pool theorems (else the filter would filter
+    /// nothing); `proof_graph_supply` counts exactly the theorems it passes.
+    #[test]
+    fn only_theorems_that_pass_can_cut_give_graphs() {
+        let g = graph(SETS, 600);
+        let ids: Vec<ClauseId> = g.pool.iter().map(|t| t.id).collect();
+        let mut refused = 0;
+        for (d, n) in [(1, 5), (2, 8), (3, 12), (4, 16)] {
+            let nodes = min_nodes(n);
+            let mut cut = 0;
+            for (i, &t) in ids.iter().enumerate() {
+                let ok = can_cut(&g.store, t, d, nodes);
+                refused += usize::from(!ok);
+                for draw in 0..4u64 {
+                    let mut rng = crate::tasks::instance_rng(3, &["can_cut"], i as u64 * 4 + draw);
+                    if let Some((longest, nodes_cut, _)) = grown_cut(&g, t, d, n, &mut rng) {
+                        assert!(ok, "a graph from a theorem can_cut refuses");
+                        assert!(longest >= d && nodes_cut.len() >= nodes);
+                        cut += 1;
+                    }
+                }
+            }
+            // This small saturation has graphs up to depth 2 (the check
+            // above holds at every depth).
+            assert!(d > 2 || cut > 0, "no graph at depth {d}");
+            let passing = ids
+                .iter()
+                .filter(|&&t| can_cut(&g.store, t, d, nodes))
+                .count();
+            assert_eq!(
+                proof_graph_supply(&g.store, ids.iter().copied(), d, nodes),
+                passing
+            );
+        }
+        assert!(refused > 0, "can_cut refused no theorem");
+        let input = (0..g.store.len() as u32)
+            .map(ClauseId)
+            .find(|&c| g.store.get(c).rule == Rule::Input)
+            .expect("an input clause");
+        assert!(!can_cut(&g.store, input, 1, 3));
     }
 
     /// Every step is a consequence of its parents (the saturation derived

@@ -70,6 +70,9 @@ pub struct Graph {
     pub(in crate::tasks::tptp) premise_pools: std::sync::Mutex<PremisePools>,
     /// Per premise depth, once computed: [`Graph::premise_keys`].
     pub(in crate::tasks::tptp) premise_keys: std::sync::Mutex<PremiseKeys>,
+    /// Per premise depth, once computed: [`Graph::fits_premises`].
+    pub(in crate::tasks::tptp) premise_fits:
+        std::sync::Mutex<std::collections::BTreeMap<u32, std::sync::Arc<Vec<bool>>>>,
     /// Per entailment depth and replacement count, once computed:
     /// [`Graph::swap_weights`].
     pub(in crate::tasks::tptp) swap_weights: std::sync::Mutex<SwapWeights>,
@@ -218,6 +221,7 @@ impl Graph {
             via_lemma: Vec::new(),
             premise_pools: Default::default(),
             premise_keys: Default::default(),
+            premise_fits: Default::default(),
             swap_weights: Default::default(),
             max_premises: cfg.max_premises,
         };
@@ -392,6 +396,37 @@ impl Graph {
             .unwrap_or_else(|e| e.into_inner())
             .insert(d, keys.clone());
         keys
+    }
+
+    /// Per pool theorem (same order), whether it has depth-`d` premises
+    /// ([`Graph::depth_premises`]) and at most `max_premises` of them: the
+    /// theorems a level of depth d of entailment or selection can use (the
+    /// others are refused `too_many_premises` or `too_shallow` before any
+    /// prover call). Computed once per depth.
+    pub fn fits_premises(&self, d: u32) -> std::sync::Arc<Vec<bool>> {
+        let cached = self
+            .premise_fits
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(&d)
+            .cloned();
+        if let Some(f) = cached {
+            return f;
+        }
+        let fits: Vec<bool> = self
+            .pool
+            .iter()
+            .map(|t| {
+                self.depth_premises(t.id, d)
+                    .is_some_and(|ps| ps.len() <= self.max_premises)
+            })
+            .collect();
+        let fits = std::sync::Arc::new(fits);
+        self.premise_fits
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(d, fits.clone());
+        fits
     }
 
     /// The depth-d premises P_d(T): ancestors at exactly distance d, plus
