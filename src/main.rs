@@ -46,7 +46,8 @@ struct Common {
     config: Option<PathBuf>,
     /// Stop after this many given-clause selections, counted as E's
     /// --processed-clauses-limit counts them (overrides the config; also the
-    /// prover's budget of distinct given clauses).
+    /// prover's budget of distinct given clauses, and the most a domain
+    /// run's depth on demand saturates a file to).
     #[arg(long, value_name = "N", value_parser = work_limit)]
     max_processed: Option<u64>,
     /// Stop after this many generated clauses (overrides the config).
@@ -565,6 +566,10 @@ fn load_config(c: &Common) -> Result<Config, RunError> {
     if let Some(n) = c.max_processed {
         l.max_processed = Some(n);
         cfg.prover.max_processed = n;
+        // A budget given on the command line is the file's budget: depth
+        // on demand does not saturate past it.
+        let d = &mut cfg.saturation.deepen;
+        d.max_processed = d.max_processed.min(n);
     }
     if let Some(n) = c.max_generated {
         l.max_generated = Some(n);

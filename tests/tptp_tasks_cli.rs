@@ -558,6 +558,74 @@ fn entailment_pairs_stay_whole_and_no_premise_tells_the_label() {
     }
 }
 
+/// Depth on demand through the real binary: on the embedded TOP files at
+/// the default 5000 given clauses no theorem can give a reconstruction
+/// graph of depth 4 with 16 clauses. TOP-open-sets is saturated further
+/// (to 20,000) and gives level-4 rows; TOP-interior gains nothing at
+/// 20,000 and is saturated again at 5000 (`no_gain`); the card's table
+/// says both. With depth on demand off, or with `--max-processed 5000`
+/// (a command-line budget is the file's budget), no file goes past 5000
+/// (those runs ask for level 3: level 4 then has no rows at all).
+#[test]
+fn depth_on_demand_deepens_short_files_and_the_card_says_so() {
+    let tmp = tempfile::tempdir().unwrap();
+    let ds = family_run(tmp.path(), "reconstruction", ("TOP", "4", "4"), "");
+    let card = std::fs::read_to_string(ds.join("README.md")).unwrap();
+    assert!(card.contains("Depth on demand"), "{card}");
+    assert!(
+        card.contains("| TOP-open-sets | 5000 | 20000 | 20000 | 0 |"),
+        "{card}"
+    );
+    assert!(
+        card.contains("| TOP-interior | 5000 | 5000 | 20000 | 0 | 0 | no_gain |"),
+        "{card}"
+    );
+    let rows = read_dataset(&ds).unwrap();
+    assert!(!rows.is_empty(), "no level-4 rows from the deepened file");
+    for r in &rows {
+        assert_eq!(
+            r.source.as_deref().map(|s| s.contains("TOP-open-sets")),
+            Some(true),
+            "{:?}",
+            r.source
+        );
+    }
+
+    let off = tempfile::tempdir().unwrap();
+    // Level 3: without the deeper file, level 4 has no rows at all.
+    let ds = family_run(
+        off.path(),
+        "reconstruction",
+        ("TOP", "3", "2"),
+        "[saturation.deepen]\ndepth = 0\n",
+    );
+    let card = std::fs::read_to_string(ds.join("README.md")).unwrap();
+    assert!(!card.contains("Depth on demand"), "{card}");
+    assert!(
+        card.contains("| TOP-open-sets | ResourceOut | 5000 |"),
+        "{card}"
+    );
+
+    let capped = tempfile::tempdir().unwrap();
+    let cfg = capped.path().join("c.toml");
+    std::fs::write(&cfg, "[tasks.tptp]\nfamilies = [\"reconstruction\"]\n").unwrap();
+    let out = capped.path().join("out");
+    let o = saturate()
+        .args(["--domain", "TOP", "-q", "--levels", "3", "--count", "2"])
+        .args(["--max-processed", "5000", "--config"])
+        .arg(&cfg)
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    let card = std::fs::read_to_string(out.join("TOP/TOP-tasks/README.md")).unwrap();
+    assert!(
+        card.contains("| TOP-open-sets | 5000 | 5000 | 5000 | 0 | 0 | max_processed |"),
+        "{card}"
+    );
+}
+
 /// Entailment and selection draw only theorems with at most
 /// `max_premises` premises at the level's depth, and reconstruction only
 /// theorems a graph of the level's size can be cut from: on ALG, where

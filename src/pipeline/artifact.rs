@@ -681,6 +681,9 @@ mod tests {
         cfg.saturation.limits.max_processed = Some(900);
         cfg.saturation.iterate.rounds = 3;
         cfg.saturation.iterate.promote = 20;
+        // The round budgets alone (depth on demand would go on with the
+        // last round: `pipeline::deepen_tests`).
+        cfg.saturation.deepen.depth = 0;
         let run = |cfg: &Config| {
             let (bank, inputs) = load_source(&src, None).unwrap();
             let key = key(&bank, &inputs, cfg);

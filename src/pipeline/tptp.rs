@@ -178,7 +178,59 @@ pub(super) fn saturate_file(
 ) -> Saturated {
     let clauses: Vec<Vec<crate::logic::Literal>> = inputs.iter().map(|c| c.0.clone()).collect();
     let progress = Progress::silent();
-    let (sat, report) = super::saturate(&src.display, bank, inputs, &cfg.saturation, &progress);
+    // Depth on demand may drop its deeper saturation (`no_gain`) and
+    // saturate again from the inputs.
+    let again = cfg
+        .saturation
+        .deepen
+        .on()
+        .then(|| (bank.clone(), inputs.clone()));
+    let (mut sat, mut report) =
+        super::saturate(&src.display, bank, inputs, &cfg.saturation, &progress);
+    let deepen = &cfg.saturation.deepen;
+    let supply = |sat: &crate::saturation::Saturator| {
+        let ranking = crate::interest::rank(&sat.bank, &sat.store);
+        crate::tasks::tptp::recon::proof_graph_supply(
+            &sat.store,
+            ranking
+                .ranked
+                .iter()
+                .take(deepen.pool as usize)
+                .map(|c| c.id),
+            deepen.depth,
+            deepen.nodes as usize,
+        ) as u64
+    };
+    super::deepen(&mut sat, &mut report, &progress, &supply);
+    if let (Some(d), Some((bank, inputs))) = (report.deepened.clone(), again)
+        && d.to_processed > d.from_processed
+        && d.supply_after < d.supply_before + super::deepen_gain(&cfg.saturation.deepen)
+    {
+        drop(sat);
+        let seconds = report.seconds;
+        (sat, report) = super::saturate(&src.display, bank, inputs, &cfg.saturation, &progress);
+        report.seconds += seconds;
+        report.deepened = Some(super::Deepened {
+            to_processed: report.processed,
+            supply_after: d.supply_before,
+            stopped: "no_gain".to_string(),
+            ..d
+        });
+    }
+    if let Some(d) = &report.deepened {
+        tracing::info!(
+            "{}: depth on demand: {} -> {} processed (tried {}), theorems with proof graphs of depth {} and {} clauses {} -> {} ({})",
+            src.name,
+            d.from_processed,
+            d.to_processed,
+            d.tried_processed,
+            deepen.depth,
+            deepen.nodes,
+            d.supply_before,
+            d.supply_after,
+            d.stopped
+        );
+    }
     if sat.empty_clause().is_some() {
         return Saturated {
             report,
@@ -206,7 +258,6 @@ pub(super) fn saturate_file(
         t.elapsed().as_secs_f64()
     );
     let ranking = crate::interest::rank(&sat.bank, &sat.store);
-    let mut report = report;
     report.theorems = Some(super::TheoremStats::of(
         &sat.store,
         &ranking,
@@ -920,6 +971,30 @@ fn card_text(
             g.map_or("-".to_string(), |g| depth_counts(&g.by_depth)),
             g.is_some_and(|g| g.consistent)
         ));
+    }
+    let deepened: Vec<(&AxiomSource, &crate::pipeline::Deepened)> = sources
+        .iter()
+        .zip(reports)
+        .filter_map(|(src, r)| Some((src, r.deepened.as_ref()?)))
+        .collect();
+    if !deepened.is_empty() {
+        let d = &run.config.saturation.deepen;
+        s.push_str(&format!(
+            "\nDepth on demand (`[saturation.deepen]`): files with fewer than {} of their {} best-ranked theorem candidates able to give a proof graph of depth {} with {} clauses were saturated further, doubling the given-clause budget up to {} while the store stayed under {} records.\n\n| file | processed before | processed after | tried | such theorems before | after | stopped by |\n|---|---|---|---|---|---|---|\n",
+            d.theorems, d.pool, d.depth, d.nodes, d.max_processed, d.max_kept
+        ));
+        for (src, x) in deepened {
+            s.push_str(&format!(
+                "| {} | {} | {} | {} | {} | {} | {} |\n",
+                src.name,
+                x.from_processed,
+                x.to_processed,
+                x.tried_processed,
+                x.supply_before,
+                x.supply_after,
+                x.stopped
+            ));
+        }
     }
     let left_out = library::skipped_markdown(skipped);
     if !left_out.is_empty() {

@@ -18,7 +18,8 @@ pub mod trie;
 
 pub use given_clause::{Saturator, Stats, Status, symbol_frequencies};
 pub use params::{
-    ClauseWeight, Iterate, Limits, LiteralSelection, Params, QueuePriority, QueueSpec, SymbolWeight,
+    ClauseWeight, Deepen, Iterate, Limits, LiteralSelection, Params, QueuePriority, QueueSpec,
+    SymbolWeight,
 };
 pub use rounds::{RoundReport, via_lemma};
 pub use store::{ClauseId, ClauseStore, InputInfo, Inputs, Record, Rule, SimpStep, State};

@@ -291,6 +291,58 @@ pub struct Params {
     /// Iterative saturation (`[saturation.iterate]`): rounds whose most
     /// interesting theorems become lemmas of the next.
     pub iterate: Iterate,
+    /// Depth on demand (`[saturation.deepen]`): dataset runs saturate a
+    /// file further while too few of its theorems have deep proof graphs.
+    pub deepen: Deepen,
+}
+
+/// Depth on demand for dataset runs (`saturate --domain`, phase 1; `derive`
+/// and `prove` ignore it). A saturation stopped by `limits.max_processed`
+/// whose `pool` best-ranked theorem candidates (`tasks.tptp.pool_size`'s
+/// default; the artifact key holds only this section) include fewer than
+/// `theorems` with a binary proof graph of depth at least `depth` and at least `nodes`
+/// clauses (as proof reconstruction cuts them:
+/// `tasks::tptp::recon::proof_graph_supply`) goes on: the budget doubles,
+/// up to `max_processed`; a doubling that would take the store past
+/// `max_kept` records is not begun (it has at least doubled with the
+/// budget on every file measured). Deterministic: every decision reads only the
+/// saturation's state and these numbers, all work units. `depth = 0` is
+/// off.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Deepen {
+    /// Proof-graph depth asked for (0: off).
+    pub depth: u32,
+    /// Clauses a proof graph must reach.
+    pub nodes: u32,
+    /// Theorems with such a graph the file should have.
+    pub theorems: u32,
+    /// Best-ranked candidates looked at.
+    pub pool: u32,
+    /// Given clauses the file may be saturated to.
+    pub max_processed: u64,
+    /// No doubling that would take the store past this many records.
+    pub max_kept: u64,
+}
+
+impl Default for Deepen {
+    fn default() -> Self {
+        Deepen {
+            depth: 4,
+            nodes: 16,
+            theorems: 50,
+            pool: 500,
+            max_processed: 20_000,
+            max_kept: 600_000,
+        }
+    }
+}
+
+impl Deepen {
+    /// Whether depth on demand is on.
+    pub fn on(&self) -> bool {
+        self.depth > 0
+    }
 }
 
 /// Iterative saturation in the manner of AGInT (Puzis, Gao and Sutcliffe,
@@ -369,6 +421,7 @@ impl Default for Params {
             subsumption_resolution: false,
             record_simp_detail: false,
             iterate: Iterate::default(),
+            deepen: Deepen::default(),
         }
     }
 }
