@@ -4,6 +4,7 @@
 
 pub mod artifact;
 pub mod dedup;
+mod deepen;
 pub mod generate;
 pub mod heap;
 pub mod library;
@@ -16,6 +17,7 @@ mod sources;
 mod summary;
 pub mod tptp;
 
+pub use deepen::{Deepened, deepen, deepen_gain};
 pub use generate::{LoopSettings, RunSummary};
 pub use progress::Progress;
 pub use request::{FamilyOutcome, FamilyRun, Overrides, StageOptions, run_config, run_family};
@@ -258,30 +260,6 @@ pub struct SaturationReport {
     pub deepened: Option<Deepened>,
 }
 
-/// What depth on demand did to one file (`[saturation.deepen]`).
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Deepened {
-    /// Given clauses of the first saturation (`limits.max_processed`).
-    pub from_processed: u64,
-    /// Theorems with a deep enough proof graph then.
-    pub supply_before: u64,
-    /// Given clauses at the end.
-    pub to_processed: u64,
-    /// Given clauses the deepest saturation tried reached (more than
-    /// `to_processed` when it found no more theorems and was dropped).
-    pub tried_processed: u64,
-    /// Theorems with a deep enough proof graph at the end.
-    pub supply_after: u64,
-    /// Why it stopped: `enough` theorems, `max_processed`, `max_kept`, or
-    /// the saturation's own end (`saturated`, `unsatisfiable`, `limit`);
-    /// `no_gain` when the deeper saturation had fewer than
-    /// [`deepen_gain`] more such theorems and the file was saturated again
-    /// at its first budget (a larger graph
-    /// with nothing deeper only makes the other families' prover calls
-    /// dearer: TOP-interior's selection cells took 8 times the CPU).
-    pub stopped: String,
-}
-
 /// The theorem candidates of one saturated file: how many, how deep
 /// (inferences from the original axioms: record depth), and how many are
 /// reached only through an earlier round's lemma.
@@ -411,105 +389,6 @@ pub fn saturate_until(
         deepened: None,
     };
     (sat, report)
-}
-
-/// The fewest more theorems a deeper saturation must bring for depth on
-/// demand to keep it: a tenth of `theorems`, at least 1 (FLD-ordered's
-/// 1 -> 2 at four times the budget made its selection cells dearer and
-/// filled no cell).
-pub fn deepen_gain(d: &crate::saturation::Deepen) -> u64 {
-    u64::from(d.theorems / 10).max(1)
-}
-
-/// Depth on demand (`[saturation.deepen]`, a domain run's phase 1): while
-/// the saturation stopped at `limits.max_processed` and `supply` (the
-/// file's theorems with a deep enough proof graph) is below
-/// `deepen.theorems`, the budget doubles (at most `deepen.max_processed`)
-/// and the loop goes on from where it stopped; a doubling that would take
-/// the store past `deepen.max_kept` records is not begun. The report is brought up to date and says
-/// what happened ([`Deepened`]); nothing is done or recorded when depth on
-/// demand is off or the first saturation did not stop at its given-clause
-/// limit.
-pub fn deepen(
-    sat: &mut Saturator,
-    report: &mut SaturationReport,
-    progress: &Progress,
-    supply: &dyn Fn(&Saturator) -> u64,
-) {
-    let d = sat.params.deepen.clone();
-    let limit = sat.params.limits.max_processed;
-    let stopped_at_limit = |sat: &Saturator, status: Status| {
-        status == Status::ResourceOut
-            && !sat.timed_out
-            && limit.is_some_and(|l| sat.stats.processed >= l)
-    };
-    if !d.on() || !stopped_at_limit(sat, report.status) {
-        return;
-    }
-    let start = std::time::Instant::now();
-    let before = supply(sat);
-    let mut after = before;
-    let mut status = report.status;
-    let from = sat.stats.processed;
-    let stopped = loop {
-        if after >= u64::from(d.theorems) {
-            break "enough";
-        }
-        if sat.stats.processed >= d.max_processed {
-            break "max_processed";
-        }
-        // The store at least doubles with the budget on every file
-        // measured, so a doubling that would pass `max_kept` is not begun.
-        if (sat.store.len() as u64).saturating_mul(2) > d.max_kept {
-            break "max_kept";
-        }
-        let next = sat
-            .stats
-            .processed
-            .saturating_mul(2)
-            .clamp(1, d.max_processed);
-        sat.params.limits.max_processed = Some(next);
-        status = sat.run(&mut |s| progress.tick(s.processed));
-        after = supply(sat);
-        tracing::debug!(
-            "depth on demand: {} processed, {} records, {after} theorems",
-            sat.stats.processed,
-            sat.store.len()
-        );
-        if status != Status::ResourceOut || sat.stats.processed < next {
-            break match status {
-                Status::Saturated => "saturated",
-                Status::Unsatisfiable => "unsatisfiable",
-                Status::ResourceOut => "limit",
-            };
-        }
-    };
-    sat.params.limits.max_processed = limit;
-    if before >= u64::from(d.theorems) {
-        return;
-    }
-    let dag: DagStats = Derivation::new(&sat.store).stats();
-    if let Some(last) = report.rounds.last_mut() {
-        last.processed += sat.stats.processed - from;
-        last.status = status;
-    }
-    report.status = status;
-    report.processed = sat.stats.processed;
-    report.generated = sat.stats.generated;
-    report.kept = sat.stats.kept;
-    report.dag_nodes = dag.nodes;
-    report.dag_edges = dag.edges;
-    report.max_depth = dag.max_depth;
-    report.seconds += start.elapsed().as_secs_f64();
-    report.counters = sat.stats.clone();
-    report.deepened = Some(Deepened {
-        from_processed: from,
-        supply_before: before,
-        to_processed: sat.stats.processed,
-        tried_processed: sat.stats.processed,
-        supply_after: after,
-        stopped: stopped.to_string(),
-    });
 }
 
 /// Output format of a derivation.
@@ -761,118 +640,4 @@ pub fn cpu_seconds() -> f64 {
     let f: Vec<&str> = rest.split_whitespace().collect();
     let ticks = |i: usize| f.get(i).and_then(|s| s.parse::<f64>().ok()).unwrap_or(0.0);
     (ticks(11) + ticks(12)) / 100.0
-}
-
-#[cfg(test)]
-mod deepen_tests {
-    use super::*;
-    use crate::saturation::Deepen;
-    use std::cell::Cell;
-
-    fn theory() -> (TermBank, Inputs) {
-        let mut bank = TermBank::new();
-        let text = include_str!("../../axioms/SET/SET-boolean.ax");
-        let p = crate::tptp::parse_str(&mut bank, text, "SET-boolean.ax", None).expect("parses");
-        (bank, inputs_of(&p))
-    }
-
-    fn params(max_processed: u64, deepen: Deepen) -> Params {
-        let mut p = Params::default();
-        p.limits.max_processed = Some(max_processed);
-        p.deepen = deepen;
-        p
-    }
-
-    fn asking(theorems: u32, max_processed: u64, max_kept: u64) -> Deepen {
-        Deepen {
-            theorems,
-            max_processed,
-            max_kept,
-            ..Deepen::default()
-        }
-    }
-
-    fn texts(sat: &Saturator) -> Vec<String> {
-        sat.store
-            .ids()
-            .map(|c| crate::tptp::clause_to_tptp(&sat.bank, &sat.store.clause(c).lits))
-            .collect()
-    }
-
-    /// Going on from where the loop stopped is the loop that never
-    /// stopped: a file deepened from 100 to 400 given clauses (by
-    /// doublings: the supply is read three times) holds exactly the
-    /// records of one saturated to 400 at once, and its report says so.
-    #[test]
-    fn deepening_resumes_the_loop_exactly() {
-        let (bank, inputs) = theory();
-        let p = params(100, asking(u32::MAX, 400, u64::MAX));
-        let (mut sat, mut report) = saturate("t", bank, inputs, &p, &Progress::silent());
-        let calls = Cell::new(0u32);
-        deepen(&mut sat, &mut report, &Progress::silent(), &|_| {
-            calls.set(calls.get() + 1);
-            7
-        });
-        assert_eq!(calls.get(), 3);
-        assert_eq!(
-            report.deepened,
-            Some(Deepened {
-                from_processed: 100,
-                supply_before: 7,
-                to_processed: 400,
-                tried_processed: 400,
-                supply_after: 7,
-                stopped: "max_processed".into(),
-            })
-        );
-        assert_eq!(sat.params.limits.max_processed, Some(100), "limit restored");
-        let (bank, inputs) = theory();
-        let once = params(
-            400,
-            Deepen {
-                depth: 0,
-                ..Deepen::default()
-            },
-        );
-        let (plain, plain_report) = saturate("t", bank, inputs, &once, &Progress::silent());
-        assert_eq!(texts(&sat), texts(&plain));
-        assert_eq!(report.processed, plain_report.processed);
-        assert_eq!(report.generated, plain_report.generated);
-        assert_eq!(report.kept, plain_report.kept);
-        assert_eq!(report.dag_edges, plain_report.dag_edges);
-    }
-
-    /// A file with enough theorems, or with depth on demand off, is left
-    /// alone and reports nothing; one the store limit stops reports why,
-    /// without a doubling.
-    #[test]
-    fn enough_theorems_off_or_the_store_limit_leave_the_saturation_alone() {
-        let cases = [
-            (asking(5, 400, u64::MAX), None),
-            (
-                Deepen {
-                    depth: 0,
-                    ..asking(u32::MAX, 400, u64::MAX)
-                },
-                None,
-            ),
-            (asking(u32::MAX, 400, 1), Some("max_kept")),
-        ];
-        for (d, stopped) in cases {
-            let (bank, inputs) = theory();
-            let p = params(100, d);
-            let (mut sat, mut report) = saturate("t", bank, inputs, &p, &Progress::silent());
-            let kept = sat.store.len();
-            deepen(&mut sat, &mut report, &Progress::silent(), &|_| 6);
-            assert_eq!(sat.stats.processed, 100);
-            assert_eq!(sat.store.len(), kept);
-            assert_eq!(
-                report.deepened.as_ref().map(|d| d.stopped.as_str()),
-                stopped
-            );
-            if let Some(d) = &report.deepened {
-                assert_eq!((d.from_processed, d.to_processed), (100, 100));
-            }
-        }
-    }
 }
