@@ -330,7 +330,7 @@ impl Default for Deepen {
         Deepen {
             depth: 4,
             nodes: 16,
-            theorems: 50,
+            theorems: 10,
             pool: 500,
             max_processed: 20_000,
             max_kept: 600_000,

@@ -620,9 +620,8 @@ impl Generator for TptpGenerator {
             // were refused as `no_proof_graph` one by one.
             let (d, n) = cfg.params(family, cell.level);
             let nodes = recon::min_nodes(n);
-            order.retain(|&(gi, ti)| {
-                recon::can_cut(&graphs[gi].store, graphs[gi].pool[ti].id, d, nodes)
-            });
+            let cuttable: Vec<_> = graphs.iter().map(|g| g.cuttable(d, nodes)).collect();
+            order.retain(|&(gi, ti)| cuttable[gi][ti]);
         }
         if order.is_empty() {
             return Attempt::rejected(&Reject::TooShallow);

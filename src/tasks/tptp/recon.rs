@@ -95,11 +95,24 @@ pub fn proof_graph_supply(
     depth: u32,
     nodes: usize,
 ) -> usize {
+    cuttable(store, theorems, depth, nodes)
+        .into_iter()
+        .filter(|&c| c)
+        .count()
+}
+
+/// [`can_cut`] for each of `theorems`, in order, sharing one memo.
+pub fn cuttable(
+    store: &ClauseStore,
+    theorems: impl IntoIterator<Item = ClauseId>,
+    depth: u32,
+    nodes: usize,
+) -> Vec<bool> {
     let mut memo = HashMap::new();
     theorems
         .into_iter()
-        .filter(|&t| cut_possible(store, t, depth, nodes, &mut memo))
-        .count()
+        .map(|t| cut_possible(store, t, depth, nodes, &mut memo))
+        .collect()
 }
 
 /// Whether [`grown_cut`] can cut a graph of depth `d` and `nodes` clauses

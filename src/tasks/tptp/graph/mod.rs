@@ -73,6 +73,9 @@ pub struct Graph {
     /// Per premise depth, once computed: [`Graph::fits_premises`].
     pub(in crate::tasks::tptp) premise_fits:
         std::sync::Mutex<std::collections::BTreeMap<u32, std::sync::Arc<Vec<bool>>>>,
+    /// Per (depth, clauses), once computed: [`Graph::cuttable`].
+    pub(in crate::tasks::tptp) cuttable:
+        std::sync::Mutex<std::collections::BTreeMap<(u32, usize), std::sync::Arc<Vec<bool>>>>,
     /// Per entailment depth and replacement count, once computed:
     /// [`Graph::swap_weights`].
     pub(in crate::tasks::tptp) swap_weights: std::sync::Mutex<SwapWeights>,
@@ -222,6 +225,7 @@ impl Graph {
             premise_pools: Default::default(),
             premise_keys: Default::default(),
             premise_fits: Default::default(),
+            cuttable: Default::default(),
             swap_weights: Default::default(),
             max_premises: cfg.max_premises,
         };
@@ -427,6 +431,34 @@ impl Graph {
             .unwrap_or_else(|e| e.into_inner())
             .insert(d, fits.clone());
         fits
+    }
+
+    /// Per pool theorem (same order), whether a proof graph of depth `d`
+    /// and `nodes` clauses can be cut from it
+    /// ([`super::recon::can_cut`]): the theorems reconstruction and
+    /// derivation cells draw. Computed once per (depth, clauses), not per
+    /// slot (per slot it doubled GEO's reconstruction cells).
+    pub fn cuttable(&self, d: u32, nodes: usize) -> std::sync::Arc<Vec<bool>> {
+        let cached = self
+            .cuttable
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(&(d, nodes))
+            .cloned();
+        if let Some(c) = cached {
+            return c;
+        }
+        let cut = std::sync::Arc::new(super::recon::cuttable(
+            &self.store,
+            self.pool.iter().map(|t| t.id),
+            d,
+            nodes,
+        ));
+        self.cuttable
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert((d, nodes), cut.clone());
+        cut
     }
 
     /// The depth-d premises P_d(T): ancestors at exactly distance d, plus
