@@ -71,11 +71,9 @@ pub struct Graph {
     /// Per premise depth, once computed: [`Graph::premise_keys`].
     pub(in crate::tasks::tptp) premise_keys: std::sync::Mutex<PremiseKeys>,
     /// Per premise depth, once computed: [`Graph::fits_premises`].
-    pub(in crate::tasks::tptp) premise_fits:
-        std::sync::Mutex<std::collections::BTreeMap<u32, std::sync::Arc<Vec<bool>>>>,
+    pub(in crate::tasks::tptp) premise_fits: std::sync::Mutex<PoolFlags<u32>>,
     /// Per (depth, clauses), once computed: [`Graph::cuttable`].
-    pub(in crate::tasks::tptp) cuttable:
-        std::sync::Mutex<std::collections::BTreeMap<(u32, usize), std::sync::Arc<Vec<bool>>>>,
+    pub(in crate::tasks::tptp) cuttable: std::sync::Mutex<PoolFlags<(u32, usize)>>,
     /// Per entailment depth and replacement count, once computed:
     /// [`Graph::swap_weights`].
     pub(in crate::tasks::tptp) swap_weights: std::sync::Mutex<SwapWeights>,
@@ -96,6 +94,11 @@ impl AncestorSet {
         self.0.get(c.index()).copied().unwrap_or(false)
     }
 }
+
+/// A yes or no per pool theorem, per key ([`Graph::fits_premises`] per
+/// depth, [`Graph::cuttable`] per depth and clause count).
+pub(in crate::tasks::tptp) type PoolFlags<K> =
+    std::collections::BTreeMap<K, std::sync::Arc<Vec<bool>>>;
 
 /// [`Graph::premise_keys`] per depth.
 pub(in crate::tasks::tptp) type PremiseKeys =
