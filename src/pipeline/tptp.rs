@@ -980,8 +980,14 @@ fn card_text(
     if !deepened.is_empty() {
         let d = &run.config.saturation.deepen;
         s.push_str(&format!(
-            "\nDepth on demand (`[saturation.deepen]`): files with fewer than {} of their {} best-ranked theorem candidates able to give a proof graph of depth {} with {} clauses were saturated further, doubling the given-clause budget up to {} while the store stayed under {} records.\n\n| file | processed before | processed after | tried | such theorems before | after | stopped by |\n|---|---|---|---|---|---|---|\n",
-            d.theorems, d.pool, d.depth, d.nodes, d.max_processed, d.max_kept
+            "\nDepth on demand (`[saturation.deepen]`): files with fewer than {} of their {} best-ranked theorem candidates able to give a proof graph of depth {} with {} clauses were saturated further, doubling the given-clause budget up to {} while the store stayed under {} records; a deeper saturation with fewer than {} more such theorems was dropped and the file saturated again at its budget (`no_gain`).\n\n| file | processed before | processed after | tried | such theorems before | after | stopped by |\n|---|---|---|---|---|---|---|\n",
+            d.theorems,
+            d.pool,
+            d.depth,
+            d.nodes,
+            d.max_processed,
+            d.max_kept,
+            super::deepen_gain(d)
         ));
         for (src, x) in deepened {
             s.push_str(&format!(
