@@ -401,25 +401,15 @@ fn deep_levels_and_rounds_carry_their_difficulty() {
     assert!(stderr(&o).contains("--levels"), "{}", stderr(&o));
 }
 
-/// A run of one TPTP `family` on `domain` at one `level` and `count` rows,
-/// with `extra` appended to its `[tasks.tptp]` table; the dataset folder.
-fn family_run(
-    tmp: &Path,
-    family: &str,
-    (domain, level, count): (&str, &str, &str),
-    extra: &str,
-) -> PathBuf {
+/// A TPTP run of `domain` with the configuration text `config` and the
+/// extra arguments `args`; the dataset folder.
+fn tptp_run(tmp: &Path, config: &str, domain: &str, args: &[&str]) -> PathBuf {
     let cfg = tmp.join("family.toml");
-    std::fs::write(
-        &cfg,
-        format!("[tasks.tptp]\nfamilies = [\"{family}\"]\n{extra}"),
-    )
-    .unwrap();
+    std::fs::write(&cfg, config).unwrap();
     let out = tmp.join("out");
     let o = saturate()
-        .args([
-            "--domain", domain, "-q", "--levels", level, "--count", count,
-        ])
+        .args(["--domain", domain, "-q"])
+        .args(args)
         .arg("--config")
         .arg(&cfg)
         .arg("--out")
@@ -428,6 +418,22 @@ fn family_run(
         .unwrap();
     assert!(o.status.success(), "{}\n{}", stdout(&o), stderr(&o));
     out.join(format!("{domain}/{domain}-tasks"))
+}
+
+/// A run of one TPTP `family` on `domain` at one `level` and `count` rows,
+/// with `extra` appended to its `[tasks.tptp]` table; the dataset folder.
+fn family_run(
+    tmp: &Path,
+    family: &str,
+    (domain, level, count): (&str, &str, &str),
+    extra: &str,
+) -> PathBuf {
+    tptp_run(
+        tmp,
+        &format!("[tasks.tptp]\nfamilies = [\"{family}\"]\n{extra}"),
+        domain,
+        &["--levels", level, "--count", count],
+    )
 }
 
 /// No pool clause of a selection cell is in the answer of more of its rows
@@ -607,19 +613,13 @@ fn depth_on_demand_deepens_short_files_and_the_card_says_so() {
     );
 
     let capped = tempfile::tempdir().unwrap();
-    let cfg = capped.path().join("c.toml");
-    std::fs::write(&cfg, "[tasks.tptp]\nfamilies = [\"reconstruction\"]\n").unwrap();
-    let out = capped.path().join("out");
-    let o = saturate()
-        .args(["--domain", "TOP", "-q", "--levels", "3", "--count", "2"])
-        .args(["--max-processed", "5000", "--config"])
-        .arg(&cfg)
-        .arg("--out")
-        .arg(&out)
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", stderr(&o));
-    let card = std::fs::read_to_string(out.join("TOP/TOP-tasks/README.md")).unwrap();
+    let ds = tptp_run(
+        capped.path(),
+        "[tasks.tptp]\nfamilies = [\"reconstruction\"]\n",
+        "TOP",
+        &["--levels", "3", "--count", "2", "--max-processed", "5000"],
+    );
+    let card = std::fs::read_to_string(ds.join("README.md")).unwrap();
     assert!(
         card.contains("| TOP-open-sets | 5000 | 5000 | 5000 | 0 | 0 | max_processed |"),
         "{card}"
@@ -636,26 +636,14 @@ fn depth_on_demand_deepens_short_files_and_the_card_says_so() {
 #[test]
 fn cells_draw_no_theorem_refused_before_a_prover_call() {
     let tmp = tempfile::tempdir().unwrap();
-    let cfg = tmp.path().join("c.toml");
-    std::fs::write(
-        &cfg,
+    let ds = tptp_run(
+        tmp.path(),
         "[tasks.tptp]\nfamilies = [\"entailment\", \"selection\", \"reconstruction\"]\n",
-    )
-    .unwrap();
-    let out = tmp.path().join("out");
-    let o = saturate()
-        .args(["--domain", "ALG", "-q", "--levels", "3", "--count", "4"])
-        .arg("--config")
-        .arg(&cfg)
-        .arg("--out")
-        .arg(&out)
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", stderr(&o));
-    let summary: serde_json::Value = serde_json::from_str(
-        &std::fs::read_to_string(out.join("ALG/ALG-tasks/summary.json")).unwrap(),
-    )
-    .unwrap();
+        "ALG",
+        &["--levels", "3", "--count", "4"],
+    );
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(ds.join("summary.json")).unwrap()).unwrap();
     let cells = summary["cells"].as_object().unwrap();
     assert_eq!(cells.len(), 3, "{summary}");
     for (name, cell) in cells {

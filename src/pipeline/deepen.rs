@@ -7,7 +7,8 @@
 
 use super::{Progress, SaturationReport};
 use crate::derivation::{DagStats, Derivation};
-use crate::saturation::{Saturator, Status};
+use crate::logic::TermBank;
+use crate::saturation::{Inputs, Params, Saturator, Status};
 use serde::{Deserialize, Serialize};
 
 /// What depth on demand did to one file (`[saturation.deepen]`).
@@ -133,13 +134,44 @@ pub fn deepen(
     });
 }
 
+/// [`super::saturate`] then [`deepen`]; a deeper saturation that brought
+/// fewer than [`deepen_gain`] more such theorems is dropped and the file
+/// saturated again at its first budget (`no_gain`, the budget it tried
+/// kept in [`Deepened::tried_processed`]).
+pub fn saturate_deepened(
+    source: &str,
+    bank: TermBank,
+    inputs: Inputs,
+    params: &Params,
+    progress: &Progress,
+    supply: &dyn Fn(&Saturator) -> u64,
+) -> (Saturator, SaturationReport) {
+    let again = params.deepen.on().then(|| (bank.clone(), inputs.clone()));
+    let (mut sat, mut report) = super::saturate(source, bank, inputs, params, progress);
+    deepen(&mut sat, &mut report, progress, supply);
+    if let (Some(d), Some((bank, inputs))) = (report.deepened.clone(), again)
+        && d.to_processed > d.from_processed
+        && d.supply_after < d.supply_before + deepen_gain(&params.deepen)
+    {
+        drop(sat);
+        let seconds = report.seconds;
+        (sat, report) = super::saturate(source, bank, inputs, params, progress);
+        report.seconds += seconds;
+        report.deepened = Some(Deepened {
+            to_processed: report.processed,
+            supply_after: d.supply_before,
+            stopped: "no_gain".to_string(),
+            ..d
+        });
+    }
+    (sat, report)
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::{inputs_of, saturate};
     use super::*;
-    use crate::logic::TermBank;
     use crate::saturation::Deepen;
-    use crate::saturation::{Inputs, Params};
     use std::cell::Cell;
 
     fn theory() -> (TermBank, Inputs) {

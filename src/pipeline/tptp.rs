@@ -178,15 +178,6 @@ pub(super) fn saturate_file(
 ) -> Saturated {
     let clauses: Vec<Vec<crate::logic::Literal>> = inputs.iter().map(|c| c.0.clone()).collect();
     let progress = Progress::silent();
-    // Depth on demand may drop its deeper saturation (`no_gain`) and
-    // saturate again from the inputs.
-    let again = cfg
-        .saturation
-        .deepen
-        .on()
-        .then(|| (bank.clone(), inputs.clone()));
-    let (mut sat, mut report) =
-        super::saturate(&src.display, bank, inputs, &cfg.saturation, &progress);
     let deepen = &cfg.saturation.deepen;
     let supply = |sat: &crate::saturation::Saturator| {
         let ranking = crate::interest::rank(&sat.bank, &sat.store);
@@ -201,22 +192,14 @@ pub(super) fn saturate_file(
             deepen.nodes as usize,
         ) as u64
     };
-    super::deepen(&mut sat, &mut report, &progress, &supply);
-    if let (Some(d), Some((bank, inputs))) = (report.deepened.clone(), again)
-        && d.to_processed > d.from_processed
-        && d.supply_after < d.supply_before + super::deepen_gain(&cfg.saturation.deepen)
-    {
-        drop(sat);
-        let seconds = report.seconds;
-        (sat, report) = super::saturate(&src.display, bank, inputs, &cfg.saturation, &progress);
-        report.seconds += seconds;
-        report.deepened = Some(super::Deepened {
-            to_processed: report.processed,
-            supply_after: d.supply_before,
-            stopped: "no_gain".to_string(),
-            ..d
-        });
-    }
+    let (sat, mut report) = super::saturate_deepened(
+        &src.display,
+        bank,
+        inputs,
+        &cfg.saturation,
+        &progress,
+        &supply,
+    );
     if let Some(d) = &report.deepened {
         tracing::info!(
             "{}: depth on demand: {} -> {} processed (tried {}), theorems with proof graphs of depth {} and {} clauses {} -> {} ({})",

@@ -100,6 +100,25 @@ impl AncestorSet {
 pub(in crate::tasks::tptp) type PoolFlags<K> =
     std::collections::BTreeMap<K, std::sync::Arc<Vec<bool>>>;
 
+/// The flags of `key` in `cache`, computed by `compute` the first time.
+fn pool_flags<K: Ord>(
+    cache: &std::sync::Mutex<PoolFlags<K>>,
+    key: K,
+    compute: impl FnOnce() -> Vec<bool>,
+) -> std::sync::Arc<Vec<bool>> {
+    if let Some(f) = cache.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
+        return f.clone();
+    }
+    // Computed outside the lock: two threads may both compute it, and the
+    // results are equal.
+    let flags = std::sync::Arc::new(compute());
+    cache
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .insert(key, flags.clone());
+    flags
+}
+
 /// [`Graph::premise_keys`] per depth.
 pub(in crate::tasks::tptp) type PremiseKeys =
     std::collections::BTreeMap<u32, std::sync::Arc<Vec<u64>>>;
@@ -411,29 +430,15 @@ impl Graph {
     /// others are refused `too_many_premises` or `too_shallow` before any
     /// prover call). Computed once per depth.
     pub fn fits_premises(&self, d: u32) -> std::sync::Arc<Vec<bool>> {
-        let cached = self
-            .premise_fits
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .get(&d)
-            .cloned();
-        if let Some(f) = cached {
-            return f;
-        }
-        let fits: Vec<bool> = self
-            .pool
-            .iter()
-            .map(|t| {
-                self.depth_premises(t.id, d)
-                    .is_some_and(|ps| ps.len() <= self.max_premises)
-            })
-            .collect();
-        let fits = std::sync::Arc::new(fits);
-        self.premise_fits
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .insert(d, fits.clone());
-        fits
+        pool_flags(&self.premise_fits, d, || {
+            self.pool
+                .iter()
+                .map(|t| {
+                    self.depth_premises(t.id, d)
+                        .is_some_and(|ps| ps.len() <= self.max_premises)
+                })
+                .collect()
+        })
     }
 
     /// Per pool theorem (same order), whether a proof graph of depth `d`
@@ -442,26 +447,9 @@ impl Graph {
     /// derivation cells draw. Computed once per (depth, clauses), not per
     /// slot (per slot it doubled GEO's reconstruction cells).
     pub fn cuttable(&self, d: u32, nodes: usize) -> std::sync::Arc<Vec<bool>> {
-        let cached = self
-            .cuttable
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .get(&(d, nodes))
-            .cloned();
-        if let Some(c) = cached {
-            return c;
-        }
-        let cut = std::sync::Arc::new(super::recon::cuttable(
-            &self.store,
-            self.pool.iter().map(|t| t.id),
-            d,
-            nodes,
-        ));
-        self.cuttable
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .insert((d, nodes), cut.clone());
-        cut
+        pool_flags(&self.cuttable, (d, nodes), || {
+            super::recon::cuttable(&self.store, self.pool.iter().map(|t| t.id), d, nodes)
+        })
     }
 
     /// The depth-d premises P_d(T): ancestors at exactly distance d, plus
