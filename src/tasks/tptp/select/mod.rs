@@ -197,11 +197,15 @@ struct Deletion {
 /// result M is irredundant. The exact search over the pool then finds the
 /// true minimum, which may be a proper subset of M (the rest of M then acts
 /// as further distractors). [`Reject::Unknown`] when the prover does not
-/// prove `t` from all of `premises`.
+/// prove `t` from all of `premises`; [`Reject::TooManyPremises`] as soon as
+/// more than `cap` premises are kept (a premise kept stays in M, so M would
+/// be larger than the level takes: the caller refused such an M after the
+/// whole pass, and on ALG level 2 that was 379 passes of up to 10 calls).
 fn deletion_pass(
     g: &Graph,
     t: ClauseId,
     premises: &[ClauseId],
+    cap: usize,
     prover: &mut Prover,
     rng: &mut impl Rng,
 ) -> Result<Deletion, Reject> {
@@ -220,6 +224,7 @@ fn deletion_pass(
     // Small models first, as in the minimum search: a premise the theorem
     // needs has one (SET level 4: 0.48 -> 0.35 s of deletion per 20 rows).
     let was = std::mem::replace(&mut prover.models_first, cover::MODELS_FIRST_SIZE);
+    let mut kept = 0usize;
     for p in order {
         if m.len() == 1 {
             break;
@@ -232,8 +237,15 @@ fn deletion_pass(
             Verdict::Theorem { .. } => m = rest,
             Verdict::CounterSatisfiable {
                 evidence: Evidence::Model { model },
-            } => kept_by.push((p, model)),
-            _ => {}
+            } => {
+                kept += 1;
+                kept_by.push((p, model));
+            }
+            _ => kept += 1,
+        }
+        if kept > cap {
+            prover.models_first = was;
+            return Err(Reject::TooManyPremises);
         }
     }
     prover.models_first = was;
@@ -312,7 +324,7 @@ pub fn generate(
     if !earlier.is_empty() && all_repeated {
         return Err(Reject::RepeatedAnswer);
     }
-    let deletion = deletion_pass(g, t.id, &premises, prover, rng)?;
+    let deletion = deletion_pass(g, t.id, &premises, cap, prover, rng)?;
     let Deletion {
         m,
         kept_by,
