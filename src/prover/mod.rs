@@ -679,46 +679,67 @@ pub fn extract_refutation(sat: &Saturator, empty: crate::saturation::ClauseId) -
     for (k, &id) in ids.iter().enumerate() {
         let n = k as u32 + 1;
         number.insert(id, n);
-        let r = sat.store.get(id);
-        let input = (r.rule == Rule::Input)
-            .then_some(r.input.as_ref())
-            .flatten();
-        let detail = r.detail.as_deref();
-        let simps = r
-            .simps
-            .iter()
-            .enumerate()
-            .map(|(k, s)| {
-                let mut u = SimpUse {
-                    kind: s.name().to_string(),
-                    unit: s.partner().map(|p| number[&p]),
-                    ..SimpUse::default()
-                };
-                if let Some(d) = detail.and_then(|d| d.steps.get(k)) {
-                    locate(sat, *s, d, &mut u);
-                }
-                u
-            })
-            .collect();
-        steps.push(ProofStep {
-            id: n,
-            clause: clause_to_tptp(&sat.bank, &r.clause.lits),
-            rule: r.rule.name().to_string(),
-            parents: r.parents.iter().map(|p| number[p]).collect(),
-            simps,
-            raw: detail.map(|d| clause_to_tptp(&sat.bank, &d.raw)),
-            role: input.map(|i| i.role.clone()),
-            name: input.map(|i| i.name.clone()),
-        });
+        steps.push(record_step(&sat.store, &sat.bank, id, n, &number));
     }
     Refutation { steps }
+}
+
+/// Record `id` of `store` (over `bank`) as certificate step `n`: its
+/// clause, rule, parents and simplifications by their step numbers in
+/// `number` (which must hold every premise of the record), the positions of
+/// the simplifications when the record kept their detail, and an input's
+/// role and name.
+pub fn record_step(
+    store: &crate::saturation::ClauseStore,
+    bank: &TermBank,
+    id: crate::saturation::ClauseId,
+    n: u32,
+    number: &HashMap<crate::saturation::ClauseId, u32>,
+) -> ProofStep {
+    let r = store.get(id);
+    let input = (r.rule == Rule::Input)
+        .then_some(r.input.as_ref())
+        .flatten();
+    let detail = r.detail.as_deref();
+    let simps = r
+        .simps
+        .iter()
+        .enumerate()
+        .map(|(k, s)| {
+            let mut u = SimpUse {
+                kind: s.name().to_string(),
+                unit: s.partner().map(|p| number[&p]),
+                ..SimpUse::default()
+            };
+            if let Some(d) = detail.and_then(|d| d.steps.get(k)) {
+                locate(store, bank, *s, d, &mut u);
+            }
+            u
+        })
+        .collect();
+    ProofStep {
+        id: n,
+        clause: clause_to_tptp(bank, &r.clause.lits),
+        rule: r.rule.name().to_string(),
+        parents: r.parents.iter().map(|p| number[p]).collect(),
+        simps,
+        raw: detail.map(|d| clause_to_tptp(bank, &d.raw)),
+        role: input.map(|i| i.role.clone()),
+        name: input.map(|i| i.name.clone()),
+    }
 }
 
 /// Fills the location fields of a certificate's simplification from the
 /// recorded detail: literal, side and path of a rewrite, the unit side that
 /// matched and the matching substitution (over the unit's printed
 /// variables `X<i>`).
-fn locate(sat: &Saturator, step: SimpStep, d: &SimpDetail, u: &mut SimpUse) {
+fn locate(
+    store: &crate::saturation::ClauseStore,
+    bank: &TermBank,
+    step: SimpStep,
+    d: &SimpDetail,
+    u: &mut SimpUse,
+) {
     match (step, d) {
         (
             SimpStep::Rewrite(unit),
@@ -731,17 +752,17 @@ fn locate(sat: &Saturator, step: SimpStep, d: &SimpDetail, u: &mut SimpUse) {
                 ..
             },
         ) => {
-            let eq = sat.store.clause(unit).lits[0];
+            let eq = store.clause(unit).lits[0];
             let side = if *unit_side == 0 { eq.lhs } else { eq.rhs };
             let mut m = Matcher::new();
             let mut subst = std::collections::BTreeMap::new();
-            if m.matches(&sat.bank, side, *redex) {
+            if m.matches(bank, side, *redex) {
                 let mut counts = Vec::new();
-                sat.bank.count_vars(eq.lhs, &mut counts);
-                sat.bank.count_vars(eq.rhs, &mut counts);
+                bank.count_vars(eq.lhs, &mut counts);
+                bank.count_vars(eq.rhs, &mut counts);
                 for (v, &n) in counts.iter().enumerate() {
                     if let (true, Some(t)) = (n > 0, m.get(v as u32)) {
-                        subst.insert(format!("X{v}"), term_to_string(&sat.bank, t));
+                        subst.insert(format!("X{v}"), term_to_string(bank, t));
                     }
                 }
             }

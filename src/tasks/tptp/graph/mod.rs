@@ -647,22 +647,27 @@ impl Graph {
         premises: &[ClauseId],
         t: ClauseId,
     ) -> Option<Outcome> {
-        use crate::certificate::{ProofStep, SimpUse};
+        use crate::certificate::ProofStep;
         use crate::prover::Verdict;
         let given: HashSet<ClauseId> = premises.iter().copied().collect();
         if given.contains(&t) {
             return None;
         }
-        // The clauses between the premises and `t`: walk up from `t`,
-        // stopping at premises.
+        // The clauses between the premises and `t`, and the premises they
+        // use: walk up from `t`, stopping at premises.
         let mut between: std::collections::BTreeSet<ClauseId> = Default::default();
+        let mut used: std::collections::BTreeSet<ClauseId> = Default::default();
         let mut stack = vec![t];
         while let Some(c) = stack.pop() {
-            if given.contains(&c) || !between.insert(c) {
+            if given.contains(&c) {
+                used.insert(c);
+                continue;
+            }
+            if !between.insert(c) {
                 continue;
             }
             let r = self.store.get(c);
-            if r.rule == Rule::Input {
+            if r.rule == Rule::Input || r.simps.len() > MAX_DERIVED_SIMPS {
                 return None;
             }
             stack.extend(r.premises());
@@ -671,17 +676,6 @@ impl Graph {
         // are a topological order, premises first.
         let mut number: HashMap<ClauseId, u32> = HashMap::new();
         let mut steps: Vec<ProofStep> = Vec::new();
-        let mut used: Vec<ClauseId> = premises
-            .iter()
-            .copied()
-            .filter(|p| {
-                between
-                    .iter()
-                    .any(|&c| self.store.get(c).premises().any(|q| q == *p))
-            })
-            .collect();
-        used.sort_unstable();
-        used.dedup();
         for (i, &p) in used.iter().enumerate() {
             let id = i as u32 + 1;
             number.insert(p, id);
@@ -697,31 +691,15 @@ impl Graph {
             });
         }
         for &c in &between {
-            let r = self.store.get(c);
-            if r.simps.len() > MAX_DERIVED_SIMPS {
-                return None;
-            }
             let id = steps.len() as u32 + 1;
-            let step = ProofStep {
-                id,
-                clause: self.text(c),
-                rule: r.rule.name().to_string(),
-                parents: r.parents.iter().map(|p| number[p]).collect(),
-                simps: r
-                    .simps
-                    .iter()
-                    .map(|s| SimpUse {
-                        kind: s.name().to_string(),
-                        unit: s.partner().map(|p| number[&p]),
-                        ..SimpUse::default()
-                    })
-                    .collect(),
-                raw: None,
-                role: None,
-                name: None,
-            };
             number.insert(c, id);
-            steps.push(step);
+            steps.push(crate::prover::record_step(
+                &self.store,
+                self.bank(),
+                c,
+                id,
+                &number,
+            ));
         }
         // The last steps: `t` against its negation, as the prover finds
         // them (a few given clauses), `t`'s input step replaced by the

@@ -225,38 +225,35 @@ fn deletion_pass(
     // Small models first, as in the minimum search: a premise the theorem
     // needs has one (SET level 4: 0.48 -> 0.35 s of deletion per 20 rows).
     let was = std::mem::replace(&mut prover.models_first, cover::MODELS_FIRST_SIZE);
-    let mut kept = 0usize;
-    for p in order {
-        if m.len() == 1 {
-            break;
-        }
-        let rest: Vec<ClauseId> = m.iter().copied().filter(|&x| x != p).collect();
-        let o = g.prove(prover, &rest, t);
-        calls += 1;
-        processed += o.stats.processed;
-        match o.verdict {
-            Verdict::Theorem { .. } => m = rest,
-            Verdict::CounterSatisfiable {
-                evidence: Evidence::Model { model },
-            } => {
-                kept += 1;
-                kept_by.push((p, model));
+    let pass = || {
+        for p in order {
+            if m.len() == 1 {
+                break;
             }
-            _ => {
+            let rest: Vec<ClauseId> = m.iter().copied().filter(|&x| x != p).collect();
+            let o = g.prove(prover, &rest, t);
+            calls += 1;
+            processed += o.stats.processed;
+            match o.verdict {
+                Verdict::Theorem { .. } => m = rest,
+                Verdict::CounterSatisfiable {
+                    evidence: Evidence::Model { model },
+                } => kept_by.push((p, model)),
                 // Undecided: M - p must still be classified by the minimum
                 // search, under the same limits, and nearly always stays
                 // undecided there (ALG and GEO at 50 rows per cell: the
                 // same rows but one, for 21% less CPU).
-                prover.models_first = was;
-                return Err(Reject::Unknown);
+                _ => return Err(Reject::Unknown),
+            }
+            if kept_by.len() > cap {
+                return Err(Reject::TooManyPremises);
             }
         }
-        if kept > cap {
-            prover.models_first = was;
-            return Err(Reject::TooManyPremises);
-        }
-    }
+        Ok(())
+    };
+    let passed = pass();
     prover.models_first = was;
+    passed?;
     Ok(Deletion {
         m,
         kept_by,
