@@ -16,7 +16,7 @@
 //! the manifest (`"complete": true`), and the staging directory replaces
 //! the output. An existing output folder is replaced only when it is a
 //! complete saturate dataset holding nothing its manifest does not list.
-//! The staging folder `<out>.tmp-<pid>-<k>` holds a marker naming its
+//! The staging folder `<out>.tmp-<pid>-<k>-<tag>` holds a marker naming its
 //! process ([`staging`]); the next run removes such leftovers of ended runs
 //! and nothing else, whatever its name.
 //!

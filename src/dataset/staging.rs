@@ -5,6 +5,13 @@
 //! time), so a later run removes only the leftovers it can show a dead
 //! saturate process made. Anything else, whatever its name, is left alone:
 //! a user's `data.old-2023/` beside `--out data` is never deleted.
+//!
+//! A process killed between making the folder and finishing its marker
+//! leaves a folder that is empty or holds a marker cut short. Its name
+//! (`<stem><pid>-<k>-<tag>`, the tag a hash of host and boot id) says which
+//! process of which machine and boot made it, so such a folder of this
+//! machine is removed once no process of that pid runs here; holding no
+//! data, removing it loses nothing.
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -100,8 +107,26 @@ fn me() -> Option<&'static Owner> {
     .as_ref()
 }
 
-/// Creates a new staging folder `<parent>/<stem><pid>-<k>` (the first `k`
-/// whose name is free) holding the marker, and returns its path. Never
+/// The name tag of staging folders made on this machine in this boot:
+/// 12 hex digits of a 64-bit FNV-1a hash of host and boot id (a fixed
+/// function, so every process of one boot agrees), `None` where `/proc`
+/// does not say.
+fn my_tag() -> Option<&'static str> {
+    static TAG: OnceLock<Option<String>> = OnceLock::new();
+    TAG.get_or_init(|| {
+        let me = me()?;
+        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+        for b in me.host.bytes().chain([b'\n']).chain(me.boot.bytes()) {
+            h ^= u64::from(b);
+            h = h.wrapping_mul(0x0100_0000_01b3);
+        }
+        Some(format!("{:012x}", h >> 16))
+    })
+    .as_deref()
+}
+
+/// Creates a new staging folder `<parent>/<stem><pid>-<k>-<tag>` (the first
+/// `k` whose name is free) holding the marker, and returns its path. Never
 /// removes or enters an existing entry.
 pub fn create(parent: &Path, stem: &str) -> std::io::Result<PathBuf> {
     let pid = std::process::id();
@@ -114,8 +139,9 @@ pub fn create(parent: &Path, stem: &str) -> std::io::Result<PathBuf> {
             start: 0,
         })
         .text();
+    let tag = my_tag().unwrap_or("unknown");
     for k in 0..MAX_TRIES {
-        let dir = parent.join(format!("{stem}{pid}-{k}"));
+        let dir = parent.join(format!("{stem}{pid}-{k}-{tag}"));
         match std::fs::create_dir(&dir) {
             Ok(()) => {}
             Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
@@ -136,6 +162,30 @@ pub fn create(parent: &Path, stem: &str) -> std::io::Result<PathBuf> {
     ))
 }
 
+/// Removes the staging folder `dir` made by [`create`]: everything in it
+/// but the marker first, then the marker, then the folder, so a process
+/// killed part way leaves a folder that is still marked (or empty) and a
+/// later run can judge and remove it.
+pub fn remove(dir: &Path) -> std::io::Result<()> {
+    for entry in std::fs::read_dir(dir)? {
+        let entry = entry?;
+        if entry.file_name() == MARKER {
+            continue;
+        }
+        let path = entry.path();
+        if std::fs::symlink_metadata(&path)?.is_dir() {
+            std::fs::remove_dir_all(&path)?;
+        } else {
+            std::fs::remove_file(&path)?;
+        }
+    }
+    match std::fs::remove_file(dir.join(MARKER)) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(e),
+        _ => {}
+    }
+    std::fs::remove_dir(dir)
+}
+
 /// What a folder found beside an output is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Staging {
@@ -148,8 +198,63 @@ pub enum Staging {
     Dead,
 }
 
+/// The marker text at `marker` (at most [`MAX_MARKER_BYTES`]), `None`
+/// when it is not a regular file or cannot be read as text.
+fn read_marker(marker: &Path) -> Option<String> {
+    let is_file = std::fs::symlink_metadata(marker)
+        .map(|m| m.is_file())
+        .unwrap_or(false);
+    if !is_file {
+        return None;
+    }
+    let mut text = String::new();
+    std::fs::File::open(marker)
+        .and_then(|f| f.take(MAX_MARKER_BYTES).read_to_string(&mut text))
+        .ok()?;
+    Some(text)
+}
+
+/// The process that made the folder `path` if it is one [`create`] left
+/// unfinished on this machine in this boot: named `...<pid>-<k>-<tag>` with
+/// this machine's tag, and holding nothing but a marker that is a strict
+/// prefix of the one `create` writes (empty included), or nothing at all.
+fn unfinished(path: &Path) -> Option<u32> {
+    let me = me()?;
+    let name = path.file_name()?.to_str()?;
+    let rest = name.strip_suffix(my_tag()?)?.strip_suffix('-')?;
+    let (rest, k) = rest.rsplit_once('-')?;
+    k.parse::<u32>().ok()?;
+    let digits = rest.len() - rest.trim_end_matches(|c: char| c.is_ascii_digit()).len();
+    let pid: u32 = rest[rest.len() - digits..].parse().ok()?;
+    let mut entries = std::fs::read_dir(path).ok()?;
+    let Some(first) = entries.next() else {
+        return Some(pid);
+    };
+    if first.ok()?.file_name() != MARKER || entries.next().is_some() {
+        return None;
+    }
+    let text = read_marker(&path.join(MARKER))?;
+    let full = Owner {
+        host: me.host.clone(),
+        boot: me.boot.clone(),
+        pid,
+        start: 0,
+    }
+    .text();
+    // Everything up to the start time, which this process cannot know.
+    let head = &full[..full.len() - "0\n".len()];
+    let cut = if text.len() <= head.len() {
+        head.starts_with(&text)
+    } else {
+        text.starts_with(head) && text[head.len()..].bytes().all(|b| b.is_ascii_digit())
+    };
+    cut.then_some(pid)
+}
+
 /// Judges `path`: a real folder (not a symbolic link) holding a regular
-/// marker file naming a process that has ended is [`Staging::Dead`].
+/// marker file naming a process that has ended is [`Staging::Dead`]; so is
+/// a folder [`create`] left unfinished on this machine (see the module
+/// text) once no process of its pid runs.
 pub fn judge(path: &Path) -> Staging {
     let is_dir = std::fs::symlink_metadata(path)
         .map(|m| m.is_dir())
@@ -157,18 +262,12 @@ pub fn judge(path: &Path) -> Staging {
     if !is_dir {
         return Staging::NotOurs;
     }
-    let marker = path.join(MARKER);
-    let is_file = std::fs::symlink_metadata(&marker)
-        .map(|m| m.is_file())
-        .unwrap_or(false);
-    if !is_file {
-        return Staging::NotOurs;
-    }
-    let mut text = String::new();
-    let read = std::fs::File::open(&marker)
-        .and_then(|f| f.take(MAX_MARKER_BYTES).read_to_string(&mut text));
-    let Some(owner) = read.ok().and_then(|_| Owner::parse(&text)) else {
-        return Staging::NotOurs;
+    let Some(owner) = read_marker(&path.join(MARKER)).and_then(|t| Owner::parse(&t)) else {
+        return match unfinished(path) {
+            Some(pid) if start_time(pid).is_some() => Staging::Live,
+            Some(_) => Staging::Dead,
+            None => Staging::NotOurs,
+        };
     };
     let Some(me) = me() else {
         return Staging::Live;
@@ -215,7 +314,7 @@ pub fn remove_stale(dir: &Path, prefix: &str) -> Vec<PathBuf> {
     for (_, path) in names {
         match judge(&path) {
             Staging::Dead => {
-                if std::fs::remove_dir_all(&path).is_ok() {
+                if remove(&path).is_ok() {
                     tracing::info!("removed {} left by an interrupted run", path.display());
                     removed.push(path);
                 }
@@ -299,7 +398,9 @@ mod tests {
     fn create_skips_taken_names() {
         let t = tempfile::tempdir().unwrap();
         let pid = std::process::id();
-        let taken = t.path().join(format!("x.tmp-{pid}-0"));
+        let taken = t
+            .path()
+            .join(format!("x.tmp-{pid}-0-{}", my_tag().unwrap()));
         std::fs::create_dir(&taken).unwrap();
         std::fs::write(taken.join("user.txt"), "mine").unwrap();
         let s = create(t.path(), "x.tmp-").unwrap();
@@ -307,5 +408,60 @@ mod tests {
         assert!(taken.join("user.txt").exists());
         assert!(!taken.join(MARKER).exists());
         assert!(s.join(MARKER).is_file());
+    }
+
+    #[test]
+    fn folders_left_unfinished_by_a_killed_create_are_removed_and_nothing_else() {
+        let t = tempfile::tempdir().unwrap();
+        let d = t.path();
+        let tag = my_tag().unwrap();
+        // No process has this pid (above any pid_max).
+        let gone = u32::MAX - 1;
+        let full = Owner {
+            start: 0,
+            pid: gone,
+            ..me().unwrap().clone()
+        }
+        .text();
+        let cut = &full[..full.len() / 2];
+        let folder = |name: String, marker: Option<&str>, extra: bool| {
+            let p = d.join(name);
+            std::fs::create_dir(&p).unwrap();
+            if let Some(m) = marker {
+                std::fs::write(p.join(MARKER), m).unwrap();
+            }
+            if extra {
+                std::fs::write(p.join("x.parquet"), "data").unwrap();
+            }
+            p
+        };
+        // Killed before the marker, while writing it, and before its end.
+        let empty = folder(format!("data.tmp-{gone}-0-{tag}"), None, false);
+        let blank = folder(format!("data.tmp-{gone}-1-{tag}"), Some(""), false);
+        let half = folder(format!("data.tmp-{gone}-2-{tag}"), Some(cut), false);
+        let digits = format!("{}12", &full[..full.len() - 2]);
+        let start = folder(format!("data.tmp-{gone}-3-{tag}"), Some(&digits), false);
+        // Not unfinished: a live pid, another machine or boot, data beside
+        // the marker, a marker that is not a prefix, an unmarked user name.
+        let mine = std::process::id();
+        let live = folder(format!("data.tmp-{mine}-4-{tag}"), Some(""), false);
+        let other = folder(format!("data.tmp-{gone}-5-0123456789ab"), None, false);
+        let data = folder(format!("data.tmp-{gone}-6-{tag}"), Some(""), true);
+        let foreign = folder(format!("data.tmp-{gone}-7-{tag}"), Some("backup"), false);
+        let user = folder(format!("data.tmp-{gone}"), None, false);
+        for p in [&empty, &blank, &half, &start] {
+            assert_eq!(judge(p), Staging::Dead, "{}", p.display());
+        }
+        assert_eq!(judge(&live), Staging::Live);
+        for p in [&other, &data, &foreign, &user] {
+            assert_eq!(judge(p), Staging::NotOurs, "{}", p.display());
+        }
+        let mut removed = remove_stale(d, "data.");
+        removed.sort();
+        assert_eq!(removed, [empty, blank, half, start]);
+        for p in [&live, &other, &data, &foreign, &user] {
+            assert!(p.exists(), "{}", p.display());
+        }
+        assert!(data.join("x.parquet").exists());
     }
 }

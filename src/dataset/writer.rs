@@ -51,7 +51,7 @@ struct Entry {
 /// directory and leaves the output directory as it was.
 pub struct DatasetWriter {
     out_dir: PathBuf,
-    /// The marked staging folder beside the output (`<out>.tmp-<pid>-<k>`).
+    /// The marked staging folder beside the output (`<out>.tmp-<pid>-<k>-<tag>`).
     stage_root: PathBuf,
     /// Where the dataset is written: `dataset/` inside `stage_root`, so the
     /// marker never moves into the output.
@@ -300,7 +300,7 @@ pub fn natural_cmp(a: &str, b: &str) -> Ordering {
 
 impl DatasetWriter {
     /// Starts a dataset in `out_dir`, staged in the sibling
-    /// `<out_dir>.tmp-<pid>`. Refuses an existing path that is not an empty
+    /// `<out_dir>.tmp-<pid>-<k>-<tag>`. Refuses an existing path that is not an empty
     /// directory or a complete saturate dataset (see [`DatasetError::NotOurs`]);
     /// a previous dataset is replaced only when [`DatasetWriter::finish`]
     /// succeeds. Removes the temporaries of dead earlier runs.
@@ -329,7 +329,7 @@ impl DatasetWriter {
             .map_err(io_err(parent))?;
         let staging = stage_root.join("dataset");
         if let Err(e) = std::fs::create_dir(&staging) {
-            let _ = std::fs::remove_dir_all(&stage_root);
+            let _ = super::staging::remove(&stage_root);
             return Err(io_err(&staging)(e));
         }
         let spill_path = staging.join(SPILL);
@@ -694,7 +694,7 @@ impl DatasetWriter {
                 .map_err(io_err(parent))?;
             let inside = aside.join("dataset");
             if let Err(e) = std::fs::rename(out, &inside) {
-                let _ = std::fs::remove_dir_all(&aside);
+                let _ = super::staging::remove(&aside);
                 return Err(io_err(out)(e));
             }
             old = Some((aside, inside));
@@ -703,12 +703,12 @@ impl DatasetWriter {
             if let Some((aside, inside)) = &old
                 && std::fs::rename(inside, out).is_ok()
             {
-                let _ = std::fs::remove_dir_all(aside);
+                let _ = super::staging::remove(aside);
             }
             return Err(io_err(out)(e));
         }
         if let Some((aside, _)) = old {
-            std::fs::remove_dir_all(&aside).map_err(io_err(&aside))?;
+            super::staging::remove(&aside).map_err(io_err(&aside))?;
         }
         Ok(())
     }
@@ -718,7 +718,7 @@ impl Drop for DatasetWriter {
     /// Removes the staging folder: the unfinished dataset, or after a
     /// successful swap only its marker.
     fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.stage_root);
+        let _ = super::staging::remove(&self.stage_root);
     }
 }
 

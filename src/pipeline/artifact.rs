@@ -577,11 +577,11 @@ pub fn write(dir: &Path, key: &str, s: &Saturated) -> Result<(), RunError> {
         Err(_) if exists(dir) => Ok(()),
         Err(e) => Err(io(dir, e)),
     });
-    let _ = std::fs::remove_dir_all(&stage);
+    let _ = crate::dataset::staging::remove(&stage);
     result
 }
 
-/// Removes the staging folders under `root` (`.<name>.tmp-<pid>-<k>`,
+/// Removes the staging folders under `root` (`.<name>.tmp-<pid>-<k>-<tag>`,
 /// holding a staging marker) that processes of this machine left when they
 /// ended (killed while writing an artifact). Those of live processes, of
 /// other machines sharing the folder, and anything unmarked are left

@@ -445,7 +445,7 @@ pub fn write_derivation_from(
 /// whole, and without replacing what is not ours to replace:
 ///
 /// - a regular file (or a new name) is written to a temporary name beside it
-///   (inside a marked staging folder `.<name>.tmp-<pid>-<k>/`) and renamed
+///   (inside a marked staging folder `.<name>.tmp-<pid>-<k>-<tag>/`) and renamed
 ///   into place, so an interrupted run leaves the old file;
 /// - a symbolic link is followed: the file it points to is replaced (the
 ///   link stays a link); a dangling link is refused;
@@ -516,7 +516,7 @@ pub fn write_atomic(
         file.sync_all()?;
         std::fs::rename(&tmp, path)
     })();
-    let _ = std::fs::remove_dir_all(&stage);
+    let _ = crate::dataset::staging::remove(&stage);
     result.map_err(io)
 }
 
