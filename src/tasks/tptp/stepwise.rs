@@ -97,6 +97,7 @@ pub fn generate(
         steps,
         mut proofs,
         processed,
+        ..
     } = super::recon::certified_cut(g, t.id, (d, n, 0), prover, rng)?;
     let parents: BTreeMap<ClauseId, [ClauseId; 2]> = steps.into_iter().collect();
     let mut leaves: Vec<ClauseId> = nodes
