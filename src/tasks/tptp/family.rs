@@ -433,9 +433,11 @@ impl TptpGenerator {
 /// How a cell of `family` is filled. Selection's rows past the per-answer
 /// limit are skipped as repeats: its cells walk on past `count`, up to
 /// `selection_slots` times as many slots, so a skipped repeat does not leave
-/// a row missing. Reconstruction and derivation walk on up to twice
-/// `count`, so a slot whose `max_attempts` draws all lack a proof graph of
-/// the level's size (two in three at SET level 4) is made up by another.
+/// a row missing. Reconstruction and derivation walk on up to
+/// `reconstruction_slots` times `count`, so a slot whose `max_attempts`
+/// draws all lack a proof graph of the level's size (two in three at SET
+/// level 4), or whose graph repeats one already written, is made up by
+/// another.
 /// Entailment fills slot by slot: its slots are paired (a True and a False
 /// row per theorem). Slots below `count` draw as before, so a cell that
 /// filled then is unchanged.
@@ -447,7 +449,7 @@ fn fill_of(tasks: &TasksConfig, family: Family) -> Fill {
             patience: None,
         },
         Family::Reconstruction | Family::Derivation => Fill::UntilFull {
-            budget: count.saturating_mul(2),
+            budget: count.saturating_mul(u64::from(tasks.reconstruction_slots)),
             patience: None,
         },
         Family::Entailment => Fill::Slots,
@@ -796,12 +798,14 @@ mod tests {
     }
 
     /// Selection cells may use `selection_slots` slots per requested row,
-    /// reconstruction and derivation two; entailment fills slot by slot.
+    /// reconstruction and derivation `reconstruction_slots`; entailment
+    /// fills slot by slot. Both knobs are refused outside 1-1000.
     #[test]
-    fn selection_cells_draw_on_up_to_their_slot_budget() {
+    fn cells_draw_on_up_to_their_slot_budget() {
         let cfg = TasksConfig {
             count: 50,
             selection_slots: 4,
+            reconstruction_slots: 3,
             ..TasksConfig::default()
         };
         assert_eq!(
@@ -815,20 +819,38 @@ mod tests {
             assert_eq!(
                 fill_of(&cfg, f),
                 Fill::UntilFull {
-                    budget: 100,
+                    budget: 150,
                     patience: None
                 }
             );
         }
         assert_eq!(fill_of(&cfg, Family::Entailment), Fill::Slots);
-        let bad = TasksConfig {
-            selection_slots: 0,
-            ..TasksConfig::default()
-        };
-        assert_eq!(
-            bad.validate().unwrap_err().key,
-            "tasks.tptp.selection_slots"
-        );
+        assert_eq!(TasksConfig::default().reconstruction_slots, 8);
+        for (bad, key) in [
+            (
+                TasksConfig {
+                    selection_slots: 0,
+                    ..TasksConfig::default()
+                },
+                "tasks.tptp.selection_slots",
+            ),
+            (
+                TasksConfig {
+                    reconstruction_slots: 0,
+                    ..TasksConfig::default()
+                },
+                "tasks.tptp.reconstruction_slots",
+            ),
+            (
+                TasksConfig {
+                    reconstruction_slots: 1001,
+                    ..TasksConfig::default()
+                },
+                "tasks.tptp.reconstruction_slots",
+            ),
+        ] {
+            assert_eq!(bad.validate().unwrap_err().key, key);
+        }
     }
 
     /// An entailment row whose conclusion is stated as a formula re-renders
