@@ -462,6 +462,7 @@ impl Config {
                 MAX_MODEL_SIZE,
             )?;
             within(&key("schedule_growth"), p.schedule_growth.into(), 1, 1_000)?;
+            within(&key("unfold_limit"), p.unfold_limit.into(), 0, 1_000)?;
             if let Some(path) = &p.schedule_table {
                 if let Err(e) = crate::prover::schedule::Table::read(path) {
                     bad(&key("schedule_table"), e.to_string())?;
@@ -635,6 +636,10 @@ mod tests {
                 "tasks.tptp.selection.depth",
             ),
             ("[prover]\nschedule_growth = 0\n", "prover.schedule_growth"),
+            (
+                "[tasks.tptp.prover]\nunfold_limit = 5000\n",
+                "tasks.tptp.prover.unfold_limit",
+            ),
             (
                 "[prover]\nschedule_table = \"/nonexistent/t.toml\"\n",
                 "prover.schedule_table",

@@ -101,11 +101,15 @@ pub fn prove(
     if !common.quiet {
         let s = &report.outcome.stats;
         tracing::info!(
-            "{name}: {} in {:.3}s; {} processed, {} generated; model sizes tried up to {}, {} ground clauses, {} SAT conflicts; certificate: {checked:?}{clausification}",
+            "{name}: {} in {:.3}s; {} processed, {} generated{}; model sizes tried up to {}, {} ground clauses, {} SAT conflicts; certificate: {checked:?}{clausification}",
             status.name(),
             report.elapsed.as_secs_f64(),
             s.processed,
             s.generated,
+            match s.definitions_unfolded {
+                0 => String::new(),
+                n => format!(", {n} definitions unfolded"),
+            },
             s.model_size_tried,
             s.ground_clauses,
             s.sat_conflicts

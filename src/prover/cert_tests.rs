@@ -391,3 +391,53 @@ fn a_subsumption_resolution_by_a_clause_that_does_not_subsume_is_refused() {
     // Without detail the checker finds no literal to cut.
     assert!(check(&problem, &theorem(&without_detail(&bad))).is_err());
 }
+
+/// A monoid goal that holds by unfolding `square` and `cube` and
+/// rewriting with associativity alone.
+const UNFOLD: &str = "
+cnf(assoc, axiom, op(op(X,Y),Z) = op(X,op(Y,Z))).
+cnf(square, axiom, op(X,X) = square(X)).
+cnf(cube, axiom, op(X,square(X)) = cube(X)).
+cnf(goal, negated_conjecture, op(square(a),cube(a)) != op(a,square(square(a)))).
+";
+
+#[test]
+fn an_unfolded_refutation_checks_and_a_tampered_unfolding_is_refused() {
+    let (problem, v, mut prover) = refute(UNFOLD);
+    assert_eq!(prover.take_defects(), Vec::new());
+    let Verdict::Theorem { refutation: r } = v else {
+        panic!("expected a theorem, got {}", v.name());
+    };
+    // The goal's replacement rewrites with both definitions.
+    let unfolded = r
+        .steps
+        .iter()
+        .find(|s| s.rule == "simplification" && s.simps.len() >= 3)
+        .expect("an unfolding step");
+    let defs: Vec<u32> = unfolded.simps.iter().filter_map(|u| u.unit).collect();
+    let name = |id: u32| {
+        r.steps
+            .iter()
+            .find(|s| s.id == id)
+            .and_then(|s| s.name.clone())
+    };
+    let mut names: Vec<String> = defs.iter().filter_map(|&d| name(d)).collect();
+    names.sort();
+    names.dedup();
+    assert_eq!(names, ["cube", "square"]);
+    assert!(check(&problem, &theorem(&r)).is_ok());
+    // The same rewrite at the other side of the definition (folding where
+    // the step unfolds) does not match the subterm: refused.
+    let mut bad = r.clone();
+    let k = bad.steps.iter().position(|s| s.id == unfolded.id).unwrap();
+    let u = &mut bad.steps[k].simps[0];
+    u.unit_side = u.unit_side.map(|s| 1 - s);
+    assert!(check(&problem, &theorem(&bad)).is_err());
+    // Off, the search proves it too, the definitions taking part in it.
+    let off = Prover::new(ProverLimits {
+        unfold_definitions: false,
+        ..ProverLimits::default()
+    });
+    let (_, v, _) = refute_with(UNFOLD, off);
+    assert!(matches!(v, Verdict::Theorem { .. }));
+}

@@ -108,6 +108,14 @@ pub struct ProverLimits {
     /// `max_processed` given clauses, the next round runs with this many
     /// times the budget, until the deadline (1 = one round only).
     pub schedule_growth: u32,
+    /// Unfold equational definitions before each search (`f(X1,..,Xn) =
+    /// t` replaces every `f`-term of the other clauses by `t`, recorded as
+    /// rewrites, and leaves the search; E does the same by default), for
+    /// every prover call: `saturate prove` and task generation alike.
+    pub unfold_definitions: bool,
+    /// The most by which a definition's body may outweigh the defined term
+    /// for it to be unfolded (weight = size as a tree).
+    pub unfold_limit: u32,
 }
 
 impl Default for ProverLimits {
@@ -129,6 +137,8 @@ impl Default for ProverLimits {
             schedule: ScheduleMode::Auto,
             schedule_table: None,
             schedule_growth: 4,
+            unfold_definitions: true,
+            unfold_limit: 20,
         }
     }
 }
@@ -163,6 +173,14 @@ pub struct ProofStats {
     /// unchanged).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub timed_out: bool,
+    /// Equational definitions unfolded before the search (never
+    /// serialised when 0, so certificates without them are unchanged).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub definitions_unfolded: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 /// A verdict and the work it took.
@@ -533,6 +551,7 @@ impl Prover {
         params.limits.max_rewrite_attempts = Some(lim.max_rewrite_attempts);
         // Certificates say where each simplification acted.
         params.record_simp_detail = true;
+        params.unfold_definitions = lim.unfold_definitions.then_some(lim.unfold_limit);
         if lim.max_clause_weight > 0 {
             params.max_clause_weight = Some(lim.max_clause_weight);
         }
@@ -645,6 +664,7 @@ fn finish(sat: &Saturator, mut stats: ProofStats, verdict: Verdict) -> Outcome {
     stats.processed = s.processed;
     stats.generated = s.generated;
     stats.timed_out = sat.timed_out;
+    stats.definitions_unfolded = s.definitions_unfolded;
     Outcome { verdict, stats }
 }
 

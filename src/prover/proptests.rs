@@ -293,3 +293,54 @@ proptest! {
         prop_assert!(out.verdict.label() == Some(false), "no model found for a set true in {m:?}");
     }
 }
+
+/// A definition body over `X`, `a`, `b` and `g` (no `f`).
+fn body() -> impl Strategy<Value = Ft> {
+    let leaf = prop_oneof![(0u8..2).prop_map(Ft::C), Just(Ft::V(0))];
+    leaf.prop_recursive(2, 6, 2, |inner| {
+        (inner.clone(), inner).prop_map(|(a, b)| Ft::G(Box::new(a), Box::new(b)))
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 96, ..ProptestConfig::default() })]
+
+    /// Unfolding a definition `f(X) = body` before the search never turns
+    /// a decided verdict around, and every certificate it gives checks
+    /// (the prover re-checks each one; a refused one is a defect).
+    #[test]
+    fn unfolding_a_definition_keeps_the_verdict(
+        def in body(),
+        cs in prop::collection::vec(prop::collection::vec(planted_lit(), 1..=3), 1..=8),
+    ) {
+        let mut bank = TermBank::new();
+        let mut inputs: Vec<InputClause> = vec![InputClause {
+            lits: parse_clause_str(&mut bank, &format!("f(X) = {}", ft_text(&def))).expect("parses"),
+            name: "def".into(),
+            role: "axiom".into(),
+        }];
+        for (i, c) in cs.iter().enumerate() {
+            inputs.push(InputClause {
+                lits: parse_clause_str(&mut bank, &planted_text(c)).expect("parses"),
+                name: format!("c{i}"),
+                role: "axiom".into(),
+            });
+        }
+        let verdict = |unfold: bool| {
+            let limits = ProverLimits {
+                max_processed: 300,
+                max_model_size: 3,
+                unfold_definitions: unfold,
+                ..ProverLimits::default()
+            };
+            let mut p = Prover::new(limits);
+            let label = p.refute(&bank, &inputs).verdict.label();
+            prop_assert_eq!(p.take_defects(), Vec::new());
+            Ok(label)
+        };
+        let (on, off) = (verdict(true)?, verdict(false)?);
+        if let (Some(a), Some(b)) = (on, off) {
+            prop_assert_eq!(a, b, "unfolding {} changed the verdict", ft_text(&def));
+        }
+    }
+}

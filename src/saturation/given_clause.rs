@@ -87,6 +87,10 @@ pub struct Stats {
     /// Literals deleted by subsumption resolution.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub subsumption_cuts: u64,
+    /// Equational definitions unfolded before the search
+    /// (`Params::unfold_definitions`).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub definitions_unfolded: u64,
     /// Clauses (conclusions and inputs) dropped for exceeding the weight limit.
     pub too_heavy: u64,
     /// Clauses (conclusions and inputs) dropped for exceeding the literal
@@ -148,6 +152,10 @@ pub struct Saturator {
     /// is none); read by [`ClauseWeight::ConjectureRelative`].
     conjecture_symbols: Vec<bool>,
     incomplete: bool,
+    /// Unfolded inputs kept over the weight limit
+    /// ([`Saturator::admit_over_weight`]): selected, they are simplified
+    /// and dropped when still too heavy, so they never generate.
+    over_weight: Vec<ClauseId>,
     nf_cache: NfCache,
     /// The oriented literals of the conclusion being kept, with their
     /// sides' order, so rewriting and normalisation do not compare again.
@@ -346,6 +354,7 @@ impl Saturator {
             goal: Vec::new(),
             conjecture_symbols: Vec::new(),
             incomplete: false,
+            over_weight: Vec::new(),
             deadline: None,
             timed_out: false,
             nf_cache: NfCache::default(),
@@ -391,10 +400,16 @@ impl Saturator {
         } else {
             Vec::new()
         };
+        let unfold = params.unfold_definitions;
         let mut s = Saturator::new(bank, kbo, params);
         s.conjecture_symbols = conjecture_symbols;
-        for (lits, info) in inputs {
-            s.add_input(lits, info);
+        match unfold {
+            Some(limit) => s.add_inputs_unfolding(inputs, limit),
+            None => {
+                for (lits, info) in inputs {
+                    s.add_input(lits, info);
+                }
+            }
         }
         s
     }
@@ -406,29 +421,61 @@ impl Saturator {
     /// too; the run is then incomplete (it can end `Unsatisfiable` or
     /// `ResourceOut`, never `Saturated`).
     pub fn add_input(&mut self, lits: Vec<Literal>, info: InputInfo) -> ClauseId {
+        let id = self.record_input(lits, info);
+        self.admit(id);
+        id
+    }
+
+    /// Records an input clause (normalised) without queueing it.
+    fn record_input(&mut self, lits: Vec<Literal>, info: InputInfo) -> ClauseId {
         let clause = normalize_clause(&mut self.bank, &self.kbo, lits);
-        let over = self.over_limits(&clause.lits);
-        let redundant =
-            over || self.is_tautology(&clause) || self.find_duplicate(&clause.lits).is_some();
-        let weight = self.clause_weight(&clause.lits);
-        let empty = clause.is_empty();
         let goal = info.role == "negated_conjecture";
         let id = self
             .store
             .push(clause, Rule::Input, SmallVec::new(), Vec::new(), Some(info));
         self.goal.push(goal);
         self.stats.kept += 1;
-        if redundant {
-            self.store.set_state(id, State::Deleted);
-        } else {
-            self.remember(id);
-            self.enqueue(id, weight, goal);
-            self.passive_live += 1;
-            if empty && self.empty.is_none() {
-                self.empty = Some(id);
-            }
-        }
         id
+    }
+
+    /// Queues a recorded clause, or marks it deleted when it is over the
+    /// limits, a tautology or a duplicate of one queued before.
+    fn admit(&mut self, id: ClauseId) {
+        self.admit_checked(id, true);
+    }
+
+    /// [`Saturator::admit`] without the weight limit (the literal limit
+    /// still applies).
+    fn admit_over_weight(&mut self, id: ClauseId) {
+        self.admit_checked(id, false);
+        if self.store.get(id).state == State::Passive
+            && self
+                .params
+                .max_clause_weight
+                .is_some_and(|m| saturating_weight(&self.bank, &self.store.clause(id).lits) > m)
+        {
+            self.over_weight.push(id);
+        }
+    }
+
+    fn admit_checked(&mut self, id: ClauseId, weight_limit: bool) {
+        let clause = self.store.clause(id).clone();
+        let over = if weight_limit {
+            self.over_limits(&clause.lits)
+        } else {
+            self.over_literal_limit(&clause.lits)
+        };
+        if over || self.is_tautology(&clause) || self.find_duplicate(&clause.lits).is_some() {
+            self.store.set_state(id, State::Deleted);
+            return;
+        }
+        let weight = self.clause_weight(&clause.lits);
+        self.remember(id);
+        self.enqueue(id, weight, self.goal[id.index()]);
+        self.passive_live += 1;
+        if clause.is_empty() && self.empty.is_none() {
+            self.empty = Some(id);
+        }
     }
 
     /// Starts another round of iterative saturation on the same bank and
@@ -480,13 +527,7 @@ impl Saturator {
         if lits.is_empty() {
             return false;
         }
-        if self
-            .params
-            .max_clause_literals
-            .is_some_and(|max| lits.len() > max as usize)
-        {
-            self.stats.too_long += 1;
-            self.incomplete = true;
+        if self.over_literal_limit(lits) {
             return true;
         }
         if self
@@ -495,6 +536,21 @@ impl Saturator {
             .is_some_and(|max| saturating_weight(&self.bank, lits) > max)
         {
             self.stats.too_heavy += 1;
+            self.incomplete = true;
+            return true;
+        }
+        false
+    }
+
+    /// True (and counted, and the run marked incomplete) if the clause has
+    /// more than `max_clause_literals` literals.
+    fn over_literal_limit(&mut self, lits: &[Literal]) -> bool {
+        if self
+            .params
+            .max_clause_literals
+            .is_some_and(|max| lits.len() > max as usize)
+        {
+            self.stats.too_long += 1;
             self.incomplete = true;
             return true;
         }
@@ -645,9 +701,16 @@ impl Saturator {
         self.passive_live -= 1;
 
         // Forward simplification.
+        let heavy = !self.over_weight.is_empty() && self.over_weight.contains(&given);
         match self.simplify_given(given) {
             None => return None,
             Some(g) => given = g,
+        }
+        // An unfolded input kept over the weight limit takes part only as
+        // what its simplification leaves under the limit.
+        if heavy && self.over_limits(&self.store.clause(given).lits.clone()) {
+            self.store.set_state(given, State::Deleted);
+            return None;
         }
         let clause = self.store.clause(given).clone();
         if clause.is_empty() {
@@ -719,3 +782,4 @@ impl Saturator {
 mod simplify;
 #[cfg(test)]
 mod tests;
+mod unfold;

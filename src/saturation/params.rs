@@ -288,6 +288,18 @@ pub struct Params {
     /// that certificates can be replayed without search. Off: nothing extra
     /// is recorded and the search is unchanged.
     pub record_simp_detail: bool,
+    /// Unfold equational definitions before the search
+    /// ([`crate::saturation::Saturator::from_inputs`]): an input unit
+    /// `f(X1,..,Xn) = t` (distinct variables, `f` not in `t`, every variable
+    /// of `t` among the `Xi`) whose `t` is at most this much heavier than
+    /// `f(X1,..,Xn)` replaces every `f`-term of the other inputs by `t`
+    /// (recorded as rewrites with it) and then takes no part in the search.
+    /// `None` (the default): off. The prover sets it from `[prover]
+    /// unfold_definitions` and `unfold_limit`; dataset saturations never
+    /// unfold (their graphs keep the theory's definitions). Not written when
+    /// off.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unfold_definitions: Option<u32>,
     /// Iterative saturation (`[saturation.iterate]`): rounds whose most
     /// interesting theorems become lemmas of the next.
     pub iterate: Iterate,
@@ -420,6 +432,7 @@ impl Default for Params {
             requeue_duplicates: true,
             subsumption_resolution: false,
             record_simp_detail: false,
+            unfold_definitions: None,
             iterate: Iterate::default(),
             deepen: Deepen::default(),
         }

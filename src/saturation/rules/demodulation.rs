@@ -17,6 +17,10 @@ use crate::saturation::store::{ClauseId, ClauseStore, SimpStep};
 use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
 
+/// Rewrite steps one clause's simplification may take under a finite work
+/// limit ([`Rewriter::too_many_steps`]).
+pub const MAX_CLAUSE_REWRITES: usize = 100_000;
+
 /// Rewriting context.
 pub struct Rewriter<'a> {
     /// The term bank.
@@ -301,6 +305,21 @@ impl Rewriter<'_> {
         changed
     }
 
+    /// True, with the work budget used up, when `more` steps would take
+    /// the clause being rewritten past [`MAX_CLAUSE_REWRITES`] under a
+    /// finite work limit: a rewrite chain that long (ordered rewriting with
+    /// a permutative unit on a large term can take exponentially many
+    /// steps) ends the run as the work limit does, before its record (each
+    /// step, and its location when traced) outgrows memory. Runs without a
+    /// work limit are left as they are.
+    fn too_many_steps(&mut self, more: usize) -> bool {
+        if self.work_limit == u64::MAX || self.used.len() + more <= MAX_CLAUSE_REWRITES {
+            return false;
+        }
+        *self.work = (*self.work).max(self.work_limit);
+        true
+    }
+
     /// Normal form of `t`. When `guard` is `Some(u)`, a rewrite at the root
     /// of `t` must produce a term smaller than `u`.
     pub fn normal_form(&mut self, t: TermId, guard: Option<TermId>) -> TermId {
@@ -316,6 +335,13 @@ impl Rewriter<'_> {
             // A tracing rewriter can only reuse entries that carry a trace.
             && (self.trace.is_none() || e.trace > 0)
         {
+            // As in `too_many_steps`, with the cache still borrowed.
+            if self.work_limit != u64::MAX
+                && self.used.len() + cache.used(&e).len() > MAX_CLAUSE_REWRITES
+            {
+                *self.work = (*self.work).max(self.work_limit);
+                return t;
+            }
             for &u in cache.used(&e) {
                 self.used.push(SimpStep::Rewrite(u));
             }
@@ -443,7 +469,7 @@ impl Rewriter<'_> {
 
     /// One rewrite step at the root of `t`, if some unit applies.
     pub(crate) fn rewrite_root(&mut self, t: TermId, guard: Option<TermId>) -> Option<TermId> {
-        if self.bank.is_var(t) || *self.work >= self.work_limit {
+        if self.bank.is_var(t) || *self.work >= self.work_limit || self.too_many_steps(1) {
             return None;
         }
         // The first unit in tree order that matches (the tree returns
