@@ -25,6 +25,10 @@ pub struct Deepened {
     pub tried_processed: u64,
     /// Theorems with a deep enough proof graph at the end.
     pub supply_after: u64,
+    /// Per further target (`deepen.targets`, in order): such theorems
+    /// before and at the end. Not written when there is none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub targets: Vec<[u64; 2]>,
     /// Why it stopped: `enough` theorems, `max_processed`, `max_kept`, or
     /// the saturation's own end (`saturated`, `unsatisfiable`, `limit`);
     /// `no_gain` when the deeper saturation had fewer than
@@ -43,10 +47,15 @@ pub fn deepen_gain(d: &crate::saturation::Deepen) -> u64 {
     u64::from(d.theorems / 2).max(1)
 }
 
+/// The file's theorems with a deep enough proof graph, per target: the
+/// first for `deepen.depth` and `deepen.nodes`, then one per
+/// `deepen.targets` entry.
+pub type Supply<'a> = &'a dyn Fn(&Saturator) -> Vec<u64>;
+
 /// Depth on demand (`[saturation.deepen]`, a domain run's phase 1): while
 /// the saturation stopped at `limits.max_processed` and `supply` (the
 /// file's theorems with a deep enough proof graph) is below
-/// `deepen.theorems`, the budget doubles (at most `deepen.max_processed`)
+/// `deepen.theorems` for some target, the budget doubles (at most `deepen.max_processed`)
 /// and the loop goes on from where it stopped; a doubling that would take
 /// the store past `deepen.max_kept` records is not begun. The report is brought up to date and says
 /// what happened ([`Deepened`]); nothing is done or recorded when depth on
@@ -56,7 +65,7 @@ pub fn deepen(
     sat: &mut Saturator,
     report: &mut SaturationReport,
     progress: &Progress,
-    supply: &dyn Fn(&Saturator) -> u64,
+    supply: Supply<'_>,
 ) {
     let d = sat.params.deepen.clone();
     let limit = sat.params.limits.max_processed;
@@ -70,11 +79,12 @@ pub fn deepen(
     }
     let start = std::time::Instant::now();
     let before = supply(sat);
-    let mut after = before;
+    let mut after = before.clone();
     let mut status = report.status;
     let from = sat.stats.processed;
+    let enough = |x: &[u64]| x.iter().all(|&n| n >= u64::from(d.theorems));
     let stopped = loop {
-        if after >= u64::from(d.theorems) {
+        if enough(&after) {
             break "enough";
         }
         if sat.stats.processed >= d.max_processed {
@@ -94,7 +104,7 @@ pub fn deepen(
         status = sat.run(&mut |s| progress.tick(s.processed));
         after = supply(sat);
         tracing::debug!(
-            "depth on demand: {} processed, {} records, {after} theorems",
+            "depth on demand: {} processed, {} records, {after:?} theorems per target",
             sat.stats.processed,
             sat.store.len()
         );
@@ -107,7 +117,7 @@ pub fn deepen(
         }
     };
     sat.params.limits.max_processed = limit;
-    if before >= u64::from(d.theorems) {
+    if enough(&before) {
         return;
     }
     let dag: DagStats = Derivation::new(&sat.store).stats();
@@ -126,16 +136,30 @@ pub fn deepen(
     report.counters = sat.stats.clone();
     report.deepened = Some(Deepened {
         from_processed: from,
-        supply_before: before,
+        supply_before: before[0],
         to_processed: sat.stats.processed,
         tried_processed: sat.stats.processed,
-        supply_after: after,
+        supply_after: after[0],
+        targets: before[1..]
+            .iter()
+            .zip(&after[1..])
+            .map(|(&b, &a)| [b, a])
+            .collect(),
         stopped: stopped.to_string(),
     });
 }
 
+impl Deepened {
+    /// True when some target gained at least `gain` theorems.
+    fn gained(&self, gain: u64) -> bool {
+        self.supply_after >= self.supply_before + gain
+            || self.targets.iter().any(|&[b, a]| a >= b + gain)
+    }
+}
+
 /// [`super::saturate`] then [`deepen`]; a deeper saturation that brought
-/// fewer than [`deepen_gain`] more such theorems is dropped and the file
+/// fewer than [`deepen_gain`] more such theorems (for every target) is
+/// dropped and the file
 /// saturated again at its first budget (`no_gain`, the budget it tried
 /// kept in [`Deepened::tried_processed`]).
 pub fn saturate_deepened(
@@ -144,14 +168,14 @@ pub fn saturate_deepened(
     inputs: Inputs,
     params: &Params,
     progress: &Progress,
-    supply: &dyn Fn(&Saturator) -> u64,
+    supply: Supply<'_>,
 ) -> (Saturator, SaturationReport) {
     let again = params.deepen.on().then(|| (bank.clone(), inputs.clone()));
     let (mut sat, mut report) = super::saturate(source, bank, inputs, params, progress);
     deepen(&mut sat, &mut report, progress, supply);
     if let (Some(d), Some((bank, inputs))) = (report.deepened.clone(), again)
         && d.to_processed > d.from_processed
-        && d.supply_after < d.supply_before + deepen_gain(&params.deepen)
+        && !d.gained(deepen_gain(&params.deepen))
     {
         drop(sat);
         let seconds = report.seconds;
@@ -160,6 +184,7 @@ pub fn saturate_deepened(
         report.deepened = Some(Deepened {
             to_processed: report.processed,
             supply_after: d.supply_before,
+            targets: d.targets.iter().map(|&[b, _]| [b, b]).collect(),
             stopped: "no_gain".to_string(),
             ..d
         });
@@ -216,7 +241,7 @@ mod tests {
         let calls = Cell::new(0u32);
         deepen(&mut sat, &mut report, &Progress::silent(), &|_| {
             calls.set(calls.get() + 1);
-            7
+            vec![7]
         });
         assert_eq!(calls.get(), 3);
         assert_eq!(
@@ -227,6 +252,7 @@ mod tests {
                 to_processed: 400,
                 tried_processed: 400,
                 supply_after: 7,
+                targets: Vec::new(),
                 stopped: "max_processed".into(),
             })
         );
@@ -268,7 +294,7 @@ mod tests {
             let p = params(100, d);
             let (mut sat, mut report) = saturate("t", bank, inputs, &p, &Progress::silent());
             let kept = sat.store.len();
-            deepen(&mut sat, &mut report, &Progress::silent(), &|_| 6);
+            deepen(&mut sat, &mut report, &Progress::silent(), &|_| vec![6]);
             assert_eq!(sat.stats.processed, 100);
             assert_eq!(sat.store.len(), kept);
             assert_eq!(
@@ -279,5 +305,36 @@ mod tests {
                 assert_eq!((d.from_processed, d.to_processed), (100, 100));
             }
         }
+    }
+
+    /// A further target short of theorems deepens a file whose first
+    /// target has enough, and what it gains alone keeps the deeper
+    /// saturation; without a gain the file is saturated again at its
+    /// budget.
+    #[test]
+    fn a_further_target_deepens_and_its_gain_keeps_the_deeper_saturation() {
+        let d = Deepen {
+            targets: vec![[6, 24]],
+            ..asking(5, 400, u64::MAX)
+        };
+        let p = params(100, d);
+        // The first target has 5 (enough); the further one 2 at 100 given
+        // clauses, 4 at 200 and 8 at 400.
+        let (bank, inputs) = theory();
+        let (sat, report) = saturate_deepened("t", bank, inputs, &p, &Progress::silent(), &|s| {
+            vec![5, s.stats.processed / 50]
+        });
+        let got = report.deepened.unwrap();
+        assert_eq!((got.supply_before, got.supply_after), (5, 5));
+        assert_eq!(got.targets, vec![[2, 8]]);
+        assert_eq!(got.stopped, "enough");
+        assert_eq!(sat.stats.processed, 400);
+        let (bank, inputs) = theory();
+        let (sat, report) =
+            saturate_deepened("t", bank, inputs, &p, &Progress::silent(), &|_| vec![5, 2]);
+        let got = report.deepened.unwrap();
+        assert_eq!(got.stopped, "no_gain");
+        assert_eq!(got.targets, vec![[2, 2]]);
+        assert_eq!(sat.stats.processed, 100);
     }
 }

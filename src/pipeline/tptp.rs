@@ -37,7 +37,7 @@ use crate::config::Config;
 use crate::dataset::{DatasetWriter, Provenance, remove_stale_temporaries};
 use crate::interest::Ranking;
 use crate::tasks::tptp::family::TptpGenerator;
-use crate::tasks::tptp::{GENERATOR_VERSION, Graph, TasksConfig};
+use crate::tasks::tptp::{Family, GENERATOR_VERSION, Graph, TasksConfig};
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -179,18 +179,26 @@ pub(super) fn saturate_file(
     let clauses: Vec<Vec<crate::logic::Literal>> = inputs.iter().map(|c| c.0.clone()).collect();
     let progress = Progress::silent();
     let deepen = &cfg.saturation.deepen;
+    let targets: Vec<[u32; 2]> = std::iter::once([deepen.depth, deepen.nodes])
+        .chain(deepen.targets.iter().copied())
+        .collect();
     let supply = |sat: &crate::saturation::Saturator| {
         let ranking = crate::interest::rank(&sat.bank, &sat.store);
-        crate::tasks::tptp::recon::proof_graph_supply(
-            &sat.store,
-            ranking
-                .ranked
-                .iter()
-                .take(deepen.pool as usize)
-                .map(|c| c.id),
-            deepen.depth,
-            deepen.nodes as usize,
-        ) as u64
+        targets
+            .iter()
+            .map(|&[depth, nodes]| {
+                crate::tasks::tptp::recon::proof_graph_supply(
+                    &sat.store,
+                    ranking
+                        .ranked
+                        .iter()
+                        .take(deepen.pool as usize)
+                        .map(|c| c.id),
+                    depth,
+                    nodes as usize,
+                ) as u64
+            })
+            .collect()
     };
     let (sat, mut report) = super::saturate_deepened(
         &src.display,
@@ -201,8 +209,16 @@ pub(super) fn saturate_file(
         &supply,
     );
     if let Some(d) = &report.deepened {
+        let further: String = deepen
+            .targets
+            .iter()
+            .zip(&d.targets)
+            .map(|([depth, nodes], [b, a])| {
+                format!(", of depth {depth} and {nodes} clauses {b} -> {a}")
+            })
+            .collect();
         tracing::info!(
-            "{}: depth on demand: {} -> {} processed (tried {}), theorems with proof graphs of depth {} and {} clauses {} -> {} ({})",
+            "{}: depth on demand: {} -> {} processed (tried {}), theorems with proof graphs of depth {} and {} clauses {} -> {}{further} ({})",
             src.name,
             d.from_processed,
             d.to_processed,
@@ -644,8 +660,37 @@ pub struct RunPlan {
     pub units: u64,
 }
 
+/// `run` with a depth-on-demand target (`[saturation.deepen] targets`) for
+/// each reconstruction level it asks for that is deeper than
+/// `[saturation.deepen] depth`: its depth and its clause count `k`
+/// (`[tasks.tptp.reconstruction]`). A levels 1-4 run at the defaults adds
+/// none, so its artifacts and rows are those of before; with levels 5-8,
+/// GEO went from 0 to 50 rows at reconstruction levels 6 and 7
+/// (`docs/bench/depth.md`). The targets are part of the saturation
+/// configuration, hence of the artifact key and the manifest.
+pub fn with_deep_targets(run: &TptpRun) -> TptpRun {
+    let mut run = run.clone();
+    let tasks = run.config.tasks.get::<TasksConfig>();
+    let d = &run.config.saturation.deepen;
+    if !d.on() || !tasks.families.contains(&Family::Reconstruction) {
+        return run;
+    }
+    let mut targets: Vec<[u32; 2]> = Vec::new();
+    for &level in &tasks.levels {
+        let (depth, k) = tasks.params(Family::Reconstruction, level);
+        let t = [depth, k];
+        if depth > d.depth && !d.targets.contains(&t) && !targets.contains(&t) {
+            targets.push(t);
+        }
+    }
+    targets.sort_unstable();
+    run.config.saturation.deepen.targets.extend(targets);
+    run
+}
+
 /// The [`RunPlan`] of a run (its `stage` and `shard` are ignored).
 pub fn plan(run: &TptpRun) -> Result<RunPlan, RunError> {
+    let run = &with_deep_targets(run);
     let tasks = run.config.tasks.get::<TasksConfig>();
     tasks.validate().map_err(|e| RunError::Input(e.text()))?;
     let pool = rayon::ThreadPoolBuilder::new()
@@ -684,6 +729,7 @@ pub fn run_tptp_into(
     run: &TptpRun,
     sink: Option<&super::generate::RowSink>,
 ) -> Result<TptpSummary, RunError> {
+    let run = &with_deep_targets(run);
     let cfg = &run.config;
     let tasks = cfg.tasks.get::<TasksConfig>();
     tasks.validate().map_err(|e| RunError::Input(e.text()))?;
@@ -962,8 +1008,13 @@ fn card_text(
         .collect();
     if !deepened.is_empty() {
         let d = &run.config.saturation.deepen;
+        let further: String = d
+            .targets
+            .iter()
+            .map(|[depth, nodes]| format!(", or of depth {depth} with {nodes}"))
+            .collect();
         s.push_str(&format!(
-            "\nDepth on demand (`[saturation.deepen]`): files with fewer than {} of their {} best-ranked theorem candidates able to give a proof graph of depth {} with {} clauses were saturated further, doubling the given-clause budget up to {} while the store stayed under {} records; a deeper saturation with fewer than {} more such theorems was dropped and the file saturated again at its budget (`no_gain`).\n\n| file | processed before | processed after | tried | such theorems before | after | stopped by |\n|---|---|---|---|---|---|---|\n",
+            "\nDepth on demand (`[saturation.deepen]`): files with fewer than {} of their {} best-ranked theorem candidates able to give a proof graph of depth {} with {} clauses{further} were saturated further, doubling the given-clause budget up to {} while the store stayed under {} records; a deeper saturation with fewer than {} more such theorems (for each of those graph sizes) was dropped and the file saturated again at its budget (`no_gain`).\n\n| file | processed before | processed after | tried | such theorems before | after | stopped by |\n|---|---|---|---|---|---|---|\n",
             d.theorems,
             d.pool,
             d.depth,
@@ -973,15 +1024,13 @@ fn card_text(
             super::deepen_gain(d)
         ));
         for (src, x) in deepened {
+            let (before, after) = x.targets.iter().fold(
+                (x.supply_before.to_string(), x.supply_after.to_string()),
+                |(b, a), [tb, ta]| (format!("{b} / {tb}"), format!("{a} / {ta}")),
+            );
             s.push_str(&format!(
-                "| {} | {} | {} | {} | {} | {} | {} |\n",
-                src.name,
-                x.from_processed,
-                x.to_processed,
-                x.tried_processed,
-                x.supply_before,
-                x.supply_after,
-                x.stopped
+                "| {} | {} | {} | {} | {before} | {after} | {} |\n",
+                src.name, x.from_processed, x.to_processed, x.tried_processed, x.stopped
             ));
         }
     }
@@ -996,6 +1045,56 @@ fn card_text(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn run_with(levels: &[u8], families: &[Family], depth: u32) -> TptpRun {
+        let mut config = Config::default();
+        config.saturation.deepen.depth = depth;
+        let t = config.tasks.get_mut::<TasksConfig>();
+        t.levels = levels.to_vec();
+        t.families = families.to_vec();
+        TptpRun {
+            domains: vec!["SET".into()],
+            tptp: None,
+            config,
+            out: PathBuf::from("out"),
+            shard: None,
+            progress: false,
+            strict: false,
+            require_full: false,
+            stage: Stage::All,
+            problems: false,
+        }
+    }
+
+    #[test]
+    fn reconstruction_levels_past_the_deepen_depth_become_targets() {
+        let all = &Family::DEFAULT[..];
+        let deep = with_deep_targets(&run_with(&[8, 2, 6, 5, 6], all, 4));
+        let t = deep.config.tasks.get::<TasksConfig>();
+        let want: Vec<[u32; 2]> = [5u8, 6, 8]
+            .iter()
+            .map(|&l| {
+                let (d, k) = t.params(Family::Reconstruction, l);
+                [d, k]
+            })
+            .collect();
+        assert_eq!(deep.config.saturation.deepen.targets, want);
+        assert!(want.iter().all(|&[d, _]| d > 4));
+        // Levels 1-4, no reconstruction, or depth on demand off: none, so
+        // the configuration (and the artifact key) is the one given.
+        for run in [
+            run_with(&[1, 2, 3, 4], all, 4),
+            run_with(&[8], &[Family::Entailment, Family::Selection], 4),
+            run_with(&[8], all, 0),
+        ] {
+            let same = with_deep_targets(&run);
+            assert!(same.config.saturation.deepen.targets.is_empty());
+            assert_eq!(
+                serde_json::to_string(&same.config.saturation).unwrap(),
+                serde_json::to_string(&run.config.saturation).unwrap()
+            );
+        }
+    }
 
     fn root(files: &[&str]) -> tempfile::TempDir {
         let t = tempfile::tempdir().unwrap();

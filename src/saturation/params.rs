@@ -335,6 +335,15 @@ pub struct Deepen {
     pub max_processed: u64,
     /// No doubling that would take the store past this many records.
     pub max_kept: u64,
+    /// Further `[depth, nodes]` targets beside `depth` and `nodes`: a file
+    /// is saturated further while any target has fewer than `theorems` such
+    /// theorems, and a deeper saturation is kept when any target gained
+    /// [`crate::pipeline::deepen_gain`]. A domain run adds one per
+    /// reconstruction level it asks for that is deeper than `depth`
+    /// (`pipeline::tptp::with_deep_targets`), so levels 5-8 get the depth
+    /// they need. Not written when empty.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub targets: Vec<[u32; 2]>,
 }
 
 impl Default for Deepen {
@@ -346,6 +355,7 @@ impl Default for Deepen {
             pool: 500,
             max_processed: 20_000,
             max_kept: 600_000,
+            targets: Vec::new(),
         }
     }
 }
