@@ -422,6 +422,7 @@ fn refute_scheduled(
             s.weight_picks,
             s.queues.clone(),
             s.subsumption_resolution,
+            s.unfold_definitions,
         )
     };
     let mut active: Vec<ActiveSlice> = Vec::new();
@@ -497,7 +498,13 @@ fn refute_scheduled(
                 prover,
                 bank,
                 a.clauses.as_deref().unwrap_or(inputs),
-                slice_limits(&lim, given, models),
+                ProverLimits {
+                    unfold_definitions: a
+                        .slice
+                        .unfold_definitions
+                        .unwrap_or(lim.unfold_definitions),
+                    ..slice_limits(&lim, given, models)
+                },
                 Some(&a.params),
             );
             processed += out.stats.processed;

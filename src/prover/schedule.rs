@@ -64,6 +64,10 @@ pub struct Slice {
     /// the slices that run get the whole of it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub from_round: Option<u32>,
+    /// Unfold equational definitions before this slice's search (`[prover]
+    /// unfold_definitions`; unset = the configured value).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unfold_definitions: Option<bool>,
     /// Percent of the round's given-clause budget.
     pub share: u32,
 }
@@ -280,6 +284,7 @@ pub fn configured(base: &crate::saturation::Params, f: &Features) -> Slice {
         mix: Vec::new(),
         subsumption_resolution: None,
         from_round: None,
+        unfold_definitions: None,
         share: 100,
     }
 }
