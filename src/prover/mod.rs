@@ -110,8 +110,9 @@ pub struct ProverLimits {
     pub schedule_growth: u32,
     /// Unfold equational definitions before each search (`f(X1,..,Xn) =
     /// t` replaces every `f`-term of the other clauses by `t`, recorded as
-    /// rewrites, and leaves the search; E does the same by default), for
-    /// every prover call: `saturate prove` and task generation alike.
+    /// rewrites, and leaves the search; E does the same by default). On
+    /// for `saturate prove` and the scorers (a schedule slice may turn it
+    /// off); task generation and the equivalence family set it off.
     pub unfold_definitions: bool,
     /// The most by which a definition's body may outweigh the defined term
     /// for it to be unfolded (weight = size as a tree).

@@ -26,7 +26,7 @@ fn saturator(text: &str, params: Params) -> Saturator {
 /// A saturator over the clauses of `text`, not yet run; with `roles`, each
 /// clause keeps its TPTP role (a `negated_conjecture` is a goal), else
 /// every one is an axiom.
-fn saturator_with_roles(text: &str, params: Params, roles: bool) -> Saturator {
+pub(super) fn saturator_with_roles(text: &str, params: Params, roles: bool) -> Saturator {
     let mut bank = TermBank::new();
     let p = parse_str(&mut bank, text, "test.p", None).unwrap();
     let inputs = p

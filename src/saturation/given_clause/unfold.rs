@@ -59,10 +59,14 @@ impl Saturator {
             .collect();
         let goal: Vec<bool> = ids.iter().map(|&id| self.goal[id.index()]).collect();
         let defs = definitions(&self.bank, &clauses, &goal, limit);
+        let mut is_def = vec![false; ids.len()];
+        for d in defs.values() {
+            is_def[d.input] = true;
+        }
         let plans = if defs.is_empty() {
             None
         } else {
-            self.plan_unfolding(&clauses, &defs)
+            self.plan_unfolding(&clauses, &defs, &is_def)
         };
         let Some(plans) = plans else {
             for id in ids {
@@ -71,13 +75,6 @@ impl Saturator {
             return;
         };
         self.stats.definitions_unfolded = defs.len() as u64;
-        let is_def: Vec<bool> = {
-            let mut v = vec![false; ids.len()];
-            for d in defs.values() {
-                v[d.input] = true;
-            }
-            v
-        };
         for (k, plan) in plans.into_iter().enumerate() {
             let id = ids[k];
             if is_def[k] {
@@ -115,19 +112,21 @@ impl Saturator {
         }
     }
 
-    /// Per input, `None` when it mentions no defined symbol, else its
-    /// unfolded literals and the rewrite steps (the defining input and where
-    /// it acted). `None` in all when unfolding is given up.
+    /// Per input, `None` when it is a definition (`is_def`) or mentions no
+    /// defined symbol, else its unfolded literals and the rewrite steps (the
+    /// defining input and where it acted). `None` in all when unfolding is
+    /// given up.
     #[allow(clippy::type_complexity)]
     fn plan_unfolding(
         &mut self,
         clauses: &[Clause],
         defs: &HashMap<SymbolId, Definition>,
+        is_def: &[bool],
     ) -> Option<Vec<Option<(Vec<Literal>, Vec<(usize, SimpDetail)>)>>> {
         let mut budget = MAX_UNFOLD_STEPS;
         let mut plans = Vec::with_capacity(clauses.len());
         for (k, c) in clauses.iter().enumerate() {
-            if defs.values().any(|d| d.input == k) {
+            if is_def[k] {
                 plans.push(None);
                 continue;
             }
@@ -182,20 +181,7 @@ impl Saturator {
         let mut path: Vec<u32> = Vec::new();
         loop {
             path.clear();
-            let found = if atom {
-                let args = self.bank.args(t).to_vec();
-                args.iter().enumerate().any(|(i, &a)| {
-                    path.push(i as u32);
-                    let hit = find_defined(&self.bank, a, defs, &mut path);
-                    if !hit {
-                        path.pop();
-                    }
-                    hit
-                })
-            } else {
-                find_defined(&self.bank, t, defs, &mut path)
-            };
-            if !found {
+            if !find_defined(&self.bank, t, defs, &mut path, atom) {
                 return Some(t);
             }
             *budget = budget.checked_sub(1)?;
@@ -207,21 +193,11 @@ impl Saturator {
             } else {
                 (eq.rhs, eq.lhs)
             };
-            // The defined term's arguments are distinct variables: the
-            // redex's arguments are their values.
-            let mut values: Vec<Option<TermId>> = Vec::new();
-            for (&v, &a) in self.bank.args(defined).iter().zip(self.bank.args(redex)) {
-                let i = self
-                    .bank
-                    .var_index(v)
-                    .expect("a definition's argument is a variable")
-                    as usize;
-                if values.len() <= i {
-                    values.resize(i + 1, None);
-                }
-                values[i] = Some(a);
-            }
-            let contractum = instantiate(&mut self.bank, body, &values);
+            // `f(X1,..,Xn)` over distinct variables matches every `f`-term.
+            self.matcher.clear();
+            let matched = self.matcher.matches(&self.bank, defined, redex);
+            debug_assert!(matched, "a defined term matches its redex");
+            let contractum = self.matcher.apply(&mut self.bank, body);
             t = self.bank.replace_at(t, &path, contractum);
             if self.bank.weight(t) > DEFAULT_MAX_CLAUSE_WEIGHT {
                 return None;
@@ -343,22 +319,24 @@ fn symbols(bank: &TermBank, t: TermId, out: &mut Vec<SymbolId>) {
 }
 
 /// True, with `path` extended to it, when `t` has a subterm whose head is a
-/// defined symbol (the outermost-leftmost one).
+/// defined symbol (the outermost-leftmost one); with `skip_root`, `t`
+/// itself (an atom) is not one.
 fn find_defined(
     bank: &TermBank,
     t: TermId,
     defs: &HashMap<SymbolId, Definition>,
     path: &mut Vec<u32>,
+    skip_root: bool,
 ) -> bool {
     let Head::Sym(s) = bank.head(t) else {
         return false;
     };
-    if defs.contains_key(&s) {
+    if !skip_root && defs.contains_key(&s) {
         return true;
     }
     for (i, &a) in bank.args(t).iter().enumerate() {
         path.push(i as u32);
-        if find_defined(bank, a, defs, path) {
+        if find_defined(bank, a, defs, path, false) {
             return true;
         }
         path.pop();
@@ -366,56 +344,21 @@ fn find_defined(
     false
 }
 
-/// `t` with each variable `Xi` replaced by `values[i]`.
-fn instantiate(bank: &mut TermBank, t: TermId, values: &[Option<TermId>]) -> TermId {
-    match bank.head(t) {
-        Head::Var(i) => values
-            .get(i as usize)
-            .copied()
-            .flatten()
-            .expect("a definition's body has only the defined term's variables"),
-        Head::Sym(s) => {
-            let args: Vec<TermId> = bank.args(t).to_vec();
-            if args.is_empty() {
-                return t;
-            }
-            let new: Vec<TermId> = args.iter().map(|&a| instantiate(bank, a, values)).collect();
-            bank.app(s, &new)
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
+    use super::super::tests::saturator_with_roles;
     use super::*;
-    use crate::saturation::store::InputInfo;
-    use crate::tptp::{clause_to_tptp, parse_str};
+    use crate::tptp::clause_to_tptp;
 
     /// A saturator over `text` (roles kept) with unfolding at `limit`, and
     /// the weight limit `weight`.
     fn unfolding(text: &str, limit: u32, weight: Option<u32>) -> Saturator {
-        let mut bank = TermBank::new();
-        let p = parse_str(&mut bank, text, "t.p", None).unwrap();
-        let inputs = p
-            .clauses
-            .iter()
-            .map(|c| {
-                let info = InputInfo {
-                    name: c.name.clone(),
-                    role: c.role.as_str().into(),
-                    file: "t.p".into(),
-                    source: None,
-                    formula: None,
-                };
-                (c.lits.clone(), info)
-            })
-            .collect();
         let params = Params {
             unfold_definitions: Some(limit),
             max_clause_weight: weight,
             ..Params::default()
         };
-        Saturator::from_inputs(bank, inputs, params)
+        saturator_with_roles(text, params, true)
     }
 
     /// The clauses the search starts from (queued), as text.

@@ -21,6 +21,17 @@ use smallvec::SmallVec;
 /// limit ([`Rewriter::too_many_steps`]).
 pub const MAX_CLAUSE_REWRITES: usize = 100_000;
 
+/// [`Rewriter::too_many_steps`] for a clause that would have `steps`
+/// rewrite steps: past [`MAX_CLAUSE_REWRITES`] under a finite work limit,
+/// the budget is used up and the answer is true.
+fn past_step_cap(work: &mut u64, work_limit: u64, steps: usize) -> bool {
+    if work_limit == u64::MAX || steps <= MAX_CLAUSE_REWRITES {
+        return false;
+    }
+    *work = (*work).max(work_limit);
+    true
+}
+
 /// Rewriting context.
 pub struct Rewriter<'a> {
     /// The term bank.
@@ -313,11 +324,7 @@ impl Rewriter<'_> {
     /// step, and its location when traced) outgrows memory. Runs without a
     /// work limit are left as they are.
     fn too_many_steps(&mut self, more: usize) -> bool {
-        if self.work_limit == u64::MAX || self.used.len() + more <= MAX_CLAUSE_REWRITES {
-            return false;
-        }
-        *self.work = (*self.work).max(self.work_limit);
-        true
+        past_step_cap(self.work, self.work_limit, self.used.len() + more)
     }
 
     /// Normal form of `t`. When `guard` is `Some(u)`, a rewrite at the root
@@ -335,11 +342,12 @@ impl Rewriter<'_> {
             // A tracing rewriter can only reuse entries that carry a trace.
             && (self.trace.is_none() || e.trace > 0)
         {
-            // As in `too_many_steps`, with the cache still borrowed.
-            if self.work_limit != u64::MAX
-                && self.used.len() + cache.used(&e).len() > MAX_CLAUSE_REWRITES
-            {
-                *self.work = (*self.work).max(self.work_limit);
+            // `too_many_steps`, with the cache still borrowed.
+            if past_step_cap(
+                self.work,
+                self.work_limit,
+                self.used.len() + cache.used(&e).len(),
+            ) {
                 return t;
             }
             for &u in cache.used(&e) {
