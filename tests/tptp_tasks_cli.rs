@@ -46,6 +46,15 @@ fn smoke_run_writes_three_configs_that_verify_and_score() {
         assert!(ds.join(config).is_dir(), "{config} missing");
         assert!(card.contains(&format!("config_name: {config}")), "{card}");
     }
+    // The card names the strategy that certified the labels, with the
+    // configured budget (the smoke configuration keeps the default 200).
+    assert!(
+        card.contains(
+            "one fixed strategy: largest-negative literal selection and symbol-count clause \
+             weight for at most 200 given clauses"
+        ) && card.contains("is not used in task generation"),
+        "{card}"
+    );
     let rows = read_dataset(&ds).unwrap();
     // Every family has rows at every level.
     let mut cells: BTreeMap<(String, String), usize> = BTreeMap::new();

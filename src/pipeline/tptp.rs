@@ -982,6 +982,17 @@ fn card_text(
         domains.join(", "),
         run.config.seed
     );
+    let lim = &run.config.tasks.get::<TasksConfig>().prover;
+    s.push_str(&format!(
+        "Every prover call behind a label ran one fixed strategy: largest-negative literal selection and symbol-count clause weight for at most {} given clauses{}, then a finite-model search up to domain size {}. The strategy schedule of `saturate prove` (`[prover] schedule`) is not used in task generation: on generation's calls a second slice decided more calls but no more rows, for more CPU.\n\n",
+        lim.max_processed,
+        if lim.unfold_definitions {
+            ", with equational definitions unfolded first"
+        } else {
+            ""
+        },
+        lim.max_model_size
+    ));
     s.push_str(&format!(
         "Per source file: its saturation, its theorem candidates, and how many of them a level of premise depth d can draw (those whose premises at distance d exist; d = 1, 2, ... in order). The rows each file gave are in the Yields section. Rows are deduplicated within each cell (config, domain, level) across all the domain's files, up to variable renaming; files whose theory repeats an earlier file's (up to variable renaming and clause order; symbols are not renamed) are left out.\n\n| {} | status | processed | kept | theorem candidates | theorems by premise depth | finite model of the axioms |\n|---|---|---|---|---|---|---|\n",
         if run.problems { "problem file" } else { "axiom file" }
