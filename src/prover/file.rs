@@ -776,6 +776,57 @@ mod tests {
         }
     }
 
+    /// Łukasiewicz's CN calculus (condensed detachment and three axiom
+    /// schemata) with the goal `((~~x -> y) -> z) -> ((x -> y) -> z)`.
+    const CN_42: &str = "cnf(cd, axiom, ~t(i(X,Y)) | ~t(X) | t(Y)).\n\
+                         cnf(cn1, axiom, t(i(i(X,Y),i(i(Y,Z),i(X,Z))))).\n\
+                         cnf(cn2, axiom, t(i(i(n(X),X),X))).\n\
+                         cnf(cn3, axiom, t(i(X,i(n(X),Y)))).\n\
+                         cnf(goal, negated_conjecture, ~t(i(i(i(n(n(x)),y),z),i(i(x,y),z)))).\n";
+
+    /// The embedded table's `horn_mix` queue mix (its Horn entry's slice
+    /// from the second round) proves CN-42 within 2,000 given clauses,
+    /// where the default strategy's largest-negative selection with symbol
+    /// count does not; the refutation checks.
+    #[test]
+    fn the_horn_mix_reaches_a_condensed_detachment_proof() {
+        let (dir, path) = problem_file("cn42.p", CN_42);
+        let queues = &schedule::EMBEDDED[..schedule::EMBEDDED.find("[[schedule]]").unwrap()];
+        let table = |slice: &str| {
+            let file = dir.path().join(format!("t{}.toml", slice.len()));
+            std::fs::write(
+                &file,
+                format!("{queues}\n[[schedule]]\nclass = \"*\"\nslices = [{slice}]\n"),
+            )
+            .unwrap();
+            ProverLimits {
+                schedule_table: Some(file),
+                max_processed: 2_000,
+                max_model_size: 0,
+                quick_model_size: 0,
+                ..ProverLimits::default()
+            }
+        };
+        let mix = prove_with(
+            &path,
+            table(
+                r#"{ selection = "complex_except_uniq_max_horn", clause_weight = "symbols", queues = "horn_mix", share = 100 }"#,
+            ),
+        );
+        assert_eq!(
+            mix.status,
+            SzsStatus::Unsatisfiable,
+            "{:?}",
+            mix.outcome.stats
+        );
+        assert!(matches!(mix.checked, Ok(Checked::Refutation { .. })));
+        let plain = prove_with(
+            &path,
+            table(r#"{ selection = "largest_negative", clause_weight = "symbols", share = 100 }"#),
+        );
+        assert_eq!(plain.status, SzsStatus::ResourceOut);
+    }
+
     /// A later slice runs on the whole problem after the first has used
     /// its share: with 2% of 50 given clauses the first gets one, too few
     /// for this chain, and the proof is the second's; both slices' work is

@@ -312,6 +312,59 @@ mod tests {
         }
     }
 
+    /// Horn non-equational problems with a goal get their own entry: the
+    /// general goal entry's first round, each slice's share of it within
+    /// a point (so the default budget, one round, searches as before), and
+    /// from the second round the Horn queue mix.
+    #[test]
+    fn the_horn_entry_keeps_the_general_first_round_and_adds_the_horn_mix() {
+        let t = Table::embedded();
+        let goal = |horn| Features {
+            clauses: 10,
+            horn,
+            has_goal: true,
+            ..Features::default()
+        };
+        let horn = t.entry(&goal(true));
+        let general = t.entry(&goal(false));
+        assert_eq!(horn.class, "horn-non-equational");
+        assert_eq!(general.class, "*");
+        let late = horn
+            .slices
+            .iter()
+            .find(|s| s.queues.as_deref() == Some("horn_mix"))
+            .expect("a horn_mix slice");
+        assert_eq!(late.from_round, Some(2));
+        assert!(
+            !general
+                .slices
+                .iter()
+                .any(|s| s.queues.as_deref() == Some("horn_mix"))
+        );
+        let first = |e: &Entry| -> Vec<(LiteralSelection, ClauseWeight, Option<u32>, f64)> {
+            let total: u32 = e
+                .slices
+                .iter()
+                .filter(|s| s.from_round.is_none())
+                .map(|s| s.share)
+                .sum();
+            e.slices
+                .iter()
+                .filter(|s| s.from_round.is_none())
+                .map(|s| {
+                    let pct = 100.0 * f64::from(s.share) / f64::from(total);
+                    (s.selection, s.clause_weight, s.sine_depth, pct)
+                })
+                .collect()
+        };
+        let (h, g) = (first(horn), first(general));
+        assert_eq!(h.len(), g.len());
+        for (a, b) in h.iter().zip(&g) {
+            assert_eq!((a.0, a.1, a.2), (b.0, b.1, b.2));
+            assert!((a.3 - b.3).abs() <= 1.0, "{a:?} against {b:?}");
+        }
+    }
+
     #[test]
     fn tables_that_cannot_schedule_are_refused_with_the_reason() {
         let bad = [
