@@ -102,7 +102,10 @@ pub fn generate(
             // the search stops after the quick phase and goes on to the
             // models (a proof in the quick phase still shows the label
             // wrong at once).
-            let quick = prover.limits.quick_processed;
+            let quick = prover
+                .limits
+                .quick_processed
+                .min(prover.limits.max_processed);
             let was = std::mem::replace(&mut prover.limits.max_processed, quick);
             let o = g.prove(prover, ps, t.id);
             prover.limits.max_processed = was;
