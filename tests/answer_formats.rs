@@ -19,9 +19,7 @@ use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 
 fn ctx() -> ScoreContext {
-    ScoreContext {
-        prover: Prover::new(ProverLimits::default()),
-    }
+    ScoreContext::new(Prover::new(ProverLimits::default()))
 }
 
 /// The three small datasets: TPTP (SET, smoke limits), PL1 + PL2, EQ.

@@ -846,12 +846,10 @@ fn rows() -> &'static [Row] {
 
 /// Limits for scoring: enough for the small instances, bounded for fuzzing.
 fn scoring_ctx() -> ScoreContext {
-    ScoreContext {
-        prover: Prover::new(ProverLimits {
-            max_processed: 500,
-            ..ProverLimits::default()
-        }),
-    }
+    ScoreContext::new(Prover::new(ProverLimits {
+        max_processed: 500,
+        ..ProverLimits::default()
+    }))
 }
 
 /// Prose, unicode and odd fragments for answers.
@@ -1356,9 +1354,7 @@ fn hostile_score_worker() {
 /// The prover limits `saturate score` uses by default (the `[prover]`
 /// section's), as a model's reward would be computed.
 fn hostile_ctx() -> ScoreContext {
-    ScoreContext {
-        prover: Prover::new(Config::default().prover),
-    }
+    ScoreContext::new(Prover::new(Config::default().prover))
 }
 
 /// Scores `cases` in worker processes (the test binary running

@@ -15,9 +15,7 @@ use saturate::tasks::family::ScoreContext;
 /// A fresh scoring context (the prover with the default `[prover]`
 /// limits, as `saturate score` uses without `--config`).
 pub(crate) fn context() -> ScoreContext {
-    ScoreContext {
-        prover: Prover::new(Default::default()),
-    }
+    ScoreContext::new(Prover::new(Default::default()))
 }
 
 /// Scores one reply, a panic turned into an error.

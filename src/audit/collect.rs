@@ -337,9 +337,10 @@ impl Collector {
         let mut answers = vec![Exploit::constant("empty", "")];
         answers.extend(family.exploit_answers(row));
         // A fresh prover per row: a row's scores never depend on the rows
-        // scored before it.
+        // scored before it. Values only: no prover work for sub-metrics.
         let mut ctx = ScoreContext {
             prover: Prover::new(ProverLimits::default()),
+            metrics: false,
         };
         let shape = family.answer_shape(&row.task);
         let mut scores = Vec::with_capacity(answers.len());

@@ -498,9 +498,7 @@ pub fn score_answers_with(
         }
         return Err(RunError::Input(m));
     }
-    let mut ctx = ScoreContext {
-        prover: Prover::new(limits),
-    };
+    let mut ctx = ScoreContext::new(Prover::new(limits));
     let mut lines = String::new();
     for row in &rows {
         let level = row.level.map_or_else(|| "-".to_string(), |l| l.to_string());

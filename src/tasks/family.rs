@@ -377,6 +377,22 @@ impl Attempt {
 pub struct ScoreContext {
     /// The prover (limits of `[prover]`).
     pub prover: crate::prover::Prover,
+    /// Whether sub-metrics that cost prover work the score's value does
+    /// not need are computed (selection's `sufficient` and `size_credit`
+    /// for an answer larger than the minimum). On for `saturate score` and
+    /// the Python scorers; the audit's exploit suite, which reads values
+    /// only, turns it off.
+    pub metrics: bool,
+}
+
+impl ScoreContext {
+    /// A context with `prover` that computes every sub-metric.
+    pub fn new(prover: crate::prover::Prover) -> ScoreContext {
+        ScoreContext {
+            prover,
+            metrics: true,
+        }
+    }
 }
 
 /// The static face of a family: its configs, its scorer and its verifier.

@@ -186,8 +186,12 @@ impl TaskFamily for TptpFamily {
         let cert = certificate_json(row).unwrap_or_default();
         let r = match f {
             Family::Entailment => Ok(entail::score(&row.answer, answer)),
-            Family::Selection => select::score(&meta, &cert, answer, &mut ctx.prover),
-            Family::Reconstruction => recon::score(&meta, &cert, answer, &mut ctx.prover),
+            Family::Selection => {
+                select::score(&meta, &cert, answer, ctx.metrics.then_some(&mut ctx.prover))
+            }
+            Family::Reconstruction => {
+                recon::score(&meta, &cert, answer, &mut ctx.prover, !ctx.metrics)
+            }
             Family::Derivation => stepwise::score(&meta, answer),
         };
         r.unwrap_or_else(|e| Score::malformed(format!("record: {e}")))

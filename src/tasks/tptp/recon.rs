@@ -623,11 +623,19 @@ fn structure(
 /// error or any unsound step; `timeout` when the prover leaves a proposed
 /// step undecided within its limits (the value would depend on it); `ok`
 /// when every step is sound.
+///
+/// `values_only` (the audit's exploit suite, which reads the value alone)
+/// stops at the first step the prover does not show sound: the value is 0
+/// whatever the later steps are, and the sub-metrics and per-step verdicts
+/// are left out. Each unsound step costs the prover's whole budget, so a
+/// canned graph of wrong steps paid it once per step (97% of the exploit
+/// suite's CPU on the paper layout).
 pub fn score(
     meta: &serde_json::Value,
     cert: &serde_json::Value,
     answer: &str,
     prover: &mut Prover,
+    values_only: bool,
 ) -> Result<Score, String> {
     let clauses = str_list(meta, "clauses")?;
     let cert: Certificate =
@@ -680,6 +688,16 @@ pub fn score(
                 .verdict
                 .label()
         };
+        if values_only && label != Some(true) {
+            return Ok(match label {
+                Some(false) => Score::wrong(format!(
+                    "step {c} does not follow from its parents (values only: later steps not checked)"
+                )),
+                _ => Score::timeout(format!(
+                    "step {c} undecided by the prover within its limits (values only: later steps not checked)"
+                )),
+            });
+        }
         let (verdict, detail) = match label {
             Some(true) => {
                 sound += 1;
@@ -924,7 +942,7 @@ mod tests {
                 "{starting} starting premises"
             );
             let mut prover = Prover::new(ProverLimits::default());
-            let s = score(&b.metadata, &b.certificate, &b.answer, &mut prover).unwrap();
+            let s = score(&b.metadata, &b.certificate, &b.answer, &mut prover, false).unwrap();
             assert_eq!(s.value, 1.0, "{}", s.detail);
         }
     }
@@ -933,7 +951,7 @@ mod tests {
     fn adversarial_answers_score_zero_or_malformed() {
         let b = instance(2);
         let mut prover = Prover::new(ProverLimits::default());
-        let sc = |a: &str, p: &mut Prover| score(&b.metadata, &b.certificate, a, p).unwrap();
+        let sc = |a: &str, p: &mut Prover| score(&b.metadata, &b.certificate, a, p, false).unwrap();
         assert!(!sc("", &mut prover).well_formed);
         assert!(!sc("the proof is obvious", &mut prover).well_formed);
         // A self-loop and a cycle are structurally invalid.
@@ -959,8 +977,11 @@ mod tests {
         let mut prover = Prover::new(ProverLimits::default());
         let steps = parse_steps(&b.answer).unwrap();
         let leaves = premise_indices(&b.metadata).unwrap();
-        let gold = score(&b.metadata, &b.certificate, &b.answer, &mut prover).unwrap();
+        let gold = score(&b.metadata, &b.certificate, &b.answer, &mut prover, false).unwrap();
         assert_eq!((gold.value, gold.metric("steps_sound")), (1.0, Some(1.0)));
+        // Values only: the same value for the gold graph, no sub-metrics.
+        let bare = score(&b.metadata, &b.certificate, &b.answer, &mut prover, true).unwrap();
+        assert_eq!((bare.value, bare.verdict), (1.0, gold.verdict));
         let mut seen = false;
         'search: for (k, &(c, [a, p])) in steps.iter().enumerate() {
             for &l in &leaves {
@@ -972,11 +993,27 @@ mod tests {
                 let s = score(
                     &b.metadata,
                     &b.certificate,
-                    &format_steps(v.into_iter()),
+                    &format_steps(v.clone().into_iter()),
                     &mut prover,
+                    false,
                 )
                 .unwrap();
                 if s.steps[k].verdict == Graded::Wrong {
+                    // Values only stops at that step with the same value.
+                    let bare = score(
+                        &b.metadata,
+                        &b.certificate,
+                        &format_steps(v.into_iter()),
+                        &mut prover,
+                        true,
+                    )
+                    .unwrap();
+                    assert_eq!((bare.value, bare.verdict), (0.0, Verdict::Wrong));
+                    assert!(
+                        bare.detail.contains(&format!("step {c} ")),
+                        "{}",
+                        bare.detail
+                    );
                     assert!(s.consistent(), "{s:?}");
                     assert_eq!(s.value, 0.0, "{}", s.detail);
                     let sound = s.steps.iter().filter(|v| v.verdict == Graded::Ok).count();
@@ -997,7 +1034,7 @@ mod tests {
         let b = instance(2);
         let mut prover = Prover::new(ProverLimits::default());
         let mut starved = Prover::new(no_budget());
-        let sc = |a: &str, p: &mut Prover| score(&b.metadata, &b.certificate, a, p).unwrap();
+        let sc = |a: &str, p: &mut Prover| score(&b.metadata, &b.certificate, a, p, false).unwrap();
         let verdict = |a: &str, p: &mut Prover| {
             let s = sc(a, p);
             assert!(s.consistent(), "{s:?}");

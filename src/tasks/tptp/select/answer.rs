@@ -114,12 +114,16 @@ pub fn parse_answer(answer: &str, n: usize) -> Result<Vec<usize>, AnswerError> {
 /// malformed or cheating answer. An answer larger than the minimum whose
 /// sufficiency the prover leaves undecided is `wrong` as any non-minimum
 /// answer is (the value does not depend on it) and reports `minimal`
-/// only.
+/// only. With no `prover` (a caller that reads the value alone, such as
+/// the audit's exploit suite) the sufficiency the certificate does not
+/// settle is not searched for either: the value is the same, and the
+/// search, a full prover call per answer, was a quarter of a selection
+/// run's CPU at GEO level 4.
 pub fn score(
     meta: &serde_json::Value,
     cert: &serde_json::Value,
     answer: &str,
-    prover: &mut Prover,
+    prover: Option<&mut Prover>,
 ) -> Result<Score, String> {
     let pool = str_list(meta, "pool")?;
     let cert: Certificate =
@@ -154,7 +158,7 @@ pub fn score(
             .any(|c| within(&got, &c.satisfies))
     {
         Some(false)
-    } else {
+    } else if let Some(prover) = prover {
         let theorem = str_field(meta, "theorem")?;
         let mut texts: Vec<String> = got.iter().map(|&i| pool[i - 1].clone()).collect();
         texts.push(theorem);
@@ -162,6 +166,13 @@ pub fn score(
         let (t, ps) = clauses.split_last().expect("theorem");
         let refs: Vec<&[crate::logic::Literal]> = ps.iter().map(|c| c.as_slice()).collect();
         prover.prove(&bank, &refs, t).verdict.label()
+    } else {
+        return Ok(Score::wrong(format!(
+            "not minimal ({} premises, minimum {}); sufficiency not checked",
+            got.len(),
+            cert.size
+        ))
+        .with_metrics(vec![("minimal", 0.0)]));
     };
     let size = format!("{} premises, minimum {}", got.len(), cert.size);
     Ok(match sufficient {

@@ -170,7 +170,7 @@ fn generated_instances_verify_and_score() {
     }
     let b = built.expect("a selection instance with a minimum of two or more");
     verify(&b.metadata, &b.certificate, &b.answer).unwrap();
-    let s = score(&b.metadata, &b.certificate, &b.answer, &mut prover).unwrap();
+    let s = score(&b.metadata, &b.certificate, &b.answer, Some(&mut prover)).unwrap();
     assert_eq!(s.value, 1.0);
     assert_eq!(
         (s.metric("sufficient"), s.metric("minimal")),
@@ -179,8 +179,15 @@ fn generated_instances_verify_and_score() {
     assert_eq!(s.metric("size_credit"), Some(1.0));
     let n = b.metadata["pool"].as_array().unwrap().len();
     let gold = parse_answer(&b.answer, n).unwrap();
-    let mut score_of =
-        |ix: &[usize]| score(&b.metadata, &b.certificate, &format_answer(ix), &mut prover).unwrap();
+    let mut score_of = |ix: &[usize]| {
+        score(
+            &b.metadata,
+            &b.certificate,
+            &format_answer(ix),
+            Some(&mut prover),
+        )
+        .unwrap()
+    };
     // The whole pool is sufficient but earns nothing; the size credit
     // min / |pool| is a sub-metric only.
     let all: Vec<usize> = (1..=n).collect();
@@ -222,11 +229,11 @@ fn generated_instances_verify_and_score() {
     // Naming a premise the pool does not hold is cheating; no number at
     // all is malformed.
     for outside in ["[0]".to_string(), format!("[1, {}]", n + 1)] {
-        let s = score(&b.metadata, &b.certificate, &outside, &mut prover).unwrap();
+        let s = score(&b.metadata, &b.certificate, &outside, Some(&mut prover)).unwrap();
         assert_eq!(s.verdict, Verdict::Cheating, "{outside}: {}", s.detail);
         assert!(s.consistent() && s.well_formed);
     }
-    let s = score(&b.metadata, &b.certificate, "", &mut prover).unwrap();
+    let s = score(&b.metadata, &b.certificate, "", Some(&mut prover)).unwrap();
     assert_eq!(s.verdict, Verdict::Malformed);
     assert!(!s.well_formed);
     // A pool padded with further copies of a distractor: the whole
@@ -239,7 +246,13 @@ fn generated_instances_verify_and_score() {
     }
     let m = wide["pool"].as_array().unwrap().len();
     let all: Vec<usize> = (1..=m).collect();
-    let s = score(&wide, &b.certificate, &format_answer(&all), &mut prover).unwrap();
+    let s = score(
+        &wide,
+        &b.certificate,
+        &format_answer(&all),
+        Some(&mut prover),
+    )
+    .unwrap();
     assert_eq!(s.value, 0.0, "whole pool of {m}: {}", s.detail);
     assert_eq!(s.metric("size_credit"), Some(gold.len() as f64 / m as f64));
     // A certificate missing its countermodels no longer verifies.
@@ -703,7 +716,7 @@ fn each_verdict_arises_where_it_should() {
         ) else {
             continue;
         };
-        let sc = |a: &str, p: &mut Prover| score(&b.metadata, &b.certificate, a, p).unwrap();
+        let sc = |a: &str, p: &mut Prover| score(&b.metadata, &b.certificate, a, Some(p)).unwrap();
         let n = b.metadata["pool"].as_array().unwrap().len();
         let gold = sc(&b.answer, &mut starved);
         assert_eq!(gold.verdict, Verdict::Ok, "{}", gold.detail);
@@ -737,6 +750,26 @@ fn each_verdict_arises_where_it_should() {
                 "{got:?}: {}",
                 decided.detail
             );
+            // Values only (the audit's exploit suite): the same verdict
+            // and value with no prover, and no sufficiency metric.
+            let bare = score(&b.metadata, &b.certificate, &format_answer(&got), None).unwrap();
+            assert_eq!((bare.verdict, bare.value), (Verdict::Wrong, 0.0));
+            assert!(bare.detail.contains("not checked"), "{}", bare.detail);
+            assert_eq!(bare.metrics, vec![("minimal", 0.0)]);
+            // Every answer the certificate settles scores as with a prover.
+            for a in [
+                b.answer.clone(),
+                format_answer(&(1..=n).collect::<Vec<_>>()),
+            ] {
+                let (x, y) = (
+                    score(&b.metadata, &b.certificate, &a, None).unwrap(),
+                    sc(&a, &mut prover),
+                );
+                assert_eq!(
+                    (x.verdict, x.value, x.metrics),
+                    (y.verdict, y.value, y.metrics)
+                );
+            }
             seen_undecided = true;
             break;
         }
