@@ -580,6 +580,39 @@ mod tests {
         assert_eq!(p.saturation.selection, c.saturation.selection);
     }
 
+    /// A generation prover section that sets one key keeps the generation
+    /// defaults for the rest (it once took `[prover]`'s: 2,000 given
+    /// clauses instead of 200, definitions unfolded).
+    #[test]
+    fn a_partial_generation_prover_section_keeps_the_generation_defaults() {
+        let c = Config::from_toml("[tasks.tptp.prover]\nmax_model_size = 7\n", "x").unwrap();
+        let d = Config::default();
+        let limits = |c: &Config| {
+            c.tasks
+                .section("tptp")
+                .unwrap()
+                .prover_limits()
+                .unwrap()
+                .clone()
+        };
+        let (got, mut want) = (limits(&c), limits(&d));
+        assert_eq!(got.max_model_size, 7);
+        want.max_model_size = 7;
+        assert_eq!(got, want);
+        assert_ne!(want.max_processed, d.prover.max_processed);
+        assert!(!got.unfold_definitions);
+        let e = Config::from_toml(
+            "[tasks.tptp.prover]
+max_modl_size = 7
+",
+            "c.toml",
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(e.starts_with("c.toml:"), "{e}");
+        assert!(e.contains("max_modl_size"), "{e}");
+    }
+
     #[test]
     fn unknown_keys_are_errors_with_position() {
         let e = Config::from_toml("seed = 1\n[saturation]\nslection = \"none\"\n", "cfg.toml")

@@ -255,8 +255,27 @@ pub struct TasksConfig {
     /// Work limits of the prover while generating (labels, minimum
     /// searches, steps). Smaller than `[prover]`: a question the prover
     /// cannot settle quickly is redrawn rather than waited for; the
-    /// scorers use `[prover]`.
+    /// scorers use `[prover]`. A section that sets some keys keeps
+    /// [`generation_limits`] for the others, not `[prover]`'s defaults.
+    #[serde(deserialize_with = "over_generation_limits")]
     pub prover: ProverLimits,
+}
+
+/// Reads a `[tasks.tptp.prover]` section over [`generation_limits`]: the
+/// keys it sets replace those of the generation defaults, the others stay.
+/// A plain `ProverLimits` field filled the missing keys from
+/// `ProverLimits::default()` (the scorer's limits), so a section setting
+/// only `max_model_size` ran generation at ten times the given clauses and
+/// with definitions unfolded. Unknown keys are refused as before.
+fn over_generation_limits<'de, D>(de: D) -> Result<ProverLimits, D::Error>
+where
+    D: serde::Deserializer<'de>,
+{
+    use serde::de::Error;
+    let given = toml::Table::deserialize(de)?;
+    let mut merged = toml::Table::try_from(generation_limits()).map_err(D::Error::custom)?;
+    merged.extend(given);
+    ProverLimits::deserialize(toml::Value::Table(merged)).map_err(D::Error::custom)
 }
 
 /// The generation prover's default limits.
