@@ -13,9 +13,21 @@ use saturate::tasks::Score;
 use saturate::tasks::family::ScoreContext;
 
 /// A fresh scoring context (the prover with the default `[prover]`
-/// limits, as `saturate score` uses without `--config`).
+/// limits, as `saturate score` uses without `--config`) that computes
+/// every sub-metric (`score_detail`).
 pub(crate) fn context() -> ScoreContext {
     ScoreContext::new(Prover::new(Default::default()))
+}
+
+/// A context for callers that return the value alone (`score`,
+/// `score_batch`, the rewards): no prover work for sub-metrics, so a wrong
+/// selection or reconstruction answer costs at most one undecided prover
+/// call instead of one per answer or per step. The values are the same.
+pub(crate) fn value_context() -> ScoreContext {
+    ScoreContext {
+        metrics: false,
+        ..context()
+    }
 }
 
 /// Scores one reply, a panic turned into an error.
@@ -46,7 +58,7 @@ pub(crate) fn score(
 ) -> PyResult<f64> {
     let row = row_from(row)?;
     let reply = completion_text(completion)?;
-    py.detach(|| score_one(&row, &reply, &mut context()))
+    py.detach(|| score_one(&row, &reply, &mut value_context()))
         .map(|s| s.value)
 }
 
@@ -119,7 +131,7 @@ pub(crate) fn score_batch(
     }
     py.detach(|| {
         work.par_iter()
-            .map_init(context, |ctx, (row, reply)| {
+            .map_init(value_context, |ctx, (row, reply)| {
                 score_one(row, reply, ctx).map(|s| s.value)
             })
             .collect()

@@ -5,6 +5,8 @@ string and chat completions."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 import saturate
@@ -91,3 +93,31 @@ def test_reward_names_a_missing_column(rows):
     columns["id"] = columns["id"][:1]
     with pytest.raises(ValueError, match="'id' has 1 values for 2 completions"):
         saturate_reward(prompts=None, completions=["x", "y"], **columns)
+
+
+def _wrong_but_readable(row):
+    """A wrong answer the scorer must work on: for selection every pool
+    clause (sufficient, not minimal), for reconstruction each derived
+    clause's first step re-parented on the first two clauses."""
+    if row["task"] == "premise_selection":
+        n = len(json.loads(row["metadata"])["pool"])
+        return "[" + ", ".join(str(i) for i in range(1, n + 1)) + "]"
+    lines = [l for l in row["answer"].splitlines() if "<-" in l]
+    child = lines[0].split("<-")[0].strip()
+    return "\n".join([f"{child} <- 1, 2"] + lines[1:])
+
+
+def test_values_only_scoring_gives_the_detailed_scores_value(rows):
+    """score and score_batch skip the prover work only sub-metrics need
+    (selection's sufficiency, reconstruction's later steps); the value is
+    score_detail's."""
+    picked = [r for r in rows["tptp"] if r["task"] in ("premise_selection", "proof_reconstruction")]
+    assert {r["task"] for r in picked} == {"premise_selection", "proof_reconstruction"}
+    replies = [_wrong_but_readable(r) for r in picked]
+    detailed = [saturate.score_detail(r, a) for r, a in zip(picked, replies)]
+    assert [d["score"] for d in detailed] == [saturate.score(r, a) for r, a in zip(picked, replies)]
+    assert [d["score"] for d in detailed] == saturate.score_batch(picked, replies)
+    assert all(d["verdict"] != "ok" for d in detailed), detailed
+    # The whole pool is sufficient: the detailed account says so.
+    pools = [d for r, d in zip(picked, detailed) if r["task"] == "premise_selection"]
+    assert all(d["metrics"].get("sufficient") == 1.0 for d in pools), pools
