@@ -48,7 +48,10 @@ pub(crate) fn score_one(row: &Row, reply: &str, ctx: &mut ScoreContext) -> PyRes
 /// completion (a list of `{"role", "content"}` messages, whose last
 /// assistant message is scored). The answer is taken out of the reply by
 /// the engine's extractor (`<answer>` tags, an `Answer:` line, `\boxed{}`,
-/// code fences, emphasis) before the task's scorer runs.
+/// code fences, emphasis) before the task's scorer runs. Only the value is
+/// computed: prover work that serves sub-metrics alone (`score_detail`'s
+/// `metrics` and `steps`) is skipped, so a wrong answer is as cheap to
+/// reward as the value allows.
 #[pyfunction]
 #[pyo3(signature = (row, completion))]
 pub(crate) fn score(
