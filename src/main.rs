@@ -13,13 +13,6 @@ use saturate::pipeline::{self, RunError};
 use saturate::tasks::format::AnswerFormat;
 use std::path::{Path, PathBuf};
 
-/// The allocator: mimalloc instead of the system's. Generation makes and
-/// drops millions of small vectors (SAT watch lists, model-search tables,
-/// the checker's tokens); glibc's malloc and free were a fifth of a
-/// selection cell's CPU.
-#[global_allocator]
-static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
 mod dataset_commands;
 mod dedup_command;
 mod generate_commands;
