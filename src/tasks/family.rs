@@ -379,9 +379,10 @@ pub struct ScoreContext {
     pub prover: crate::prover::Prover,
     /// Whether sub-metrics that cost prover work the score's value does
     /// not need are computed (selection's `sufficient` and `size_credit`
-    /// for an answer larger than the minimum). On for `saturate score` and
-    /// the Python scorers; the audit's exploit suite, which reads values
-    /// only, turns it off.
+    /// for an answer larger than the minimum, reconstruction's steps after
+    /// the first one not shown sound). On for `saturate score` and Python's
+    /// `score_detail`; the audit's exploit suite and Python's `score` and
+    /// `score_batch`, which return values only, turn it off.
     pub metrics: bool,
 }
 

@@ -149,6 +149,7 @@ pub fn score(
         return Ok(Score::correct().with_metrics(metrics(true, true, 1.0)));
     }
     let within = |small: &[usize], big: &[usize]| small.iter().all(|x| big.contains(x));
+    let size = format!("{} premises, minimum {}", got.len(), cert.size);
     let sufficient = if cert.answers.iter().any(|a| within(&a.premises, &got)) {
         Some(true)
     } else if got.len() <= cert.size
@@ -167,14 +168,11 @@ pub fn score(
         let refs: Vec<&[crate::logic::Literal]> = ps.iter().map(|c| c.as_slice()).collect();
         prover.prove(&bank, &refs, t).verdict.label()
     } else {
-        return Ok(Score::wrong(format!(
-            "not minimal ({} premises, minimum {}); sufficiency not checked",
-            got.len(),
-            cert.size
-        ))
-        .with_metrics(vec![("minimal", 0.0)]));
+        return Ok(
+            Score::wrong(format!("not minimal ({size}); sufficiency not checked"))
+                .with_metrics(vec![("minimal", 0.0)]),
+        );
     };
-    let size = format!("{} premises, minimum {}", got.len(), cert.size);
     Ok(match sufficient {
         Some(true) => {
             let credit = cert.size as f64 / got.len() as f64;
