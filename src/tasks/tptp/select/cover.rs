@@ -7,7 +7,6 @@ use super::super::Reject;
 use crate::checker;
 use crate::logic::{Literal, TermBank};
 use crate::prover::{Evidence, FiniteModel, Prover, Refutation, Verdict};
-use std::collections::HashSet;
 
 /// The largest model selection's searches look for before saturating:
 /// nearly every countermodel they find is this small (SET and GEO levels
@@ -22,6 +21,21 @@ pub(super) struct Search {
     pub(super) covers: Vec<(u32, FiniteModel)>,
     pub(super) processed: u64,
     pub(super) calls: u64,
+}
+
+/// Why a [`minimum_detail`] search stopped without a certified minimum.
+pub(super) struct Failed {
+    pub(super) reject: Reject,
+    /// For [`Reject::DistractorEntails`]: the pool positions of the
+    /// distractors the offending proof used (their whole subset when the
+    /// proof names none), so that a caller may draw others in their place.
+    pub(super) entailing: u32,
+    /// The countermodels the search had found: each falsifies the theorem,
+    /// so a search over a pool with other distractors may start from them.
+    pub(super) models: Vec<FiniteModel>,
+    /// Prover calls the search made, and their given clauses.
+    pub(super) calls: u64,
+    pub(super) processed: u64,
 }
 
 /// All subsets of `0..n` with `s` elements, as bit masks in increasing order.
@@ -95,6 +109,7 @@ pub(super) fn indices(mask: u32) -> Vec<usize> {
 /// saturating ([`Prover::models_first`]) for subsets smaller than M: most
 /// of them have one (SET level 4: four in five calls), and the saturation
 /// before it was most of their cost.
+#[cfg(test)]
 #[allow(clippy::too_many_arguments)]
 pub(super) fn minimum<'m>(
     bank: &TermBank,
@@ -107,12 +122,48 @@ pub(super) fn minimum<'m>(
     required: u32,
     known: impl IntoIterator<Item = &'m FiniteModel>,
 ) -> Result<Search, Reject> {
-    let was = std::mem::replace(&mut prover.models_first, MODELS_FIRST_SIZE);
-    let out = search(
+    minimum_detail(
         bank, prover, pool, texts, theorem, t, max_size, required, known,
+    )
+    .map_err(|f| f.reject)
+}
+
+/// [`minimum`], saying on failure which distractors entailed the theorem
+/// and which countermodels were found ([`Failed`]).
+#[allow(clippy::too_many_arguments)]
+pub(super) fn minimum_detail<'m>(
+    bank: &TermBank,
+    prover: &mut Prover,
+    pool: &[Vec<Literal>],
+    texts: &[String],
+    theorem: &str,
+    t: &[Literal],
+    max_size: usize,
+    required: u32,
+    known: impl IntoIterator<Item = &'m FiniteModel>,
+) -> Result<Search, Failed> {
+    let was = std::mem::replace(&mut prover.models_first, MODELS_FIRST_SIZE);
+    let mut st = Search {
+        size: 0,
+        answers: Vec::new(),
+        covers: Vec::new(),
+        processed: 0,
+        calls: 0,
+    };
+    let out = search(
+        bank, prover, pool, texts, theorem, t, max_size, required, known, &mut st,
     );
     prover.models_first = was;
-    out
+    match out {
+        Ok(()) => Ok(st),
+        Err((reject, entailing)) => Err(Failed {
+            reject,
+            entailing,
+            models: st.covers.into_iter().map(|(_, m)| m).collect(),
+            calls: st.calls,
+            processed: st.processed,
+        }),
+    }
 }
 
 /// [`minimum`]'s search.
@@ -127,14 +178,8 @@ fn search<'m>(
     max_size: usize,
     required: u32,
     known: impl IntoIterator<Item = &'m FiniteModel>,
-) -> Result<Search, Reject> {
-    let mut st = Search {
-        size: 0,
-        answers: Vec::new(),
-        covers: Vec::new(),
-        processed: 0,
-        calls: 0,
-    };
+    st: &mut Search,
+) -> Result<(), (Reject, u32)> {
     let satisfied = |model: &FiniteModel| -> u32 {
         let mut sat = 0u32;
         for (i, text) in texts.iter().enumerate() {
@@ -204,13 +249,9 @@ fn search<'m>(
                 // minimum answers are that small and each holds a clause
                 // outside M: the row would be refused as
                 // `distractor_entails` after the whole search.
-                let within = indices(mask);
-                let used: HashSet<usize> = crate::prover::premises_used(&refutation)
-                    .into_iter()
-                    .filter_map(|j| within.get(j).copied())
-                    .collect();
-                if !used.is_empty() && used.len() <= required.count_ones() as usize {
-                    return Err(Reject::DistractorEntails);
+                let used = used_mask(&refutation, mask);
+                if used != 0 && used.count_ones() <= required.count_ones() {
+                    return Err((Reject::DistractorEntails, used & !required));
                 }
             }
             _ => {}
@@ -218,63 +259,66 @@ fn search<'m>(
     }
     // Every subset of size `s` not yet covered: proved (returned) or
     // covered by a new countermodel.
-    let mut classify = |s: usize, st: &mut Search| -> Result<Vec<(u32, Refutation)>, Reject> {
-        let mut answers = Vec::new();
-        // Below M's size most subsets have a countermodel; at M's size the
-        // ones left are mostly proofs, whose model search first (UNSAT at
-        // every size, with the full budgets) only costs: GEO level 1 cell
-        // CPU 0.10 s saturating first there, 0.24 s searching first.
-        prover.models_first = if s < max_size { MODELS_FIRST_SIZE } else { 0 };
-        for mask in subsets(pool.len(), s) {
-            if st.covers.iter().any(|(sat, _)| mask & !sat == 0) {
-                continue;
-            }
-            // The known model covering the most, among those that cover it.
-            if let Some(j) = (0..spare.len())
-                .filter(|&j| mask & !spare[j].0 == 0)
-                .max_by_key(|&j| (spare[j].0.count_ones(), usize::MAX - j))
-            {
-                st.covers.push(spare.swap_remove(j));
-                continue;
-            }
-            let o = prover.prove(bank, &subset(pool, mask), t);
-            st.calls += 1;
-            st.processed += o.stats.processed;
-            match o.verdict {
-                Verdict::Theorem { refutation } => {
-                    if s == 0 {
-                        return Err(Reject::Degenerate);
-                    }
-                    if mask & !required != 0 {
-                        // A proof with a clause outside M, of M's size or
-                        // less: it, or a smaller proof below it (M is
-                        // irredundant, so any proof smaller than M holds a
-                        // distractor too), is a minimum answer with a
-                        // distractor, and the row would be refused once
-                        // the search ended (GEO level 4: 71 of 134 searches
-                        // run to the end were).
-                        return Err(Reject::DistractorEntails);
-                    }
-                    answers.push((mask, refutation));
+    let mut classify =
+        |s: usize, st: &mut Search| -> Result<Vec<(u32, Refutation)>, (Reject, u32)> {
+            let mut answers = Vec::new();
+            // Below M's size most subsets have a countermodel; at M's size the
+            // ones left are mostly proofs, whose model search first (UNSAT at
+            // every size, with the full budgets) only costs: GEO level 1 cell
+            // CPU 0.10 s saturating first there, 0.24 s searching first.
+            prover.models_first = if s < max_size { MODELS_FIRST_SIZE } else { 0 };
+            for mask in subsets(pool.len(), s) {
+                if st.covers.iter().any(|(sat, _)| mask & !sat == 0) {
+                    continue;
                 }
-                Verdict::CounterSatisfiable {
-                    evidence: Evidence::Model { model },
-                } => {
-                    let sat = satisfied(&model);
-                    // The prover's model satisfies the subset it was built for.
-                    debug_assert_eq!(mask & !sat, 0);
-                    st.covers.push((sat | mask, model));
+                // The known model covering the most, among those that cover it.
+                if let Some(j) = (0..spare.len())
+                    .filter(|&j| mask & !spare[j].0 == 0)
+                    .max_by_key(|&j| (spare[j].0.count_ones(), usize::MAX - j))
+                {
+                    st.covers.push(spare.swap_remove(j));
+                    continue;
                 }
-                Verdict::CounterSatisfiable { .. } => return Err(Reject::NoModel),
-                Verdict::Unknown => return Err(Reject::Unknown),
+                let o = prover.prove(bank, &subset(pool, mask), t);
+                st.calls += 1;
+                st.processed += o.stats.processed;
+                match o.verdict {
+                    Verdict::Theorem { refutation } => {
+                        if s == 0 {
+                            return Err((Reject::Degenerate, 0));
+                        }
+                        if mask & !required != 0 {
+                            // A proof with a clause outside M, of M's size or
+                            // less: it, or a smaller proof below it (M is
+                            // irredundant, so any proof smaller than M holds a
+                            // distractor too), is a minimum answer with a
+                            // distractor, and the row would be refused once
+                            // the search ended (GEO level 4: 71 of 134 searches
+                            // run to the end were).
+                            let used = used_mask(&refutation, mask) & !required;
+                            let entailing = if used == 0 { mask & !required } else { used };
+                            return Err((Reject::DistractorEntails, entailing));
+                        }
+                        answers.push((mask, refutation));
+                    }
+                    Verdict::CounterSatisfiable {
+                        evidence: Evidence::Model { model },
+                    } => {
+                        let sat = satisfied(&model);
+                        // The prover's model satisfies the subset it was built for.
+                        debug_assert_eq!(mask & !sat, 0);
+                        st.covers.push((sat | mask, model));
+                    }
+                    Verdict::CounterSatisfiable { .. } => return Err((Reject::NoModel, 0)),
+                    Verdict::Unknown => return Err((Reject::Unknown, 0)),
+                }
             }
-        }
-        Ok(answers)
-    };
+            Ok(answers)
+        };
     let mut size = max_size.min(pool.len());
     let mut found = None;
     while size > 0 {
-        let below = classify(size - 1, &mut st)?;
+        let below = classify(size - 1, st)?;
         if below.is_empty() {
             break;
         }
@@ -283,12 +327,22 @@ fn search<'m>(
     }
     let answers = match found {
         Some(a) => a,
-        None => classify(size, &mut st)?,
+        None => classify(size, st)?,
     };
     if answers.is_empty() {
-        return Err(Reject::Unknown);
+        return Err((Reject::Unknown, 0));
     }
     st.size = size;
     st.answers = answers;
-    Ok(st)
+    Ok(())
+}
+
+/// The pool positions (within `mask`, whose clauses the prover was given
+/// in increasing position) of the premises `refutation` uses.
+fn used_mask(refutation: &Refutation, mask: u32) -> u32 {
+    let within = indices(mask);
+    crate::prover::premises_used(refutation)
+        .into_iter()
+        .filter_map(|j| within.get(j))
+        .fold(0u32, |acc, &i| acc | 1 << i)
 }

@@ -174,6 +174,9 @@ pub(super) struct StandIns {
     pub(super) quick: Prover,
     pub(super) calls: u64,
     pub(super) processed: u64,
+    /// Texts a minimum search found helping to prove the theorem beside
+    /// premises of M: never admitted again ([`StandIns::banned`]).
+    pub(super) banned: HashSet<String>,
 }
 
 impl StandIns {
@@ -221,11 +224,21 @@ impl StandIns {
             },
             calls: 0,
             processed: 0,
+            banned: HashSet::new(),
         }
+    }
+
+    /// Whether `text` is banned from the pool: a minimum search found a
+    /// proof of the theorem with it and premises of M.
+    pub(super) fn banned(&self, text: &str) -> bool {
+        self.banned.contains(text)
     }
 
     /// True when `text` is known to stand in for no premise of M.
     pub(super) fn excluded(&mut self, text: &str) -> bool {
+        if self.banned(text) {
+            return false;
+        }
         // The premises whose countermodel does not settle the question.
         let open: Vec<usize> = (0..self.texts.len())
             .filter(|&q| {
@@ -402,7 +415,8 @@ pub(super) fn matched_distractors(
             let Some(c) = g.take_matched_foreign(t, like, &mut cands, rng, FOREIGN_WEIGHT) else {
                 break 'fill;
             };
-            if axioms.contains(&c) || stand_ins.excluded(&g.text(c)) {
+            let text = g.text(c);
+            if (axioms.contains(&c) && !stand_ins.banned(&text)) || stand_ins.excluded(&text) {
                 out.push(c);
                 break;
             }

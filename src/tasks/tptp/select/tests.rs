@@ -529,6 +529,12 @@ fn stand_ins_are_refused_and_models_clear_the_rest() {
     s.models = vec![Vec::new(), Vec::new()];
     assert!(s.excluded("p(b)"));
     assert!(!s.excluded("~p(X) | q(a)"));
+    // A banned text is refused however harmless, and without a call.
+    s.banned.insert("~q(a)".into());
+    let calls = s.calls;
+    assert!(s.banned("~q(a)"));
+    assert!(!s.excluded("~q(a)"));
+    assert_eq!(s.calls, calls);
 }
 
 /// The stand-in checks skip model searches within the sizes at which
@@ -926,6 +932,30 @@ fn the_minimum_search_stops_at_a_proof_with_a_distractor() {
         none,
     );
     assert!(matches!(r, Err(Reject::DistractorEntails)), "{:?}", r.err());
+    // The detailed search names the distractor the proof used, `q(X)`,
+    // and hands back the countermodel it had found (of the empty subset).
+    let mut prover = Prover::new(ProverLimits::default());
+    let none: [&crate::prover::FiniteModel; 0] = [];
+    let Err(f) = minimum_detail(
+        &bank,
+        &mut prover,
+        &clauses,
+        &pool,
+        &theorem,
+        &t,
+        1,
+        0b001,
+        none,
+    ) else {
+        panic!("the distractor proves the theorem");
+    };
+    assert_eq!(f.reject, Reject::DistractorEntails);
+    assert_eq!(f.entailing, 0b010);
+    assert_eq!(f.models.len(), 1);
+    assert!(f.calls >= 2, "the empty subset, then q(X)");
+    for m in &f.models {
+        assert_eq!(crate::checker::model_satisfies(m, &theorem), Ok(false));
+    }
 }
 
 /// A known model that falsifies the theorem covers the subsets it
