@@ -99,7 +99,9 @@ pub(super) fn indices(mask: u32) -> Vec<usize> {
 /// than a model of a small one: searching sizes upwards from 0 asked for
 /// models of every small subset the larger models then covered anyway.
 ///
-/// `required` holds the pool positions of M's premises. `known` are
+/// `required` holds the pool positions of M's premises, and `proved` a
+/// refutation of them with the negated theorem when one is known (the
+/// deletion pass's): M's own subset then needs no prover call. `known` are
 /// countermodels found before the pool was drawn (the deletion
 /// pass's and the stand-in checks'): each is evaluated on the pool, and a
 /// subset one of them covers needs no prover call; a known model enters
@@ -120,10 +122,11 @@ pub(super) fn minimum<'m>(
     t: &[Literal],
     max_size: usize,
     required: u32,
+    proved: Option<&Refutation>,
     known: impl IntoIterator<Item = &'m FiniteModel>,
 ) -> Result<Search, Reject> {
     minimum_detail(
-        bank, prover, pool, texts, theorem, t, max_size, required, known,
+        bank, prover, pool, texts, theorem, t, max_size, required, proved, known,
     )
     .map_err(|f| f.reject)
 }
@@ -140,6 +143,7 @@ pub(super) fn minimum_detail<'m>(
     t: &[Literal],
     max_size: usize,
     required: u32,
+    proved: Option<&Refutation>,
     known: impl IntoIterator<Item = &'m FiniteModel>,
 ) -> Result<Search, Failed> {
     let was = std::mem::replace(&mut prover.models_first, MODELS_FIRST_SIZE);
@@ -151,7 +155,7 @@ pub(super) fn minimum_detail<'m>(
         calls: 0,
     };
     let out = search(
-        bank, prover, pool, texts, theorem, t, max_size, required, known, &mut st,
+        bank, prover, pool, texts, theorem, t, max_size, required, proved, known, &mut st,
     );
     prover.models_first = was;
     match out {
@@ -177,6 +181,7 @@ fn search<'m>(
     t: &[Literal],
     max_size: usize,
     required: u32,
+    proved: Option<&Refutation>,
     known: impl IntoIterator<Item = &'m FiniteModel>,
     st: &mut Search,
 ) -> Result<(), (Reject, u32)> {
@@ -277,6 +282,10 @@ fn search<'m>(
                     .max_by_key(|&j| (spare[j].0.count_ones(), usize::MAX - j))
                 {
                     st.covers.push(spare.swap_remove(j));
+                    continue;
+                }
+                if let Some(r) = proved.filter(|_| mask == required && s > 0) {
+                    answers.push((mask, r.clone()));
                     continue;
                 }
                 let o = prover.prove(bank, &subset(pool, mask), t);

@@ -197,6 +197,9 @@ impl Predicted {
 /// the prover work it took.
 struct Deletion {
     m: Vec<ClauseId>,
+    /// A refutation of M and the negated theorem: the first call's or the
+    /// last removal's.
+    proof: Refutation,
     kept_by: Vec<(ClauseId, FiniteModel)>,
     calls: u64,
     processed: u64,
@@ -219,7 +222,7 @@ fn deletion_pass(
     cap: usize,
     prover: &mut Prover,
     rng: &mut impl Rng,
-    first_processed: u64,
+    (mut proof, first_processed): (Refutation, u64),
 ) -> Result<Deletion, Reject> {
     let (mut m, mut calls, mut processed) = (premises.to_vec(), 1u64, first_processed);
     // A premise kept because its removal has a countermodel keeps the
@@ -249,7 +252,10 @@ fn deletion_pass(
             calls += 1;
             processed += o.stats.processed;
             match o.verdict {
-                Verdict::Theorem { .. } => m = rest,
+                Verdict::Theorem { refutation } => {
+                    m = rest;
+                    proof = refutation;
+                }
                 Verdict::CounterSatisfiable {
                     evidence: Evidence::Model { model },
                 } => kept_by.push((p, model)),
@@ -271,6 +277,7 @@ fn deletion_pass(
     passed?;
     Ok(Deletion {
         m,
+        proof,
         kept_by,
         calls,
         processed,
@@ -362,13 +369,22 @@ pub fn generate(
     // 2,874 undecided attempts ended at this call, nearly all of them on
     // theorems an earlier slot had drawn.
     let first = g.prove_derived(prover, &premises, t.id);
-    if first.verdict.label() != Some(true) {
+    let Verdict::Theorem { refutation } = first.verdict else {
         walk.learned.push((key, UNPROVED_NOTE.to_string()));
         return Err(Reject::Unknown);
-    }
-    let deletion = deletion_pass(g, t.id, &premises, cap, prover, rng, first.stats.processed)?;
+    };
+    let deletion = deletion_pass(
+        g,
+        t.id,
+        &premises,
+        cap,
+        prover,
+        rng,
+        (refutation, first.stats.processed),
+    )?;
     let Deletion {
         m,
+        proof,
         kept_by,
         mut calls,
         mut processed,
@@ -477,6 +493,7 @@ pub fn generate(
             &tlits,
             m.len(),
             required,
+            Some(&proof),
             stand_ins.known_models().chain(&spare_models),
         );
         // Every minimum answer must come from the depth-d premises: a

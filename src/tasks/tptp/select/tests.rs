@@ -890,6 +890,7 @@ fn the_minimum_search_covers_from_the_top_down() {
         &t,
         2,
         required,
+        None,
         none,
     )
     .unwrap();
@@ -900,6 +901,33 @@ fn the_minimum_search_covers_from_the_top_down() {
     );
     assert_eq!(st.calls, 3, "two top-down models, then M's proof");
     assert_eq!(prover.models_first, 0, "the caller's schedule is restored");
+    // With M's refutation known (the deletion pass's), M's subset needs no
+    // call and the answer carries that refutation.
+    let m_clauses: Vec<&[crate::logic::Literal]> = vec![&clauses[1], &clauses[3]];
+    let crate::prover::Verdict::Theorem { refutation } = Prover::new(ProverLimits::default())
+        .prove(&bank, &m_clauses, &t)
+        .verdict
+    else {
+        panic!("M proves the theorem");
+    };
+    let mut fresh = Prover::new(ProverLimits::default());
+    let known = minimum(
+        &bank,
+        &mut fresh,
+        &clauses,
+        &pool,
+        &theorem,
+        &t,
+        2,
+        required,
+        Some(&refutation),
+        none,
+    )
+    .unwrap();
+    assert_eq!(known.calls, 2, "the two top-down models only");
+    assert_eq!(known.answers.len(), 1);
+    assert_eq!(known.answers[0].0, required);
+    assert_eq!(known.answers[0].1, refutation);
     for s in 0..=2 {
         for mask in subsets(pool.len(), s) {
             assert!(
@@ -929,6 +957,7 @@ fn the_minimum_search_stops_at_a_proof_with_a_distractor() {
         &t,
         1,
         0b001,
+        None,
         none,
     );
     assert!(matches!(r, Err(Reject::DistractorEntails)), "{:?}", r.err());
@@ -945,6 +974,7 @@ fn the_minimum_search_stops_at_a_proof_with_a_distractor() {
         &t,
         1,
         0b001,
+        None,
         none,
     ) else {
         panic!("the distractor proves the theorem");
@@ -991,13 +1021,14 @@ fn known_models_enter_the_certificate_only_when_they_cover() {
         &t,
         2,
         0b011,
+        None,
         [&without_p],
     )
     .unwrap();
     let mut fresh = Prover::new(ProverLimits::default());
     let none: [&crate::prover::FiniteModel; 0] = [];
     let b = minimum(
-        &bank, &mut fresh, &clauses, &pool, &theorem, &t, 2, 0b011, none,
+        &bank, &mut fresh, &clauses, &pool, &theorem, &t, 2, 0b011, None, none,
     )
     .unwrap();
     assert_eq!(a.answers.iter().map(|x| x.0).collect::<Vec<_>>(), [0b011]);
