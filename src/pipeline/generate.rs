@@ -428,9 +428,12 @@ fn run_loop(
         // The candidates' notes so far, per key (distinct values, in slot
         // order), for the snapshot.
         let mut notes: HashMap<String, Vec<String>> = HashMap::new();
+        // Set once `patience` fruitless slots in a row have been read: no
+        // slot is read after that, but the held rows are still offered.
+        let mut out_of_patience = false;
         'walk: loop {
-            let walking =
-                cs.written < cell.count && next < budget && patience.is_none_or(|k| misses < k);
+            out_of_patience |= patience.is_some_and(|k| misses >= k);
+            let walking = cs.written < cell.count && next < budget && !out_of_patience;
             // Held rows go back on offer once the walk reaches the lenient
             // slots (or ends), before any slot past that point is read.
             let flush =
@@ -542,7 +545,13 @@ fn run_loop(
                             cs.cost.add(spent);
                         }
                     }
-                    break 'walk;
+                    if cs.written == cell.count {
+                        break 'walk;
+                    }
+                    // Out of patience: the held rows are offered once more
+                    // (the loop's top flushes them), and no slot is read.
+                    out_of_patience = true;
+                    continue 'walk;
                 }
                 let built = match offer {
                     Offer::Again(built) => {
@@ -623,7 +632,10 @@ fn run_loop(
                         BalanceRule::AnswerSideHeld { hard } => {
                             if !again && index < lenient_from && b.over(&tallies, b.lead) {
                                 cs.repeats += 1;
-                                misses += 1;
+                                // Not fruitless for `patience`: the row may
+                                // still be written when the held rows are
+                                // offered again.
+                                misses = 0;
                                 held.push((index, built));
                                 continue;
                             }

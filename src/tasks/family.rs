@@ -85,7 +85,9 @@ pub enum Fill {
     UntilFull {
         /// Most candidates tried.
         budget: u64,
-        /// Fruitless candidates in a row after which the cell stops.
+        /// Fruitless candidates in a row after which the cell reads no
+        /// more (a row held back for its balance is not fruitless; the held
+        /// rows are offered once more when it stops).
         patience: Option<u64>,
     },
 }
