@@ -206,13 +206,13 @@ struct Deletion {
 }
 
 /// Drops each premise the theorem does not need, in a random order, once
-/// the caller's prover call (`first_processed` given clauses) proved `t`
-/// from all of `premises`; the
-/// result M is irredundant. The exact search over the pool then finds the
+/// the caller's prover call proved `t` from all of `premises` (its
+/// refutation and given clauses come in the last argument); the result M
+/// is irredundant. The exact search over the pool then finds the
 /// true minimum, which may be a proper subset of M (the rest of M then acts
 /// as further distractors). [`Reject::Unknown`] when the prover leaves the
-/// removal of a premise undecided; [`Reject::TooManyPremises`] as soon as more than `cap`
-/// premises are kept (a premise kept stays in M, so M would be larger than
+/// removal of a premise undecided; [`Reject::TooManyPremises`] as soon as
+/// more than `cap` premises are kept (a premise kept stays in M, so M would be larger than
 /// the level takes: the caller refused such an M after the whole pass, and
 /// on ALG level 2 that was 379 passes of up to 10 calls).
 fn deletion_pass(
