@@ -7,8 +7,8 @@ use saturate::pipeline::generate::{LoopSettings, run_generators};
 use saturate::pipeline::score::{read_dataset, score_answers_with, verify_dataset_with};
 use saturate::prover::ProverLimits;
 use saturate::tasks::family::{
-    Attempt, Built, Cell, ConfigInfo, Fill, Generator, RejectReason, SEEN_STRIDE, ScoreContext,
-    Seen, TaskFamily, Worker,
+    Attempt, Balance, BalanceRule, Built, Cell, ConfigInfo, Fill, Generator, RejectReason,
+    SEEN_STRIDE, ScoreContext, Seen, TaskFamily, Worker,
 };
 use saturate::tasks::instance_rng;
 use saturate::tasks::registry::Registry;
@@ -615,4 +615,98 @@ fn candidates_read_the_walk_as_it_stood_at_their_stride() {
             .is_some_and(|n| n > 0),
         "{summary}"
     );
+}
+
+/// A cell whose first rows are held back for their balance, then whose
+/// slots all fail: `patience` fruitless slots end the walk, and the held
+/// rows are offered once more (a held row is not fruitless, and is not
+/// lost when the walk stops).
+struct HeldRun {
+    patience: u64,
+}
+
+impl Generator for HeldRun {
+    fn family(&self) -> &dyn TaskFamily {
+        &PARITY
+    }
+    fn version(&self) -> &'static str {
+        "toy-held-1"
+    }
+    fn cells(&self) -> Vec<Cell> {
+        vec![Cell {
+            config: "digit_parity",
+            group: "TOY".into(),
+            level: 1,
+            count: 10,
+            fill: Fill::UntilFull {
+                budget: 200,
+                patience: Some(self.patience),
+            },
+            tag: 0,
+        }]
+    }
+    fn build(&self, _: &Cell, index: u64, _: &mut Worker) -> Attempt {
+        if index >= 6 {
+            return Attempt::rejected(&TooSmall);
+        }
+        let n = 10 + index;
+        Attempt::built(Built {
+            prompt: format!("Is the digit sum of {n} even? Answer True or False."),
+            answer: label(n).into(),
+            metadata: serde_json::json!({ "n": n }).into(),
+            certificate: "{}".into(),
+            key: n.to_string(),
+            group: None,
+            label: label(n).into(),
+            domain: None,
+            source: Some("toy".into()),
+            stats: Vec::new(),
+            difficulty: Vec::new(),
+        })
+    }
+    fn balanced_items(&self, _: &Cell, _: u64, _: &Built) -> Option<Balance> {
+        // Every row has item "x" on its answer side: two rows within the
+        // lead, two more within the lenient one.
+        Some(Balance {
+            lead: 2,
+            items: vec![("x".into(), true)],
+            rule: BalanceRule::AnswerSideHeld { hard: 4 },
+        })
+    }
+    fn manifest(&self) -> serde_json::Value {
+        serde_json::json!({ "patience": self.patience })
+    }
+}
+
+#[test]
+fn patience_ends_the_walk_and_the_held_rows_are_offered_once_more() {
+    let tmp = tempfile::tempdir().unwrap();
+    let settings = LoopSettings {
+        jobs: 1,
+        ..LoopSettings::default()
+    };
+    let s = run_generators(
+        tmp.path(),
+        "toy",
+        3,
+        &[&HeldRun { patience: 5 }],
+        &settings,
+        16,
+    )
+    .unwrap();
+    let c = s.cells.values().next().unwrap();
+    // Rows 0 and 1 are written, 2-5 held; slots 6-10 are fruitless, so
+    // the walk stops there (the lenient slots start at 20) and offers the
+    // held rows under the lenient lead: 2 and 3 are written, 4 and 5 not.
+    assert_eq!(c.written, 4, "{}", s.render());
+    // Slots 0-10 read: the held rows 2-5 did not count as fruitless.
+    assert_eq!(c.candidates, 11, "{}", s.render());
+    let ids: Vec<String> = rows(tmp.path()).into_keys().collect();
+    assert_eq!(ids.len(), 4);
+    for i in 0..4 {
+        assert!(
+            ids.iter().any(|id| id.ends_with(&format!("-{i:05}"))),
+            "row {i} missing: {ids:?}"
+        );
+    }
 }
