@@ -18,12 +18,12 @@
 //! not judged.
 //!
 //! Folds are grouped: a row's fold is a hash of its group
-//! ([`TaskFamily::audit_group`]: the theorem or problem), so the True and
+//! ([`TaskFamily::audit_group`](crate::tasks::family::TaskFamily::audit_group): the theorem or problem), so the True and
 //! False twins of one theorem, or the restatements of one formula, are
 //! never split between training and test. Besides the feature baselines,
 //! learned text readers ([`text`]) read the prompt's sections. The exploit
 //! suite scores canned no-reasoning answers
-//! ([`TaskFamily::exploit_answers`]) with the family's real scorer on a
+//! ([`TaskFamily::exploit_answers`](crate::tasks::family::TaskFamily::exploit_answers)) with the family's real scorer on a
 //! sample of each cell's rows; a cell fails when one beats the best
 //! constant answer by more than [`AuditSettings::exploit_margin`].
 //!

@@ -55,7 +55,7 @@ pub struct CellAudit {
     /// Logistic regression over all features.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub logistic: Option<f64>,
-    /// Distinct groups ([`TaskFamily::audit_group`]) among the rows: the
+    /// Distinct groups ([`TaskFamily::audit_group`](crate::tasks::family::TaskFamily::audit_group)) among the rows: the
     /// folds never split one.
     pub groups: usize,
     /// The learned text readers' cross-validated accuracies

@@ -12,7 +12,7 @@
 //! entailment and equivalence between these formulas
 //! ([`crate::prover::equivalence`]); the equivalence tasks draw them
 //! (`tasks/equiv/first_order/`). Reading goes through the TPTP reader's
-//! FOF formula parser, the crate's one ([`parse`]); besides `tptp` and
+//! FOF formula parser, the crate's one ([`parse()`]); besides `tptp` and
 //! `logic` (its scratch term bank) it imports only `certificate` (the
 //! finite model type) and `prop::forms` (the target forms, shared with the
 //! propositional ones).

@@ -27,7 +27,7 @@ pub struct CellSummary {
     /// Instances skipped as duplicates of an earlier one in the cell.
     pub duplicates: u64,
     /// Instances skipped because the cell already holds the most rows one
-    /// answer may have ([`Generator::max_per_group`]).
+    /// answer may have ([`Generator::max_per_group`](crate::tasks::family::Generator::max_per_group)).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub repeats: u64,
     /// Refused certificates (bugs).
@@ -62,7 +62,7 @@ pub struct CellSummary {
     pub cost: crate::prover::cost::Costs,
     /// The process's largest resident size (MiB) from the end of the cell
     /// before to the end of this one, entering its group included
-    /// ([`heap::RssSampler`]; measurement, 0 where unknown).
+    /// ([`heap::RssSampler`](crate::pipeline::heap::RssSampler); measurement, 0 where unknown).
     #[serde(skip)]
     pub peak_rss_mib: u64,
     #[serde(skip)]

@@ -1,7 +1,7 @@
 //! The task-family abstraction (DESIGN.md §8): what every family of tasks
 //! declares, so that one generation loop (`pipeline::generate`), one scorer
 //! (`saturate score`) and one verifier (`saturate verify`) serve them all,
-//! and a new family is one folder plus one line in [`Registry::builtin`]
+//! and a new family is one folder plus one line in [`Registry::builtin`](crate::tasks::registry::Registry::builtin)
 //! (`tasks/registry.rs`).
 //!
 //! A family has two faces:
@@ -9,7 +9,7 @@
 //! - [`TaskFamily`], static: the dataset configs it writes, how to score a
 //!   model answer to one of its rows and how to re-check a stored row. It
 //!   needs nothing of a run, so `score` and `verify` find it by the row's
-//!   `task` column through the [`Registry`].
+//!   `task` column through the [`Registry`](crate::tasks::registry::Registry).
 //! - [`Generator`], one run of it: the cells (config × group × level, each
 //!   with a row count and a [`Fill`] policy), a per-worker context (the
 //!   TPTP families keep a prover there) and `build`, which turns one

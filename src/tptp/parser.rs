@@ -1,7 +1,7 @@
 //! Recursive-descent parser for TPTP CNF and FOF files, coded to the TPTP syntax BNF
 //! (<https://www.tptp.org/TPTP/SyntaxBNF.html>, v9): annotated `cnf`
 //! formulas, `include` directives and annotations, building literals in a
-//! [`TermBank`].
+//! [`TermBank`](crate::logic::TermBank).
 //!
 //! Grammar covered (`::=` rules of the BNF, CNF part):
 //!

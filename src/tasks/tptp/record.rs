@@ -37,10 +37,10 @@ pub enum Reject {
     /// distractor of its shape in the pool (see `select::unmatched`).
     UnmatchedPremises,
     /// Reconstruction: the proof graph starts from fewer than
-    /// [`recon::MIN_STARTING_PREMISES`] clauses.
+    /// [`recon::MIN_STARTING_PREMISES`](super::recon::MIN_STARTING_PREMISES) clauses.
     FewStartingPremises,
     /// Derivation: a gold step is not one inference of the calculus from
-    /// the clauses it cites (see [`stepwise`]).
+    /// the clauses it cites (see [`stepwise`](super::stepwise)).
     NotOneInference,
     /// Selection: the answer the deletion pass found is one the cell
     /// already has as many rows of as it takes, or one of its clauses

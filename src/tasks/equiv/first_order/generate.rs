@@ -189,7 +189,7 @@ pub fn signature_of(vocabulary: &[Symbol]) -> Signature {
 /// A closed formula over `vocabulary` with the sizes of `level`: every
 /// predicate occurs, every quantifier binds a variable that occurs in its
 /// scope, and no two quantifiers bind the same name. Not checked for
-/// degeneracy (see [`degenerate`] and [`contingent`](crate::fol::contingent)).
+/// degeneracy (see [`degenerate`](crate::fol::degenerate) and [`contingent`](crate::fol::contingent)).
 pub fn random_formula(rng: &mut ChaCha8Rng, vocabulary: &[Symbol], level: &Level) -> Fol {
     let preds: Vec<&Symbol> = vocabulary
         .iter()

@@ -86,6 +86,28 @@ pub(super) fn indices(mask: u32) -> Vec<usize> {
     (0..32).filter(|i| mask >> i & 1 == 1).collect()
 }
 
+/// [`minimum_detail`] with its failure reduced to the reject (the tests'
+/// entry point).
+#[cfg(test)]
+#[allow(clippy::too_many_arguments)]
+pub(super) fn minimum<'m>(
+    bank: &TermBank,
+    prover: &mut Prover,
+    pool: &[Vec<Literal>],
+    texts: &[String],
+    theorem: &str,
+    t: &[Literal],
+    max_size: usize,
+    required: u32,
+    proved: Option<&Refutation>,
+    known: impl IntoIterator<Item = &'m FiniteModel>,
+) -> Result<Search, Reject> {
+    minimum_detail(
+        bank, prover, pool, texts, theorem, t, max_size, required, proved, known,
+    )
+    .map_err(|f| f.reject)
+}
+
 /// Exact minimum search over `pool` for theorem `t`, which some subset of
 /// `max_size` clauses (the irredundant set M) is known to prove.
 ///
@@ -111,28 +133,10 @@ pub(super) fn indices(mask: u32) -> Vec<usize> {
 /// saturating ([`Prover::models_first`]) for subsets smaller than M: most
 /// of them have one (SET level 4: four in five calls), and the saturation
 /// before it was most of their cost.
-#[cfg(test)]
-#[allow(clippy::too_many_arguments)]
-pub(super) fn minimum<'m>(
-    bank: &TermBank,
-    prover: &mut Prover,
-    pool: &[Vec<Literal>],
-    texts: &[String],
-    theorem: &str,
-    t: &[Literal],
-    max_size: usize,
-    required: u32,
-    proved: Option<&Refutation>,
-    known: impl IntoIterator<Item = &'m FiniteModel>,
-) -> Result<Search, Reject> {
-    minimum_detail(
-        bank, prover, pool, texts, theorem, t, max_size, required, proved, known,
-    )
-    .map_err(|f| f.reject)
-}
-
-/// [`minimum`], saying on failure which distractors entailed the theorem
-/// and which countermodels were found ([`Failed`]).
+///
+/// On failure it says which distractors entailed the theorem and which
+/// countermodels were found ([`Failed`]), so that the caller may draw other
+/// distractors and search again from those models.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn minimum_detail<'m>(
     bank: &TermBank,
@@ -170,7 +174,7 @@ pub(super) fn minimum_detail<'m>(
     }
 }
 
-/// [`minimum`]'s search.
+/// [`minimum_detail`]'s search.
 #[allow(clippy::too_many_arguments)]
 fn search<'m>(
     bank: &TermBank,

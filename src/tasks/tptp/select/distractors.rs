@@ -353,7 +353,7 @@ pub(super) fn quick_limits(limits: &crate::prover::ProverLimits) -> crate::prove
 /// offered beside the axioms, made the short premises of TOP's deep
 /// theorems stand out more (longer foreign-free distractors; audit lead at
 /// TOP levels 3 and 4 up by 2.5 points). The prompt's background leaves out
-/// the pool's clauses ([`shown_background`]), so no pool clause is told
+/// the pool's clauses (`shown_background`), so no pool clause is told
 /// apart by being listed there.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn matched_distractors(

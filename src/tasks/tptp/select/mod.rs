@@ -14,7 +14,7 @@
 //! it is a premise of, so that a clause text recurring across rows is a
 //! distractor about as often as a premise and memorising which texts are
 //! premises earns little. Then twins:
-//! one-edit perturbations of premises of M ([`twin`]), at most one
+//! one-edit perturbations of premises of M ([`twin`](super::twin)), at most one
 //! per premise, each checked not to stand in for any premise. Twins have a
 //! premise's length, literals, variables and symbols by construction, and
 //! a clause with a twin is a premise exactly half the time. The rest are
