@@ -143,6 +143,32 @@ fn repeated_answers_stop_early_and_are_noted() {
     };
     let again = generate(&g, t, &mut fresh, &cfg, 2, &mut rng(), &mut walk).unwrap();
     assert_eq!(again.answer, b.answer);
+    // One undecided pass noted does not stop the theorem; two do, before
+    // any call.
+    for (notes, stops) in [(1, false), (MAX_UNDECIDED_PASSES, true)] {
+        let undecided: Vec<String> = (0..notes)
+            .map(|i| format!("{UNDECIDED_NOTE} {i:016x}"))
+            .collect();
+        let mut walk = Walk {
+            repeated: &|_| false,
+            earlier: &|k| {
+                if k == key {
+                    undecided.clone()
+                } else {
+                    Vec::new()
+                }
+            },
+            learned: Vec::new(),
+        };
+        let calls = crate::prover::cost::current().calls;
+        let r = generate(&g, t, &mut fresh, &cfg, 2, &mut rng(), &mut walk);
+        if stops {
+            assert!(matches!(r, Err(Reject::Unknown)), "{:?}", r.err());
+            assert_eq!(crate::prover::cost::current().calls, calls, "no call");
+        } else {
+            assert_eq!(r.unwrap().answer, b.answer);
+        }
+    }
 }
 
 #[test]
