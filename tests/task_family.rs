@@ -40,6 +40,38 @@ fn number(row: &Record) -> Result<u64, String> {
     v["n"].as_u64().ok_or_else(|| "no n".to_string())
 }
 
+/// The toy row for `n`: the question, its label, `n` in the metadata.
+fn parity_row(n: u64, group: Option<String>, stats: Vec<(&'static str, f64)>) -> Built {
+    Built {
+        prompt: format!("Is the digit sum of {n} even? Answer True or False."),
+        answer: label(n).into(),
+        metadata: serde_json::json!({ "n": n }).into(),
+        certificate: "{}".into(),
+        key: n.to_string(),
+        group,
+        label: label(n).into(),
+        domain: None,
+        source: Some("toy".into()),
+        stats,
+        difficulty: Vec::new(),
+    }
+}
+
+/// One level-1 cell of `count` rows over up to 200 candidates.
+fn toy_cell(count: u64, patience: Option<u64>) -> Vec<Cell> {
+    vec![Cell {
+        config: "digit_parity",
+        group: "TOY".into(),
+        level: 1,
+        count,
+        fill: Fill::UntilFull {
+            budget: 200,
+            patience,
+        },
+        tag: 0,
+    }]
+}
+
 impl TaskFamily for Parity {
     fn name(&self) -> &'static str {
         "digits"
@@ -107,19 +139,11 @@ impl Generator for ParityRun {
         if n < 3 {
             return Attempt::rejected(&TooSmall);
         }
-        Attempt::built(Built {
-            prompt: format!("Is the digit sum of {n} even? Answer True or False."),
-            answer: label(n).into(),
-            metadata: serde_json::json!({ "n": n }).into(),
-            certificate: "{}".into(),
-            key: n.to_string(),
-            group: self.cap.map(|_| label(n).to_string()),
-            label: label(n).into(),
-            domain: None,
-            source: Some("toy".into()),
-            stats: vec![("digits", n.to_string().len() as f64)],
-            difficulty: Vec::new(),
-        })
+        Attempt::built(parity_row(
+            n,
+            self.cap.map(|_| label(n).to_string()),
+            vec![("digits", n.to_string().len() as f64)],
+        ))
     }
     fn max_per_group(&self, _: &Cell) -> Option<u64> {
         self.cap
@@ -484,17 +508,7 @@ impl Generator for SeeingRun {
         "toy-seeing-1"
     }
     fn cells(&self) -> Vec<Cell> {
-        vec![Cell {
-            config: "digit_parity",
-            group: "TOY".into(),
-            level: 1,
-            count: 20,
-            fill: Fill::UntilFull {
-                budget: 200,
-                patience: None,
-            },
-            tag: 0,
-        }]
+        toy_cell(20, None)
     }
     fn build(&self, cell: &Cell, index: u64, worker: &mut Worker) -> Attempt {
         self.build_seeing(cell, index, worker, &Seen::default())
@@ -633,36 +647,13 @@ impl Generator for HeldRun {
         "toy-held-1"
     }
     fn cells(&self) -> Vec<Cell> {
-        vec![Cell {
-            config: "digit_parity",
-            group: "TOY".into(),
-            level: 1,
-            count: 10,
-            fill: Fill::UntilFull {
-                budget: 200,
-                patience: Some(self.patience),
-            },
-            tag: 0,
-        }]
+        toy_cell(10, Some(self.patience))
     }
     fn build(&self, _: &Cell, index: u64, _: &mut Worker) -> Attempt {
         if index >= 6 {
             return Attempt::rejected(&TooSmall);
         }
-        let n = 10 + index;
-        Attempt::built(Built {
-            prompt: format!("Is the digit sum of {n} even? Answer True or False."),
-            answer: label(n).into(),
-            metadata: serde_json::json!({ "n": n }).into(),
-            certificate: "{}".into(),
-            key: n.to_string(),
-            group: None,
-            label: label(n).into(),
-            domain: None,
-            source: Some("toy".into()),
-            stats: Vec::new(),
-            difficulty: Vec::new(),
-        })
+        Attempt::built(parity_row(10 + index, None, Vec::new()))
     }
     fn balanced_items(&self, _: &Cell, _: u64, _: &Built) -> Option<Balance> {
         // Every row has item "x" on its answer side: two rows within the

@@ -86,28 +86,6 @@ pub(super) fn indices(mask: u32) -> Vec<usize> {
     (0..32).filter(|i| mask >> i & 1 == 1).collect()
 }
 
-/// [`minimum_detail`] with its failure reduced to the reject (the tests'
-/// entry point).
-#[cfg(test)]
-#[allow(clippy::too_many_arguments)]
-pub(super) fn minimum<'m>(
-    bank: &TermBank,
-    prover: &mut Prover,
-    pool: &[Vec<Literal>],
-    texts: &[String],
-    theorem: &str,
-    t: &[Literal],
-    max_size: usize,
-    required: u32,
-    proved: Option<&Refutation>,
-    known: impl IntoIterator<Item = &'m FiniteModel>,
-) -> Result<Search, Reject> {
-    minimum_detail(
-        bank, prover, pool, texts, theorem, t, max_size, required, proved, known,
-    )
-    .map_err(|f| f.reject)
-}
-
 /// Exact minimum search over `pool` for theorem `t`, which some subset of
 /// `max_size` clauses (the irredundant set M) is known to prove.
 ///

@@ -907,7 +907,7 @@ fn the_minimum_search_covers_from_the_top_down() {
     let mut prover = Prover::new(ProverLimits::default());
     let required = 0b01010;
     let none: [&crate::prover::FiniteModel; 0] = [];
-    let st = minimum(
+    let st = minimum_detail(
         &bank,
         &mut prover,
         &clauses,
@@ -919,6 +919,7 @@ fn the_minimum_search_covers_from_the_top_down() {
         None,
         none,
     )
+    .map_err(|f| f.reject)
     .unwrap();
     assert_eq!(st.size, 2);
     assert_eq!(
@@ -937,7 +938,7 @@ fn the_minimum_search_covers_from_the_top_down() {
         panic!("M proves the theorem");
     };
     let mut fresh = Prover::new(ProverLimits::default());
-    let known = minimum(
+    let known = minimum_detail(
         &bank,
         &mut fresh,
         &clauses,
@@ -949,6 +950,7 @@ fn the_minimum_search_covers_from_the_top_down() {
         Some(&refutation),
         none,
     )
+    .map_err(|f| f.reject)
     .unwrap();
     assert_eq!(known.calls, 2, "the two top-down models only");
     assert_eq!(known.answers.len(), 1);
@@ -973,23 +975,8 @@ fn the_minimum_search_stops_at_a_proof_with_a_distractor() {
     let theorem = "q(a)".to_string();
     let (bank, clauses, t) = parsed_pool(&pool, &theorem);
     let mut prover = Prover::new(ProverLimits::default());
-    let none: [&crate::prover::FiniteModel; 0] = [];
-    let r = minimum(
-        &bank,
-        &mut prover,
-        &clauses,
-        &pool,
-        &theorem,
-        &t,
-        1,
-        0b001,
-        None,
-        none,
-    );
-    assert!(matches!(r, Err(Reject::DistractorEntails)), "{:?}", r.err());
-    // The detailed search names the distractor the proof used, `q(X)`,
-    // and hands back the countermodel it had found (of the empty subset).
-    let mut prover = Prover::new(ProverLimits::default());
+    // The search stops and names the distractor the proof used, `q(X)`,
+    // handing back the countermodel it had found (of the empty subset).
     let none: [&crate::prover::FiniteModel; 0] = [];
     let Err(f) = minimum_detail(
         &bank,
@@ -1038,7 +1025,7 @@ fn known_models_enter_the_certificate_only_when_they_cover() {
     // Falsifies q(a) and satisfies every pool clause but p(a).
     let without_p = model_of(&["~p(X) | q(X)", "r(b)"], &mut prover);
     let mut plain = Prover::new(ProverLimits::default());
-    let a = minimum(
+    let a = minimum_detail(
         &bank,
         &mut plain,
         &clauses,
@@ -1050,12 +1037,14 @@ fn known_models_enter_the_certificate_only_when_they_cover() {
         None,
         [&without_p],
     )
+    .map_err(|f| f.reject)
     .unwrap();
     let mut fresh = Prover::new(ProverLimits::default());
     let none: [&crate::prover::FiniteModel; 0] = [];
-    let b = minimum(
+    let b = minimum_detail(
         &bank, &mut fresh, &clauses, &pool, &theorem, &t, 2, 0b011, None, none,
     )
+    .map_err(|f| f.reject)
     .unwrap();
     assert_eq!(a.answers.iter().map(|x| x.0).collect::<Vec<_>>(), [0b011]);
     assert_eq!(a.calls + 1, b.calls, "the known model saved one search");
