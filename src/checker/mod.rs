@@ -34,7 +34,7 @@ mod terms;
 mod tests;
 
 pub use clausify::{ClausificationChecked, check_clausification};
-pub use model::model_satisfies;
+pub use model::{ModelClause, ModelTables, model_satisfies};
 pub use parse::MAX_TERM_DEPTH;
 pub use problem::{Budget, CHECK_WORK, CheckError, CheckProblem, Checked};
 pub use step::{StepChecker, StepClause};

@@ -172,6 +172,40 @@ fn model_evaluation() {
     assert!(check_model(&p, &bad, &mut Budget::default()).is_err());
 }
 
+/// A clause parsed once answers in every model as `model_satisfies` does,
+/// a symbol without a table included (not satisfied).
+#[test]
+fn parsed_clauses_agree_with_model_satisfies() {
+    use super::{ModelClause, ModelTables, model_satisfies};
+    let models = [
+        pqr_model([0, 1], [1, 0]),
+        pqr_model([1, 1], [0, 0]),
+        pqr_model([0, 0], [1, 1]),
+    ];
+    let clauses = [
+        "p(X) | q(X)",
+        "~p(X) | ~q(X)",
+        "p(e)",
+        "r(X, Y)",
+        "~r(X, e)",
+        "s(X)",
+        "p(X) | s(X)",
+    ];
+    let mut seen = std::collections::BTreeSet::new();
+    for c in clauses {
+        let parsed = ModelClause::parse(c).unwrap();
+        for m in &models {
+            let want = model_satisfies(m, c);
+            assert_eq!(parsed.satisfied_by(m), want, "{c}");
+            assert_eq!(parsed.holds_in(&ModelTables::of(m).unwrap()), want, "{c}");
+            seen.insert(want.unwrap());
+        }
+    }
+    // Both answers occur.
+    assert_eq!(seen.len(), 2);
+    assert!(ModelClause::parse("p(X) |").is_err());
+}
+
 /// A model of size 2 with unary predicates `p` (values `p`) and `q`
 /// (values `q`) and a binary predicate `r` true everywhere.
 fn pqr_model(p: [u32; 2], q: [u32; 2]) -> FiniteModel {

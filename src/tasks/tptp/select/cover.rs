@@ -167,10 +167,20 @@ fn search<'m>(
     known: impl IntoIterator<Item = &'m FiniteModel>,
     st: &mut Search,
 ) -> Result<(), (Reject, u32)> {
+    // Each pool clause parsed once, evaluated in every model.
+    let parsed: Vec<Option<checker::ModelClause>> = texts
+        .iter()
+        .map(|text| checker::ModelClause::parse(text).ok())
+        .collect();
     let satisfied = |model: &FiniteModel| -> u32 {
+        let Ok(tables) = checker::ModelTables::of(model) else {
+            return 0;
+        };
         let mut sat = 0u32;
-        for (i, text) in texts.iter().enumerate() {
-            if checker::model_satisfies(model, text).unwrap_or(false) {
+        for (i, c) in parsed.iter().enumerate() {
+            if c.as_ref()
+                .is_some_and(|c| c.holds_in(&tables).unwrap_or(false))
+            {
                 sat |= 1 << i;
             }
         }

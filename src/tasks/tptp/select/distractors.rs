@@ -240,11 +240,14 @@ impl StandIns {
             return false;
         }
         // The premises whose countermodel does not settle the question.
+        let parsed = checker::ModelClause::parse(text).ok();
         let open: Vec<usize> = (0..self.texts.len())
             .filter(|&q| {
-                !self.models[q]
-                    .iter()
-                    .any(|model| checker::model_satisfies(model, text).unwrap_or(false))
+                !self.models[q].iter().any(|model| {
+                    parsed
+                        .as_ref()
+                        .is_some_and(|c| c.satisfied_by(model).unwrap_or(false))
+                })
             })
             .collect();
         if open.is_empty() {
