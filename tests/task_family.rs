@@ -701,3 +701,88 @@ fn patience_ends_the_walk_and_the_held_rows_are_offered_once_more() {
         );
     }
 }
+
+/// A cell whose first 32 rows all have item "x" on their answer side
+/// (lead 2, hard lead 4): rows 0-1 are written, 2-31 held. Slot 32 reads
+/// the walk ([`Seen`]) as it will stand once the held rows are offered
+/// again: rows 2-3 written (four in all), the 28 others still waiting on
+/// "x"'s answer side; its own row has item "y" and records what it read.
+/// Slots 33-39 stop as a row the walk would hold and skip
+/// ([`Attempt::held`]): not fruitless before the lenient slots (from 40),
+/// so patience 5 does not end the walk there.
+struct WaitingRun;
+
+impl Generator for WaitingRun {
+    fn family(&self) -> &dyn TaskFamily {
+        &PARITY
+    }
+    fn version(&self) -> &'static str {
+        "toy-waiting-1"
+    }
+    fn cells(&self) -> Vec<Cell> {
+        toy_cell(20, Some(5))
+    }
+    fn build(&self, cell: &Cell, index: u64, worker: &mut Worker) -> Attempt {
+        self.build_seeing(cell, index, worker, &Seen::default())
+    }
+    fn sees_walk(&self, _: &Cell) -> bool {
+        true
+    }
+    fn build_seeing(&self, _: &Cell, index: u64, _: &mut Worker, seen: &Seen) -> Attempt {
+        match index {
+            0..=31 => Attempt::built(parity_row(100 + index, None, Vec::new())),
+            32 => {
+                let (a, o) = seen.tally("x");
+                let mut row = parity_row(100 + index, None, Vec::new());
+                row.metadata =
+                    serde_json::json!({ "a": a, "o": o, "written": seen.written() }).into();
+                Attempt::built(row)
+            }
+            33..=39 => Attempt {
+                held: true,
+                ..Attempt::rejected(&Repeat)
+            },
+            _ => Attempt::rejected(&TooSmall),
+        }
+    }
+    fn balanced_items(&self, _: &Cell, index: u64, _: &Built) -> Option<Balance> {
+        let item = if index == 32 { "y" } else { "x" };
+        Some(Balance {
+            lead: 2,
+            items: vec![(item.into(), true)],
+            rule: BalanceRule::AnswerSideHeld { hard: 4 },
+        })
+    }
+    fn manifest(&self) -> serde_json::Value {
+        serde_json::json!({})
+    }
+}
+
+#[test]
+fn slots_read_the_walk_after_its_held_rows_and_held_stops_are_not_fruitless() {
+    let tmp = tempfile::tempdir().unwrap();
+    let settings = LoopSettings {
+        jobs: 2,
+        ..LoopSettings::default()
+    };
+    let s = run_generators(tmp.path(), "toy", 3, &[&WaitingRun], &settings, 16).unwrap();
+    let c = s.cells.values().next().unwrap();
+    // Rows 0-3 and 32. The seven held stops (33-39) did not end the walk
+    // at patience 5 (it would have stopped after slot 37); at the lenient
+    // slots the 28 held rows skipped for good are fruitless, and no slot
+    // is read after them.
+    assert_eq!(c.written, 5, "{}", s.render());
+    assert_eq!(c.candidates, 40, "{}", s.render());
+    let read: Vec<serde_json::Value> = read_dataset(tmp.path())
+        .unwrap()
+        .iter()
+        .map(|r| serde_json::from_str(&r.metadata).unwrap())
+        .filter(|v: &serde_json::Value| v.get("written").is_some())
+        .map(|v| serde_json::json!({ "a": v["a"], "o": v["o"], "written": v["written"] }))
+        .collect();
+    assert_eq!(
+        read,
+        vec![serde_json::json!({ "a": 32, "o": 0, "written": 4 })],
+        "slot 32 read the walk as it stands after the held rows"
+    );
+}

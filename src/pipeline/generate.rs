@@ -477,7 +477,16 @@ fn run_loop(
                 let mut end = next.saturating_add(want).min(stop_at);
                 if sees {
                     if next % SEEN_STRIDE == 0 {
-                        snapshot = Seen::new(groups.clone(), notes.clone());
+                        // The rows held back are offered before any later
+                        // row: the snapshot is the walk once they are.
+                        let walk = Walk {
+                            written: cs.written,
+                            groups: groups.clone(),
+                            tallies: tallies.clone(),
+                        };
+                        let walk = walk.after_held(gen_ref, cell, &held, group_cap);
+                        snapshot =
+                            Seen::new(walk.groups, notes.clone(), walk.tallies, walk.written);
                     }
                     end = end.min((next / SEEN_STRIDE + 1) * SEEN_STRIDE);
                 }
@@ -598,7 +607,11 @@ fn run_loop(
                         progress.tick(done.min(total));
                         let Some(built) = attempt.built else {
                             cs.gave_up += 1;
-                            misses += 1;
+                            if attempt.held && index < lenient_from {
+                                misses = 0;
+                            } else {
+                                misses += 1;
+                            }
                             continue;
                         };
                         if !seen.insert(key_digest(&built.key)) {
@@ -843,6 +856,73 @@ fn means(sums: BTreeMap<&'static str, (f64, u64)>) -> BTreeMap<String, f64> {
 /// Rounds a mean to 6 decimals, so summaries print stable short numbers.
 fn round6(x: f64) -> f64 {
     (x * 1e6).round() / 1e6
+}
+
+/// What a cell's walk has written: rows, rows per answer group (digests)
+/// and, per balanced item, rows with it on the answer side and on the other.
+struct Walk {
+    written: u64,
+    groups: HashMap<[u8; 16], u64>,
+    tallies: HashMap<String, (u64, u64)>,
+}
+
+impl Walk {
+    /// The walk once its `held` rows have been offered again, in order, as
+    /// the loop offers them: a row whose group is at `group_cap`, or that
+    /// takes an item past the hard lead, is skipped; any other is written.
+    /// Each row skipped for an item's lead counts for that item on the
+    /// answer side all the same: the row waits there, and so would a later
+    /// one with the item in its answer. What a selection slot reads
+    /// ([`Seen`]) to stop a candidate whose row would come after them and
+    /// be skipped.
+    fn after_held(
+        mut self,
+        generator: &dyn Generator,
+        cell: &Cell,
+        held: &[(u64, Built)],
+        group_cap: Option<u64>,
+    ) -> Walk {
+        let mut waiting: HashMap<String, u64> = HashMap::new();
+        for (index, built) in held {
+            let group = built.group.as_deref().map(key_digest);
+            if let (Some(d), Some(cap)) = (group, group_cap)
+                && self.groups.get(&d).is_some_and(|&n| n >= cap)
+            {
+                continue;
+            }
+            let Some(b) = generator.balanced_items(cell, *index, built) else {
+                continue;
+            };
+            if let BalanceRule::AnswerSideHeld { hard } = b.rule
+                && b.over(&self.tallies, hard)
+            {
+                for (text, _) in b.items.iter().filter(|(_, answer)| *answer) {
+                    if let Some(&(a, o)) = self.tallies.get(text)
+                        && a + 1 > o + hard
+                    {
+                        *waiting.entry(text.clone()).or_insert(0) += 1;
+                    }
+                }
+                continue;
+            }
+            self.written += 1;
+            if let Some(d) = group {
+                *self.groups.entry(d).or_insert(0) += 1;
+            }
+            for (text, answer) in b.items {
+                let e = self.tallies.entry(text).or_insert((0, 0));
+                if answer {
+                    e.0 += 1;
+                } else {
+                    e.1 += 1;
+                }
+            }
+        }
+        for (text, n) in waiting {
+            self.tallies.entry(text).or_insert((0, 0)).0 += n;
+        }
+        self
+    }
 }
 
 #[cfg(test)]

@@ -354,6 +354,11 @@ pub struct Attempt {
     /// ([`Seen::notes`]), as (key, value) pairs: selection notes each
     /// theorem it ran a deletion pass on with the answer that pass gave.
     pub notes: Vec<(String, String)>,
+    /// The candidate stopped because the walk would have held its row back
+    /// for an answer's lead and skipped it later: before the lenient slots
+    /// the walk counts the slot as one that held a row (not fruitless for
+    /// `patience`), as it counted the row it no longer builds.
+    pub held: bool,
 }
 
 impl Attempt {
@@ -629,21 +634,43 @@ pub fn key_digest(key: &str) -> [u8; 16] {
 pub struct Seen {
     groups: std::collections::HashMap<[u8; 16], u64>,
     notes: std::collections::HashMap<String, Vec<String>>,
+    tallies: std::collections::HashMap<String, (u64, u64)>,
+    written: u64,
 }
 
 impl Seen {
-    /// The state of a walk: rows per group digest ([`key_digest`]) and
-    /// the candidates' notes per key (distinct values, in slot order).
+    /// The state of a walk: rows per group digest ([`key_digest`]), the
+    /// candidates' notes per key (distinct values, in slot order) and, per
+    /// balanced item ([`Generator::balanced_items`]), the rows written with
+    /// it on the answer side and on the other; and the rows written.
     pub fn new(
         groups: std::collections::HashMap<[u8; 16], u64>,
         notes: std::collections::HashMap<String, Vec<String>>,
+        tallies: std::collections::HashMap<String, (u64, u64)>,
+        written: u64,
     ) -> Seen {
-        Seen { groups, notes }
+        Seen {
+            groups,
+            notes,
+            tallies,
+            written,
+        }
+    }
+
+    /// Rows of the cell written.
+    pub fn written(&self) -> u64 {
+        self.written
     }
 
     /// Rows written with answer group `group`.
     pub fn group_rows(&self, group: &str) -> u64 {
         self.groups.get(&key_digest(group)).copied().unwrap_or(0)
+    }
+
+    /// Rows written with the balanced item `text` on the answer side and on
+    /// the other side.
+    pub fn tally(&self, text: &str) -> (u64, u64) {
+        self.tallies.get(text).copied().unwrap_or((0, 0))
     }
 
     /// The values earlier candidates noted under `key`, distinct, in slot

@@ -63,6 +63,7 @@ impl RejectReason for Reject {
             Reject::FewStartingPremises => "few_starting_premises",
             Reject::NotOneInference => "not_one_inference",
             Reject::RepeatedAnswer => "repeated_answer",
+            Reject::HeldAnswer => "held_answer",
         }
     }
 }
@@ -484,12 +485,38 @@ impl TptpGenerator {
     /// slot's stride began ([`Seen`]) its answer already had
     /// `max_answer_share` of the cell's rows, and that count only grows.
     /// Such rows were built in full and then skipped (GEO level 4 at 50
-    /// rows: 100 of 250 built rows). Rows over `max_answer_lead` are left
-    /// to the walk: a held row may be written later, and a clause's lead
-    /// can shrink between the snapshot and the row's turn (predicting the
-    /// hard lead too cost GEO level 4 three of its 33 rows).
+    /// rows: 100 of 250 built rows).
     fn skipped_answer(&self, cell: &Cell, seen: &Seen, answer: &select::Predicted) -> bool {
         seen.group_rows(&answer.group) >= answer_cap(self.tasks.max_answer_share, cell.count)
+    }
+
+    /// Whether a selection row with answer `answer` would be skipped by
+    /// the walk for a clause's lead whatever the rows written before its
+    /// turn: a clause of it is on the answer side of the cell's written
+    /// rows, and of the held rows that wait for it ([`Seen::tally`]), more
+    /// often than on the other side by more than the hard lead (twice
+    /// `max_answer_lead`) plus the rows the cell may still write (each
+    /// may list the clause once as a distractor). Held rows are offered
+    /// before any later row, so a later row with the clause in its answer
+    /// waits behind them. Without the check such rows were built in full,
+    /// held, offered again and skipped (GEO levels 2-4 at 50 rows: 119 of
+    /// them; ALG level 2: 144). Bounding the distractor side by an estimate
+    /// instead of the rows left cost ALG level 2 rows, since its few
+    /// clauses are distractors in most of its rows.
+    fn held_answer(&self, cell: &Cell, seen: &Seen, answer: &select::Predicted) -> bool {
+        let lead = self.answer_lead(cell);
+        // Each row written may list the clause on the other side once.
+        let room = 2 * lead + cell.count.saturating_sub(seen.written());
+        answer.texts.iter().any(|t| {
+            let (a, o) = seen.tally(t);
+            a + 1 > o + room
+        })
+    }
+
+    /// How far a clause of a selection cell may be on the answer side more
+    /// often than on the other before its row is held back.
+    fn answer_lead(&self, cell: &Cell) -> u64 {
+        ((self.tasks.max_answer_lead * cell.count as f64).ceil() as u64).max(4)
     }
 }
 
@@ -535,7 +562,7 @@ impl Generator for TptpGenerator {
                     .enumerate()
                     .map(|(i, text)| (text, answer.contains(&(i + 1))))
                     .collect();
-                let lead = share(self.tasks.max_answer_lead, 4);
+                let lead = self.answer_lead(cell);
                 Some(Balance {
                     lead,
                     items,
@@ -683,6 +710,7 @@ impl Generator for TptpGenerator {
                 Family::Selection => {
                     let mut walk = select::Walk {
                         repeated: &|answer| self.skipped_answer(cell, seen, answer),
+                        held: &|answer| self.held_answer(cell, seen, answer),
                         earlier: &|key| seen.notes(key).to_vec(),
                         learned: Vec::new(),
                     };
@@ -746,7 +774,8 @@ impl Generator for TptpGenerator {
                     // answers most draws are repeats, failing at their
                     // other costs (TOP level 4 drawing on: 3.6 times the
                     // CPU for the same rows).
-                    if e == Reject::RepeatedAnswer {
+                    if e == Reject::RepeatedAnswer || e == Reject::HeldAnswer {
+                        out.held = e == Reject::HeldAnswer;
                         break;
                     }
                 }

@@ -43,9 +43,13 @@ pub enum Reject {
     /// the clauses it cites (see [`stepwise`](super::stepwise)).
     NotOneInference,
     /// Selection: the answer the deletion pass found is one the cell
-    /// already has as many rows of as it takes, or one of its clauses
-    /// leads as an answer by the hard lead (the walk would skip the row).
+    /// already has as many rows of as it takes (the walk would skip the
+    /// row).
     RepeatedAnswer,
+    /// Selection: a clause of the answer the deletion pass found leads on
+    /// the answer side of the cell's written and held rows past the hard
+    /// lead (the walk would hold the row back and then skip it).
+    HeldAnswer,
 }
 
 /// A generated, certified instance, ready to become a record.

@@ -303,6 +303,10 @@ pub struct Walk<'a> {
     /// cell as a repeat: such an attempt stops after the deletion pass
     /// ([`Reject::RepeatedAnswer`]).
     pub repeated: &'a dyn Fn(&Predicted) -> bool,
+    /// Whether a row with the predicted answer would be held back for a
+    /// clause's lead and then skipped: such an attempt stops after the
+    /// deletion pass too ([`Reject::HeldAnswer`]).
+    pub held: &'a dyn Fn(&Predicted) -> bool,
     /// The answers earlier deletion passes of a theorem gave (by
     /// [`Walk::theorem_key`]), as noted in `learned` ([`Predicted::note`]),
     /// or [`UNDECIDED_NOTE`] or [`UNPROVED_NOTE`].
@@ -319,8 +323,20 @@ impl Walk<'_> {
     pub fn none() -> Walk<'static> {
         Walk {
             repeated: &|_| false,
+            held: &|_| false,
             earlier: &|_| Vec::new(),
             learned: Vec::new(),
+        }
+    }
+
+    /// How the walk would skip a row with answer `p`, if it would.
+    fn skip(&self, p: &Predicted) -> Option<Reject> {
+        if (self.repeated)(p) {
+            Some(Reject::RepeatedAnswer)
+        } else if (self.held)(p) {
+            Some(Reject::HeldAnswer)
+        } else {
+            None
         }
     }
 
@@ -373,11 +389,18 @@ pub fn generate(
     if earlier.iter().any(|n| n == UNPROVED_NOTE) || undecided >= MAX_UNDECIDED_PASSES {
         return Err(Reject::Unknown);
     }
-    let all_repeated = earlier
+    // Every answer earlier passes gave is skipped by the walk: a repeat,
+    // or (when any is only held) a held answer.
+    let skips: Option<Vec<Reject>> = earlier
         .iter()
-        .all(|a| Predicted::from_note(a).is_some_and(|p| (walk.repeated)(&p)));
-    if !earlier.is_empty() && all_repeated {
-        return Err(Reject::RepeatedAnswer);
+        .map(|a| Predicted::from_note(a).and_then(|p| walk.skip(&p)))
+        .collect();
+    if let Some(skips) = skips.filter(|s| !s.is_empty()) {
+        return Err(if skips.contains(&Reject::HeldAnswer) {
+            Reject::HeldAnswer
+        } else {
+            Reject::RepeatedAnswer
+        });
     }
     // The prover proves `t` from all its premises first. The call is the
     // same in every attempt on the theorem (the same premises and limits;
@@ -422,8 +445,8 @@ pub fn generate(
     }
     let predicted = Predicted::of(m.iter().map(|&c| g.text(c)).collect())?;
     walk.learned.push((key, predicted.note()));
-    if (walk.repeated)(&predicted) {
-        return Err(Reject::RepeatedAnswer);
+    if let Some(reject) = walk.skip(&predicted) {
+        return Err(reject);
     }
     let k = pool_size - m.len();
     let with_models: Vec<(ClauseId, Option<FiniteModel>)> = m

@@ -97,6 +97,7 @@ fn repeated_answers_stop_early_and_are_noted() {
     // Every answer is a repeat: the same draw stops, noting M.
     let mut walk = Walk {
         repeated: &|_| true,
+        held: &|_| false,
         earlier: &|_| Vec::new(),
         learned: Vec::new(),
     };
@@ -112,6 +113,7 @@ fn repeated_answers_stop_early_and_are_noted() {
     let mut fresh = Prover::new(ProverLimits::default());
     let mut walk = Walk {
         repeated: &|p| p.group == predicted.group,
+        held: &|_| false,
         earlier: &|k| {
             if k == key {
                 vec![note.clone()]
@@ -132,6 +134,7 @@ fn repeated_answers_stop_early_and_are_noted() {
     // A note of an answer the cell still takes does not stop it.
     let mut walk = Walk {
         repeated: &|_| false,
+        held: &|_| false,
         earlier: &|k| {
             if k == key {
                 vec![note.clone()]
@@ -151,6 +154,7 @@ fn repeated_answers_stop_early_and_are_noted() {
             .collect();
         let mut walk = Walk {
             repeated: &|_| false,
+            held: &|_| false,
             earlier: &|k| {
                 if k == key {
                     undecided.clone()
@@ -169,6 +173,35 @@ fn repeated_answers_stop_early_and_are_noted() {
             assert_eq!(r.unwrap().answer, b.answer);
         }
     }
+    // An answer the walk would hold and skip stops the draw after its
+    // deletion pass as `held_answer`, noting M; read back, the note stops
+    // the next attempt before any prover call, and a repeat among the
+    // noted answers does not turn it into `repeated_answer`.
+    let mut walk = Walk {
+        repeated: &|_| false,
+        held: &|p| p.group == predicted.group,
+        earlier: &|_| Vec::new(),
+        learned: Vec::new(),
+    };
+    let r = generate(&g, t, &mut fresh, &cfg, 2, &mut rng(), &mut walk);
+    assert!(matches!(r, Err(Reject::HeldAnswer)), "{:?}", r.err());
+    assert_eq!(walk.learned, vec![(key.clone(), note.clone())]);
+    let calls = crate::prover::cost::current().calls;
+    let mut walk = Walk {
+        repeated: &|_| false,
+        held: &|_| true,
+        earlier: &|k| {
+            if k == key {
+                vec![note.clone()]
+            } else {
+                Vec::new()
+            }
+        },
+        learned: Vec::new(),
+    };
+    let r = generate(&g, t, &mut fresh, &cfg, 2, &mut rng(), &mut walk);
+    assert!(matches!(r, Err(Reject::HeldAnswer)), "{:?}", r.err());
+    assert_eq!(crate::prover::cost::current().calls, calls, "no call");
 }
 
 #[test]
