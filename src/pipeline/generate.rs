@@ -477,8 +477,8 @@ fn run_loop(
                 let mut end = next.saturating_add(want).min(stop_at);
                 if sees {
                     if next % SEEN_STRIDE == 0 {
-                        // The rows held back are offered before any later
-                        // row: the snapshot is the walk once they are.
+                        // The snapshot is the walk as it will stand once the
+                        // rows held back are offered again.
                         let walk = Walk {
                             written: cs.written,
                             groups: groups.clone(),
@@ -871,10 +871,9 @@ impl Walk {
     /// the loop offers them: a row whose group is at `group_cap`, or that
     /// takes an item past the hard lead, is skipped; any other is written.
     /// Each row skipped for an item's lead counts for that item on the
-    /// answer side all the same: the row waits there, and so would a later
-    /// one with the item in its answer. What a selection slot reads
-    /// ([`Seen`]) to stop a candidate whose row would come after them and
-    /// be skipped.
+    /// answer side all the same: a built row waiting for the item. What a
+    /// selection slot reads ([`Seen`]) to stop a candidate whose row would
+    /// add nothing to them (`TptpGenerator::held_answer`).
     fn after_held(
         mut self,
         generator: &dyn Generator,
