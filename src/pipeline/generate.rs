@@ -479,6 +479,7 @@ fn run_loop(
                     if next % SEEN_STRIDE == 0 {
                         // The snapshot is the walk as it will stand once the
                         // rows held back are offered again.
+                        let now = tallies.clone();
                         let walk = Walk {
                             written: cs.written,
                             groups: groups.clone(),
@@ -486,7 +487,7 @@ fn run_loop(
                         };
                         let walk = walk.after_held(gen_ref, cell, &held, group_cap);
                         snapshot =
-                            Seen::new(walk.groups, notes.clone(), walk.tallies, walk.written);
+                            Seen::new(walk.groups, notes.clone(), walk.tallies, walk.written, now);
                     }
                     end = end.min((next / SEEN_STRIDE + 1) * SEEN_STRIDE);
                 }

@@ -638,25 +638,35 @@ pub struct Seen {
     notes: std::collections::HashMap<String, Vec<String>>,
     tallies: std::collections::HashMap<String, (u64, u64)>,
     written: u64,
+    written_tallies: std::collections::HashMap<String, (u64, u64)>,
 }
 
 impl Seen {
     /// The state of a walk: rows per group digest ([`key_digest`]), the
     /// candidates' notes per key (distinct values, in slot order) and, per
     /// balanced item ([`Generator::balanced_items`]), the rows written with
-    /// it on the answer side and on the other; and the rows written.
+    /// it on the answer side and on the other; the rows written; and the
+    /// tallies of the rows written so far, without the held rows.
     pub fn new(
         groups: std::collections::HashMap<[u8; 16], u64>,
         notes: std::collections::HashMap<String, Vec<String>>,
         tallies: std::collections::HashMap<String, (u64, u64)>,
         written: u64,
+        written_tallies: std::collections::HashMap<String, (u64, u64)>,
     ) -> Seen {
         Seen {
             groups,
             notes,
             tallies,
             written,
+            written_tallies,
         }
+    }
+
+    /// [`Seen::tally`] over the rows written so far only, without the held
+    /// rows: whether a row would be held back at its turn.
+    pub fn written_tally(&self, text: &str) -> (u64, u64) {
+        self.written_tallies.get(text).copied().unwrap_or((0, 0))
     }
 
     /// Rows of the cell written.

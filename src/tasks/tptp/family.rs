@@ -473,6 +473,11 @@ fn fill_of(tasks: &TasksConfig, family: Family) -> Fill {
     }
 }
 
+/// How many times `count` a selection cell's rows, carried at their rate so
+/// far, must come to for the cell to count as one that will fill
+/// (`TptpGenerator::fills`).
+const FILL_MARGIN: f64 = 1.5;
+
 /// Most rows of a selection cell of `count` rows that may share one minimum
 /// answer: `share` of them, rounded up, and at least 2.
 fn answer_cap(share: f64, count: u64) -> u64 {
@@ -492,36 +497,66 @@ impl TptpGenerator {
         seen.group_rows(&answer.group) >= answer_cap(self.tasks.max_answer_share, cell.count)
     }
 
-    /// Whether a selection row with answer `answer` gives the cell nothing
-    /// but another row with a clause that already has more built rows than
-    /// the cell can take: once the held rows are offered again
-    /// ([`Seen::tally`]), a clause of it leads on the answer side by more
-    /// than the hard lead (twice `max_answer_lead`) plus the rows the cell
-    /// may still write, counting the held rows that would be skipped for
-    /// it. Were this row held, it would wait behind them and be skipped
-    /// (every row written later may list the clause as a distractor once,
-    /// and each such row lets the first waiting one in). Were it written
-    /// now, under the lead, it would take the clause's place from one of
-    /// them, already built: the rows with the clause in their answer come
-    /// to the same count either way, and this one is not built. Not an
-    /// exact prediction of the walk (the cell may fill before the held rows
-    /// are offered, or a fresh row's other clauses count for their own
-    /// balance), so it is measured: on the paper layout at 50 rows per cell
-    /// selection took 169.9 -> 147.2 CPU-s and wrote 920 -> 922 rows, every
-    /// cell as many or more (TOP level 4 read 100 -> 153 slots for its 50
-    /// rows, 2.0 -> 2.9 CPU-s). Without it such rows were built in full,
-    /// held, offered again and skipped (GEO levels 2-4: 119; ALG level 2:
-    /// 144). Predicting only rows certain to be held and skipped, or
-    /// bounding the distractor side by the rate so far instead of the rows
-    /// left, saved nothing on GEO or cost ALG level 2 four of its 43 rows.
-    fn held_answer(&self, cell: &Cell, seen: &Seen, answer: &select::Predicted) -> bool {
+    /// Whether a selection row with answer `answer`, made at slot `index`,
+    /// gives the cell nothing but another row with a clause that already has
+    /// more built rows than the cell can take: once the held rows are
+    /// offered again ([`Seen::tally`]), a clause of it leads on the answer
+    /// side by more than the hard lead (twice `max_answer_lead`) plus the
+    /// rows the cell may still write, counting the held rows that would be
+    /// skipped for it. Were this row held, it would wait behind them and be
+    /// skipped (every row written later may list the clause as a distractor
+    /// once, and each such row lets the first waiting one in). Without the
+    /// check such rows were built in full, held, offered again and skipped
+    /// (GEO levels 2-4 at 50 rows: 119; ALG level 2: 144).
+    ///
+    /// A row that the rows written so far would not hold
+    /// ([`Seen::written_tally`]) would be written at its turn. Stopping it
+    /// gives its clause's place to a held row already built, which pays on
+    /// a cell that will fill ([`TptpGenerator::fills`]; GEO) but cost a cell
+    /// short of answers rows (TOP level 3 at count 500: 445 -> 403). Such a
+    /// row is stopped only on a cell that will fill. Not an exact
+    /// prediction of the walk, so it is measured (`docs/bench/cost.md`):
+    /// stopping only rows certain to be held and skipped saved nothing.
+    fn held_answer(
+        &self,
+        cell: &Cell,
+        index: u64,
+        seen: &Seen,
+        answer: &select::Predicted,
+    ) -> bool {
         let lead = self.answer_lead(cell);
+        let held = answer.texts.iter().any(|t| {
+            let (a, o) = seen.written_tally(t);
+            a + 1 > o + lead
+        });
+        if !held && !self.fills(cell, index, seen) {
+            return false;
+        }
         // Each row written may list the clause on the other side once.
         let room = 2 * lead + cell.count.saturating_sub(seen.written());
         answer.texts.iter().any(|t| {
             let (a, o) = seen.tally(t);
             a + 1 > o + room
         })
+    }
+
+    /// Whether a selection cell looks set to fill: the rows it has (held
+    /// rows within their lead included), carried at their rate per slot so
+    /// far to the end of its slots, come to [`FILL_MARGIN`] times `count`.
+    /// Early strides make rows faster than late ones on a cell short of
+    /// answers (at once `count`, TOP level 3 at count 500 still lost 42
+    /// rows), hence the margin.
+    fn fills(&self, cell: &Cell, index: u64, seen: &Seen) -> bool {
+        let start = index - index % crate::tasks::family::SEEN_STRIDE;
+        if start == 0 {
+            return false;
+        }
+        let budget = cell
+            .count
+            .saturating_mul(u64::from(self.tasks.selection_slots));
+        let written = seen.written() as f64;
+        let projected = written + written / start as f64 * budget.saturating_sub(start) as f64;
+        projected >= FILL_MARGIN * cell.count as f64
     }
 
     /// How far a clause of a selection cell may be on the answer side more
@@ -721,7 +756,7 @@ impl Generator for TptpGenerator {
                 Family::Selection => {
                     let mut walk = select::Walk {
                         repeated: &|answer| self.skipped_answer(cell, seen, answer),
-                        held: &|answer| self.held_answer(cell, seen, answer),
+                        held: &|answer| self.held_answer(cell, index, seen, answer),
                         earlier: &|key| seen.notes(key).to_vec(),
                         learned: Vec::new(),
                     };
