@@ -483,7 +483,7 @@ fn run_loop(
                         let walk = Walk {
                             written: cs.written,
                             groups: groups.clone(),
-                            tallies: tallies.clone(),
+                            tallies: now.clone(),
                         };
                         let walk = walk.after_held(gen_ref, cell, &held, group_cap);
                         snapshot =
@@ -675,14 +675,7 @@ fn run_loop(
                 if let Some(d) = group {
                     *groups.entry(d).or_insert(0u64) += 1;
                 }
-                for (text, answer) in balance.map(|b| b.items).unwrap_or_default() {
-                    let e = tallies.entry(text).or_insert((0, 0));
-                    if answer {
-                        e.0 += 1;
-                    } else {
-                        e.1 += 1;
-                    }
-                }
+                tally(&mut tallies, balance.map(|b| b.items).unwrap_or_default());
                 misses = 0;
                 *cs.labels.entry(built.label.clone()).or_default() += 1;
                 for (name, v) in &built.stats {
@@ -859,6 +852,19 @@ fn round6(x: f64) -> f64 {
     (x * 1e6).round() / 1e6
 }
 
+/// Counts a written row's balanced items: each on its answer side or on
+/// the other.
+fn tally(tallies: &mut HashMap<String, (u64, u64)>, items: Vec<(String, bool)>) {
+    for (text, answer) in items {
+        let e = tallies.entry(text).or_insert((0, 0));
+        if answer {
+            e.0 += 1;
+        } else {
+            e.1 += 1;
+        }
+    }
+}
+
 /// What a cell's walk has written: rows, rows per answer group (digests)
 /// and, per balanced item, rows with it on the answer side and on the other.
 struct Walk {
@@ -909,14 +915,7 @@ impl Walk {
             if let Some(d) = group {
                 *self.groups.entry(d).or_insert(0) += 1;
             }
-            for (text, answer) in b.items {
-                let e = self.tallies.entry(text).or_insert((0, 0));
-                if answer {
-                    e.0 += 1;
-                } else {
-                    e.1 += 1;
-                }
-            }
+            tally(&mut self.tallies, b.items);
         }
         for (text, n) in waiting {
             self.tallies.entry(text).or_insert((0, 0)).0 += n;

@@ -628,9 +628,10 @@ pub fn key_digest(key: &str) -> [u8; 16] {
 /// holds back for their balance are offered again: rows written, rows per
 /// answer group ([`Built::group`]), the balanced items' tallies (each held
 /// row that would be skipped counting on its leading item's answer side),
-/// and the notes the earlier candidates left ([`Attempt::notes`]). A
-/// generator reads it to stop a candidate early whose row would add
-/// nothing to the cell (the walk still decides). A pure function of the cell's earlier slots, so reading it
+/// the tallies of the rows written so far alone, and the notes the earlier
+/// candidates left ([`Attempt::notes`]). A generator reads it to stop a
+/// candidate early whose row would add nothing to the cell (the walk still
+/// decides). A pure function of the cell's earlier slots, so reading it
 /// keeps candidates a function of (seed, cell, index).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Seen {

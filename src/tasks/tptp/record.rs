@@ -47,8 +47,10 @@ pub enum Reject {
     /// row).
     RepeatedAnswer,
     /// Selection: a clause of the answer the deletion pass found leads on
-    /// the answer side of the cell's written and held rows past the hard
-    /// lead (the walk would hold the row back and then skip it).
+    /// the answer side of the cell's written and held rows by more than
+    /// the hard lead plus the rows the cell may still write
+    /// (`TptpGenerator::held_answer`): the row would only add to rows
+    /// already built and held back.
     HeldAnswer,
 }
 

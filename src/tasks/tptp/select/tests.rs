@@ -108,19 +108,21 @@ fn repeated_answers_stop_early_and_are_noted() {
     assert_eq!(key, Walk::theorem_key(&g.name, &g.canon(t.id)));
     let predicted = Predicted::from_note(&note).unwrap();
     assert_eq!(Some(predicted.group.as_str()), b.group.as_deref());
+    // What a later slot reads back: the note of this theorem's pass.
+    let noted = |k: &str| {
+        if k == key {
+            vec![note.clone()]
+        } else {
+            Vec::new()
+        }
+    };
     // Read back, the note stops the next attempt before its deletion pass.
     let calls = crate::prover::cost::current().calls;
     let mut fresh = Prover::new(ProverLimits::default());
     let mut walk = Walk {
         repeated: &|p| p.group == predicted.group,
         held: &|_| false,
-        earlier: &|k| {
-            if k == key {
-                vec![note.clone()]
-            } else {
-                Vec::new()
-            }
-        },
+        earlier: &noted,
         learned: Vec::new(),
     };
     let r = generate(&g, t, &mut fresh, &cfg, 2, &mut rng(), &mut walk);
@@ -135,13 +137,7 @@ fn repeated_answers_stop_early_and_are_noted() {
     let mut walk = Walk {
         repeated: &|_| false,
         held: &|_| false,
-        earlier: &|k| {
-            if k == key {
-                vec![note.clone()]
-            } else {
-                Vec::new()
-            }
-        },
+        earlier: &noted,
         learned: Vec::new(),
     };
     let again = generate(&g, t, &mut fresh, &cfg, 2, &mut rng(), &mut walk).unwrap();
@@ -175,8 +171,7 @@ fn repeated_answers_stop_early_and_are_noted() {
     }
     // An answer the walk would hold and skip stops the draw after its
     // deletion pass as `held_answer`, noting M; read back, the note stops
-    // the next attempt before any prover call, and a repeat among the
-    // noted answers does not turn it into `repeated_answer`.
+    // the next attempt before any prover call.
     let mut walk = Walk {
         repeated: &|_| false,
         held: &|p| p.group == predicted.group,
@@ -190,13 +185,7 @@ fn repeated_answers_stop_early_and_are_noted() {
     let mut walk = Walk {
         repeated: &|_| false,
         held: &|_| true,
-        earlier: &|k| {
-            if k == key {
-                vec![note.clone()]
-            } else {
-                Vec::new()
-            }
-        },
+        earlier: &noted,
         learned: Vec::new(),
     };
     let r = generate(&g, t, &mut fresh, &cfg, 2, &mut rng(), &mut walk);
