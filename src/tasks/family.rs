@@ -596,8 +596,15 @@ impl Balance {
     /// Whether adding this row to `tallies` (per item: rows on the answer
     /// side, rows on the other) would take an item past `lead`.
     pub fn over(&self, tallies: &std::collections::HashMap<String, (u64, u64)>, lead: u64) -> bool {
+        self.over_by(|text| tallies.get(text).copied().unwrap_or((0, 0)), lead)
+    }
+
+    /// [`Balance::over`] with each item's tally read through `tally` (rows
+    /// on the answer side, rows on the other), such as [`Seen::tally`]: a
+    /// generator asks it of a row before building it.
+    pub fn over_by(&self, tally: impl Fn(&str) -> (u64, u64), lead: u64) -> bool {
         self.items.iter().any(|(text, answer)| {
-            let (a, o) = tallies.get(text).copied().unwrap_or((0, 0));
+            let (a, o) = tally(text);
             match (self.rule, *answer) {
                 (_, true) => a + 1 > o + lead,
                 (BalanceRule::BothSidesSkipped { .. }, false) => o + 1 > a + lead,

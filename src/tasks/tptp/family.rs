@@ -524,20 +524,18 @@ impl TptpGenerator {
         seen: &Seen,
         answer: &select::Predicted,
     ) -> bool {
-        let lead = self.answer_lead(cell);
-        let held = answer.texts.iter().any(|t| {
-            let (a, o) = seen.written_tally(t);
-            a + 1 > o + lead
-        });
+        // The row's answer clauses, as the walk will balance them.
+        let row = self.selection_balance(
+            cell,
+            answer.texts.iter().map(|t| (t.clone(), true)).collect(),
+        );
+        let held = row.over_by(|t| seen.written_tally(t), row.lead);
         if !held && !self.fills(cell, index, seen) {
             return false;
         }
         // Each row written may list the clause on the other side once.
-        let room = 2 * lead + cell.count.saturating_sub(seen.written());
-        answer.texts.iter().any(|t| {
-            let (a, o) = seen.tally(t);
-            a + 1 > o + room
-        })
+        let room = self.hard_lead(cell) + cell.count.saturating_sub(seen.written());
+        row.over_by(|t| seen.tally(t), room)
     }
 
     /// Whether a selection cell looks set to fill: the rows it has (held
@@ -563,6 +561,24 @@ impl TptpGenerator {
     /// often than on the other before its row is held back.
     fn answer_lead(&self, cell: &Cell) -> u64 {
         ((self.tasks.max_answer_lead * cell.count as f64).ceil() as u64).max(4)
+    }
+
+    /// The lead a selection cell allows in its lenient slots: a held row
+    /// past it is skipped for good.
+    fn hard_lead(&self, cell: &Cell) -> u64 {
+        2 * self.answer_lead(cell)
+    }
+
+    /// The balance of a selection row whose pool clauses are `items`, each
+    /// with its side (`true`: in the answer).
+    fn selection_balance(&self, cell: &Cell, items: Vec<(String, bool)>) -> Balance {
+        Balance {
+            lead: self.answer_lead(cell),
+            items,
+            rule: BalanceRule::AnswerSideHeld {
+                hard: self.hard_lead(cell),
+            },
+        }
     }
 }
 
@@ -608,12 +624,7 @@ impl Generator for TptpGenerator {
                     .enumerate()
                     .map(|(i, text)| (text, answer.contains(&(i + 1))))
                     .collect();
-                let lead = self.answer_lead(cell);
-                Some(Balance {
-                    lead,
-                    items,
-                    rule: BalanceRule::AnswerSideHeld { hard: 2 * lead },
-                })
+                Some(self.selection_balance(cell, items))
             }
             // A paired False row (slot 2j) stands for its pair: the
             // premises it replaced are in the True row (slot 2j + 1) only,
