@@ -563,6 +563,14 @@ impl TptpGenerator {
         ((self.tasks.max_answer_lead * cell.count as f64).ceil() as u64).max(4)
     }
 
+    /// How many rows past [`TptpGenerator::answer_lead`] the walk (its
+    /// held rows included) has `text` on the answer side: a row needing it
+    /// is held back (0 when one would not be).
+    fn answer_excess(&self, cell: &Cell, seen: &Seen, text: &str) -> u64 {
+        let (answer, other) = seen.tally(text);
+        (answer + 1).saturating_sub(other + self.answer_lead(cell))
+    }
+
     /// The lead a selection cell allows in its lenient slots: a held row
     /// past it is skipped for good.
     fn hard_lead(&self, cell: &Cell) -> u64 {
@@ -769,6 +777,7 @@ impl Generator for TptpGenerator {
                         repeated: &|answer| self.skipped_answer(cell, seen, answer),
                         held: &|answer| self.held_answer(cell, index, seen, answer),
                         earlier: &|key| seen.notes(key).to_vec(),
+                        leading: &|text| self.answer_excess(cell, seen, text),
                         learned: Vec::new(),
                     };
                     let r = select::generate(g, t, prover, cfg, cell.level, &mut rng, &mut walk);

@@ -311,6 +311,11 @@ pub struct Walk<'a> {
     /// [`Walk::theorem_key`]), as noted in `learned` ([`Predicted::note`]),
     /// or [`UNDECIDED_NOTE`] or [`UNPROVED_NOTE`].
     pub earlier: &'a dyn Fn(&str) -> Vec<String>,
+    /// How many rows past the cell's lead a pool clause (its text) is on
+    /// the answer side (0 within it): rows whose answer needs it are held
+    /// back until as many rows show it as a distractor, so the pool draw
+    /// offers such clauses first ([`pooled_distractors`]).
+    pub leading: &'a dyn Fn(&str) -> u64,
     /// (theorem key, noted answer) of each deletion pass this attempt ran,
     /// (theorem key, [`UNDECIDED_NOTE`] and an id) of each that ended
     /// undecided, and (theorem key, [`UNPROVED_NOTE`]) of each theorem it
@@ -325,6 +330,7 @@ impl Walk<'_> {
             repeated: &|_| false,
             held: &|_| false,
             earlier: &|_| Vec::new(),
+            leading: &|_| 0,
             learned: Vec::new(),
         }
     }
@@ -476,6 +482,7 @@ pub fn generate(
             k,
             &mut stand_ins,
             rng,
+            walk.leading,
         );
         taken.extend(distractors.iter().map(|&c| g.canon(c)));
         // A pool that will have two premises without a look-alike whatever

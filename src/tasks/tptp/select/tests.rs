@@ -99,6 +99,7 @@ fn repeated_answers_stop_early_and_are_noted() {
         repeated: &|_| true,
         held: &|_| false,
         earlier: &|_| Vec::new(),
+        leading: &|_| 0,
         learned: Vec::new(),
     };
     let r = generate(&g, t, &mut prover, &cfg, 2, &mut rng(), &mut walk);
@@ -123,6 +124,7 @@ fn repeated_answers_stop_early_and_are_noted() {
         repeated: &|p| p.group == predicted.group,
         held: &|_| false,
         earlier: &noted,
+        leading: &|_| 0,
         learned: Vec::new(),
     };
     let r = generate(&g, t, &mut fresh, &cfg, 2, &mut rng(), &mut walk);
@@ -138,6 +140,7 @@ fn repeated_answers_stop_early_and_are_noted() {
         repeated: &|_| false,
         held: &|_| false,
         earlier: &noted,
+        leading: &|_| 0,
         learned: Vec::new(),
     };
     let again = generate(&g, t, &mut fresh, &cfg, 2, &mut rng(), &mut walk).unwrap();
@@ -158,6 +161,7 @@ fn repeated_answers_stop_early_and_are_noted() {
                     Vec::new()
                 }
             },
+            leading: &|_| 0,
             learned: Vec::new(),
         };
         let calls = crate::prover::cost::current().calls;
@@ -176,6 +180,7 @@ fn repeated_answers_stop_early_and_are_noted() {
         repeated: &|_| false,
         held: &|p| p.group == predicted.group,
         earlier: &|_| Vec::new(),
+        leading: &|_| 0,
         learned: Vec::new(),
     };
     let r = generate(&g, t, &mut fresh, &cfg, 2, &mut rng(), &mut walk);
@@ -186,6 +191,7 @@ fn repeated_answers_stop_early_and_are_noted() {
         repeated: &|_| false,
         held: &|_| true,
         earlier: &noted,
+        leading: &|_| 0,
         learned: Vec::new(),
     };
     let r = generate(&g, t, &mut fresh, &cfg, 2, &mut rng(), &mut walk);
