@@ -474,6 +474,70 @@ fn recurring_pool_texts_are_premises_and_distractors() {
     assert!(memory <= 0.8, "text memory {memory:.3} over {judged} items");
 }
 
+/// From depth 2 on, a clause the walk has on the answer side past the
+/// cell's lead (`Walk::leading`) is offered as a distractor first: a
+/// level's premise-pool clauses that a draw left out of its pool enter it
+/// once the walk says they lead, and the minimum answer stays the same.
+#[test]
+fn clauses_past_the_lead_are_offered_as_distractors_first() {
+    let g = graph(SETS, 600);
+    let cfg = TasksConfig::default();
+    let (d, _) = cfg.params(super::super::Family::Selection, 3);
+    let pool_texts: Vec<String> = g
+        .counted_premise_pool(d, cfg.max_premises)
+        .1
+        .iter()
+        .map(|&(c, _)| g.text(c))
+        .collect();
+    let mut prover = Prover::new(ProverLimits::default());
+    let (mut rows, mut entered) = (0, 0);
+    for i in 0..60u64 {
+        let t = &g.pool[i as usize % g.pool.len()];
+        let rng = || crate::tasks::instance_rng(21, &["lead"], i);
+        let Ok(plain) = generate(&g, t, &mut prover, &cfg, 3, &mut rng(), &mut Walk::none())
+        else {
+            continue;
+        };
+        let pool: Vec<String> = str_list(&plain.metadata, "pool").unwrap();
+        let premises: Vec<String> = str_list(&plain.metadata, "premises").unwrap();
+        // Premise-pool clauses the plain draw left out (and not the
+        // theorem's own premises): the walk says they lead.
+        let outside: HashSet<&String> = pool_texts
+            .iter()
+            .filter(|c| !pool.contains(c) && !premises.contains(c))
+            .collect();
+        let leading = |text: &str| u64::from(outside.contains(&text.to_string()));
+        let mut walk = Walk {
+            leading: &leading,
+            ..Walk::none()
+        };
+        let Ok(led) = generate(&g, t, &mut prover, &cfg, 3, &mut rng(), &mut walk) else {
+            continue;
+        };
+        rows += 1;
+        let led_pool: Vec<String> = str_list(&led.metadata, "pool").unwrap();
+        // The same minimum answer: the deletion pass comes before the draw.
+        let answer = |b: &Built, pool: &[String]| -> Vec<String> {
+            let mut a: Vec<String> = cert_premises(&b.certificate)
+                .iter()
+                .map(|&k| pool[k - 1].clone())
+                .collect();
+            a.sort();
+            a
+        };
+        assert_eq!(answer(&plain, &pool), answer(&led, &led_pool));
+        if led_pool.iter().any(|c| outside.contains(c)) {
+            entered += 1;
+        }
+        verify(&led.metadata, &led.certificate, &led.answer).unwrap();
+    }
+    assert!(rows >= 10, "only {rows} rows");
+    assert!(
+        entered * 2 >= rows,
+        "leading clauses entered {entered} of {rows} pools"
+    );
+}
+
 /// Depth-d premises that the deletion pass dropped are offered as
 /// distractors first: they are as deep as the answer's premises.
 #[test]
