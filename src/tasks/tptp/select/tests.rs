@@ -494,8 +494,7 @@ fn clauses_past_the_lead_are_offered_as_distractors_first() {
     for i in 0..60u64 {
         let t = &g.pool[i as usize % g.pool.len()];
         let rng = || crate::tasks::instance_rng(21, &["lead"], i);
-        let Ok(plain) = generate(&g, t, &mut prover, &cfg, 3, &mut rng(), &mut Walk::none())
-        else {
+        let Ok(plain) = generate(&g, t, &mut prover, &cfg, 3, &mut rng(), &mut Walk::none()) else {
             continue;
         };
         let pool: Vec<String> = str_list(&plain.metadata, "pool").unwrap();
