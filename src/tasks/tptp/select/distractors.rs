@@ -595,7 +595,7 @@ pub(super) fn pooled_distractors(
     if d >= 2 {
         let mut ahead: Vec<(u64, usize)> = order
             .iter()
-            .map(|&i| (leading(&g.text(cands[i])), i))
+            .map(|&i| (leading(&g.text_ref(cands[i])), i))
             .filter(|&(excess, i)| excess > 0 && (!must_share || shares(cands[i])))
             .collect();
         ahead.sort_by_key(|&(excess, _)| std::cmp::Reverse(excess));
