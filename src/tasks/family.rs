@@ -606,11 +606,21 @@ impl Balance {
         self.items.iter().any(|(text, answer)| {
             let (a, o) = tally(text);
             match (self.rule, *answer) {
-                (_, true) => a + 1 > o + lead,
-                (BalanceRule::BothSidesSkipped { .. }, false) => o + 1 > a + lead,
+                (_, true) => Balance::past_lead((a, o), lead) > 0,
+                (BalanceRule::BothSidesSkipped { .. }, false) => {
+                    Balance::past_lead((o, a), lead) > 0
+                }
                 (BalanceRule::AnswerSideHeld { .. }, false) => false,
             }
         })
+    }
+
+    /// How many rows past `lead` one more row on an item's side would take
+    /// it, given its tally (rows on that side, rows on the other); 0 within
+    /// the lead. [`Balance::over_by`]'s test, and what a generator reads to
+    /// tell how far behind its rows an item is.
+    pub fn past_lead((side, other): (u64, u64), lead: u64) -> u64 {
+        (side + 1).saturating_sub(other + lead)
     }
 }
 

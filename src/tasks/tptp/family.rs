@@ -567,8 +567,7 @@ impl TptpGenerator {
     /// held rows included) has `text` on the answer side: a row needing it
     /// is held back (0 when one would not be).
     fn answer_excess(&self, cell: &Cell, seen: &Seen, text: &str) -> u64 {
-        let (answer, other) = seen.tally(text);
-        (answer + 1).saturating_sub(other + self.answer_lead(cell))
+        Balance::past_lead(seen.tally(text), self.answer_lead(cell))
     }
 
     /// The lead a selection cell allows in its lenient slots: a held row

@@ -215,14 +215,9 @@ fn search<'m>(
     // the undecided ones were 7.0 of their 8.4 CPU-s on GEO levels 2-4 at
     // count 50 (552 of 1,518 calls), nearly all in model search; at 200
     // conflicts 4.7 s, with 9 more undecided and 14 more calls below.
-    let mut limits = super::distractors::quick_limits(&prover.limits);
-    limits.quick_sat_conflicts = limits
-        .quick_sat_conflicts
-        .min(super::distractors::STAND_IN_SAT_CONFLICTS);
-    limits.sat_conflicts = limits
-        .sat_conflicts
-        .min(super::distractors::STAND_IN_SAT_CONFLICTS);
-    let mut quick = Prover::new(limits);
+    let mut quick = Prover::new(super::distractors::stand_in_conflicts(
+        super::distractors::quick_limits(&prover.limits),
+    ));
     quick.params = prover.params.clone();
     quick.check_work = prover.check_work;
     quick.models_first = MODELS_FIRST_SIZE;

@@ -216,9 +216,7 @@ impl StandIns {
                 let mut limits = quick_limits(&prover.limits);
                 limits.max_model_size = limits.max_model_size.min(STAND_IN_MODEL_SIZE);
                 limits.quick_model_size = limits.quick_model_size.min(STAND_IN_MODEL_SIZE);
-                limits.quick_sat_conflicts = limits.quick_sat_conflicts.min(STAND_IN_SAT_CONFLICTS);
-                limits.sat_conflicts = limits.sat_conflicts.min(STAND_IN_SAT_CONFLICTS);
-                let mut quick = Prover::new(limits);
+                let mut quick = Prover::new(stand_in_conflicts(limits));
                 quick.models_first = STAND_IN_MODEL_SIZE;
                 quick
             },
@@ -338,6 +336,20 @@ pub(super) fn quick_limits(limits: &crate::prover::ProverLimits) -> crate::prove
         sat_conflicts: limits.quick_sat_conflicts.min(limits.sat_conflicts),
         max_rewrite_attempts: limits.max_rewrite_attempts / 10,
         ..limits.clone()
+    }
+}
+
+/// `limits` with their model searches stopped at
+/// [`STAND_IN_SAT_CONFLICTS`] per size: the stand-in checks' and the
+/// minimum search's top-down calls, whose undecided calls only set a
+/// candidate aside or leave a premise to the search by size.
+pub(super) fn stand_in_conflicts(
+    limits: crate::prover::ProverLimits,
+) -> crate::prover::ProverLimits {
+    crate::prover::ProverLimits {
+        quick_sat_conflicts: limits.quick_sat_conflicts.min(STAND_IN_SAT_CONFLICTS),
+        sat_conflicts: limits.sat_conflicts.min(STAND_IN_SAT_CONFLICTS),
+        ..limits
     }
 }
 

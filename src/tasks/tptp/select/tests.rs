@@ -501,11 +501,12 @@ fn clauses_past_the_lead_are_offered_as_distractors_first() {
         let premises: Vec<String> = str_list(&plain.metadata, "premises").unwrap();
         // Premise-pool clauses the plain draw left out (and not the
         // theorem's own premises): the walk says they lead.
-        let outside: HashSet<&String> = pool_texts
+        let outside: HashSet<&str> = pool_texts
             .iter()
             .filter(|c| !pool.contains(c) && !premises.contains(c))
+            .map(String::as_str)
             .collect();
-        let leading = |text: &str| u64::from(outside.contains(&text.to_string()));
+        let leading = |text: &str| u64::from(outside.contains(text));
         let mut walk = Walk {
             leading: &leading,
             ..Walk::none()
@@ -525,7 +526,7 @@ fn clauses_past_the_lead_are_offered_as_distractors_first() {
             a
         };
         assert_eq!(answer(&plain, &pool), answer(&led, &led_pool));
-        if led_pool.iter().any(|c| outside.contains(c)) {
+        if led_pool.iter().any(|c| outside.contains(c.as_str())) {
             entered += 1;
         }
         verify(&led.metadata, &led.certificate, &led.answer).unwrap();
