@@ -29,8 +29,10 @@ pub struct Deepened {
     /// before and at the end. Not written when there is none.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub targets: Vec<[u64; 2]>,
-    /// Why it stopped: `enough` theorems, `max_processed`, `max_kept`, or
-    /// the saturation's own end (`saturated`, `unsatisfiable`, `limit`);
+    /// Why it stopped: `enough` theorems, `max_processed`, `max_kept`,
+    /// `far` (no short target had [`deepen_gain`] theorems near it:
+    /// `deepen.near`), or the saturation's own end (`saturated`,
+    /// `unsatisfiable`, `limit`);
     /// `no_gain` when the deeper saturation had fewer than
     /// [`deepen_gain`] more such theorems and the file was saturated again
     /// at its first budget (a larger graph
@@ -47,17 +49,28 @@ pub fn deepen_gain(d: &crate::saturation::Deepen) -> u64 {
     u64::from(d.theorems / 2).max(1)
 }
 
-/// The file's theorems with a deep enough proof graph, per target: the
-/// first for `deepen.depth` and `deepen.nodes`, then one per
-/// `deepen.targets` entry.
-pub type Supply<'a> = &'a dyn Fn(&Saturator) -> Vec<u64>;
+/// Per target (the first for `deepen.depth` and `deepen.nodes`, then one
+/// per `deepen.targets` entry): `[supply, near]`, the file's theorems with
+/// a deep enough proof graph, and those whose graph reaches the target's
+/// depth with `deepen.near` percent of its clauses.
+pub type Supply<'a> = &'a dyn Fn(&Saturator) -> Vec<[u64; 2]>;
+
+/// The clauses a theorem's graph must reach to count as near a target of
+/// `nodes` clauses: `near` percent of them, rounded up.
+pub fn near_nodes(nodes: u32, near: u32) -> u32 {
+    (u64::from(nodes) * u64::from(near)).div_ceil(100) as u32
+}
 
 /// Depth on demand (`[saturation.deepen]`, a domain run's phase 1): while
 /// the saturation stopped at `limits.max_processed` and `supply` (the
 /// file's theorems with a deep enough proof graph) is below
 /// `deepen.theorems` for some target, the budget doubles (at most `deepen.max_processed`)
 /// and the loop goes on from where it stopped; a doubling that would take
-/// the store past `deepen.max_kept` records is not begun. The report is brought up to date and says
+/// the store past `deepen.max_kept` records is not begun, nor one while no
+/// short target has [`deepen_gain`] theorems near it (`far`: a graph of
+/// its depth with `deepen.near` percent of its clauses; such files gained
+/// nothing from their doublings on every file measured, and a doubling
+/// costs more than the saturation before it). The report is brought up to date and says
 /// what happened ([`Deepened`]); nothing is done or recorded when depth on
 /// demand is off or the first saturation did not stop at its given-clause
 /// limit.
@@ -78,11 +91,21 @@ pub fn deepen(
         return;
     }
     let start = std::time::Instant::now();
-    let before = supply(sat);
+    let read = |sat: &Saturator| -> (Vec<u64>, Vec<u64>) {
+        supply(sat).into_iter().map(|[s, n]| (s, n)).unzip()
+    };
+    let (before, mut near) = read(sat);
     let mut after = before.clone();
     let mut status = report.status;
     let from = sat.stats.processed;
     let enough = |x: &[u64]| x.iter().all(|&n| n >= u64::from(d.theorems));
+    // Some short target has enough theorems near it to hope for a gain.
+    let close = |x: &[u64], near: &[u64]| {
+        d.near == 0
+            || x.iter()
+                .zip(near)
+                .any(|(&s, &n)| s < u64::from(d.theorems) && n >= deepen_gain(&d))
+    };
     let stopped = loop {
         if enough(&after) {
             break "enough";
@@ -95,6 +118,9 @@ pub fn deepen(
         if (sat.store.len() as u64).saturating_mul(2) > d.max_kept {
             break "max_kept";
         }
+        if !close(&after, &near) {
+            break "far";
+        }
         let next = sat
             .stats
             .processed
@@ -102,7 +128,7 @@ pub fn deepen(
             .clamp(1, d.max_processed);
         sat.params.limits.max_processed = Some(next);
         status = sat.run(&mut |s| progress.tick(s.processed));
-        after = supply(sat);
+        (after, near) = read(sat);
         tracing::debug!(
             "depth on demand: {} processed, {} records, {after:?} theorems per target",
             sat.stats.processed,
@@ -241,7 +267,7 @@ mod tests {
         let calls = Cell::new(0u32);
         deepen(&mut sat, &mut report, &Progress::silent(), &|_| {
             calls.set(calls.get() + 1);
-            vec![7]
+            vec![[7, u64::MAX]]
         });
         assert_eq!(calls.get(), 3);
         assert_eq!(
@@ -294,7 +320,9 @@ mod tests {
             let p = params(100, d);
             let (mut sat, mut report) = saturate("t", bank, inputs, &p, &Progress::silent());
             let kept = sat.store.len();
-            deepen(&mut sat, &mut report, &Progress::silent(), &|_| vec![6]);
+            deepen(&mut sat, &mut report, &Progress::silent(), &|_| {
+                vec![[6, u64::MAX]]
+            });
             assert_eq!(sat.stats.processed, 100);
             assert_eq!(sat.store.len(), kept);
             assert_eq!(
@@ -322,7 +350,7 @@ mod tests {
         // clauses, 4 at 200 and 8 at 400.
         let (bank, inputs) = theory();
         let (sat, report) = saturate_deepened("t", bank, inputs, &p, &Progress::silent(), &|s| {
-            vec![5, s.stats.processed / 50]
+            vec![[5, 0], [s.stats.processed / 50, 5]]
         });
         let got = report.deepened.unwrap();
         assert_eq!((got.supply_before, got.supply_after), (5, 5));
@@ -330,11 +358,77 @@ mod tests {
         assert_eq!(got.stopped, "enough");
         assert_eq!(sat.stats.processed, 400);
         let (bank, inputs) = theory();
-        let (sat, report) =
-            saturate_deepened("t", bank, inputs, &p, &Progress::silent(), &|_| vec![5, 2]);
+        let (sat, report) = saturate_deepened("t", bank, inputs, &p, &Progress::silent(), &|_| {
+            vec![[5, 0], [2, 5]]
+        });
         let got = report.deepened.unwrap();
         assert_eq!(got.stopped, "no_gain");
         assert_eq!(got.targets, vec![[2, 2]]);
+        assert_eq!(sat.stats.processed, 100);
+    }
+
+    /// A doubling is begun only while some short target has
+    /// `deepen_gain` theorems near it: with fewer the file is left at its
+    /// budget (`far`, nothing saturated twice); a target with enough
+    /// theorems is no reason to go on however near its theorems are;
+    /// `near = 0` begins every doubling as before; and each doubling reads
+    /// the file again, so one that leaves it far is the last.
+    #[test]
+    fn a_file_far_from_every_short_target_is_not_deepened() {
+        let d = Deepen {
+            targets: vec![[6, 24]],
+            ..asking(10, 400, u64::MAX)
+        };
+        let gain = deepen_gain(&d);
+        assert_eq!(gain, 5);
+        assert_eq!(near_nodes(16, 75), 12);
+        assert_eq!(near_nodes(30, 75), 23);
+        assert_eq!(near_nodes(16, 0), 0);
+        let run = |d: &Deepen, supply: Supply<'_>| {
+            let (bank, inputs) = theory();
+            let p = params(100, d.clone());
+            saturate_deepened("t", bank, inputs, &p, &Progress::silent(), supply)
+        };
+        // Short on both targets, one fewer than the gain near each.
+        let (sat, report) = run(&d, &|_| vec![[0, gain - 1], [3, gain - 1]]);
+        let got = report.deepened.unwrap();
+        assert_eq!(got.stopped, "far");
+        assert_eq!(
+            (got.from_processed, got.to_processed, got.tried_processed),
+            (100, 100, 100)
+        );
+        assert_eq!(sat.stats.processed, 100);
+        // Near enough only on the target that has its theorems.
+        let (_, report) = run(&d, &|_| vec![[10, 500], [3, gain - 1]]);
+        assert_eq!(report.deepened.unwrap().stopped, "far");
+        // Near enough on a short target: the doublings go on to the cap.
+        let (sat, report) = run(&d, &|_| vec![[10, 500], [3, gain]]);
+        assert_eq!(report.deepened.unwrap().tried_processed, 400);
+        assert_eq!(
+            sat.stats.processed, 100,
+            "no gain: saturated again at the budget"
+        );
+        // Off: every doubling is begun.
+        let off = Deepen {
+            near: 0,
+            ..d.clone()
+        };
+        let (_, report) = run(&off, &|_| vec![[0, 0], [3, 0]]);
+        assert_eq!(report.deepened.unwrap().tried_processed, 400);
+        // Near at the budget, far after one doubling: it stops there.
+        let (sat, report) = run(&d, &|s| {
+            let near = if s.stats.processed > 100 {
+                gain - 1
+            } else {
+                gain
+            };
+            vec![[10, 0], [3, near]]
+        });
+        let got = report.deepened.unwrap();
+        assert_eq!(
+            (got.tried_processed, got.stopped.as_str()),
+            (200, "no_gain")
+        );
         assert_eq!(sat.stats.processed, 100);
     }
 }

@@ -187,16 +187,23 @@ pub(super) fn saturate_file(
         targets
             .iter()
             .map(|&[depth, nodes]| {
-                crate::tasks::tptp::recon::proof_graph_supply(
-                    &sat.store,
+                let pool = || {
                     ranking
                         .ranked
                         .iter()
                         .take(deepen.pool as usize)
-                        .map(|c| c.id),
-                    depth,
-                    nodes as usize,
-                ) as u64
+                        .map(|c| c.id)
+                };
+                let count = |nodes: u32| {
+                    crate::tasks::tptp::recon::proof_graph_supply(
+                        &sat.store,
+                        pool(),
+                        depth,
+                        nodes as usize,
+                    ) as u64
+                };
+                let near = super::near_nodes(nodes, deepen.near);
+                [count(nodes), if deepen.near == 0 { 0 } else { count(near) }]
             })
             .collect()
     };
@@ -1024,8 +1031,17 @@ fn card_text(
             .iter()
             .map(|[depth, nodes]| format!(", or of depth {depth} with {nodes}"))
             .collect();
+        let near = if d.near == 0 {
+            String::new()
+        } else {
+            format!(
+                " and some short graph size had {} theorems near it (a graph of its depth with {}% of its clauses; `far` when none had)",
+                super::deepen_gain(d),
+                d.near
+            )
+        };
         s.push_str(&format!(
-            "\nDepth on demand (`[saturation.deepen]`): files with fewer than {} of their {} best-ranked theorem candidates able to give a proof graph of depth {} with {} clauses{further} were saturated further, doubling the given-clause budget up to {} while the store stayed under {} records; a deeper saturation with fewer than {} more such theorems (for each of those graph sizes) was dropped and the file saturated again at its budget (`no_gain`).\n\n| file | processed before | processed after | tried | such theorems before | after | stopped by |\n|---|---|---|---|---|---|---|\n",
+            "\nDepth on demand (`[saturation.deepen]`): files with fewer than {} of their {} best-ranked theorem candidates able to give a proof graph of depth {} with {} clauses{further} were saturated further, doubling the given-clause budget up to {} while the store stayed under {} records{near}; a deeper saturation with fewer than {} more such theorems (for each of those graph sizes) was dropped and the file saturated again at its budget (`no_gain`).\n\n| file | processed before | processed after | tried | such theorems before | after | stopped by |\n|---|---|---|---|---|---|---|\n",
             d.theorems,
             d.pool,
             d.depth,

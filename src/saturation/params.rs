@@ -344,6 +344,13 @@ pub struct Deepen {
     /// they need. Not written when empty.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub targets: Vec<[u32; 2]>,
+    /// How close a file must be before a doubling is begun, in percent of
+    /// a target's `nodes`: a doubling is begun only while some short
+    /// target has at least [`crate::pipeline::deepen_gain`] pool theorems
+    /// that reach its depth with this share of its clauses (0: every
+    /// doubling is begun). A file with fewer near ones gained nothing from
+    /// its doublings on every file measured (`docs/bench/depth.md`).
+    pub near: u32,
 }
 
 impl Default for Deepen {
@@ -356,6 +363,7 @@ impl Default for Deepen {
             max_processed: 20_000,
             max_kept: 600_000,
             targets: Vec::new(),
+            near: 75,
         }
     }
 }
