@@ -202,8 +202,15 @@ pub(super) fn saturate_file(
                         nodes as usize,
                     ) as u64
                 };
-                let near = super::near_nodes(nodes, deepen.near);
-                [count(nodes), if deepen.near == 0 { 0 } else { count(near) }]
+                // Read only where it can decide: a short target, the rule on.
+                let supply = count(nodes);
+                let short = supply < u64::from(deepen.theorems);
+                let near = if short && deepen.near > 0 {
+                    count(super::near_nodes(nodes, deepen.near))
+                } else {
+                    0
+                };
+                [supply, near]
             })
             .collect()
     };
