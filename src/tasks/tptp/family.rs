@@ -731,6 +731,17 @@ impl Generator for TptpGenerator {
             let nodes = recon::min_nodes(n);
             let cuttable: Vec<_> = graphs.iter().map(|g| g.cuttable(d, nodes)).collect();
             order.retain(|&(gi, ti)| cuttable[gi][ti]);
+            if order.len() < wide_below(cell.count) {
+                order.extend(wider_order(
+                    graphs,
+                    self.seed,
+                    &cell.group,
+                    family,
+                    &level,
+                    d,
+                    nodes,
+                ));
+            }
         }
         if order.is_empty() {
             return Attempt::rejected(&Reject::TooShallow);
@@ -744,7 +755,7 @@ impl Generator for TptpGenerator {
             let draw = attempt * units + unit;
             let (gi, ti) = order[(draw % order.len() as u64) as usize];
             let g = &graphs[gi];
-            let t = &g.pool[ti];
+            let t = g.theorem(ti);
             let attempt_s = attempt.to_string();
             let where_ = format!("{} attempt {attempt} ({})", cell.id(index), g.name);
             let mut rng = instance_rng(
@@ -870,12 +881,160 @@ impl Generator for TptpGenerator {
     }
 }
 
+/// A reconstruction or derivation cell whose pool holds fewer theorems a
+/// graph of its size can be cut from than half its rows also draws from
+/// the candidates after the pool ([`wider_order`]). Each such theorem gave
+/// about 2.6 distinct rows on ALG level 3 (29 rows from 11 theorems, the
+/// rest refused as repeats), so half the rows' worth of theorems is where
+/// a cell starts to repeat itself.
+fn wide_below(count: u64) -> usize {
+    usize::try_from(count.div_ceil(2)).unwrap_or(usize::MAX)
+}
+
+/// The theorems after the pools ([`Graph::more`]) a graph of depth `d` and
+/// `nodes` clauses can be cut from, as (graph, [`Graph::theorem`] index),
+/// in a seeded order of their own: appended to a cell's draw order, so
+/// its first draws still take the pool's theorems, best-ranked sets first.
+fn wider_order(
+    graphs: &[Graph],
+    seed: u64,
+    group: &str,
+    family: Family,
+    level: &str,
+    d: u32,
+    nodes: usize,
+) -> Vec<(usize, usize)> {
+    let mut more: Vec<(usize, usize)> = graphs
+        .iter()
+        .enumerate()
+        .flat_map(|(gi, g)| {
+            let flags = g.cuttable_more(d, nodes);
+            let base = g.pool.len();
+            (0..g.more.len())
+                .filter(move |&j| flags[j])
+                .map(move |j| (gi, base + j))
+        })
+        .collect();
+    let mut rng =
+        crate::tasks::instance_rng(seed, &[group, family.name(), level, "more"], u64::MAX);
+    rand::seq::SliceRandom::shuffle(more.as_mut_slice(), &mut rng);
+    more
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::testing::{SETS, graph};
     use super::super::{ConclusionForm, conclusion_formula};
     use super::*;
     use std::collections::HashSet;
+
+    /// A graph of [`SETS`] with a pool of `pool_size` candidates.
+    fn graph_pooled(pool_size: usize) -> Graph {
+        let s = crate::interest::tests::run(SETS, 600);
+        let r = crate::interest::rank(&s.bank, &s.store);
+        let cfg = TasksConfig {
+            pool_size,
+            ..TasksConfig::default()
+        };
+        Graph::new(s.bank, s.store, r, "TST", "t", &cfg, false)
+    }
+
+    /// A reconstruction cell whose pool holds fewer theorems a graph of its
+    /// size can be cut from than half its rows draws past the pool, on the
+    /// ranking's next candidates ([`Graph::more`]): the pool is what it
+    /// was, `more` its continuation, the wider draws are cuttable theorems
+    /// after the pool in a fixed order, and the cell's rows then come from
+    /// them too and verify; a cell of two rows, which its pool fills, never
+    /// reads past it.
+    #[test]
+    fn short_reconstruction_cells_draw_past_the_pool() {
+        let ids = |v: &[crate::interest::Scored]| v.iter().map(|t| t.id).collect::<Vec<_>>();
+        let narrow = graph_pooled(6);
+        let wide = graph_pooled(48);
+        assert_eq!(narrow.pool.len(), 6);
+        assert!(!narrow.more.is_empty());
+        let mut both = ids(&narrow.pool);
+        both.extend(ids(&narrow.more));
+        assert_eq!(
+            both,
+            ids(&wide.pool)[..both.len()],
+            "pool, then its continuation"
+        );
+        let (d, nodes) = (2, recon::min_nodes(8));
+        let order = wider_order(
+            std::slice::from_ref(&narrow),
+            3,
+            "TST",
+            Family::Reconstruction,
+            "2",
+            d,
+            nodes,
+        );
+        assert!(!order.is_empty());
+        assert_eq!(
+            order,
+            wider_order(
+                std::slice::from_ref(&narrow),
+                3,
+                "TST",
+                Family::Reconstruction,
+                "2",
+                d,
+                nodes
+            )
+        );
+        for &(gi, ti) in &order {
+            assert_eq!(gi, 0);
+            assert!(ti >= narrow.pool.len());
+            assert!(recon::can_cut(
+                &narrow.store,
+                narrow.theorem(ti).id,
+                d,
+                nodes
+            ));
+        }
+        let from_more: HashSet<String> = narrow.more.iter().map(|t| t.id.to_string()).collect();
+        let rows = |count: usize| {
+            let tasks = TasksConfig {
+                pool_size: 6,
+                count,
+                ..TasksConfig::default()
+            };
+            let mut generator = TptpGenerator::new(
+                tasks.clone(),
+                Params::default(),
+                3,
+                vec!["TST".into()],
+                serde_json::json!({}),
+            );
+            generator.set_loader(Box::new(|_| Ok(vec![graph_pooled(6)])), String::new());
+            let cell = Cell {
+                config: Family::Reconstruction.config(),
+                group: "TST".into(),
+                level: 2,
+                count: count as u64,
+                fill: fill_of(&tasks, Family::Reconstruction),
+                tag: 0,
+            };
+            let mut worker = Worker::default();
+            (0..count as u64)
+                .filter_map(|i| generator.build(&cell, i, &mut worker).built)
+                .map(|b| {
+                    let crate::tasks::family::Metadata::Value(meta) = &b.metadata else {
+                        panic!("TPTP metadata is a value")
+                    };
+                    let cert: serde_json::Value = serde_json::from_str(&b.certificate).unwrap();
+                    recon::verify(meta, &cert, &b.answer).expect("the row verifies");
+                    meta["theorem_id"].as_str().unwrap().to_string()
+                })
+                .collect::<Vec<String>>()
+        };
+        let many = rows(24);
+        assert!(many.iter().any(|t| from_more.contains(t)), "{many:?}");
+        let two = rows(2);
+        assert!(!two.is_empty());
+        assert!(two.iter().all(|t| !from_more.contains(t)), "{two:?}");
+    }
 
     /// Selection's theorem order is the cell's permutation with every
     /// premise set's first theorem before any set's second: the same

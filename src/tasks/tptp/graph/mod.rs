@@ -33,6 +33,12 @@ pub struct Graph {
     /// Ranked theorem candidates (top `pool_size`, score ≥ `min_score`,
     /// distinct up to variants).
     pub pool: Vec<Scored>,
+    /// The ranking's next candidates after the pool, by the same rules, up
+    /// to [`WIDE_POOL`] times `pool_size` in all: reconstruction and
+    /// derivation cells whose pool holds too few theorems a graph of their
+    /// size can be cut from draw on them ([`Graph::theorem`] numbers them
+    /// after the pool's).
+    pub more: Vec<Scored>,
     /// Clauses usable as distractors: the final active set.
     pub active: Vec<ClauseId>,
     /// What matching reads of each active clause (same order), computed
@@ -74,6 +80,8 @@ pub struct Graph {
     pub(in crate::tasks::tptp) premise_fits: std::sync::Mutex<PoolFlags<u32>>,
     /// Per (depth, clauses), once computed: [`Graph::cuttable`].
     pub(in crate::tasks::tptp) cuttable: std::sync::Mutex<PoolFlags<(u32, usize)>>,
+    /// The same over [`Graph::more`]: [`Graph::cuttable_more`].
+    pub(in crate::tasks::tptp) cuttable_more: std::sync::Mutex<PoolFlags<(u32, usize)>>,
     /// Per entailment depth and replacement count, once computed:
     /// [`Graph::swap_weights`].
     pub(in crate::tasks::tptp) swap_weights: std::sync::Mutex<SwapWeights>,
@@ -176,6 +184,12 @@ pub fn pool_depths(
     (pool.len(), depth_counts(&reach))
 }
 
+/// How many times `pool_size` a [`Graph`]'s pool and [`Graph::more`] hold
+/// together. On ALG-monoid (323,438 records) the theorems a depth-3 graph
+/// of 12 clauses can be cut from are 11 of the best 500 candidates and 23
+/// of the best 2,000, and no more among the best 100,000.
+pub const WIDE_POOL: usize = 8;
+
 /// The theorem candidates of a ranking, best first: score at least
 /// `min_score`, distinct up to variants, at most `pool_size` (a [`Graph`]'s
 /// pool).
@@ -185,13 +199,24 @@ pub fn theorem_pool(
     ranking: &Ranking,
     cfg: &TasksConfig,
 ) -> Vec<Scored> {
+    candidates(bank, store, ranking, cfg, cfg.pool_size)
+}
+
+/// The first `n` candidates of a ranking by [`theorem_pool`]'s rules.
+fn candidates(
+    bank: &TermBank,
+    store: &ClauseStore,
+    ranking: &Ranking,
+    cfg: &TasksConfig,
+    n: usize,
+) -> Vec<Scored> {
     let mut seen = HashSet::new();
     ranking
         .ranked
         .iter()
         .filter(|s| s.score >= cfg.min_score)
         .filter(|s| seen.insert(canonical_clause(bank, &store.clause(s.id).lits)))
-        .take(cfg.pool_size)
+        .take(n)
         .cloned()
         .collect()
 }
@@ -209,7 +234,14 @@ impl Graph {
         cfg: &TasksConfig,
         consistent: bool,
     ) -> Graph {
-        let pool = theorem_pool(&bank, &store, &ranking, cfg);
+        let mut pool = candidates(
+            &bank,
+            &store,
+            &ranking,
+            cfg,
+            cfg.pool_size.saturating_mul(WIDE_POOL),
+        );
+        let more = pool.split_off(cfg.pool_size.min(pool.len()));
         let active: Vec<ClauseId> = store
             .ids()
             .filter(|&c| store.get(c).state == State::Active && !store.clause(c).is_empty())
@@ -235,6 +267,7 @@ impl Graph {
             domain: domain.to_string(),
             name: name.to_string(),
             pool,
+            more,
             active,
             active_surface,
             active_texts,
@@ -248,6 +281,7 @@ impl Graph {
             premise_keys: Default::default(),
             premise_fits: Default::default(),
             cuttable: Default::default(),
+            cuttable_more: Default::default(),
             swap_weights: Default::default(),
             max_premises: cfg.max_premises,
         };
@@ -450,6 +484,20 @@ impl Graph {
         pool_flags(&self.cuttable, (d, nodes), || {
             super::recon::cuttable(&self.store, self.pool.iter().map(|t| t.id), d, nodes)
         })
+    }
+
+    /// [`Graph::cuttable`] over [`Graph::more`] (same order).
+    pub fn cuttable_more(&self, d: u32, nodes: usize) -> std::sync::Arc<Vec<bool>> {
+        pool_flags(&self.cuttable_more, (d, nodes), || {
+            super::recon::cuttable(&self.store, self.more.iter().map(|t| t.id), d, nodes)
+        })
+    }
+
+    /// Theorem candidate `i`: the pool's, then [`Graph::more`]'s.
+    pub fn theorem(&self, i: usize) -> &Scored {
+        self.pool
+            .get(i)
+            .unwrap_or_else(|| &self.more[i - self.pool.len()])
     }
 
     /// The depth-d premises P_d(T): ancestors at exactly distance d, plus
