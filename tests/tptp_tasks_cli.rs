@@ -576,9 +576,10 @@ fn entailment_pairs_stay_whole_and_no_premise_tells_the_label() {
 /// Depth on demand through the real binary: on the embedded TOP files at
 /// the default 5000 given clauses no theorem can give a reconstruction
 /// graph of depth 4 with 16 clauses. TOP-open-sets is saturated further
-/// (to 20,000) and gives level-4 rows; TOP-interior gains nothing at
-/// 20,000 and is saturated again at 5000 (`no_gain`); the card's table
-/// says both. With depth on demand off, or with `--max-processed 5000`
+/// (to 20,000) and gives level-4 rows; TOP-interior, with no theorem near
+/// such a graph, is left at 5000 (`far`); the card's table says both.
+/// With `near = 0` TOP-interior is tried at 20,000, gains nothing and is
+/// saturated again at 5000 (`no_gain`). With depth on demand off, or with `--max-processed 5000`
 /// (a command-line budget is the file's budget), no file goes past 5000
 /// (those runs ask for level 3: level 4 then has no rows at all).
 #[test]
@@ -592,9 +593,10 @@ fn depth_on_demand_deepens_short_files_and_the_card_says_so() {
         "{card}"
     );
     assert!(
-        card.contains("| TOP-interior | 5000 | 5000 | 20000 | 0 | 0 | no_gain |"),
+        card.contains("| TOP-interior | 5000 | 5000 | 5000 | 0 | 0 | far |"),
         "{card}"
     );
+    assert!(card.contains("theorems near it"), "{card}");
     let rows = read_dataset(&ds).unwrap();
     assert!(!rows.is_empty(), "no level-4 rows from the deepened file");
     for r in &rows {
@@ -620,6 +622,20 @@ fn depth_on_demand_deepens_short_files_and_the_card_says_so() {
         card.contains("| TOP-open-sets | ResourceOut | 5000 |"),
         "{card}"
     );
+
+    let every = tempfile::tempdir().unwrap();
+    let ds = family_run(
+        every.path(),
+        "reconstruction",
+        ("TOP", "3", "2"),
+        "[saturation.deepen]\nnear = 0\n",
+    );
+    let card = std::fs::read_to_string(ds.join("README.md")).unwrap();
+    assert!(
+        card.contains("| TOP-interior | 5000 | 5000 | 20000 | 0 | 0 | no_gain |"),
+        "{card}"
+    );
+    assert!(!card.contains("theorems near it"), "{card}");
 
     let capped = tempfile::tempdir().unwrap();
     let ds = tptp_run(
