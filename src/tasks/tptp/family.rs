@@ -910,7 +910,7 @@ fn wider_order(
         .flat_map(|(gi, g)| {
             let flags = g.cuttable_more(d, nodes);
             let base = g.pool.len();
-            (0..g.more.len())
+            (0..g.more().len())
                 .filter(move |&j| flags[j])
                 .map(move |j| (gi, base + j))
         })
@@ -952,9 +952,9 @@ mod tests {
         let narrow = graph_pooled(6);
         let wide = graph_pooled(48);
         assert_eq!(narrow.pool.len(), 6);
-        assert!(!narrow.more.is_empty());
+        assert!(!narrow.more().is_empty());
         let mut both = ids(&narrow.pool);
-        both.extend(ids(&narrow.more));
+        both.extend(ids(narrow.more()));
         assert_eq!(
             both,
             ids(&wide.pool)[..both.len()],
@@ -993,7 +993,7 @@ mod tests {
                 nodes
             ));
         }
-        let from_more: HashSet<String> = narrow.more.iter().map(|t| t.id.to_string()).collect();
+        let from_more: HashSet<String> = narrow.more().iter().map(|t| t.id.to_string()).collect();
         let rows = |count: usize| {
             let tasks = TasksConfig {
                 pool_size: 6,

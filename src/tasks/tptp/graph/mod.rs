@@ -33,12 +33,12 @@ pub struct Graph {
     /// Ranked theorem candidates (top `pool_size`, score ≥ `min_score`,
     /// distinct up to variants).
     pub pool: Vec<Scored>,
-    /// The ranking's next candidates after the pool, by the same rules, up
-    /// to [`WIDE_POOL`] times `pool_size` in all: reconstruction and
-    /// derivation cells whose pool holds too few theorems a graph of their
-    /// size can be cut from draw on them ([`Graph::theorem`] numbers them
-    /// after the pool's).
-    pub more: Vec<Scored>,
+    /// The ranking's entries after the pool's last (score at least
+    /// `min_score`), at most `WIDE_POOL - 1` times `pool_size`: what
+    /// [`Graph::more`] is read from, when a cell first asks.
+    tail: Vec<Scored>,
+    /// [`Graph::more`], once read.
+    more: std::sync::OnceLock<Vec<Scored>>,
     /// Clauses usable as distractors: the final active set.
     pub active: Vec<ClauseId>,
     /// What matching reads of each active clause (same order), computed
@@ -184,8 +184,8 @@ pub fn pool_depths(
     (pool.len(), depth_counts(&reach))
 }
 
-/// How many times `pool_size` a [`Graph`]'s pool and [`Graph::more`] hold
-/// together. On ALG-monoid (323,438 records) the theorems a depth-3 graph
+/// How many times `pool_size` of the ranking's entries a [`Graph`]'s pool
+/// and [`Graph::more`] are read from together. On ALG-monoid (323,438 records) the theorems a depth-3 graph
 /// of 12 clauses can be cut from are 11 of the best 500 candidates and 23
 /// of the best 2,000, and no more among the best 100,000.
 pub const WIDE_POOL: usize = 8;
@@ -199,26 +199,32 @@ pub fn theorem_pool(
     ranking: &Ranking,
     cfg: &TasksConfig,
 ) -> Vec<Scored> {
-    candidates(bank, store, ranking, cfg, cfg.pool_size)
+    candidates(bank, store, ranking, cfg, cfg.pool_size).0
 }
 
-/// The first `n` candidates of a ranking by [`theorem_pool`]'s rules.
+/// The first `n` candidates of a ranking by [`theorem_pool`]'s rules, and
+/// how many of the ranking's entries they took.
 fn candidates(
     bank: &TermBank,
     store: &ClauseStore,
     ranking: &Ranking,
     cfg: &TasksConfig,
     n: usize,
-) -> Vec<Scored> {
+) -> (Vec<Scored>, usize) {
     let mut seen = HashSet::new();
-    ranking
-        .ranked
-        .iter()
-        .filter(|s| s.score >= cfg.min_score)
-        .filter(|s| seen.insert(canonical_clause(bank, &store.clause(s.id).lits)))
-        .take(n)
-        .cloned()
-        .collect()
+    let mut taken = Vec::new();
+    let mut read = 0;
+    for s in &ranking.ranked {
+        if taken.len() >= n {
+            break;
+        }
+        read += 1;
+        if s.score >= cfg.min_score && seen.insert(canonical_clause(bank, &store.clause(s.id).lits))
+        {
+            taken.push(s.clone());
+        }
+    }
+    (taken, read)
 }
 
 impl Graph {
@@ -234,14 +240,13 @@ impl Graph {
         cfg: &TasksConfig,
         consistent: bool,
     ) -> Graph {
-        let mut pool = candidates(
-            &bank,
-            &store,
-            &ranking,
-            cfg,
-            cfg.pool_size.saturating_mul(WIDE_POOL),
-        );
-        let more = pool.split_off(cfg.pool_size.min(pool.len()));
+        let (pool, read) = candidates(&bank, &store, &ranking, cfg, cfg.pool_size);
+        let tail = ranking.ranked[read..]
+            .iter()
+            .filter(|s| s.score >= cfg.min_score)
+            .take(cfg.pool_size.saturating_mul(WIDE_POOL - 1))
+            .cloned()
+            .collect();
         let active: Vec<ClauseId> = store
             .ids()
             .filter(|&c| store.get(c).state == State::Active && !store.clause(c).is_empty())
@@ -267,7 +272,8 @@ impl Graph {
             domain: domain.to_string(),
             name: name.to_string(),
             pool,
-            more,
+            tail,
+            more: Default::default(),
             active,
             active_surface,
             active_texts,
@@ -486,10 +492,28 @@ impl Graph {
         })
     }
 
+    /// The ranking's next candidates after the pool, by the pool's rules
+    /// (distinct up to variants from the pool and each other), read from
+    /// at most `WIDE_POOL - 1` times `pool_size` further entries the first
+    /// time it is asked: reconstruction and derivation cells whose pool
+    /// holds too few theorems a graph of their size can be cut from draw
+    /// on them ([`Graph::theorem`] numbers them after the pool's).
+    pub fn more(&self) -> &[Scored] {
+        self.more.get_or_init(|| {
+            let key = |t: &Scored| canonical_clause(&self.bank, &self.store.clause(t.id).lits);
+            let mut seen: HashSet<String> = self.pool.iter().map(key).collect();
+            self.tail
+                .iter()
+                .filter(|t| seen.insert(key(t)))
+                .cloned()
+                .collect()
+        })
+    }
+
     /// [`Graph::cuttable`] over [`Graph::more`] (same order).
     pub fn cuttable_more(&self, d: u32, nodes: usize) -> std::sync::Arc<Vec<bool>> {
         pool_flags(&self.cuttable_more, (d, nodes), || {
-            super::recon::cuttable(&self.store, self.more.iter().map(|t| t.id), d, nodes)
+            super::recon::cuttable(&self.store, self.more().iter().map(|t| t.id), d, nodes)
         })
     }
 
@@ -497,7 +521,7 @@ impl Graph {
     pub fn theorem(&self, i: usize) -> &Scored {
         self.pool
             .get(i)
-            .unwrap_or_else(|| &self.more[i - self.pool.len()])
+            .unwrap_or_else(|| &self.more()[i - self.pool.len()])
     }
 
     /// The depth-d premises P_d(T): ancestors at exactly distance d, plus
