@@ -434,6 +434,25 @@ impl Config {
                 format!("{} is not in 0-1", s.iterate.min_score),
             )?;
         }
+        // Depth on demand: graph sizes within what levels 1-255 ask,
+        // budgets within the work limits, `near` a share.
+        let d = &s.deepen;
+        within("saturation.deepen.depth", d.depth.into(), 0, 255)?;
+        within("saturation.deepen.nodes", d.nodes.into(), 0, 1_000_000)?;
+        within(
+            "saturation.deepen.theorems",
+            d.theorems.into(),
+            0,
+            1_000_000,
+        )?;
+        within("saturation.deepen.pool", d.pool.into(), 0, 1_000_000)?;
+        work("saturation.deepen.max_processed", d.max_processed)?;
+        work("saturation.deepen.max_kept", d.max_kept)?;
+        within("saturation.deepen.near", d.near.into(), 0, 100)?;
+        for &[depth, nodes] in &d.targets {
+            within("saturation.deepen.targets", depth.into(), 1, 255)?;
+            within("saturation.deepen.targets", nodes.into(), 1, 1_000_000)?;
+        }
         // `[prover]` and every family section's own generation limits.
         let limits = std::iter::once(("prover".to_string(), &self.prover)).chain(
             self.tasks
@@ -669,6 +688,18 @@ max_modl_size = 7
                 "tasks.tptp.selection.depth",
             ),
             ("[prover]\nschedule_growth = 0\n", "prover.schedule_growth"),
+            (
+                "[saturation.deepen]\nnear = 101\n",
+                "saturation.deepen.near",
+            ),
+            (
+                "[saturation.deepen]\nmax_processed = 9223372036854775807\n",
+                "saturation.deepen.max_processed",
+            ),
+            (
+                "[saturation.deepen]\ntargets = [[0, 16]]\n",
+                "saturation.deepen.targets",
+            ),
             (
                 "[tasks.tptp.prover]\nunfold_limit = 5000\n",
                 "tasks.tptp.prover.unfold_limit",
