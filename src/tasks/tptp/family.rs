@@ -904,21 +904,15 @@ fn wider_order(
     d: u32,
     nodes: usize,
 ) -> Vec<(usize, usize)> {
-    let mut more: Vec<(usize, usize)> = graphs
-        .iter()
-        .enumerate()
-        .flat_map(|(gi, g)| {
-            let flags = g.cuttable_more(d, nodes);
-            let base = g.pool.len();
-            (0..g.more().len())
-                .filter(move |&j| flags[j])
-                .map(move |j| (gi, base + j))
-        })
-        .collect();
-    let mut rng =
-        crate::tasks::instance_rng(seed, &[group, family.name(), level, "more"], u64::MAX);
-    rand::seq::SliceRandom::shuffle(more.as_mut_slice(), &mut rng);
-    more
+    let coords = [group, family.name(), level, "more"];
+    super::graph::seeded_order(graphs, seed, &coords, |g| {
+        let flags = g.cuttable_more(d, nodes);
+        let base = g.pool.len();
+        (0..g.more().len())
+            .filter(|&j| flags[j])
+            .map(|j| base + j)
+            .collect()
+    })
 }
 
 #[cfg(test)]

@@ -1003,18 +1003,27 @@ pub fn theorem_order(
     cell: &[&str],
     reach: u32,
 ) -> Vec<(usize, usize)> {
+    let mut coords = vec![domain];
+    coords.extend_from_slice(cell);
+    seeded_order(graphs, seed, &coords, |g| {
+        (0..g.pool.len()).filter(|&i| g.reach[i] >= reach).collect()
+    })
+}
+
+/// Every graph's `usable` theorems (their [`Graph::theorem`] indices), as
+/// (graph, index) pairs in the order `seed` and `coords` shuffle them to.
+pub(in crate::tasks::tptp) fn seeded_order(
+    graphs: &[Graph],
+    seed: u64,
+    coords: &[&str],
+    usable: impl Fn(&Graph) -> Vec<usize>,
+) -> Vec<(usize, usize)> {
     let mut order: Vec<(usize, usize)> = graphs
         .iter()
         .enumerate()
-        .flat_map(|(gi, g)| {
-            (0..g.pool.len())
-                .filter(move |&i| g.reach[i] >= reach)
-                .map(move |i| (gi, i))
-        })
+        .flat_map(|(gi, g)| usable(g).into_iter().map(move |i| (gi, i)))
         .collect();
-    let mut coords = vec![domain];
-    coords.extend_from_slice(cell);
-    let mut rng = crate::tasks::instance_rng(seed, &coords, u64::MAX);
+    let mut rng = crate::tasks::instance_rng(seed, coords, u64::MAX);
     rand::seq::SliceRandom::shuffle(order.as_mut_slice(), &mut rng);
     order
 }
