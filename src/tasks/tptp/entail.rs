@@ -39,7 +39,7 @@
 //! - the premises are listed in a random order.
 
 use super::{
-    Background, Built, ConclusionForm, Graph, Reject, Scored, TasksConfig, bulleted,
+    Background, Built, ClauseWeights, ConclusionForm, Graph, Reject, Scored, TasksConfig, bulleted,
     conclusion_formula, context_block, prover_stats,
 };
 use crate::logic::SymbolId;
@@ -48,7 +48,8 @@ use crate::saturation::ClauseId;
 use crate::tasks::Score;
 use rand::Rng;
 use rand::seq::SliceRandom;
-use std::collections::{BTreeMap, HashMap, HashSet};
+use rustc_hash::FxHashSet;
+use std::collections::BTreeMap;
 
 /// One generation attempt for a slot whose target label is `want_true`.
 pub fn generate(
@@ -243,7 +244,7 @@ fn perturb(
     d: u32,
     premises: &mut [ClauseId],
     k: u32,
-    weights: &HashMap<ClauseId, f64>,
+    weights: &ClauseWeights,
     rng: &mut impl Rng,
 ) -> Vec<(ClauseId, ClauseId)> {
     let candidates = Candidates::of(g, t, premises);
@@ -256,7 +257,7 @@ fn perturb(
 /// premises many times, computes them once per theorem.
 #[derive(Clone)]
 struct Candidates {
-    background: HashSet<ClauseId>,
+    background: FxHashSet<ClauseId>,
     spare_background: Vec<ClauseId>,
     spare_plain: Vec<ClauseId>,
 }
@@ -279,7 +280,7 @@ fn perturb_from(
     d: u32,
     premises: &mut [ClauseId],
     k: u32,
-    weights: &HashMap<ClauseId, f64>,
+    weights: &ClauseWeights,
     candidates: Candidates,
     rng: &mut impl Rng,
 ) -> Vec<(ClauseId, ClauseId)> {
@@ -303,7 +304,7 @@ fn perturb_from(
     let longest_slot = slots.first().copied();
     let longest_chars = longest_slot.map_or(0, |j| g.chars(premises[j]));
     let tsyms = g.symbols_of(t);
-    let tlits: HashSet<u64> = g.surface(t).lit_keys.iter().copied().collect();
+    let tlits: FxHashSet<u64> = g.surface(t).lit_keys.iter().copied().collect();
     // Symbols of the original premises and the theorem: a replacement may
     // use no other.
     // Each premise's symbols and literal keys, read once.
@@ -315,7 +316,7 @@ fn perturb_from(
         .iter()
         .map(|&p| g.surface(p).lit_keys.clone())
         .collect();
-    let known: HashSet<SymbolId> = sym_sets
+    let known: FxHashSet<SymbolId> = sym_sets
         .iter()
         .flatten()
         .copied()
@@ -343,25 +344,25 @@ fn perturb_from(
         let is_longest = Some(i) == longest_slot;
         let old_literals = g.lits(old).len();
         let admit = |c: ClauseId| {
+            // One surface read answers every test below (a clause's
+            // literal keys are one per literal).
+            let surface = g.surface(c);
             // As many literals as the premise replaced: the mean literal
             // count of the premises told False rows on the FOF SET sample
             // (level 2: "premise_literals_mean <= 2.375 -> False", +22).
-            if g.lits(c).len() != old_literals {
+            if surface.lit_keys.len() != old_literals {
                 return None;
             }
-            let chars = g.chars(c);
+            let chars = surface.chars;
             if (is_longest && chars != old_chars) || chars > longest_chars {
                 return None;
             }
-            let syms = g.symbols_of(c);
+            let syms = &surface.syms;
             if !needed.iter().all(|s| syms.contains(s)) {
                 return None;
             }
-            if !needed_lits.is_empty() {
-                let lits = g.surface(c);
-                if !needed_lits.iter().all(|l| lits.lit_keys.contains(l)) {
-                    return None;
-                }
+            if !needed_lits.iter().all(|l| surface.lit_keys.contains(l)) {
+                return None;
             }
             // Nothing foreign to the original premises and theorem: a new
             // symbol would lower the conclusion's overlap with the premises.
@@ -469,7 +470,7 @@ fn carried_only_by<T: Copy + Eq + std::hash::Hash>(
     i: usize,
     wanted: impl Fn(&T) -> bool,
 ) -> Vec<T> {
-    let others: HashSet<T> = sets
+    let others: FxHashSet<T> = sets
         .iter()
         .enumerate()
         .filter(|&(j, _)| j != i)
@@ -568,7 +569,7 @@ const COVER_TRIES: usize = 8;
 fn keep_candidates(
     g: &Graph,
     t: ClauseId,
-    (d, weights): (u32, &HashMap<ClauseId, f64>),
+    (d, weights): (u32, &ClauseWeights),
     like: ClauseId,
     cands: &mut Vec<ClauseId>,
     rng: &mut impl Rng,
@@ -645,8 +646,8 @@ const MAX_SWAP_WEIGHT: f64 = 16.0;
 /// naive Bayes over the premises' words led by 13.5 points (FLD level 2:
 /// 10.3); with the weights, 3.4-14.0 over seeds 0-3 (mean 8.1). About
 /// 3.5 s per axiom file and level on SET.
-pub(super) fn calibrate(g: &Graph, d: u32, k: u32) -> HashMap<ClauseId, f64> {
-    let mut weights: HashMap<ClauseId, f64> = HashMap::new();
+pub(super) fn calibrate(g: &Graph, d: u32, k: u32) -> ClauseWeights {
+    let mut weights = ClauseWeights::default();
     let theorems: Vec<(usize, ClauseId, Vec<ClauseId>)> = g
         .pool
         .iter()
@@ -985,7 +986,7 @@ mod tests {
         let flows = |calibrated: bool| {
             let mut flow: BTreeMap<(u32, ClauseId), (i64, i64)> = BTreeMap::new();
             let mut replacements = 0i64;
-            let none = HashMap::new();
+            let none = ClauseWeights::default();
             for d in 1..=3u32 {
                 let weights = g.swap_weights(d, 3);
                 let weights = if calibrated { &*weights } else { &none };

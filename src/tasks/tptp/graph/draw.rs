@@ -10,7 +10,6 @@ use crate::saturation::{ClauseId, Rule};
 use crate::tptp::clause_to_tptp;
 use rand::Rng;
 use std::borrow::Cow;
-use std::collections::HashSet;
 
 /// The farthest an entailment replacement may be from the premise it
 /// replaces (`Profile::distance`): about a fifth longer or shorter with
@@ -30,12 +29,12 @@ pub(in crate::tasks::tptp) struct PremiseStats {
     pub(in crate::tasks::tptp) theorems: u32,
     /// Per clause shown among their depth-d premises: in how many of their
     /// premise sets, and among how many of their ancestors.
-    pub(in crate::tasks::tptp) clauses: std::collections::HashMap<ClauseId, (u32, u32)>,
+    pub(in crate::tasks::tptp) clauses: rustc_hash::FxHashMap<ClauseId, (u32, u32)>,
     /// Per pair (a, b): for how many of the theorems a is a background
     /// axiom among the depth-d premises and b one that is not, or a is a
     /// premise that is not an axiom and b a clause some theorem lists that
     /// is not an ancestor ([`Graph::swap_chance`]).
-    pub(in crate::tasks::tptp) swaps: std::collections::HashMap<(ClauseId, ClauseId), u32>,
+    pub(in crate::tasks::tptp) swaps: rustc_hash::FxHashMap<(ClauseId, ClauseId), u32>,
 }
 
 /// The profile distance over which [`Graph::take_weighted`] makes a
@@ -167,11 +166,7 @@ impl Graph {
     /// calibrated once per (d, k) by [`entail::calibrate`] so that, over
     /// the level's theorems, every clause enters False rows about as often
     /// as it leaves True rows.
-    pub fn swap_weights(
-        &self,
-        d: u32,
-        k: u32,
-    ) -> std::sync::Arc<std::collections::HashMap<ClauseId, f64>> {
+    pub fn swap_weights(&self, d: u32, k: u32) -> std::sync::Arc<ClauseWeights> {
         // The map's lock is held only to find the key's cell: levels
         // calibrate in parallel, and a worker wanting a level being
         // calibrated waits for it.
@@ -205,7 +200,8 @@ impl Graph {
     pub fn plain_distractors(&self, t: ClauseId, exclude: &[ClauseId]) -> Vec<ClauseId> {
         let tsyms = symbols(self.bank(), self.lits(t));
         let ancestors = self.ancestor_set(t);
-        let mut banned = self.variant_keys(t, exclude);
+        let own = self.variant_keys(t, exclude);
+        let mut banned: rustc_hash::FxHashSet<&str> = own.iter().map(String::as_str).collect();
         let background: rustc_hash::FxHashSet<String> = self
             .context_axioms(t)
             .into_iter()
@@ -221,9 +217,7 @@ impl Graph {
                     && s.syms.iter().any(|x| tsyms.contains(x))
             })
             .filter(|(_, (text, _))| !background.contains(text.as_ref()))
-            .filter(|(_, (_, key))| {
-                !banned.contains(key.as_ref()) && banned.insert(key.to_string())
-            })
+            .filter(|(_, (_, key))| banned.insert(key.as_ref()))
             .map(|((&c, _), _)| c)
             .collect()
     }
@@ -259,8 +253,11 @@ impl Graph {
     /// The matching surface of a clause: cached for active clauses,
     /// computed for the others (premises, axioms).
     pub(in crate::tasks::tptp) fn surface(&self, c: ClauseId) -> Cow<'_, Surface> {
-        match self.active_index.get(&c) {
-            Some(&i) => Cow::Borrowed(&self.active_surface[i]),
+        if let Some(&i) = self.active_index.get(&c) {
+            return Cow::Borrowed(&self.active_surface[i]);
+        }
+        match self.input_surface.get(&c) {
+            Some(s) => Cow::Borrowed(s),
             None => Cow::Owned(Surface::of(self.bank(), self.lits(c))),
         }
     }
@@ -275,7 +272,7 @@ impl Graph {
         t: ClauseId,
     ) -> impl Fn(ClauseId) -> Profile + '_ {
         let ts = self.surface(t).into_owned();
-        let tlits: HashSet<u64> = ts.lit_keys.iter().copied().collect();
+        let tlits: rustc_hash::FxHashSet<u64> = ts.lit_keys.iter().copied().collect();
         move |c| self.profile(c, &ts.syms, &tlits)
     }
 
@@ -283,7 +280,7 @@ impl Graph {
         &self,
         c: ClauseId,
         tsyms: &[SymbolId],
-        tlits: &HashSet<u64>,
+        tlits: &rustc_hash::FxHashSet<u64>,
     ) -> Profile {
         let s = self.surface(c);
         let both = s.syms.iter().filter(|x| tsyms.contains(x)).count();

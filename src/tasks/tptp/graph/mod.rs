@@ -49,8 +49,15 @@ pub struct Graph {
     /// every active clause, and printing them per draw was most of an
     /// entailment cell's time (`entail::calibrate` draws thousands).
     pub(in crate::tasks::tptp) active_texts: Vec<(Box<str>, Box<str>)>,
-    /// Position of each active clause in `active`.
-    pub(in crate::tasks::tptp) active_index: std::collections::HashMap<ClauseId, usize>,
+    /// Position of each active clause in `active` (an Fx map: every
+    /// surface, text and canonical-form read looks it up, thousands of
+    /// times per entailment draw).
+    pub(in crate::tasks::tptp) active_index: rustc_hash::FxHashMap<ClauseId, usize>,
+    /// What matching reads of each input clause that is not active (the
+    /// axioms a saturation simplified or subsumed): background
+    /// replacements are drawn from them, and computing their surface on
+    /// every read printed the clause again each time.
+    pub(in crate::tasks::tptp) input_surface: rustc_hash::FxHashMap<ClauseId, Surface>,
     /// The greatest premise distance of each pool theorem (same order):
     /// P_d(T) exists exactly for d up to it.
     pub(in crate::tasks::tptp) reach: Vec<u32>,
@@ -132,10 +139,14 @@ pub(in crate::tasks::tptp) type PremiseKeys =
     std::collections::BTreeMap<u32, std::sync::Arc<Vec<u64>>>;
 
 /// [`Graph::swap_weights`] per (depth, replacement count).
-pub(in crate::tasks::tptp) type SwapWeights = std::collections::HashMap<
+pub(in crate::tasks::tptp) type SwapWeights = std::collections::BTreeMap<
     (u32, u32),
-    std::sync::Arc<std::sync::OnceLock<std::sync::Arc<std::collections::HashMap<ClauseId, f64>>>>,
+    std::sync::Arc<std::sync::OnceLock<std::sync::Arc<ClauseWeights>>>,
 >;
+
+/// Per-clause entailment replacement weights ([`Graph::swap_weights`]),
+/// read for every candidate of every draw; never iterated into output.
+pub(in crate::tasks::tptp) type ClauseWeights = rustc_hash::FxHashMap<ClauseId, f64>;
 
 /// Per depth d (index d - 1), how many of `reach` (each theorem's
 /// greatest premise distance) are at least d.
@@ -256,6 +267,15 @@ impl Graph {
             .iter()
             .map(|&c| Surface::of(&bank, &store.clause(c).lits))
             .collect();
+        let input_surface = store
+            .ids()
+            .filter(|&c| {
+                store.get(c).rule == Rule::Input
+                    && store.get(c).state != State::Active
+                    && !store.clause(c).is_empty()
+            })
+            .map(|c| (c, Surface::of(&bank, &store.clause(c).lits)))
+            .collect();
         let active_texts = active
             .iter()
             .map(|&c| {
@@ -278,6 +298,7 @@ impl Graph {
             active_surface,
             active_texts,
             active_index,
+            input_surface,
             reach: Vec::new(),
             premise_stats: Vec::new(),
             consistent,
