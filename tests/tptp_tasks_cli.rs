@@ -573,6 +573,46 @@ fn entailment_pairs_stay_whole_and_no_premise_tells_the_label() {
     }
 }
 
+/// Entailment draws refused before any prover call (`no_distractors`) do
+/// not use up a slot's `max_attempts`: on TOP level 4 nearly every draw is
+/// refused so, and slots that gave up after twelve such draws left
+/// theorems undrawn. With `max_draws` at `max_attempts` (the old rule) the
+/// cell writes fewer rows; by default a slot makes more than twelve draws
+/// in all, but never more than twelve reach the prover.
+#[test]
+fn refused_entailment_draws_do_not_use_up_attempts() {
+    let cell = |dir: &Path, extra: &str| {
+        let ds = family_run(dir, "entailment", ("TOP", "4", "20"), extra);
+        let s: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(ds.join("summary.json")).unwrap())
+                .unwrap();
+        s["cells"]["conjecture_entailment TOP L4"].clone()
+    };
+    let (a, b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let free = cell(a.path(), "");
+    let capped = cell(b.path(), "max_draws = 12\n");
+    let n = |c: &serde_json::Value, k: &str| c[k].as_u64().unwrap_or(0);
+    let rejects = |c: &serde_json::Value, k: &str| c["rejects"][k].as_u64().unwrap_or(0);
+    assert!(
+        n(&free, "written") > n(&capped, "written"),
+        "{free}\n{capped}"
+    );
+    let slots = n(&free, "candidates");
+    let all: u64 = free["rejects"]
+        .as_object()
+        .unwrap()
+        .values()
+        .map(|v| v.as_u64().unwrap())
+        .sum();
+    // Paired slots draw alike, so each rejected draw counts twice.
+    assert!(all > 12 * slots, "{free}");
+    assert!(
+        all - rejects(&free, "no_distractors") <= 12 * slots,
+        "{free}"
+    );
+    assert!(all <= 96 * slots, "{free}");
+}
+
 /// Depth on demand through the real binary: on the embedded TOP files at
 /// the default 5000 given clauses no theorem can give a reconstruction
 /// graph of depth 4 with 16 clauses. TOP-open-sets is saturated further

@@ -1,8 +1,10 @@
 //! The TPTP task families (conjecture entailment, minimal premise
 //! selection, proof reconstruction) on the shared abstraction
 //! ([`crate::tasks::family`]): cells are (family, domain, level) with
-//! slots; a slot tries up to `max_attempts` theorems (attempt `a` of slot
-//! `i` of a cell of `count` slots takes draw `a * count + i` of the cell's
+//! slots; a slot tries up to `max_attempts` theorems (entailment's draws
+//! refused before any prover call do not count, up to `max_draws` draws in
+//! all; draw `a` of slot
+//! `i` of a cell of `count` slots takes `a * count + i` of the cell's
 //! seeded permutation of all the domain's usable theorems, over every axiom
 //! file: [`theorem_order`]; entailment at an even true share pairs slots
 //! 2j and 2j+1 on one draw sequence, so each theorem gives a True and a
@@ -86,6 +88,7 @@ impl FamilyConfig for TasksConfig {
         };
         within("pool_size", self.pool_size as u64, 1, MAX_COUNT)?;
         within("max_attempts", self.max_attempts.into(), 1, 1_000_000)?;
+        within("max_draws", self.max_draws.into(), 1, 8_000_000)?;
         if !self.min_score.is_finite() {
             return Err(BadValue::new(
                 "tasks.tptp.min_score",
@@ -748,9 +751,23 @@ impl Generator for TptpGenerator {
         }
         // Selection's notes for later slots ([`Attempt::notes`]).
         let mut notes: Vec<(String, String)> = Vec::new();
-        for attempt in 0..cfg.max_attempts as u64 {
-            // Attempt a of slot (or pair) i takes draw a * count + i: the
-            // first attempts of all slots draw distinct theorems (while the
+        // Entailment's draws refused before any prover call ([`free_reject`])
+        // do not use up the slot's `max_attempts`; `max_draws` bounds them
+        // all. Both slots of a pair meet the same refusals (they come before
+        // the label decides anything), so they keep drawing alike.
+        let max_draws = if family == Family::Entailment {
+            u64::from(cfg.max_draws.max(cfg.max_attempts))
+        } else {
+            u64::from(cfg.max_attempts)
+        };
+        let mut attempts = 0u64;
+        for attempt in 0..max_draws {
+            if attempts >= u64::from(cfg.max_attempts) {
+                break;
+            }
+            attempts += 1;
+            // Draw a of slot (or pair) i takes draw a * count + i: the
+            // first draws of all slots take distinct theorems (while the
             // cell has that many), and so do the second ones, and so on.
             let draw = attempt * units + unit;
             let (gi, ti) = order[(draw % order.len() as u64) as usize];
@@ -774,7 +791,7 @@ impl Generator for TptpGenerator {
             // The prover's cache key holds its limits.
             let full = prover.limits.clone();
             if matches!(family, Family::Entailment | Family::Selection)
-                && attempt < u64::from(cfg.max_attempts / 2)
+                && attempts <= u64::from(cfg.max_attempts / 2)
             {
                 prover.limits.max_model_size = full.max_model_size.min(full.quick_model_size);
             }
@@ -844,6 +861,9 @@ impl Generator for TptpGenerator {
                 }
                 Err(e) => {
                     out.rejects.push(e.name());
+                    if free_reject(family, e) {
+                        attempts -= 1;
+                    }
                     // The row the walk would skip ends the slot, as its
                     // build would have: another draw would be an attempt
                     // the slot did not make before, and on a cell short of
@@ -879,6 +899,19 @@ impl Generator for TptpGenerator {
             .unwrap_or_else(PoisonError::into_inner)
             .remove(group);
     }
+}
+
+/// Whether a refused draw cost no prover call, so that it does not use up
+/// one of the slot's `max_attempts` (`max_draws` bounds such draws): an
+/// entailment draw whose premises no replacement fits (`no_distractors`) or
+/// that has no usable premise set, all refused in [`entail::generate`]
+/// before either version is certified.
+fn free_reject(family: Family, e: Reject) -> bool {
+    family == Family::Entailment
+        && matches!(
+            e,
+            Reject::NoDistractors | Reject::TooShallow | Reject::TooManyPremises
+        )
 }
 
 /// A reconstruction or derivation cell whose pool holds fewer theorems a
@@ -1117,6 +1150,13 @@ mod tests {
                     ..TasksConfig::default()
                 },
                 "tasks.tptp.reconstruction_slots",
+            ),
+            (
+                TasksConfig {
+                    max_draws: 11,
+                    ..TasksConfig::default()
+                },
+                "tasks.tptp.max_draws",
             ),
         ] {
             assert_eq!(bad.validate().unwrap_err().key, key);
