@@ -286,23 +286,109 @@ fn perturb_from(
 ) -> Vec<(ClauseId, ClauseId)> {
     let n = premises.len();
     let r = (k as usize).min(n.saturating_sub(1)).max(1);
+    let Options { options, carried } =
+        premise_options(g, t, d, premises, weights, candidates, Some(&mut *rng));
+    let ways = ways_of(&options, r);
+    let Some((size, change)) = balanced_change(&ways[options.len()], r, Some(&mut *rng)) else {
+        return Vec::new();
+    };
+    // A choice of that size and change drawn uniformly (backwards, in
+    // proportion to the ways each step leaves), redrawn a few times when it
+    // leaves a theorem symbol uncarried.
+    for _ in 0..COVER_TRIES {
+        let mut at = (size, change);
+        let mut picks: Vec<(usize, ClauseId)> = Vec::new();
+        for s in (0..options.len()).rev() {
+            let (i, drawn) = &options[s];
+            let layer = &ways[s];
+            let mut choices: Vec<(Option<(ClauseId, Delta)>, u64)> =
+                vec![(None, layer.get(&at).copied().unwrap_or(0))];
+            if at.0 > 0 {
+                for &(c, delta) in drawn {
+                    let before = (at.0 - 1, (at.1.0 - delta.0, at.1.1 - delta.1));
+                    let w = layer.get(&before).copied().unwrap_or(0);
+                    choices.push((Some((c, delta)), w));
+                }
+            }
+            let total: u64 = choices.iter().map(|x| x.1).sum();
+            let mut x = rng.random_range(0..total.max(1));
+            let mut chosen = None;
+            for (choice, w) in choices {
+                if x < w {
+                    chosen = choice;
+                    break;
+                }
+                x -= w;
+            }
+            if let Some((c, delta)) = chosen {
+                picks.push((*i, c));
+                at = (at.0 - 1, (at.1.0 - delta.0, at.1.1 - delta.1));
+            }
+        }
+        let mut after = premises.to_vec();
+        for &(i, c) in &picks {
+            after[i] = c;
+        }
+        let covers = carried
+            .iter()
+            .all(|s| after.iter().any(|&p| g.symbols_of(p).contains(s)));
+        if covers {
+            picks.sort_unstable();
+            let ops = picks.iter().map(|&(i, c)| (premises[i], c)).collect();
+            premises.copy_from_slice(&after);
+            return ops;
+        }
+    }
+    Vec::new()
+}
+
+/// The replacement candidates of each premise that [`perturb`] may apply
+/// ([`keep_candidates`]) and the theorem's symbols the premises carry.
+struct Options {
+    /// (premise position, its kept candidates with their length change).
+    options: Vec<(usize, Vec<(ClauseId, Delta)>)>,
+    /// The theorem's symbols some premise carries.
+    carried: Vec<SymbolId>,
+}
+
+/// [`Options`] for `premises` of `t` at depth `d`: drawn as a False row
+/// draws them with `rng`; without one, every candidate a draw could keep
+/// (see [`can_perturb`]).
+fn premise_options<R: Rng>(
+    g: &Graph,
+    t: ClauseId,
+    d: u32,
+    premises: &[ClauseId],
+    weights: &ClauseWeights,
+    candidates: Candidates,
+    mut rng: Option<&mut R>,
+) -> Options {
     let Candidates {
         background,
         mut spare_background,
         mut spare_plain,
     } = candidates;
+    let n = premises.len();
     let mut slots: Vec<usize> = (0..n).collect();
-    slots.shuffle(rng);
     // The longest premise draws first, and only a clause of its own length:
     // any change of the longest length blurs where the True rows' longest
     // lengths cluster, and a threshold at a cluster's edge tells the labels
     // apart (SET level 8 at 200 rows: 13 pairs crossed "84.5 characters"
     // upwards and none downwards, +12.7 points). No replacement is longer.
-    if let Some(pos) = (0..n).max_by_key(|&j| (g.chars(premises[slots[j]]), usize::MAX - j)) {
-        slots[..=pos].rotate_right(1);
-    }
-    let longest_slot = slots.first().copied();
-    let longest_chars = longest_slot.map_or(0, |j| g.chars(premises[j]));
+    // Without a random stream no premise is singled out as the longest
+    // (ties would pick one at random), so the test only loosens.
+    let longest_slot = match rng.as_deref_mut() {
+        Some(rng) => {
+            slots.shuffle(rng);
+            if let Some(pos) = (0..n).max_by_key(|&j| (g.chars(premises[slots[j]]), usize::MAX - j))
+            {
+                slots[..=pos].rotate_right(1);
+            }
+            slots.first().copied()
+        }
+        None => None,
+    };
+    let longest_chars = premises.iter().map(|&p| g.chars(p)).max().unwrap_or(0);
     let tsyms = g.symbols_of(t);
     let tlits: FxHashSet<u64> = g.surface(t).lit_keys.iter().copied().collect();
     // Symbols of the original premises and the theorem: a replacement may
@@ -370,7 +456,7 @@ fn perturb_from(
         };
         let old_vars = g.vars(old) as i64;
         let drawn: Vec<(ClauseId, Delta)> =
-            keep_candidates(g, t, (d, weights), old, cands, rng, admit)
+            keep_candidates(g, t, (d, weights), old, cands, rng.as_deref_mut(), admit)
                 .into_iter()
                 .map(|c| {
                     let delta = (
@@ -391,11 +477,18 @@ fn perturb_from(
         .copied()
         .filter(|s| sym_sets.iter().any(|set| set.contains(s)))
         .collect();
-    // ways[s][(size, change)]: how many choices of at most one candidate
-    // for each of the first s premises with options replace `size` of them
-    // and change the total length and variable count by `change`.
+    Options { options, carried }
+}
+
+/// `ways[s][(size, change)]`: how many choices of at most one candidate
+/// for each of the first `s` premises with options replace `size` (at most
+/// `r`) of them and change the total length and variable count by `change`.
+fn ways_of(
+    options: &[(usize, Vec<(ClauseId, Delta)>)],
+    r: usize,
+) -> Vec<BTreeMap<(usize, Delta), u64>> {
     let mut ways: Vec<BTreeMap<(usize, Delta), u64>> = vec![BTreeMap::from([((0, (0, 0)), 1)])];
-    for (_, drawn) in &options {
+    for (_, drawn) in options {
         let last = ways.last().expect("a layer");
         let mut next = last.clone();
         for (&(size, change), &w) in last {
@@ -410,57 +503,33 @@ fn perturb_from(
         }
         ways.push(next);
     }
-    let Some((size, change)) = balanced_change(&ways[options.len()], r, rng) else {
-        return Vec::new();
+    ways
+}
+
+/// Whether a False row could perturb the depth-`d` premises of `t` with up
+/// to `k` replacements at all: a necessary condition of [`perturb`]
+/// succeeding, without a random stream. Every candidate a draw could keep
+/// counts (none is taken from the lists, no premise is held to its exact
+/// length as the longest), and some set of them must keep the premises'
+/// totals as [`balanced_change`] asks. Entailment cells draw only such
+/// theorems ([`Graph::perturbable`]): on the deep cells of the small
+/// theories the others were most draws, each refused `no_distractors`.
+pub(super) fn can_perturb(g: &Graph, t: ClauseId, d: u32, k: u32, weights: &ClauseWeights) -> bool {
+    let Some(premises) = g.depth_premises(t, d) else {
+        return false;
     };
-    // A choice of that size and change drawn uniformly (backwards, in
-    // proportion to the ways each step leaves), redrawn a few times when it
-    // leaves a theorem symbol uncarried.
-    for _ in 0..COVER_TRIES {
-        let mut at = (size, change);
-        let mut picks: Vec<(usize, ClauseId)> = Vec::new();
-        for s in (0..options.len()).rev() {
-            let (i, drawn) = &options[s];
-            let layer = &ways[s];
-            let mut choices: Vec<(Option<(ClauseId, Delta)>, u64)> =
-                vec![(None, layer.get(&at).copied().unwrap_or(0))];
-            if at.0 > 0 {
-                for &(c, delta) in drawn {
-                    let before = (at.0 - 1, (at.1.0 - delta.0, at.1.1 - delta.1));
-                    let w = layer.get(&before).copied().unwrap_or(0);
-                    choices.push((Some((c, delta)), w));
-                }
-            }
-            let total: u64 = choices.iter().map(|x| x.1).sum();
-            let mut x = rng.random_range(0..total.max(1));
-            let mut chosen = None;
-            for (choice, w) in choices {
-                if x < w {
-                    chosen = choice;
-                    break;
-                }
-                x -= w;
-            }
-            if let Some((c, delta)) = chosen {
-                picks.push((*i, c));
-                at = (at.0 - 1, (at.1.0 - delta.0, at.1.1 - delta.1));
-            }
-        }
-        let mut after = premises.to_vec();
-        for &(i, c) in &picks {
-            after[i] = c;
-        }
-        let covers = carried
-            .iter()
-            .all(|s| after.iter().any(|&p| g.symbols_of(p).contains(s)));
-        if covers {
-            picks.sort_unstable();
-            let ops = picks.iter().map(|&(i, c)| (premises[i], c)).collect();
-            premises.copy_from_slice(&after);
-            return ops;
-        }
+    if premises.is_empty() || premises.len() > g.max_premises {
+        return false;
     }
-    Vec::new()
+    let r = (k as usize).min(premises.len().saturating_sub(1)).max(1);
+    let candidates = Candidates::of(g, t, &premises);
+    let Options { options, .. } =
+        premise_options::<rand_chacha::ChaCha8Rng>(g, t, d, &premises, weights, candidates, None);
+    if options.is_empty() {
+        return false;
+    }
+    let ways = ways_of(&options, r);
+    balanced_change::<rand_chacha::ChaCha8Rng>(&ways[options.len()], r, None).is_some()
 }
 
 /// The items of `sets[i]` that `wanted` accepts and no other set holds, in
@@ -502,10 +571,10 @@ type Delta = (i64, i64);
 /// (a replacement with fewer variables is weaker, so it breaks the proof
 /// and certifies more often), and a reader of the premises' words beat the
 /// majority by 10.6 points, 5 of them from the variable names alone.
-fn balanced_change(
+fn balanced_change<R: Rng>(
     ways: &BTreeMap<(usize, Delta), u64>,
     r: usize,
-    rng: &mut impl Rng,
+    rng: Option<&mut R>,
 ) -> Option<(usize, Delta)> {
     if let Some(size) = (1..=r).rev().find(|&z| ways.contains_key(&(z, (0, 0)))) {
         return Some((size, (0, 0)));
@@ -520,6 +589,10 @@ fn balanced_change(
                 })
                 .collect();
             if !both.is_empty() {
+                // Without a random stream: whether one exists.
+                let Some(rng) = rng else {
+                    return Some((size, both[0]));
+                };
                 let (c, dv) = both[rng.random_range(0..both.len())];
                 return Some((
                     size,
@@ -558,7 +631,9 @@ const COVER_TRIES: usize = 8;
 /// kept on its own with probability [`Graph::swap_chance`] times
 /// `weights[candidate] / weights[like]` (at most 1; [`calibrate`]); at most
 /// [`DRAWS`] of the kept ones (drawn uniformly) are returned, in `cands`
-/// order. Empty when none is kept: the premise is then not replaced.
+/// order, and taken from `cands`. Empty when none is kept: the premise is
+/// then not replaced. Without `rng`: every candidate with a chance above 0,
+/// `cands` left whole ([`can_perturb`]).
 ///
 /// The chance of `like` turning into a candidate thus does not depend on
 /// what else `like` could become, and the pairwise rule makes every clause
@@ -566,26 +641,34 @@ const COVER_TRIES: usize = 8;
 /// candidate was drawn in proportion to its weight among the premise's
 /// (so a theorem with few candidates took whichever it had), and before
 /// that the closest one, whatever True rows show.
-fn keep_candidates(
+fn keep_candidates<R: Rng>(
     g: &Graph,
     t: ClauseId,
     (d, weights): (u32, &ClauseWeights),
     like: ClauseId,
     cands: &mut Vec<ClauseId>,
-    rng: &mut impl Rng,
+    rng: Option<&mut R>,
     admit: impl Fn(ClauseId) -> Option<f64>,
 ) -> Vec<ClauseId> {
     let w = |c: ClauseId| weights.get(&c).copied().unwrap_or(1.0);
     let profile = g.profiles_against(t);
     let target = profile(like);
     let mut kept: Vec<usize> = Vec::new();
-    for (i, &c) in cands.iter().enumerate() {
-        let Some(penalty) = admit(c) else { continue };
+    let chances = cands.iter().enumerate().filter_map(|(i, &c)| {
+        let penalty = admit(c)?;
         let dist = profile(c).distance(&target) + penalty;
         if dist > super::MAX_PROFILE_DISTANCE || g.premise_weight(d, c) <= 0.0 {
-            continue;
+            return None;
         }
-        if rng.random_bool((g.swap_chance(d, like, c) * w(c) / w(like)).min(1.0)) {
+        Some((i, (g.swap_chance(d, like, c) * w(c) / w(like)).min(1.0)))
+    });
+    let Some(rng) = rng else {
+        // Every candidate a draw could keep, none taken from `cands`.
+        let any: Vec<usize> = chances.filter(|&(_, p)| p > 0.0).map(|(i, _)| i).collect();
+        return any.iter().map(|&i| cands[i]).collect();
+    };
+    for (i, p) in chances {
+        if rng.random_bool(p) {
             kept.push(i);
         }
     }
@@ -979,6 +1062,43 @@ mod tests {
     /// leaves fewer candidates for the weights to choose among, and it
     /// lowered the uncalibrated statistic itself. What the calibration
     /// leaves, the generation loop bounds per cell (`max_premise_lead`).
+    /// [`can_perturb`] is a necessary condition of [`perturb`]: a theorem
+    /// it refuses is never perturbed, whatever the random stream, and it
+    /// refuses some (else the cells' filter would be idle).
+    #[test]
+    fn theorems_refused_as_unperturbable_never_perturb() {
+        let g = graph(SETS, 600);
+        let (mut able, mut refused, mut perturbed_sets) = (0usize, 0usize, 0usize);
+        for (n, t) in g.pool.iter().take(150).enumerate() {
+            for d in 1..=3u32 {
+                let Some(premises) = g.depth_premises(t.id, d) else {
+                    continue;
+                };
+                if premises.len() > g.max_premises {
+                    continue;
+                }
+                let weights = g.swap_weights(d, 3);
+                let flag = can_perturb(&g, t.id, d, 3, &weights);
+                if flag {
+                    able += 1;
+                } else {
+                    refused += 1;
+                }
+                for seed in 0..6u64 {
+                    let mut perturbed = premises.clone();
+                    let mut rng = crate::tasks::instance_rng(seed, &["able"], n as u64);
+                    let ops = perturb(&g, t.id, d, &mut perturbed, 3, &weights, &mut rng);
+                    if !ops.is_empty() {
+                        perturbed_sets += 1;
+                        assert!(flag, "{} at depth {d} perturbed", g.text(t.id));
+                    }
+                }
+            }
+        }
+        assert!(perturbed_sets >= 100, "{perturbed_sets} perturbations");
+        assert!(able > 0 && refused > 0, "{able} able, {refused} refused");
+    }
+
     #[test]
     fn clauses_enter_perturbed_premises_as_often_as_they_leave() {
         let g = graph(LATTICE, 600);
@@ -1049,7 +1169,7 @@ mod tests {
             (2, -2, 0),
             (3, 1, 0),
         ]);
-        assert_eq!(balanced_change(&w, 3, &mut rng), Some((1, (0, 0))));
+        assert_eq!(balanced_change(&w, 3, Some(&mut rng)), Some((1, (0, 0))));
         // Otherwise only a change whose opposite is reachable too, either
         // sign; a one-sided change is never taken; the variables kept
         // before the length.
@@ -1066,7 +1186,7 @@ mod tests {
         ]);
         let mut seen = std::collections::BTreeSet::new();
         for _ in 0..40 {
-            seen.insert(balanced_change(&w, 3, &mut rng).unwrap());
+            seen.insert(balanced_change(&w, 3, Some(&mut rng)).unwrap());
         }
         assert_eq!(seen, [(2, (-3, 0)), (2, (3, 0))].into_iter().collect());
         // A variable changed one way with the length changed the other way
@@ -1074,7 +1194,7 @@ mod tests {
         let w = ways(&[(0, 0, 0), (1, 0, 1), (1, 0, -1), (2, 1, 1), (2, -1, 1)]);
         let mut seen = std::collections::BTreeSet::new();
         for _ in 0..40 {
-            seen.insert(balanced_change(&w, 3, &mut rng).unwrap());
+            seen.insert(balanced_change(&w, 3, Some(&mut rng)).unwrap());
         }
         assert_eq!(seen, [(1, (0, -1)), (1, (0, 1))].into_iter().collect());
         let w = ways(&[
@@ -1085,7 +1205,7 @@ mod tests {
             (2, 0, 2),
             (2, 0, -2),
         ]);
-        assert_eq!(balanced_change(&w, 3, &mut rng), None);
+        assert_eq!(balanced_change(&w, 3, Some(&mut rng)), None);
     }
 
     #[test]

@@ -723,6 +723,30 @@ impl Generator for TptpGenerator {
             let fits: Vec<_> = graphs.iter().map(|g| g.fits_premises(reach)).collect();
             order.retain(|&(gi, ti)| fits[gi][ti]);
         }
+        if family == Family::Entailment {
+            // A cell whose pools hold fewer theorems a False row could
+            // perturb at all ([`Graph::perturbable_estimate`]) than four
+            // times its count also draws on past the pool, as
+            // reconstruction does: a theorem gives at most a pair of rows,
+            // and few pairs certify on those cells (FLD level 4: 7 pairs
+            // from the pool's 59 such theorems; TOP level 4: 17 from 80).
+            // Only the theorems past the pool that a False row could
+            // perturb are added; the pool's are drawn as before (a draw
+            // that cannot be perturbed is refused before any prover call
+            // and costs no attempt).
+            let (d, k) = cfg.params(family, cell.level);
+            let estimate: f64 = graphs.iter().map(|g| g.perturbable_estimate(d, k)).sum();
+            if estimate < 4.0 * cell.count as f64 {
+                order.extend(wider_order(
+                    graphs,
+                    self.seed,
+                    &cell.group,
+                    family,
+                    &level,
+                    |g| g.perturbable(d, k, true),
+                ));
+            }
+        }
         if family == Family::Selection {
             order = spread_by_premises(graphs, order, reach);
         }
@@ -741,8 +765,7 @@ impl Generator for TptpGenerator {
                     &cell.group,
                     family,
                     &level,
-                    d,
-                    nodes,
+                    |g| g.cuttable_more(d, nodes),
                 ));
             }
         }
@@ -924,9 +947,11 @@ fn wide_below(count: u64) -> usize {
     usize::try_from(count.div_ceil(2)).unwrap_or(usize::MAX)
 }
 
-/// The theorems after the pools ([`Graph::more`]) a graph of depth `d` and
-/// `nodes` clauses can be cut from, as (graph, [`Graph::theorem`] index),
-/// in a seeded order of their own: appended to a cell's draw order, so
+/// The theorems after the pools ([`Graph::more`]) that `usable` flags (per
+/// theorem of `more`: a graph of the level's size can be cut from it,
+/// [`Graph::cuttable_more`], or a False row could perturb its premises,
+/// [`Graph::perturbable`]), as (graph, [`Graph::theorem`] index), in a
+/// seeded order of their own: appended to a cell's draw order, so
 /// its first draws still take the pool's theorems, best-ranked sets first.
 fn wider_order(
     graphs: &[Graph],
@@ -934,12 +959,11 @@ fn wider_order(
     group: &str,
     family: Family,
     level: &str,
-    d: u32,
-    nodes: usize,
+    usable: impl Fn(&Graph) -> std::sync::Arc<Vec<bool>>,
 ) -> Vec<(usize, usize)> {
     let coords = [group, family.name(), level, "more"];
     super::graph::seeded_order(graphs, seed, &coords, |g| {
-        let flags = g.cuttable_more(d, nodes);
+        let flags = usable(g);
         let base = g.pool.len();
         (0..g.more().len())
             .filter(|&j| flags[j])
@@ -964,6 +988,55 @@ mod tests {
             ..TasksConfig::default()
         };
         Graph::new(s.bank, s.store, r, "TST", "t", &cfg, false)
+    }
+
+    /// A short entailment cell's wider draws are the theorems after the
+    /// pool that a False row could perturb, in a fixed order; the pool's
+    /// estimate is exact on a pool no larger than the sample, and a wide
+    /// pool's estimate stays within the theorems it could count.
+    #[test]
+    fn short_entailment_cells_draw_perturbable_theorems_past_the_pool() {
+        let narrow = graph_pooled(30);
+        let (d, k) = (2, 3);
+        let weights = narrow.swap_weights(d, k);
+        let order = |g: &Graph| {
+            wider_order(
+                std::slice::from_ref(g),
+                3,
+                "TST",
+                Family::Entailment,
+                "2",
+                |g| g.perturbable(d, k, true),
+            )
+        };
+        let drawn = order(&narrow);
+        assert!(!drawn.is_empty());
+        assert_eq!(drawn, order(&narrow));
+        let mut able_after = 0;
+        for (j, t) in narrow.more().iter().enumerate() {
+            let able = entail::can_perturb(&narrow, t.id, d, k, &weights);
+            able_after += usize::from(able);
+            let i = narrow.pool.len() + j;
+            assert_eq!(drawn.contains(&(0, i)), able, "{}", narrow.text(t.id));
+        }
+        assert_eq!(drawn.len(), able_after);
+        // At most PERTURB_SAMPLE fitting theorems: every one is tested.
+        let fits = narrow.fits_premises(d);
+        assert!(fits.iter().filter(|&&f| f).count() <= super::super::PERTURB_SAMPLE);
+        let exact = narrow
+            .pool
+            .iter()
+            .zip(fits.iter())
+            .filter(|&(t, &f)| f && entail::can_perturb(&narrow, t.id, d, k, &weights))
+            .count();
+        assert_eq!(narrow.perturbable_estimate(d, k), exact as f64);
+        let wide = graph_pooled(400);
+        let fitting = wide.fits_premises(d).iter().filter(|&&f| f).count();
+        let estimate = wide.perturbable_estimate(d, k);
+        assert!(
+            estimate > 0.0 && estimate <= fitting as f64,
+            "{estimate} of {fitting}"
+        );
     }
 
     /// A reconstruction cell whose pool holds fewer theorems a graph of its
@@ -994,8 +1067,7 @@ mod tests {
             "TST",
             Family::Reconstruction,
             "2",
-            d,
-            nodes,
+            |g| g.cuttable_more(d, nodes),
         );
         assert!(!order.is_empty());
         assert_eq!(
@@ -1006,8 +1078,7 @@ mod tests {
                 "TST",
                 Family::Reconstruction,
                 "2",
-                d,
-                nodes
+                |g| g.cuttable_more(d, nodes)
             )
         );
         for &(gi, ti) in &order {

@@ -89,6 +89,9 @@ pub struct Graph {
     pub(in crate::tasks::tptp) cuttable: std::sync::Mutex<PoolFlags<(u32, usize)>>,
     /// The same over [`Graph::more`]: [`Graph::cuttable_more`].
     pub(in crate::tasks::tptp) cuttable_more: std::sync::Mutex<PoolFlags<(u32, usize)>>,
+    /// Per entailment (depth, replacements), once computed, over the pool
+    /// and then [`Graph::more`]: [`Graph::perturbable`].
+    pub(in crate::tasks::tptp) perturbable: std::sync::Mutex<PoolFlags<(u32, u32, bool)>>,
     /// Per entailment depth and replacement count, once computed:
     /// [`Graph::swap_weights`].
     pub(in crate::tasks::tptp) swap_weights: std::sync::Mutex<SwapWeights>,
@@ -116,6 +119,12 @@ pub(in crate::tasks::tptp) type PoolFlags<K> =
     std::collections::BTreeMap<K, std::sync::Arc<Vec<bool>>>;
 
 /// The flags of `key` in `cache`, computed by `compute` the first time.
+/// Pool theorems per (depth, replacements) that [`Graph::perturbable`]
+/// tests to estimate how many an entailment cell could perturb: testing
+/// every one cost more than the cells it decided about (the paper layout's
+/// entailment cells, 3.5-12 times their CPU on ALG and TOP).
+pub const PERTURB_SAMPLE: usize = 40;
+
 fn pool_flags<K: Ord>(
     cache: &std::sync::Mutex<PoolFlags<K>>,
     key: K,
@@ -309,6 +318,7 @@ impl Graph {
             premise_fits: Default::default(),
             cuttable: Default::default(),
             cuttable_more: Default::default(),
+            perturbable: Default::default(),
             swap_weights: Default::default(),
             max_premises: cfg.max_premises,
         };
@@ -536,6 +546,51 @@ impl Graph {
         pool_flags(&self.cuttable_more, (d, nodes), || {
             super::recon::cuttable(&self.store, self.more().iter().map(|t| t.id), d, nodes)
         })
+    }
+
+    /// Whether an entailment False row could perturb the depth-`d`
+    /// premises of a theorem with up to `k` replacements
+    /// ([`super::entail::can_perturb`]): per theorem of [`Graph::more`]
+    /// (same order) with `more`, the theorems a short entailment cell draws
+    /// on past the pool; else per theorem of an evenly spaced sample of at
+    /// most [`PERTURB_SAMPLE`] of the pool's theorems with such premises,
+    /// from which [`Graph::perturbable_estimate`] estimates how many the
+    /// pool has. Computed once per (depth, replacements).
+    pub fn perturbable(&self, d: u32, k: u32, more: bool) -> std::sync::Arc<Vec<bool>> {
+        pool_flags(&self.perturbable, (d, k, more), || {
+            let weights = self.swap_weights(d, k);
+            let ids: Vec<ClauseId> = if more {
+                self.more().iter().map(|t| t.id).collect()
+            } else {
+                let fits = self.fits_premises(d);
+                let usable: Vec<ClauseId> = self
+                    .pool
+                    .iter()
+                    .zip(fits.iter())
+                    .filter(|&(_, &f)| f)
+                    .map(|(t, _)| t.id)
+                    .collect();
+                let step = usable.len().div_ceil(PERTURB_SAMPLE).max(1);
+                usable.into_iter().step_by(step).collect()
+            };
+            ids.into_iter()
+                .map(|t| super::entail::can_perturb(self, t, d, k, &weights))
+                .collect()
+        })
+    }
+
+    /// How many of the pool's theorems with at most `max_premises` premises
+    /// at depth `d` a False row could perturb, estimated from a sample
+    /// ([`Graph::perturbable`]): the share of the sample times their number.
+    /// Exact when the pool has at most [`PERTURB_SAMPLE`] such theorems.
+    pub fn perturbable_estimate(&self, d: u32, k: u32) -> f64 {
+        let sample = self.perturbable(d, k, false);
+        if sample.is_empty() {
+            return 0.0;
+        }
+        let fitting = self.fits_premises(d).iter().filter(|&&f| f).count();
+        let able = sample.iter().filter(|&&f| f).count();
+        able as f64 / sample.len() as f64 * fitting as f64
     }
 
     /// Theorem candidate `i`: the pool's, then [`Graph::more`]'s.
