@@ -39,7 +39,6 @@ use crate::interest::Ranking;
 use crate::tasks::tptp::family::TptpGenerator;
 use crate::tasks::tptp::{Family, GENERATOR_VERSION, Graph, TasksConfig};
 use rayon::prelude::*;
-use std::cell::RefCell;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -169,10 +168,6 @@ impl TptpSummary {
     }
 }
 
-/// A saturation's state as phase 1 tells them apart: given clauses,
-/// records, terms.
-type StateKey = (u64, usize, usize);
-
 /// Phase 1 of one axiom file from its loaded inputs: saturate, rank, look
 /// for a finite model of the axioms.
 pub(super) fn saturate_file(
@@ -187,14 +182,9 @@ pub(super) fn saturate_file(
     let targets: Vec<[u32; 2]> = std::iter::once([deepen.depth, deepen.nodes])
         .chain(deepen.targets.iter().copied())
         .collect();
-    // The rankings of the first and of the latest supply read, by the
-    // state they read (given clauses, records, terms): the ranking of the
-    // saturation kept is one of them unless it stopped before its budget
-    // (the loop is deterministic, so equal counts are the same state).
-    let read: RefCell<Vec<(StateKey, Ranking)>> = RefCell::new(Vec::new());
     let supply = |sat: &crate::saturation::Saturator| {
         let ranking = crate::interest::rank(&sat.bank, &sat.store);
-        let counts = targets
+        targets
             .iter()
             .map(|&[depth, nodes]| {
                 let pool = || {
@@ -222,14 +212,7 @@ pub(super) fn saturate_file(
                 };
                 [supply, near]
             })
-            .collect();
-        let mut read = read.borrow_mut();
-        read.truncate(1);
-        read.push((
-            (sat.stats.processed, sat.store.len(), sat.bank.len()),
-            ranking,
-        ));
-        counts
+            .collect()
     };
     let super::DeepSaturation {
         bank,
@@ -292,11 +275,7 @@ pub(super) fn saturate_file(
         src.name,
         t.elapsed().as_secs_f64()
     );
-    let kept = (report.processed, store.len(), bank.len());
-    let ranking = match read.take().into_iter().find(|(k, _)| *k == kept) {
-        Some((_, ranking)) => ranking,
-        None => crate::interest::rank(&bank, &store),
-    };
+    let ranking = crate::interest::rank(&bank, &store);
     report.theorems = Some(super::TheoremStats::of(&store, &ranking, &report.rounds));
     Saturated {
         report,
