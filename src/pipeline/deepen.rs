@@ -34,8 +34,8 @@ pub struct Deepened {
     /// `deepen.near`), or the saturation's own end (`saturated`,
     /// `unsatisfiable`, `limit`);
     /// `no_gain` when the deeper saturation had fewer than
-    /// [`deepen_gain`] more such theorems and the file was saturated again
-    /// at its first budget (a larger graph
+    /// [`deepen_gain`] more such theorems and the file was brought back
+    /// to its first budget (a larger graph
     /// with nothing deeper only makes the other families' prover calls
     /// dearer: TOP-interior's selection cells took 8 times the CPU).
     pub stopped: String,
@@ -464,7 +464,7 @@ mod tests {
 
     /// A further target short of theorems deepens a file whose first
     /// target has enough, and what it gains alone keeps the deeper
-    /// saturation; without a gain the file is saturated again at its
+    /// saturation; without a gain the file is brought back to its
     /// budget.
     #[test]
     fn a_further_target_deepens_and_its_gain_keeps_the_deeper_saturation() {
@@ -533,10 +533,7 @@ mod tests {
         // Near enough on a short target: the doublings go on to the cap.
         let DeepSaturation { report, .. } = run(&d, &|_| vec![[10, 500], [3, gain]]);
         assert_eq!(report.deepened.unwrap().tried_processed, 400);
-        assert_eq!(
-            report.processed, 100,
-            "no gain: saturated again at the budget"
-        );
+        assert_eq!(report.processed, 100, "no gain: back at the budget");
         // Off: every doubling is begun.
         let off = Deepen {
             near: 0,
