@@ -213,6 +213,26 @@ impl TermBank {
         id
     }
 
+    /// Forgets every term from id `len` on, as if it had never been built:
+    /// the ids below `len` stay, and the terms found or built next are
+    /// those of the bank when it held `len` terms. Depth on demand goes
+    /// back to its first budget with it (`pipeline::saturate_deepened`).
+    pub fn truncate(&mut self, len: usize) {
+        if len >= self.nodes.len() {
+            return;
+        }
+        assert!(len > self.true_term.index(), "`$true` stays in the bank");
+        // Arguments are appended in term order.
+        let args_end = self.nodes[len].args_start as usize;
+        self.nodes.truncate(len);
+        self.args.truncate(args_end);
+        self.table.retain(|&mut (id, _)| id.index() < len);
+        // Variables are built in index order, so their ids increase.
+        while self.vars.last().is_some_and(|t| t.index() >= len) {
+            self.vars.pop();
+        }
+    }
+
     /// The term `sym(args)`. Panics (debug) if the arity is wrong.
     pub fn app(&mut self, sym: SymbolId, args: &[TermId]) -> TermId {
         debug_assert_eq!(self.sig.get(sym).arity as usize, args.len());
@@ -431,6 +451,42 @@ impl TermBank {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A truncated bank is the bank it was at that length: the terms
+    /// below it keep their ids and every later term is found or built as
+    /// it would have been then (variables included).
+    #[test]
+    fn a_truncated_bank_is_the_bank_it_was() {
+        let mut b = TermBank::new();
+        let f = b.sig.intern("f", 2, SymbolKind::Function);
+        let a = b.sig.intern("a", 0, SymbolKind::Function);
+        let ta = b.constant(a);
+        let x = b.var(0);
+        let t = b.app(f, &[ta, x]);
+        let mark = b.len();
+        let before = b.clone();
+        let y = b.var(3);
+        let u = b.app(f, &[t, y]);
+        b.app(f, &[u, u]);
+        assert!(b.len() > mark);
+        b.truncate(mark);
+        assert_eq!(b.len(), mark);
+        assert_eq!(b.app(f, &[ta, x]), t);
+        let mut fresh = before;
+        for bank in [&mut b, &mut fresh] {
+            // Variables 1 and 2 are built on the way to 3.
+            let y = bank.var(3);
+            let u = bank.app(f, &[t, y]);
+            let v = bank.app(f, &[u, x]);
+            assert_eq!(
+                (y.0, u.0, v.0),
+                (mark as u32 + 2, mark as u32 + 3, mark as u32 + 4)
+            );
+            assert_eq!(bank.args(v), &[u, x]);
+            assert_eq!(bank.weight(v), 7);
+        }
+        assert_eq!(b.len(), fresh.len());
+    }
 
     #[test]
     fn hash_consing_shares_equal_terms() {

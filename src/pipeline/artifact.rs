@@ -269,6 +269,200 @@ struct Wire {
     inconsistent: bool,
 }
 
+/// A sequence of `len` items, serialised from a fresh iterator: what a
+/// `Vec` of them serialises to, without collecting them.
+struct SeqOf<F>(usize, F);
+
+impl<F, I> Serialize for SeqOf<F>
+where
+    F: Fn() -> I,
+    I: Iterator,
+    I::Item: Serialize,
+{
+    fn serialize<S: serde::Serializer>(&self, ser: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeSeq;
+        let mut seq = ser.serialize_seq(Some(self.0))?;
+        let mut n = 0;
+        for x in (self.1)() {
+            seq.serialize_element(&x)?;
+            n += 1;
+        }
+        debug_assert_eq!(n, self.0, "a sequence of another length than announced");
+        seq.end()
+    }
+}
+
+/// [`WireSymbol`] borrowed.
+#[derive(Serialize)]
+struct WireSymbolRef<'a> {
+    name: &'a str,
+    arity: u32,
+    predicate: bool,
+    skolem: bool,
+}
+
+/// [`WireInput`] borrowed.
+#[derive(Serialize)]
+struct WireInputRef<'a> {
+    name: &'a str,
+    role: &'a str,
+    file: &'a str,
+    source: Option<&'a str>,
+    formula: Option<&'a str>,
+}
+
+/// [`WireScored`] borrowed.
+#[derive(Serialize)]
+struct WireScoredRef<'a> {
+    id: u32,
+    components: &'a Components,
+    score: f64,
+}
+
+/// One record as [`WireRecord`] encodes it.
+struct RecordOut<'a>(&'a crate::saturation::Record);
+
+impl Serialize for RecordOut<'_> {
+    fn serialize<S: serde::Serializer>(&self, ser: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let r = self.0;
+        let mut st = ser.serialize_struct("WireRecord", 7)?;
+        st.serialize_field(
+            "lits",
+            &SeqOf(r.clause.lits.len(), || {
+                r.clause.lits.iter().map(|l| (l.lhs.0, l.rhs.0, l.pos))
+            }),
+        )?;
+        st.serialize_field("rule", &rule_index(r.rule))?;
+        st.serialize_field(
+            "parents",
+            &SeqOf(r.parents.len(), || r.parents.iter().map(|p| p.0)),
+        )?;
+        st.serialize_field(
+            "simps",
+            &SeqOf(r.simps.len(), || r.simps.iter().map(|&s| simp_pair(s))),
+        )?;
+        st.serialize_field("depth", &r.depth)?;
+        st.serialize_field("state", &state_code(r.state))?;
+        st.serialize_field(
+            "input",
+            &r.input.as_ref().map(|i| WireInputRef {
+                name: &i.name,
+                role: &i.role,
+                file: &i.file,
+                source: i.source.as_deref(),
+                formula: i.formula.as_deref(),
+            }),
+        )?;
+        st.end()
+    }
+}
+
+/// The state file's contents, serialised straight from the bank, store and
+/// ranking: the postcard bytes of the [`Wire`] that `to_wire` builds (a
+/// test checks they agree), without building its vectors first (building
+/// and freeing them was a quarter of the artifact's writing).
+struct WireOut<'a> {
+    s: &'a Saturated,
+    key: &'a str,
+}
+
+impl Serialize for WireOut<'_> {
+    fn serialize<S: serde::Serializer>(&self, ser: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let (s, bank) = (self.s, &self.s.bank);
+        let sig = &bank.sig;
+        let terms = || (0..bank.len() as u32).map(TermId);
+        let mut st = ser.serialize_struct("Wire", 10)?;
+        st.serialize_field("format", &ARTIFACT_FORMAT)?;
+        st.serialize_field("key", self.key)?;
+        st.serialize_field(
+            "symbols",
+            &SeqOf(sig.len().saturating_sub(1), || {
+                sig.ids().skip(1).map(|id| {
+                    let sym = sig.get(id);
+                    WireSymbolRef {
+                        name: &sym.name,
+                        arity: sym.arity,
+                        predicate: sym.kind == SymbolKind::Predicate,
+                        skolem: sym.skolem,
+                    }
+                })
+            }),
+        )?;
+        st.serialize_field(
+            "heads",
+            &SeqOf(bank.len(), || terms().map(|t| head_code(bank, t))),
+        )?;
+        st.serialize_field(
+            "arities",
+            &SeqOf(bank.len(), || terms().map(|t| bank.arity(t) as u32)),
+        )?;
+        let nargs = terms().map(|t| bank.arity(t)).sum();
+        st.serialize_field(
+            "args",
+            &SeqOf(nargs, || {
+                terms().flat_map(|t| bank.args(t).iter().map(|a| a.0))
+            }),
+        )?;
+        let records = s.store.records();
+        st.serialize_field(
+            "records",
+            &SeqOf(records.len(), || records.iter().map(RecordOut)),
+        )?;
+        let ranked = &s.ranking.ranked;
+        st.serialize_field(
+            "ranking",
+            &SeqOf(ranked.len(), || {
+                ranked.iter().map(|x| WireScoredRef {
+                    id: x.id.0,
+                    components: &x.components,
+                    score: x.score,
+                })
+            }),
+        )?;
+        st.serialize_field("consistent", &s.consistent)?;
+        st.serialize_field("inconsistent", &s.inconsistent)?;
+        st.end()
+    }
+}
+
+/// A term's head as [`Wire::heads`] holds it.
+fn head_code(bank: &TermBank, t: TermId) -> u32 {
+    match bank.head(t) {
+        Head::Var(i) => 2 * i + 1,
+        Head::Sym(f) => 2 * f.0,
+    }
+}
+
+/// A rule's index in `Rule::ALL`.
+fn rule_index(rule: Rule) -> u8 {
+    Rule::ALL.iter().position(|&x| x == rule).expect("a rule") as u8
+}
+
+/// A simplification step as [`WireRecord::simps`] holds it.
+fn simp_pair(s: SimpStep) -> (u8, u32) {
+    match s {
+        SimpStep::Rewrite(c) => (0, c.0),
+        SimpStep::SimplifyReflect(c) => (1, c.0),
+        SimpStep::TrivialDisequation => (2, 0),
+        SimpStep::DistinctValues => (3, 0),
+        SimpStep::SubsumptionResolution(c) => (4, c.0),
+    }
+}
+
+/// A record's state as [`WireRecord::state`] holds it.
+fn state_code(s: State) -> u8 {
+    match s {
+        State::Passive => 0,
+        State::Active => 1,
+        State::Deleted => 2,
+    }
+}
+
+/// The [`Wire`] of `s`, built: what [`WireOut`] serialises without
+/// building it (the tests compare the two).
+#[cfg(test)]
 fn to_wire(s: &Saturated, key: &str) -> Wire {
     let sig = &s.bank.sig;
     let symbols = sig
@@ -289,10 +483,7 @@ fn to_wire(s: &Saturated, key: &str) -> Wire {
     let mut arities = Vec::with_capacity(n);
     let mut args = Vec::new();
     for t in (0..n as u32).map(TermId) {
-        match s.bank.head(t) {
-            Head::Var(i) => heads.push(2 * i + 1),
-            Head::Sym(f) => heads.push(2 * f.0),
-        }
+        heads.push(head_code(&s.bank, t));
         let a = s.bank.args(t);
         arities.push(a.len() as u32);
         args.extend(a.iter().map(|x| x.0));
@@ -308,25 +499,11 @@ fn to_wire(s: &Saturated, key: &str) -> Wire {
                 .iter()
                 .map(|l| (l.lhs.0, l.rhs.0, l.pos))
                 .collect(),
-            rule: Rule::ALL.iter().position(|&x| x == r.rule).expect("a rule") as u8,
+            rule: rule_index(r.rule),
             parents: r.parents.iter().map(|p| p.0).collect(),
-            simps: r
-                .simps
-                .iter()
-                .map(|s| match *s {
-                    SimpStep::Rewrite(c) => (0, c.0),
-                    SimpStep::SimplifyReflect(c) => (1, c.0),
-                    SimpStep::TrivialDisequation => (2, 0),
-                    SimpStep::DistinctValues => (3, 0),
-                    SimpStep::SubsumptionResolution(c) => (4, c.0),
-                })
-                .collect(),
+            simps: r.simps.iter().map(|&s| simp_pair(s)).collect(),
             depth: r.depth,
-            state: match r.state {
-                State::Passive => 0,
-                State::Active => 1,
-                State::Deleted => 2,
-            },
+            state: state_code(r.state),
             input: r.input.as_ref().map(|i| WireInput {
                 name: i.name.clone(),
                 role: i.role.clone(),
@@ -532,7 +709,7 @@ pub fn write(dir: &Path, key: &str, s: &Saturated) -> Result<(), RunError> {
     let tmp = stage.join("artifact");
     let result = (|| {
         std::fs::create_dir(&tmp).map_err(|e| io(&tmp, e))?;
-        let bytes = postcard::to_stdvec(&to_wire(s, key))
+        let bytes = postcard::to_stdvec(&WireOut { s, key })
             .map_err(|e| RunError::Runtime(format!("encoding the artifact: {e}")))?;
         let state = tmp.join(STATE_FILE);
         let mut f = std::fs::File::create(&state).map_err(|e| io(&state, e))?;
@@ -774,6 +951,47 @@ mod tests {
         let mut one = cfg.clone();
         one.saturation.iterate.rounds = 1;
         assert_ne!(run(&one).1, k);
+    }
+
+    /// The state file's bytes come straight from the bank, store and
+    /// ranking ([`WireOut`]) and are those of the built [`Wire`]: on a CNF
+    /// file (simplification steps, a ranking) and on a FOF one (inputs
+    /// with their sources and formulas).
+    #[test]
+    fn the_streamed_state_is_the_wire_encoding() {
+        let fof = AxiomSource {
+            domain: "SET".into(),
+            name: "fof-test".into(),
+            display: "embedded:fof-test.ax".into(),
+            path: None,
+            text: Some(
+                "fof(a, axiom, ![X]: (p(X) => q(f(X)))).\n\
+                 fof(b, axiom, ![X, Y]: (q(X) | ~r(Y) | X = g(Y))).\n\
+                 fof(c, axiom, p(a) & r(b) & ~q(f(b))).\n",
+            ),
+        };
+        let cnf = domain_sources("SET", None).unwrap()[0].clone();
+        for src in [cnf, fof] {
+            let (s, key) = saturated(&src, 300);
+            let records = s.store.records();
+            if src.name == "fof-test" {
+                assert!(records.iter().any(|r| {
+                    r.input
+                        .as_ref()
+                        .is_some_and(|i| i.formula.is_some() && i.source.is_some())
+                }));
+            } else {
+                assert!(!s.ranking.ranked.is_empty());
+                assert!(records.iter().any(|r| !r.simps.is_empty()));
+            }
+            let streamed = postcard::to_stdvec(&WireOut { s: &s, key: &key }).unwrap();
+            let built = postcard::to_stdvec(&to_wire(&s, &key)).unwrap();
+            assert!(
+                streamed == built,
+                "{}: the streamed state differs",
+                src.name
+            );
+        }
     }
 
     #[test]

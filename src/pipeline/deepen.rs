@@ -8,7 +8,7 @@
 use super::{Progress, SaturationReport};
 use crate::derivation::{DagStats, Derivation};
 use crate::logic::TermBank;
-use crate::saturation::{Inputs, Params, Saturator, Status};
+use crate::saturation::{ClauseId, ClauseStore, Inputs, Params, Saturator, State, Status};
 use serde::{Deserialize, Serialize};
 
 /// What depth on demand did to one file (`[saturation.deepen]`).
@@ -34,8 +34,8 @@ pub struct Deepened {
     /// `deepen.near`), or the saturation's own end (`saturated`,
     /// `unsatisfiable`, `limit`);
     /// `no_gain` when the deeper saturation had fewer than
-    /// [`deepen_gain`] more such theorems and the file was saturated again
-    /// at its first budget (a larger graph
+    /// [`deepen_gain`] more such theorems and the file was brought back
+    /// to its first budget (a larger graph
     /// with nothing deeper only makes the other families' prover calls
     /// dearer: TOP-interior's selection cells took 8 times the CPU).
     pub stopped: String,
@@ -80,6 +80,33 @@ pub fn deepen(
     progress: &Progress,
     supply: Supply<'_>,
 ) {
+    deepen_marked(sat, report, progress, supply, false);
+}
+
+/// The saturation at its first budget, marked by [`deepen_marked`] before
+/// its first doubling: enough to come back to it when the deeper
+/// saturation is dropped (`no_gain`), instead of saturating again.
+struct Mark {
+    /// Terms in the bank ([`TermBank::truncate`]).
+    terms: usize,
+    /// Records and their states ([`ClauseStore::rewind`]).
+    states: Vec<State>,
+    /// The empty clause then.
+    empty: Option<ClauseId>,
+    /// The report then.
+    report: SaturationReport,
+}
+
+/// [`deepen`], returning the [`Mark`] of the saturation before its first
+/// doubling when `mark` is set and a doubling was begun.
+fn deepen_marked(
+    sat: &mut Saturator,
+    report: &mut SaturationReport,
+    progress: &Progress,
+    supply: Supply<'_>,
+    mark: bool,
+) -> Option<Mark> {
+    let mut first = None;
     let d = sat.params.deepen.clone();
     let limit = sat.params.limits.max_processed;
     let stopped_at_limit = |sat: &Saturator, status: Status| {
@@ -88,7 +115,7 @@ pub fn deepen(
             && limit.is_some_and(|l| sat.stats.processed >= l)
     };
     if !d.on() || !stopped_at_limit(sat, report.status) {
-        return;
+        return None;
     }
     let start = std::time::Instant::now();
     let read = |sat: &Saturator| -> (Vec<u64>, Vec<u64>) {
@@ -121,6 +148,14 @@ pub fn deepen(
         if !close(&after, &near) {
             break "far";
         }
+        if mark && first.is_none() {
+            first = Some(Mark {
+                terms: sat.bank.len(),
+                states: sat.store.states(),
+                empty: sat.empty_clause(),
+                report: report.clone(),
+            });
+        }
         let next = sat
             .stats
             .processed
@@ -144,7 +179,7 @@ pub fn deepen(
     };
     sat.params.limits.max_processed = limit;
     if enough(&before) {
-        return;
+        return first;
     }
     let dag: DagStats = Derivation::new(&sat.store).stats();
     if let Some(last) = report.rounds.last_mut() {
@@ -173,6 +208,7 @@ pub fn deepen(
             .collect(),
         stopped: stopped.to_string(),
     });
+    first
 }
 
 impl Deepened {
@@ -183,11 +219,29 @@ impl Deepened {
     }
 }
 
+/// What [`saturate_deepened`] leaves of a file's saturation: the term
+/// bank and clause store (the derivation DAG), the empty clause when one
+/// was derived, and the report.
+#[derive(Debug)]
+pub struct DeepSaturation {
+    /// The term bank.
+    pub bank: TermBank,
+    /// Every kept clause and its derivation.
+    pub store: ClauseStore,
+    /// The empty clause, when the saturation derived it.
+    pub empty: Option<ClauseId>,
+    /// The saturation report, depth on demand's included.
+    pub report: SaturationReport,
+}
+
 /// [`super::saturate`] then [`deepen`]; a deeper saturation that brought
 /// fewer than [`deepen_gain`] more such theorems (for every target) is
-/// dropped and the file
-/// saturated again at its first budget (`no_gain`, the budget it tried
-/// kept in [`Deepened::tried_processed`]).
+/// dropped and the file brought back to its first budget (`no_gain`, the
+/// budget it tried kept in [`Deepened::tried_processed`]). Coming back is
+/// exact and saturates nothing again: resuming is the loop that never
+/// stopped, so the bank and store at the first budget are the first
+/// terms and records of the deeper ones, with the states marked before
+/// the first doubling ([`TermBank::truncate`], [`ClauseStore::rewind`]).
 pub fn saturate_deepened(
     source: &str,
     bank: TermBank,
@@ -195,18 +249,20 @@ pub fn saturate_deepened(
     params: &Params,
     progress: &Progress,
     supply: Supply<'_>,
-) -> (Saturator, SaturationReport) {
-    let again = params.deepen.on().then(|| (bank.clone(), inputs.clone()));
+) -> DeepSaturation {
     let (mut sat, mut report) = super::saturate(source, bank, inputs, params, progress);
-    deepen(&mut sat, &mut report, progress, supply);
-    if let (Some(d), Some((bank, inputs))) = (report.deepened.clone(), again)
+    let first = deepen_marked(&mut sat, &mut report, progress, supply, true);
+    let empty = sat.empty_clause();
+    let (mut bank, mut store) = (sat.bank, sat.store);
+    if let (Some(d), Some(first)) = (report.deepened.clone(), first)
         && d.to_processed > d.from_processed
         && !d.gained(deepen_gain(&params.deepen))
     {
-        drop(sat);
+        bank.truncate(first.terms);
+        store.rewind(&first.states);
         let seconds = report.seconds;
-        (sat, report) = super::saturate(source, bank, inputs, params, progress);
-        report.seconds += seconds;
+        report = first.report;
+        report.seconds = seconds;
         report.deepened = Some(Deepened {
             to_processed: report.processed,
             supply_after: d.supply_before,
@@ -214,8 +270,19 @@ pub fn saturate_deepened(
             stopped: "no_gain".to_string(),
             ..d
         });
+        return DeepSaturation {
+            bank,
+            store,
+            empty: first.empty,
+            report,
+        };
     }
-    (sat, report)
+    DeepSaturation {
+        bank,
+        store,
+        empty,
+        report,
+    }
 }
 
 #[cfg(test)]
@@ -335,9 +402,69 @@ mod tests {
         }
     }
 
+    /// A deeper saturation dropped for no gain is undone, not redone: the
+    /// bank, store and report are those of a saturation to the first
+    /// budget alone, term for term and record for record (states
+    /// included), and the bank builds the next terms as that one would.
+    #[test]
+    fn a_dropped_deeper_saturation_comes_back_exactly() {
+        let (bank, inputs) = theory();
+        let p = params(100, asking(u32::MAX, 400, u64::MAX));
+        let deep = saturate_deepened("t", bank, inputs, &p, &Progress::silent(), &|_| {
+            vec![[0, u64::MAX]]
+        });
+        let got = deep.report.deepened.clone().unwrap();
+        assert_eq!(
+            (got.stopped.as_str(), got.tried_processed, got.to_processed),
+            ("no_gain", 400, 100)
+        );
+        let (bank, inputs) = theory();
+        let off = Deepen {
+            depth: 0,
+            ..Deepen::default()
+        };
+        let (plain, plain_report) =
+            saturate("t", bank, inputs, &params(100, off), &Progress::silent());
+        let dump = |bank: &TermBank, store: &ClauseStore| {
+            let mut v = Vec::new();
+            crate::derivation::write_dump(&mut v, bank, store).unwrap();
+            crate::derivation::read_dump(&v[..]).unwrap()
+        };
+        assert_eq!(
+            dump(&deep.bank, &deep.store),
+            dump(&plain.bank, &plain.store)
+        );
+        assert_eq!(deep.empty, plain.empty_clause());
+        assert_eq!(deep.bank.len(), plain.bank.len());
+        for t in (0..plain.bank.len() as u32).map(crate::logic::TermId) {
+            assert_eq!(deep.bank.head(t), plain.bank.head(t));
+            assert_eq!(deep.bank.args(t), plain.bank.args(t));
+        }
+        let mut report = deep.report.clone();
+        report.deepened = None;
+        assert_eq!(report.stats_json(false), plain_report.stats_json(false));
+        let (mut a, mut b) = (deep.bank, plain.bank);
+        let f = (0..a.sig.len() as u32)
+            .map(crate::logic::SymbolId)
+            .find(|&s| {
+                a.sig.get(s).arity == 2 && a.sig.get(s).kind == crate::logic::SymbolKind::Function
+            })
+            .expect("a binary function");
+        for bank in [&mut a, &mut b] {
+            let x = bank.var(40);
+            let y = bank.var(41);
+            bank.app(f, &[x, y]);
+        }
+        assert_eq!(a.len(), b.len());
+        assert_eq!(
+            a.args(crate::logic::TermId(a.len() as u32 - 1)),
+            b.args(crate::logic::TermId(b.len() as u32 - 1))
+        );
+    }
+
     /// A further target short of theorems deepens a file whose first
     /// target has enough, and what it gains alone keeps the deeper
-    /// saturation; without a gain the file is saturated again at its
+    /// saturation; without a gain the file is brought back to its
     /// budget.
     #[test]
     fn a_further_target_deepens_and_its_gain_keeps_the_deeper_saturation() {
@@ -349,22 +476,24 @@ mod tests {
         // The first target has 5 (enough); the further one 2 at 100 given
         // clauses, 4 at 200 and 8 at 400.
         let (bank, inputs) = theory();
-        let (sat, report) = saturate_deepened("t", bank, inputs, &p, &Progress::silent(), &|s| {
-            vec![[5, 0], [s.stats.processed / 50, 5]]
-        });
+        let DeepSaturation { report, .. } =
+            saturate_deepened("t", bank, inputs, &p, &Progress::silent(), &|s| {
+                vec![[5, 0], [s.stats.processed / 50, 5]]
+            });
         let got = report.deepened.unwrap();
         assert_eq!((got.supply_before, got.supply_after), (5, 5));
         assert_eq!(got.targets, vec![[2, 8]]);
         assert_eq!(got.stopped, "enough");
-        assert_eq!(sat.stats.processed, 400);
+        assert_eq!(report.processed, 400);
         let (bank, inputs) = theory();
-        let (sat, report) = saturate_deepened("t", bank, inputs, &p, &Progress::silent(), &|_| {
-            vec![[5, 0], [2, 5]]
-        });
+        let DeepSaturation { report, .. } =
+            saturate_deepened("t", bank, inputs, &p, &Progress::silent(), &|_| {
+                vec![[5, 0], [2, 5]]
+            });
         let got = report.deepened.unwrap();
         assert_eq!(got.stopped, "no_gain");
         assert_eq!(got.targets, vec![[2, 2]]);
-        assert_eq!(sat.stats.processed, 100);
+        assert_eq!(report.processed, 100);
     }
 
     /// A doubling is begun only while some short target has
@@ -390,33 +519,30 @@ mod tests {
             saturate_deepened("t", bank, inputs, &p, &Progress::silent(), supply)
         };
         // Short on both targets, one fewer than the gain near each.
-        let (sat, report) = run(&d, &|_| vec![[0, gain - 1], [3, gain - 1]]);
+        let DeepSaturation { report, .. } = run(&d, &|_| vec![[0, gain - 1], [3, gain - 1]]);
         let got = report.deepened.unwrap();
         assert_eq!(got.stopped, "far");
         assert_eq!(
             (got.from_processed, got.to_processed, got.tried_processed),
             (100, 100, 100)
         );
-        assert_eq!(sat.stats.processed, 100);
+        assert_eq!(report.processed, 100);
         // Near enough only on the target that has its theorems.
-        let (_, report) = run(&d, &|_| vec![[10, 500], [3, gain - 1]]);
+        let DeepSaturation { report, .. } = run(&d, &|_| vec![[10, 500], [3, gain - 1]]);
         assert_eq!(report.deepened.unwrap().stopped, "far");
         // Near enough on a short target: the doublings go on to the cap.
-        let (sat, report) = run(&d, &|_| vec![[10, 500], [3, gain]]);
+        let DeepSaturation { report, .. } = run(&d, &|_| vec![[10, 500], [3, gain]]);
         assert_eq!(report.deepened.unwrap().tried_processed, 400);
-        assert_eq!(
-            sat.stats.processed, 100,
-            "no gain: saturated again at the budget"
-        );
+        assert_eq!(report.processed, 100, "no gain: back at the budget");
         // Off: every doubling is begun.
         let off = Deepen {
             near: 0,
             ..d.clone()
         };
-        let (_, report) = run(&off, &|_| vec![[0, 0], [3, 0]]);
+        let DeepSaturation { report, .. } = run(&off, &|_| vec![[0, 0], [3, 0]]);
         assert_eq!(report.deepened.unwrap().tried_processed, 400);
         // Near at the budget, far after one doubling: it stops there.
-        let (sat, report) = run(&d, &|s| {
+        let DeepSaturation { report, .. } = run(&d, &|s| {
             let near = if s.stats.processed > 100 {
                 gain - 1
             } else {
@@ -429,6 +555,6 @@ mod tests {
             (got.tried_processed, got.stopped.as_str()),
             (200, "no_gain")
         );
-        assert_eq!(sat.stats.processed, 100);
+        assert_eq!(report.processed, 100);
     }
 }

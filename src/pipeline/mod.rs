@@ -17,7 +17,7 @@ mod sources;
 mod summary;
 pub mod tptp;
 
-pub use deepen::{Deepened, deepen, deepen_gain, near_nodes, saturate_deepened};
+pub use deepen::{DeepSaturation, Deepened, deepen, deepen_gain, near_nodes, saturate_deepened};
 pub use generate::{LoopSettings, RunSummary};
 pub use progress::Progress;
 pub use request::{FamilyOutcome, FamilyRun, Overrides, StageOptions, run_config, run_family};

@@ -214,7 +214,12 @@ pub(super) fn saturate_file(
             })
             .collect()
     };
-    let (sat, mut report) = super::saturate_deepened(
+    let super::DeepSaturation {
+        bank,
+        store,
+        empty,
+        mut report,
+    } = super::saturate_deepened(
         &src.display,
         bank,
         inputs,
@@ -244,11 +249,11 @@ pub(super) fn saturate_file(
             d.stopped
         );
     }
-    if sat.empty_clause().is_some() {
+    if empty.is_some() {
         return Saturated {
             report,
-            bank: sat.bank,
-            store: sat.store,
+            bank,
+            store,
             ranking: Ranking::default(),
             consistent: false,
             inconsistent: true,
@@ -263,23 +268,19 @@ pub(super) fn saturate_file(
         cfg.prover.quick_sat_conflicts * 10,
     );
     let consistent = finder
-        .search(&sat.bank, &lits, 1..=cfg.prover.quick_model_size.max(4))
+        .search(&bank, &lits, 1..=cfg.prover.quick_model_size.max(4))
         .is_some();
     tracing::debug!(
         "{}: model search {:.2}s",
         src.name,
         t.elapsed().as_secs_f64()
     );
-    let ranking = crate::interest::rank(&sat.bank, &sat.store);
-    report.theorems = Some(super::TheoremStats::of(
-        &sat.store,
-        &ranking,
-        &report.rounds,
-    ));
+    let ranking = crate::interest::rank(&bank, &store);
+    report.theorems = Some(super::TheoremStats::of(&store, &ranking, &report.rounds));
     Saturated {
         report,
-        bank: sat.bank,
-        store: sat.store,
+        bank,
+        store,
         ranking,
         consistent,
         inconsistent: false,

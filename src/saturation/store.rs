@@ -291,6 +291,24 @@ impl ClauseStore {
         self.records[id.index()].state = state;
     }
 
+    /// Every record's loop state, in id order: what [`ClauseStore::rewind`]
+    /// needs to come back to this store.
+    pub fn states(&self) -> Vec<State> {
+        self.records.iter().map(|r| r.state).collect()
+    }
+
+    /// Goes back to the store whose [`ClauseStore::states`] were `states`:
+    /// the records from `states.len()` on are dropped and the others get
+    /// their states back. Nothing else of a record changes once it is
+    /// pushed (its simplification detail is attached when it is made).
+    pub fn rewind(&mut self, states: &[State]) {
+        assert!(states.len() <= self.records.len(), "rewinding forward");
+        self.records.truncate(states.len());
+        for (r, &s) in self.records.iter_mut().zip(states) {
+            r.state = s;
+        }
+    }
+
     /// Number of records.
     pub fn len(&self) -> usize {
         self.records.len()
