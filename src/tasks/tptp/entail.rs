@@ -272,6 +272,12 @@ impl Candidates {
     }
 }
 
+/// The most premises of `n` a perturbation with up to `k` replacements
+/// replaces: at least one, and never all of two or more.
+fn replacements(k: u32, n: usize) -> usize {
+    (k as usize).min(n.saturating_sub(1)).max(1)
+}
+
 /// [`perturb`] with its candidates given.
 #[allow(clippy::too_many_arguments)]
 fn perturb_from(
@@ -284,8 +290,7 @@ fn perturb_from(
     candidates: Candidates,
     rng: &mut impl Rng,
 ) -> Vec<(ClauseId, ClauseId)> {
-    let n = premises.len();
-    let r = (k as usize).min(n.saturating_sub(1)).max(1);
+    let r = replacements(k, premises.len());
     let Options { options, carried } =
         premise_options(g, t, d, premises, weights, candidates, Some(&mut *rng));
     let ways = ways_of(&options, r);
@@ -521,7 +526,7 @@ pub(super) fn can_perturb(g: &Graph, t: ClauseId, d: u32, k: u32, weights: &Clau
     if premises.is_empty() || premises.len() > g.max_premises {
         return false;
     }
-    let r = (k as usize).min(premises.len().saturating_sub(1)).max(1);
+    let r = replacements(k, premises.len());
     let candidates = Candidates::of(g, t, &premises);
     let Options { options, .. } =
         premise_options::<rand_chacha::ChaCha8Rng>(g, t, d, &premises, weights, candidates, None);

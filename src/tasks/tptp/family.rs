@@ -723,6 +723,11 @@ impl Generator for TptpGenerator {
             let fits: Vec<_> = graphs.iter().map(|g| g.fits_premises(reach)).collect();
             order.retain(|&(gi, ti)| fits[gi][ti]);
         }
+        // The theorems past the pools a short cell also draws
+        // ([`wider_order`]), those that `usable` flags.
+        let wider = |usable: &dyn Fn(&Graph) -> std::sync::Arc<Vec<bool>>| {
+            wider_order(graphs, self.seed, &cell.group, family, &level, usable)
+        };
         if family == Family::Entailment {
             // A cell whose pools hold fewer theorems a False row could
             // perturb at all ([`Graph::perturbable_estimate`]) than four
@@ -737,14 +742,7 @@ impl Generator for TptpGenerator {
             let (d, k) = cfg.params(family, cell.level);
             let estimate: f64 = graphs.iter().map(|g| g.perturbable_estimate(d, k)).sum();
             if estimate < 4.0 * cell.count as f64 {
-                order.extend(wider_order(
-                    graphs,
-                    self.seed,
-                    &cell.group,
-                    family,
-                    &level,
-                    |g| g.perturbable(d, k, true),
-                ));
+                order.extend(wider(&|g: &Graph| g.perturbable(d, k, true)));
             }
         }
         if family == Family::Selection {
@@ -759,14 +757,7 @@ impl Generator for TptpGenerator {
             let cuttable: Vec<_> = graphs.iter().map(|g| g.cuttable(d, nodes)).collect();
             order.retain(|&(gi, ti)| cuttable[gi][ti]);
             if order.len() < wide_below(cell.count) {
-                order.extend(wider_order(
-                    graphs,
-                    self.seed,
-                    &cell.group,
-                    family,
-                    &level,
-                    |g| g.cuttable_more(d, nodes),
-                ));
+                order.extend(wider(&|g: &Graph| g.cuttable_more(d, nodes)));
             }
         }
         if order.is_empty() {
