@@ -485,6 +485,12 @@ fn groups_are_entered_and_left_one_at_a_time() {
     }
 }
 
+/// The number [`SeeingRun`]'s slot `index` draws.
+fn seeing_number(index: u64) -> u64 {
+    use rand::Rng;
+    instance_rng(5, &["seeing"], index).random_range(10..1000u64)
+}
+
 /// A toy run whose candidates read the walk ([`Seen`]): each row's group
 /// is its number's last digit (ten groups, at most two rows each), a
 /// candidate whose group the state at its stride's start already has two
@@ -516,22 +522,28 @@ impl Generator for SeeingRun {
     fn sees_walk(&self, _: &Cell) -> bool {
         true
     }
+    fn sees_keys(&self, _: &Cell) -> bool {
+        true
+    }
     fn build_seeing(&self, _: &Cell, index: u64, _: &mut Worker, seen: &Seen) -> Attempt {
-        use rand::Rng;
-        let mut rng = instance_rng(5, &["seeing"], index);
-        let n: u64 = rng.random_range(10..1000u64);
+        let n = seeing_number(index);
         let group = (n % 10).to_string();
         let rows = seen.group_rows(&group);
         let noted = seen.notes("digit").len();
+        // The keys (numbers) earlier strides built.
+        let keys: Vec<u64> = (10..1000u64)
+            .filter(|k| seen.has_key(&k.to_string()))
+            .collect();
         let mut out = if rows >= 2 {
             Attempt::rejected(&Repeat)
         } else {
             Attempt::built(Built {
                 prompt: format!("{n} {index} {rows} {noted}"),
                 answer: label(n).into(),
-                metadata:
-                    serde_json::json!({ "n": n, "index": index, "rows": rows, "noted": noted })
-                        .into(),
+                metadata: serde_json::json!({
+                    "n": n, "index": index, "rows": rows, "noted": noted, "keys": keys
+                })
+                .into(),
                 certificate: "{}".into(),
                 key: n.to_string(),
                 group: Some(group.clone()),
@@ -619,6 +631,31 @@ fn candidates_read_the_walk_as_it_stood_at_their_stride() {
         );
         if start == 0 {
             assert_eq!(noted, 0, "row {index} of the first stride read notes");
+        }
+    }
+    // The keys a candidate read: every row written before its stride, and
+    // nothing no slot before the stride drew.
+    let rows = read_dataset(&runs[0]).unwrap();
+    for r in &rows {
+        let v: serde_json::Value = serde_json::from_str(&r.metadata).unwrap();
+        let index = v["index"].as_u64().unwrap();
+        let start = index / SEEN_STRIDE * SEEN_STRIDE;
+        let keys: std::collections::BTreeSet<u64> = v["keys"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|k| k.as_u64().unwrap())
+            .collect();
+        let drawn: std::collections::BTreeSet<u64> = (0..start).map(seeing_number).collect();
+        for &(i, ..) in written.iter().filter(|w| w.0 < start) {
+            assert!(keys.contains(&seeing_number(i)), "row {index} missed {i}");
+        }
+        assert!(
+            keys.is_subset(&drawn),
+            "row {index} read keys of its stride"
+        );
+        if start > 0 {
+            assert!(!keys.is_empty(), "row {index} read no keys");
         }
     }
     let summary: serde_json::Value =

@@ -424,6 +424,10 @@ fn run_loop(
         // The state a seeing generator's slots read ([`Seen`]), taken at
         // each multiple of SEEN_STRIDE; batches end there.
         let sees = gen_ref.sees_walk(cell);
+        // The keys the cell's slots built, for a generator that reads them
+        // ([`Generator::sees_keys`]; [`Seen::has_key`]).
+        let sees_keys = sees && gen_ref.sees_keys(cell);
+        let mut cell_keys: HashSet<[u8; 16]> = HashSet::new();
         let mut snapshot = Seen::default();
         // The candidates' notes so far, per key (distinct values, in slot
         // order), for the snapshot.
@@ -486,8 +490,18 @@ fn run_loop(
                             tallies: now.clone(),
                         };
                         let walk = walk.after_held(gen_ref, cell, &held, group_cap);
-                        snapshot =
-                            Seen::new(walk.groups, notes.clone(), walk.tallies, walk.written, now);
+                        snapshot = Seen::new(
+                            walk.groups,
+                            notes.clone(),
+                            walk.tallies,
+                            walk.written,
+                            now,
+                            if sees_keys {
+                                cell_keys.clone()
+                            } else {
+                                HashSet::new()
+                            },
+                        );
                     }
                     end = end.min((next / SEEN_STRIDE + 1) * SEEN_STRIDE);
                 }
@@ -615,10 +629,14 @@ fn run_loop(
                             }
                             continue;
                         };
-                        if !seen.insert(key_digest(&built.key)) {
+                        let digest = key_digest(&built.key);
+                        if !seen.insert(digest) {
                             cs.duplicates += 1;
                             misses += 1;
                             continue;
+                        }
+                        if sees_keys {
+                            cell_keys.insert(digest);
                         }
                         built
                     }

@@ -645,8 +645,9 @@ pub fn key_digest(key: &str) -> [u8; 16] {
 /// holds back for their balance are offered again: rows written, rows per
 /// answer group ([`Built::group`]), the balanced items' tallies (each held
 /// row that would be skipped counting on its leading item's answer side),
-/// the tallies of the rows written so far alone, and the notes the earlier
-/// candidates left ([`Attempt::notes`]). A generator reads it to stop a
+/// the tallies of the rows written so far alone, the notes the earlier
+/// candidates left ([`Attempt::notes`]) and the dedup keys of the rows
+/// built so far ([`Built::key`], as [`key_digest`]s). A generator reads it to stop a
 /// candidate early whose row would add nothing to the cell (the walk still
 /// decides). A pure function of the cell's earlier slots, so reading it
 /// keeps candidates a function of (seed, cell, index).
@@ -657,6 +658,7 @@ pub struct Seen {
     tallies: std::collections::HashMap<String, (u64, u64)>,
     written: u64,
     written_tallies: std::collections::HashMap<String, (u64, u64)>,
+    keys: std::sync::Arc<std::collections::HashSet<[u8; 16]>>,
 }
 
 impl Seen {
@@ -664,13 +666,15 @@ impl Seen {
     /// candidates' notes per key (distinct values, in slot order) and, per
     /// balanced item ([`Generator::balanced_items`]), the rows written with
     /// it on the answer side and on the other; the rows written; and the
-    /// tallies of the rows written so far, without the held rows.
+    /// tallies of the rows written so far, without the held rows; and the
+    /// digests of the keys of the rows built so far.
     pub fn new(
         groups: std::collections::HashMap<[u8; 16], u64>,
         notes: std::collections::HashMap<String, Vec<String>>,
         tallies: std::collections::HashMap<String, (u64, u64)>,
         written: u64,
         written_tallies: std::collections::HashMap<String, (u64, u64)>,
+        keys: std::collections::HashSet<[u8; 16]>,
     ) -> Seen {
         Seen {
             groups,
@@ -678,7 +682,14 @@ impl Seen {
             tallies,
             written,
             written_tallies,
+            keys: std::sync::Arc::new(keys),
         }
+    }
+
+    /// Whether an earlier slot built a row with dedup key `key`: a row of
+    /// this key would be a duplicate.
+    pub fn has_key(&self, key: &str) -> bool {
+        self.keys.contains(&key_digest(key))
     }
 
     /// [`Seen::tally`] over the rows written so far only, without the held
@@ -735,6 +746,13 @@ pub trait Generator: Sync {
     /// default: no). The loop then ends its batches at multiples of
     /// [`SEEN_STRIDE`] and calls [`Generator::build_seeing`].
     fn sees_walk(&self, _cell: &Cell) -> bool {
+        false
+    }
+
+    /// Whether the [`Seen`] of a cell that [`Generator::sees_walk`] holds
+    /// the keys its earlier slots built ([`Seen::has_key`]; default: no):
+    /// copied at every [`SEEN_STRIDE`], so only for cells that read them.
+    fn sees_keys(&self, _cell: &Cell) -> bool {
         false
     }
 
