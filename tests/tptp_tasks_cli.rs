@@ -613,6 +613,34 @@ fn refused_entailment_draws_do_not_use_up_attempts() {
     assert!(all <= 96 * slots, "{free}");
 }
 
+/// A short entailment cell (FLD level 4, as the paper layout asks it:
+/// count 50) draws only theorems a False row perturbs, and its slots skip
+/// the theorems earlier strides made rows of (`taken`) instead of ending on
+/// a duplicate: it fills to at least 90% (it wrote 40 of 50, with 4,092
+/// draws refused `no_distractors` and 44 duplicates), each theorem giving
+/// at most one row per label.
+#[test]
+fn short_entailment_cells_draw_perturbable_theorems_and_skip_taken_ones() {
+    let tmp = tempfile::tempdir().unwrap();
+    let ds = family_run(tmp.path(), "entailment", ("FLD", "4", "50"), "");
+    let s: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(ds.join("summary.json")).unwrap()).unwrap();
+    let cell = &s["cells"]["conjecture_entailment FLD L4"];
+    let n = |k: &str| cell[k].as_u64().unwrap_or(0);
+    let rejects = |k: &str| cell["rejects"][k].as_u64().unwrap_or(0);
+    assert!(n("written") >= 45, "{cell}");
+    assert!(rejects("taken") > 0, "{cell}");
+    assert!(rejects("no_distractors") < 20 * n("written"), "{cell}");
+    assert!(n("duplicates") < 44, "{cell}");
+    let rows = read_dataset(&ds).unwrap();
+    let mut seen = std::collections::HashSet::new();
+    for r in &rows {
+        let v: serde_json::Value = serde_json::from_str(&r.metadata).unwrap();
+        let theorem = v["theorem"].as_str().unwrap().to_string();
+        assert!(seen.insert((theorem, r.answer.clone())), "{}", r.prompt);
+    }
+}
+
 /// Depth on demand through the real binary: on the embedded TOP files at
 /// the default 5000 given clauses no theorem can give a reconstruction
 /// graph of depth 4 with 16 clauses. TOP-open-sets is saturated further

@@ -209,7 +209,7 @@ pub fn generate(
     // theorem, so a theorem drawn twice repeats it, while its False rows
     // differ by their replacements; keying both on (theorem, label) makes
     // repeats cost both labels alike and keeps the cell balanced.
-    let key = format!("{label}\n?{}", g.canon(t.id));
+    let key = row_key(g, t.id, label);
     Ok(Built {
         prompt,
         answer: if label { "True" } else { "False" }.into(),
@@ -220,6 +220,18 @@ pub fn generate(
         label: if label { "True" } else { "False" }.into(),
         prover_processed: outcome.stats.processed,
     })
+}
+
+/// The dedup key of the row of theorem `t` with `label` ([`Built::key`]).
+fn row_key(g: &Graph, t: ClauseId, label: bool) -> String {
+    format!("{label}\n?{}", g.canon(t))
+}
+
+/// Whether an earlier slot of the cell built a row of theorem `t`, of
+/// either label ([`crate::tasks::family::Seen::has_key`]): both slots of a pair
+/// read the same walk, so they skip it alike.
+pub(super) fn taken(g: &Graph, t: ClauseId, seen: &crate::tasks::family::Seen) -> bool {
+    seen.has_key(&row_key(g, t, true)) || seen.has_key(&row_key(g, t, false))
 }
 
 /// Replaces up to `k` premises (at least one, and never all of two or
@@ -516,9 +528,7 @@ fn ways_of(
 /// succeeding, without a random stream. Every candidate a draw could keep
 /// counts (none is taken from the lists, no premise is held to its exact
 /// length as the longest), and some set of them must keep the premises'
-/// totals as [`balanced_change`] asks. Entailment cells draw only such
-/// theorems ([`Graph::perturbable`]): on the deep cells of the small
-/// theories the others were most draws, each refused `no_distractors`.
+/// totals as [`balanced_change`] asks. The first test of [`perturbs`].
 pub(super) fn can_perturb(g: &Graph, t: ClauseId, d: u32, k: u32, weights: &ClauseWeights) -> bool {
     let Some(premises) = g.depth_premises(t, d) else {
         return false;
@@ -536,6 +546,49 @@ pub(super) fn can_perturb(g: &Graph, t: ClauseId, d: u32, k: u32, weights: &Clau
     let ways = ways_of(&options, r);
     balanced_change::<rand_chacha::ChaCha8Rng>(&ways[options.len()], r, None).is_some()
 }
+
+/// Whether a False row perturbs the depth-`d` premises of `t` with up to
+/// `k` replacements: [`can_perturb`], then one of [`PERTURB_PROBES`] draws
+/// of [`perturb`] (with streams of their own, fixed per theorem) succeeds.
+/// Short entailment cells draw only such theorems ([`Graph::perturbable`]).
+/// The necessary condition alone lets through theorems whose draws keep
+/// only candidates that change the premises' length (each kept by its
+/// Metropolis coin, an exact-length one often with a chance of 0.02) or
+/// that leave a theorem symbol uncarried: on FLD level 4 it passed 358 of
+/// the theorems past the pools, of which 59 pass the probes; the others'
+/// draws, each refused `no_distractors`, were 4,092 of the cell's.
+pub(super) fn perturbs(g: &Graph, t: ClauseId, d: u32, k: u32, weights: &ClauseWeights) -> bool {
+    if !can_perturb(g, t, d, k, weights) {
+        return false;
+    }
+    let Some(premises) = g.depth_premises(t, d) else {
+        return false;
+    };
+    let candidates = Candidates::of(g, t, &premises);
+    let (ds, ks) = (d.to_string(), k.to_string());
+    (0..PERTURB_PROBES).any(|probe| {
+        let mut rng = crate::tasks::instance_rng(probe, &["perturb-probe", &ds, &ks], t.0.into());
+        let mut perturbed = premises.clone();
+        !perturb_from(
+            g,
+            t,
+            d,
+            &mut perturbed,
+            k,
+            weights,
+            candidates.clone(),
+            &mut rng,
+        )
+        .is_empty()
+    })
+}
+
+/// The draws of [`perturb`] with which [`perturbs`] tests a theorem:
+/// whether a draw succeeds depends mostly on the theorem, not the stream
+/// (sixteen redraws per draw raised FLD-relational's level-4 draws that
+/// succeed from 180 to 192 of 800), so a few draws tell a theorem some
+/// draws perturb from one none does.
+const PERTURB_PROBES: u64 = 4;
 
 /// The items of `sets[i]` that `wanted` accepts and no other set holds, in
 /// their order in `sets[i]`.
@@ -1070,6 +1123,54 @@ mod tests {
     /// [`can_perturb`] is a necessary condition of [`perturb`]: a theorem
     /// it refuses is never perturbed, whatever the random stream, and it
     /// refuses some (else the cells' filter would be idle).
+    /// [`perturbs`] refines [`can_perturb`]: every theorem it flags passes
+    /// the necessary condition; on a field's axioms, whose deep theorems'
+    /// premises are nearly all axioms, it refuses most of those the
+    /// necessary condition lets through, none of which a fresh draw
+    /// perturbs; and on streams it never used (the rows' own) the theorems
+    /// it flags are perturbed by most draws, and nearly every perturbation
+    /// is of a theorem it flags.
+    #[test]
+    fn probed_theorems_perturb_on_fresh_streams() {
+        let field = include_str!("../../../axioms/FLD/FLD-field.ax");
+        for (text, processed, d, k) in [(SETS, 600, 2u32, 3u32), (field, 2000, 4, 6)] {
+            let g = graph(text, processed);
+            let weights = g.swap_weights(d, k);
+            // (theorems, draws, perturbed) flagged, and for the others that
+            // pass the necessary condition.
+            let (mut flagged, mut loose) = ((0u32, 0u32, 0u32), (0u32, 0u32, 0u32));
+            for (n, t) in g.pool.iter().enumerate() {
+                let Some(premises) = g.depth_premises(t.id, d) else {
+                    continue;
+                };
+                if premises.len() > g.max_premises || !can_perturb(&g, t.id, d, k, &weights) {
+                    assert!(!perturbs(&g, t.id, d, k, &weights));
+                    continue;
+                }
+                let side = if perturbs(&g, t.id, d, k, &weights) {
+                    &mut flagged
+                } else {
+                    &mut loose
+                };
+                side.0 += 1;
+                for seed in 0..8u64 {
+                    let mut perturbed = premises.clone();
+                    let mut rng = crate::tasks::instance_rng(seed, &["fresh"], n as u64);
+                    let ops = perturb(&g, t.id, d, &mut perturbed, k, &weights, &mut rng);
+                    side.1 += 1;
+                    side.2 += u32::from(!ops.is_empty());
+                }
+            }
+            assert!(20 * loose.2 <= flagged.2 + loose.2, "{flagged:?} {loose:?}");
+            if text == field {
+                assert!(loose.0 > flagged.0, "{flagged:?} {loose:?}");
+            } else {
+                assert!(flagged.0 > 0, "{flagged:?}");
+                assert!(2 * flagged.2 > flagged.1, "{flagged:?} {loose:?}");
+            }
+        }
+    }
+
     #[test]
     fn theorems_refused_as_unperturbable_never_perturb() {
         let g = graph(SETS, 600);

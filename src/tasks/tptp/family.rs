@@ -17,8 +17,8 @@
 
 use super::{Background, str_field, str_list};
 use super::{
-    Family, GENERATOR_VERSION, Graph, Reject, TasksConfig, conclusion_formula, entail, recon,
-    select, spread_by_premises, stepwise, theorem_order,
+    Family, GENERATOR_VERSION, Graph, Reject, TasksConfig, Theorems, conclusion_formula, entail,
+    recon, select, spread_by_premises, stepwise, theorem_order,
 };
 use crate::checker::{CheckProblem, Checked, check};
 use crate::dataset::Record;
@@ -66,6 +66,7 @@ impl RejectReason for Reject {
             Reject::NotOneInference => "not_one_inference",
             Reject::RepeatedAnswer => "repeated_answer",
             Reject::HeldAnswer => "held_answer",
+            Reject::Taken => "taken",
         }
     }
 }
@@ -488,6 +489,13 @@ fn answer_cap(share: f64, count: u64) -> u64 {
 }
 
 impl TptpGenerator {
+    /// [`short_entailment`] of `cell` over its domain's graphs.
+    fn short_entailment(&self, cell: &Cell) -> bool {
+        // The loop entered the group first, so this reads nothing.
+        self.domain_graphs(&cell.group)
+            .is_ok_and(|graphs| short_entailment(&graphs, &self.tasks, cell))
+    }
+
     /// Whether a selection row with answer `answer` (its clauses' texts
     /// and canonical forms) gives the cell nothing: once the rows held back
     /// for their balance are offered again ([`Seen`] is the walk as it will
@@ -667,7 +675,15 @@ impl Generator for TptpGenerator {
     }
 
     fn sees_walk(&self, cell: &Cell) -> bool {
-        Family::from_config(cell.config) == Some(Family::Selection)
+        match Family::from_config(cell.config) {
+            Some(Family::Selection) => true,
+            Some(Family::Entailment) => self.short_entailment(cell),
+            _ => false,
+        }
+    }
+
+    fn sees_keys(&self, cell: &Cell) -> bool {
+        Family::from_config(cell.config) == Some(Family::Entailment) && self.short_entailment(cell)
     }
 
     fn build_seeing(&self, cell: &Cell, index: u64, worker: &mut Worker, seen: &Seen) -> Attempt {
@@ -728,6 +744,7 @@ impl Generator for TptpGenerator {
         let wider = |usable: &dyn Fn(&Graph) -> std::sync::Arc<Vec<bool>>| {
             wider_order(graphs, self.seed, &cell.group, family, &level, usable)
         };
+        let short = family == Family::Entailment && short_entailment(graphs, cfg, cell);
         if family == Family::Entailment {
             // A cell whose pools hold fewer theorems a False row could
             // perturb at all ([`Graph::perturbable_estimate`]) than four
@@ -735,14 +752,20 @@ impl Generator for TptpGenerator {
             // reconstruction does: a theorem gives at most a pair of rows,
             // and few pairs certify on those cells (FLD level 4: 7 pairs
             // from the pool's 59 such theorems; TOP level 4: 17 from 80).
-            // Only the theorems past the pool that a False row could
-            // perturb are added; the pool's are drawn as before (a draw
-            // that cannot be perturbed is refused before any prover call
-            // and costs no attempt).
+            // Such a cell draws only theorems a False row perturbs
+            // ([`Graph::perturbable`]), in the pool and past it: the others
+            // are refused before any prover call, but each such draw is one
+            // of the slot's `max_draws`, and a slot whose draws run out
+            // takes a theorem another slot had (FLD level 4: 4,092 refused
+            // draws, 44 duplicates, 40 rows of 50).
             let (d, k) = cfg.params(family, cell.level);
-            let estimate: f64 = graphs.iter().map(|g| g.perturbable_estimate(d, k)).sum();
-            if estimate < 4.0 * cell.count as f64 {
-                order.extend(wider(&|g: &Graph| g.perturbable(d, k, true)));
+            if short_entailment(graphs, cfg, cell) {
+                let able: Vec<_> = graphs
+                    .iter()
+                    .map(|g| g.perturbable(d, k, Theorems::Pool))
+                    .collect();
+                order.retain(|&(gi, ti)| able[gi][ti]);
+                order.extend(wider(&|g: &Graph| g.perturbable(d, k, Theorems::More)));
             }
         }
         if family == Family::Selection {
@@ -787,6 +810,14 @@ impl Generator for TptpGenerator {
             let (gi, ti) = order[(draw % order.len() as u64) as usize];
             let g = &graphs[gi];
             let t = g.theorem(ti);
+            if short && entail::taken(g, t.id, seen) {
+                // A theorem an earlier stride's slot made rows of: its row
+                // would be a duplicate, so the slot draws again, as after
+                // any draw refused before a prover call.
+                out.rejects.push(Reject::Taken.name());
+                attempts -= u64::from(free_reject(family, Reject::Taken));
+                continue;
+            }
             let attempt_s = attempt.to_string();
             let where_ = format!("{} attempt {attempt} ({})", cell.id(index), g.name);
             let mut rng = instance_rng(
@@ -915,16 +946,29 @@ impl Generator for TptpGenerator {
     }
 }
 
+/// Whether an entailment cell's pools hold fewer theorems a False row
+/// could perturb ([`Graph::perturbable_estimate`]) than four times its
+/// count:
+/// such a cell draws only theorems a False row perturbs, in the pools and
+/// past them, and its slots skip the theorems earlier strides made rows of
+/// ([`Seen::has_key`]).
+fn short_entailment(graphs: &[Graph], cfg: &TasksConfig, cell: &Cell) -> bool {
+    let (d, k) = cfg.params(Family::Entailment, cell.level);
+    let estimate: f64 = graphs.iter().map(|g| g.perturbable_estimate(d, k)).sum();
+    estimate < 4.0 * cell.count as f64
+}
+
 /// Whether a refused draw cost no prover call, so that it does not use up
 /// one of the slot's `max_attempts` (`max_draws` bounds such draws): an
 /// entailment draw whose premises no replacement fits (`no_distractors`) or
 /// that has no usable premise set, all refused in [`entail::generate`]
-/// before either version is certified.
+/// before either version is certified, or whose theorem an earlier stride
+/// made rows of (`taken`, refused before [`entail::generate`]).
 fn free_reject(family: Family, e: Reject) -> bool {
     family == Family::Entailment
         && matches!(
             e,
-            Reject::NoDistractors | Reject::TooShallow | Reject::TooManyPremises
+            Reject::NoDistractors | Reject::TooShallow | Reject::TooManyPremises | Reject::Taken
         )
 }
 
@@ -997,7 +1041,7 @@ mod tests {
                 "TST",
                 Family::Entailment,
                 "2",
-                |g| g.perturbable(d, k, true),
+                |g| g.perturbable(d, k, Theorems::More),
             )
         };
         let drawn = order(&narrow);
@@ -1005,7 +1049,7 @@ mod tests {
         assert_eq!(drawn, order(&narrow));
         let mut able_after = 0;
         for (j, t) in narrow.more().iter().enumerate() {
-            let able = entail::can_perturb(&narrow, t.id, d, k, &weights);
+            let able = entail::perturbs(&narrow, t.id, d, k, &weights);
             able_after += usize::from(able);
             let i = narrow.pool.len() + j;
             assert_eq!(drawn.contains(&(0, i)), able, "{}", narrow.text(t.id));

@@ -52,6 +52,9 @@ pub enum Reject {
     /// (`TptpGenerator::held_answer`): the row would only add to rows
     /// already built and held back.
     HeldAnswer,
+    /// Entailment: an earlier slot of the cell made rows of the drawn
+    /// theorem (a short cell's slots read it from the walk).
+    Taken,
 }
 
 /// A generated, certified instance, ready to become a record.

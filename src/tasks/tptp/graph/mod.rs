@@ -89,9 +89,9 @@ pub struct Graph {
     pub(in crate::tasks::tptp) cuttable: std::sync::Mutex<PoolFlags<(u32, usize)>>,
     /// The same over [`Graph::more`]: [`Graph::cuttable_more`].
     pub(in crate::tasks::tptp) cuttable_more: std::sync::Mutex<PoolFlags<(u32, usize)>>,
-    /// Per entailment (depth, replacements), once computed, over the pool
-    /// and then [`Graph::more`]: [`Graph::perturbable`].
-    pub(in crate::tasks::tptp) perturbable: std::sync::Mutex<PoolFlags<(u32, u32, bool)>>,
+    /// Per entailment (depth, replacements) and set of theorems, once
+    /// computed: [`Graph::perturbable`].
+    pub(in crate::tasks::tptp) perturbable: std::sync::Mutex<PoolFlags<(u32, u32, Theorems)>>,
     /// Per entailment depth and replacement count, once computed:
     /// [`Graph::swap_weights`].
     pub(in crate::tasks::tptp) swap_weights: std::sync::Mutex<SwapWeights>,
@@ -111,6 +111,17 @@ impl AncestorSet {
     pub(in crate::tasks::tptp) fn contains(&self, c: &ClauseId) -> bool {
         self.0.get(c.index()).copied().unwrap_or(false)
     }
+}
+
+/// Which theorems [`Graph::perturbable`] tests.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Theorems {
+    /// An evenly spaced sample of the pool's theorems whose premises fit.
+    Sample,
+    /// Every theorem of the pool.
+    Pool,
+    /// Every theorem of [`Graph::more`].
+    More,
 }
 
 /// A yes or no per pool theorem, per key ([`Graph::fits_premises`] per
@@ -548,43 +559,60 @@ impl Graph {
         })
     }
 
-    /// Whether an entailment False row could perturb the depth-`d`
-    /// premises of a theorem with up to `k` replacements
-    /// ([`super::entail::can_perturb`]): per theorem of [`Graph::more`]
-    /// (same order) with `more`, the theorems a short entailment cell draws
-    /// on past the pool; else per theorem of an evenly spaced sample of at
-    /// most [`PERTURB_SAMPLE`] of the pool's theorems with such premises,
-    /// from which [`Graph::perturbable_estimate`] estimates how many the
-    /// pool has. Computed once per (depth, replacements).
-    pub fn perturbable(&self, d: u32, k: u32, more: bool) -> std::sync::Arc<Vec<bool>> {
-        pool_flags(&self.perturbable, (d, k, more), || {
+    /// Whether an entailment False row perturbs the depth-`d` premises of
+    /// a theorem with up to `k` replacements, per theorem of `set`: over
+    /// an evenly spaced sample of at most [`PERTURB_SAMPLE`] of the pool's
+    /// theorems with such premises, the necessary condition
+    /// [`super::entail::can_perturb`], from which
+    /// [`Graph::perturbable_estimate`] estimates how many the pool has;
+    /// over every theorem of the pool (false for those with more than
+    /// `max_premises` premises), which a short entailment cell draws alone,
+    /// or of [`Graph::more`] (same order), which such a cell draws on past
+    /// the pool, [`super::entail::perturbs`]. Computed once per (depth,
+    /// replacements, set).
+    pub fn perturbable(&self, d: u32, k: u32, set: Theorems) -> std::sync::Arc<Vec<bool>> {
+        pool_flags(&self.perturbable, (d, k, set), || {
             let weights = self.swap_weights(d, k);
-            let ids: Vec<ClauseId> = if more {
-                self.more().iter().map(|t| t.id).collect()
-            } else {
-                let fits = self.fits_premises(d);
-                let usable: Vec<ClauseId> = self
-                    .pool
-                    .iter()
-                    .zip(fits.iter())
-                    .filter(|&(_, &f)| f)
-                    .map(|(t, _)| t.id)
-                    .collect();
-                let step = usable.len().div_ceil(PERTURB_SAMPLE).max(1);
-                usable.into_iter().step_by(step).collect()
-            };
-            ids.into_iter()
-                .map(|t| super::entail::can_perturb(self, t, d, k, &weights))
-                .collect()
+            let test = |t: ClauseId| super::entail::perturbs(self, t, d, k, &weights);
+            match set {
+                Theorems::More => self.more().iter().map(|t| test(t.id)).collect(),
+                Theorems::Pool => {
+                    let fits = self.fits_premises(d);
+                    self.pool
+                        .iter()
+                        .zip(fits.iter())
+                        .map(|(t, &f)| f && test(t.id))
+                        .collect()
+                }
+                Theorems::Sample => {
+                    let fits = self.fits_premises(d);
+                    let usable: Vec<ClauseId> = self
+                        .pool
+                        .iter()
+                        .zip(fits.iter())
+                        .filter(|&(_, &f)| f)
+                        .map(|(t, _)| t.id)
+                        .collect();
+                    let step = usable.len().div_ceil(PERTURB_SAMPLE).max(1);
+                    usable
+                        .into_iter()
+                        .step_by(step)
+                        .map(|t| super::entail::can_perturb(self, t, d, k, &weights))
+                        .collect()
+                }
+            }
         })
     }
 
     /// How many of the pool's theorems with at most `max_premises` premises
-    /// at depth `d` a False row could perturb, estimated from a sample
-    /// ([`Graph::perturbable`]): the share of the sample times their number.
-    /// Exact when the pool has at most [`PERTURB_SAMPLE`] such theorems.
+    /// at depth `d` pass the necessary condition of a False row perturbing
+    /// them, estimated from a sample ([`Graph::perturbable`]): the share of
+    /// the sample times their number. Exact when the pool has at most
+    /// [`PERTURB_SAMPLE`] such theorems. The full test on the sample made
+    /// FLD level 3 a short cell, and its wider draws tripled its CPU for
+    /// the same 50 rows.
     pub fn perturbable_estimate(&self, d: u32, k: u32) -> f64 {
-        let sample = self.perturbable(d, k, false);
+        let sample = self.perturbable(d, k, Theorems::Sample);
         if sample.is_empty() {
             return 0.0;
         }
