@@ -423,10 +423,16 @@ fn run_loop(
         let lenient_from = budget.min(cell.count.saturating_mul(2));
         // The state a seeing generator's slots read ([`Seen`]), taken at
         // each multiple of SEEN_STRIDE; batches end there.
+        // Deciding may cost work its slots would otherwise do (a short TPTP
+        // entailment cell's test reads its graphs' calibration), so its time
+        // is the cell's too.
+        let (t_sees, cpu_sees) = (Instant::now(), cost::now());
         let sees = gen_ref.sees_walk(cell);
         // The keys the cell's slots built, for a generator that reads them
         // ([`Generator::sees_keys`]; [`Seen::has_key`]).
         let sees_keys = sees && gen_ref.sees_keys(cell);
+        cs.seconds += t_sees.elapsed().as_secs_f64();
+        cs.cpu_seconds += cost::secs(cpu_sees);
         let mut cell_keys: HashSet<[u8; 16]> = HashSet::new();
         let mut snapshot = Seen::default();
         // The candidates' notes so far, per key (distinct values, in slot
