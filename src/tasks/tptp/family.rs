@@ -784,7 +784,17 @@ impl Generator for TptpGenerator {
             }
         }
         if order.is_empty() {
-            return Attempt::rejected(&Reject::TooShallow);
+            // A short entailment cell with theorems deep enough, none of
+            // which a False row perturbs, says so.
+            let deep = short
+                && graphs
+                    .iter()
+                    .any(|g| g.fits_premises(reach).iter().any(|&f| f));
+            return Attempt::rejected(if deep {
+                &Reject::NoDistractors
+            } else {
+                &Reject::TooShallow
+            });
         }
         // Selection's notes for later slots ([`Attempt::notes`]).
         let mut notes: Vec<(String, String)> = Vec::new();
