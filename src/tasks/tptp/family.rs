@@ -759,7 +759,7 @@ impl Generator for TptpGenerator {
             // takes a theorem another slot had (FLD level 4: 4,092 refused
             // draws, 44 duplicates, 40 rows of 50).
             let (d, k) = cfg.params(family, cell.level);
-            if short_entailment(graphs, cfg, cell) {
+            if short {
                 let able: Vec<_> = graphs
                     .iter()
                     .map(|g| g.perturbable(d, k, Theorems::Pool))
@@ -958,10 +958,9 @@ impl Generator for TptpGenerator {
 
 /// Whether an entailment cell's pools hold fewer theorems a False row
 /// could perturb ([`Graph::perturbable_estimate`]) than four times its
-/// count:
-/// such a cell draws only theorems a False row perturbs, in the pools and
-/// past them, and its slots skip the theorems earlier strides made rows of
-/// ([`Seen::has_key`]).
+/// count: such a cell draws only theorems a False row perturbs, in the
+/// pools and past them, and its slots skip the theorems earlier strides
+/// made rows of ([`Seen::has_key`]).
 fn short_entailment(graphs: &[Graph], cfg: &TasksConfig, cell: &Cell) -> bool {
     let (d, k) = cfg.params(Family::Entailment, cell.level);
     let estimate: f64 = graphs.iter().map(|g| g.perturbable_estimate(d, k)).sum();
