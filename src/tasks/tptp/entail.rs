@@ -530,21 +530,39 @@ fn ways_of(
 /// length as the longest), and some set of them must keep the premises'
 /// totals as [`balanced_change`] asks. The first test of [`perturbs`].
 pub(super) fn can_perturb(g: &Graph, t: ClauseId, d: u32, k: u32, weights: &ClauseWeights) -> bool {
-    let Some(premises) = g.depth_premises(t, d) else {
-        return false;
-    };
+    perturbable_premises(g, t, d, k, weights).is_some()
+}
+
+/// [`can_perturb`], returning the premises and their candidates when it
+/// holds, for [`perturbs`] to draw from without reading them again.
+fn perturbable_premises(
+    g: &Graph,
+    t: ClauseId,
+    d: u32,
+    k: u32,
+    weights: &ClauseWeights,
+) -> Option<(Vec<ClauseId>, Candidates)> {
+    let premises = g.depth_premises(t, d)?;
     if premises.is_empty() || premises.len() > g.max_premises {
-        return false;
+        return None;
     }
     let r = replacements(k, premises.len());
     let candidates = Candidates::of(g, t, &premises);
-    let Options { options, .. } =
-        premise_options::<rand_chacha::ChaCha8Rng>(g, t, d, &premises, weights, candidates, None);
+    let Options { options, .. } = premise_options::<rand_chacha::ChaCha8Rng>(
+        g,
+        t,
+        d,
+        &premises,
+        weights,
+        candidates.clone(),
+        None,
+    );
     if options.is_empty() {
-        return false;
+        return None;
     }
     let ways = ways_of(&options, r);
-    balanced_change::<rand_chacha::ChaCha8Rng>(&ways[options.len()], r, None).is_some()
+    balanced_change::<rand_chacha::ChaCha8Rng>(&ways[options.len()], r, None)?;
+    Some((premises, candidates))
 }
 
 /// Whether a False row perturbs the depth-`d` premises of `t` with up to
@@ -558,13 +576,9 @@ pub(super) fn can_perturb(g: &Graph, t: ClauseId, d: u32, k: u32, weights: &Clau
 /// the theorems past the pools, of which 59 pass the probes; the others'
 /// draws, each refused `no_distractors`, were 4,092 of the cell's.
 pub(super) fn perturbs(g: &Graph, t: ClauseId, d: u32, k: u32, weights: &ClauseWeights) -> bool {
-    if !can_perturb(g, t, d, k, weights) {
-        return false;
-    }
-    let Some(premises) = g.depth_premises(t, d) else {
+    let Some((premises, candidates)) = perturbable_premises(g, t, d, k, weights) else {
         return false;
     };
-    let candidates = Candidates::of(g, t, &premises);
     let (ds, ks) = (d.to_string(), k.to_string());
     (0..PERTURB_PROBES).any(|probe| {
         let mut rng = crate::tasks::instance_rng(probe, &["perturb-probe", &ds, &ks], t.0.into());
