@@ -3,7 +3,9 @@
 into saturation (phase 1), proving, model search, checking and the rest
 (generation, writing), with the prover calls and undecided ones, the slots
 built (those thrown away past a cell's end included), the rejected
-attempts and repeats per row with the commonest reasons, and the
+attempts and repeats per row with the commonest reasons, the CPU the
+rejected draws cost (by reason) and that of the rows built but never
+written (repeated or held answers, duplicates), and the
 process's peak resident size while the cells ran, for the TPTP families on SET (the real TPTP files
 when a TPTP root has them), GEO and TOP, and for PL and EQ.
 
@@ -89,6 +91,7 @@ def main() -> int:
         # shared evenly by its rows.
         phase1 = sum(f.get("phase1_cpu_seconds", 0.0) for f in c.get("files", []) if not f["reused"])
         per = defaultdict(lambda: defaultdict(float))
+        reject_cpu = defaultdict(lambda: defaultdict(float))
         for key, v in c["cells"].items():
             config, _, level = family_of(key)
             d = per[(config, level)]
@@ -96,6 +99,11 @@ def main() -> int:
                       "prover_calls", "prover_unknowns", "candidates"):
                 d[k] += v[k]
             d["discarded"] += v.get("discarded", 0)
+            # CPU of the rejected draws by reason and of the rows built but
+            # not written (builds before these fields report none).
+            for reason, s in v.get("reject_cpu", {}).items():
+                reject_cpu[(config, level)][reason] += s
+            d["thrown_rows_s"] += v.get("row_cpu", 0.0) - v.get("row_cpu_written", 0.0)
             # The run's largest resident size while any of these cells ran.
             d["peak_rss_mib"] = max(d["peak_rss_mib"], v.get("peak_rss_mib", 0))
         all_rows = sum(d["rows"] for d in per.values()) or 1
@@ -121,6 +129,10 @@ def main() -> int:
                 if d["rows"] else None,
                 top_rejects=" ".join(f"{r}={n}" for r, n in sorted(
                     rejects[(config, level)].items(), key=lambda x: -x[1])[:3] if n),
+                rejected_s=round(sum(reject_cpu[(config, level)].values()), 3),
+                top_reject_cpu=" ".join(f"{r}={s:.2f}s" for r, s in sorted(
+                    reject_cpu[(config, level)].items(), key=lambda x: -x[1])[:3] if s >= 0.005),
+                thrown_rows_s=round(max(0.0, d["thrown_rows_s"]), 3),
                 peak_rss_mib=int(d["peak_rss_mib"]),
             ))
         notes.append(f"{label}: {int(all_rows)} rows, wall {wall:.1f}s, CPU {cpu:.1f}s "
@@ -157,7 +169,8 @@ def main() -> int:
 
     cols = ["source", "config", "level", "rows", "cpu_s", "rows_per_cpu_s", "phase1_s", "proving_s",
             "models_s", "checking_s", "undecided_s", "other_s", "prover_calls", "calls_per_row",
-            "unknowns", "slots", "rejects_per_row", "top_rejects", "peak_rss_mib"]
+            "unknowns", "slots", "rejects_per_row", "top_rejects", "rejected_s", "top_reject_cpu",
+            "thrown_rows_s", "peak_rss_mib"]
     (ROOT / "out/bench").mkdir(parents=True, exist_ok=True)
     with open(ROOT / "out/bench/cost_per_row.csv", "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=cols)

@@ -756,3 +756,65 @@ fn cells_draw_no_theorem_refused_before_a_prover_call() {
         }
     }
 }
+
+/// `--cost-json` splits each cell's CPU into its rejected draws, by reason
+/// (the reasons the dataset's summary counts), and the slots that built
+/// rows, written or not; the parts never exceed the cell's CPU.
+#[test]
+fn cost_json_splits_cell_cpu_into_rejected_draws_and_built_rows() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cost = tmp.path().join("cost.json");
+    let ds = smoke_run(
+        &tmp.path().join("out"),
+        &["--cost-json", cost.to_str().unwrap()],
+    );
+    let cost: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&cost).unwrap()).unwrap();
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(ds.join("summary.json")).unwrap()).unwrap();
+    let cells = cost["cells"].as_object().unwrap();
+    assert!(!cells.is_empty());
+    let mut timed = 0;
+    for (key, c) in cells {
+        let rejects = summary["cells"][key]["rejects"]
+            .as_object()
+            .cloned()
+            .unwrap_or_default();
+        let reject_cpu = c["reject_cpu"].as_object().unwrap();
+        let mut rejected = 0.0;
+        for (reason, s) in reject_cpu {
+            assert!(
+                rejects.contains_key(reason),
+                "{key}: {reason} timed, not counted"
+            );
+            let s = s.as_f64().unwrap();
+            assert!(s >= 0.0, "{key}: {reason} {s}");
+            rejected += s;
+            timed += 1;
+        }
+        let row = c["row_cpu"].as_f64().unwrap();
+        let written = c["row_cpu_written"].as_f64().unwrap();
+        let cpu = c["cpu_seconds"].as_f64().unwrap();
+        assert!(written <= row + 1e-9, "{key}: {written} > {row}");
+        assert!(
+            rejected + row <= cpu + 1e-3,
+            "{key}: {rejected} + {row} > {cpu}"
+        );
+        if c["rows"].as_u64().unwrap() > 0 {
+            assert!(written > 0.0, "{key}: rows written in no CPU");
+        }
+    }
+    // The smoke run refuses some draws (its summary says which), and the
+    // TPTP generator times each of them.
+    let counted: u64 = summary["cells"]
+        .as_object()
+        .unwrap()
+        .values()
+        .filter_map(|c| c["rejects"].as_object())
+        .map(|r| r.len() as u64)
+        .sum();
+    assert!(
+        counted > 0 && timed as u64 == counted,
+        "{timed} timed of {counted}"
+    );
+}

@@ -434,6 +434,9 @@ fn run_loop(
         cs.seconds += t_sees.elapsed().as_secs_f64();
         cs.cpu_seconds += cost::secs(cpu_sees);
         let mut cell_keys: HashSet<[u8; 16]> = HashSet::new();
+        // CPU seconds of each built row's slot until it is written or
+        // dropped (`CellSummary::row_cpu_written`; measurement only).
+        let mut row_cpu: HashMap<u64, f64> = HashMap::new();
         let mut snapshot = Seen::default();
         // The candidates' notes so far, per key (distinct values, in slot
         // order), for the snapshot.
@@ -593,8 +596,16 @@ fn run_loop(
                         cs.seconds += secs;
                         cs.cpu_seconds += cpu;
                         cs.cost.add(spent);
-                        for r in attempt.rejects {
+                        // Draws timed by the generator (measurement only).
+                        let timed = attempt.reject_cpu.len() == attempt.rejects.len();
+                        let mut rejected_cpu = 0.0;
+                        for (i, r) in attempt.rejects.iter().enumerate() {
                             *cs.rejects.entry(r.to_string()).or_default() += 1;
+                            if timed {
+                                *cs.reject_cpu.entry(r.to_string()).or_default() +=
+                                    attempt.reject_cpu[i];
+                                rejected_cpu += attempt.reject_cpu[i];
+                            }
                         }
                         for (key, value) in attempt.notes {
                             let values = notes.entry(key).or_default();
@@ -635,6 +646,9 @@ fn run_loop(
                             }
                             continue;
                         };
+                        let built_cpu = (cpu - rejected_cpu).max(0.0);
+                        cs.row_cpu += built_cpu;
+                        row_cpu.insert(index, built_cpu);
                         let digest = key_digest(&built.key);
                         if !seen.insert(digest) {
                             cs.duplicates += 1;
@@ -713,6 +727,7 @@ fn run_loop(
                     e.1 += 1;
                 }
                 cs.written += 1;
+                cs.row_cpu_written += row_cpu.remove(&index).unwrap_or(0.0);
                 if let Some(src) = &built.source {
                     *cs.sources.entry(src.clone()).or_default() += 1;
                 }

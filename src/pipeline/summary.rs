@@ -60,6 +60,19 @@ pub struct CellSummary {
     /// Of those, the prover's (CPU seconds; timing).
     #[serde(skip)]
     pub cost: crate::prover::cost::Costs,
+    /// CPU seconds of the rejected draws by reason, from generators that
+    /// time them ([`Attempt::reject_timed`](crate::tasks::family::Attempt::reject_timed); timing).
+    #[serde(skip)]
+    pub reject_cpu: BTreeMap<String, f64>,
+    /// CPU seconds of the slots that built a row, less their timed
+    /// rejected draws (timing): `row_cpu_written` of it went to rows the
+    /// cell wrote, the rest to rows built and then skipped (duplicates,
+    /// repeated or held answers never written).
+    #[serde(skip)]
+    pub row_cpu: f64,
+    /// Of `row_cpu`, the rows written (timing).
+    #[serde(skip)]
+    pub row_cpu_written: f64,
     /// The process's largest resident size (MiB) from the end of the cell
     /// before to the end of this one, entering its group included
     /// ([`heap::RssSampler`](crate::pipeline::heap::RssSampler); measurement, 0 where unknown).
@@ -131,7 +144,9 @@ impl RunSummary {
     /// candidates, worker wall and CPU seconds and the prover's share of
     /// the CPU seconds
     /// (saturation, model search, checking, and the seconds of calls that
-    /// ended undecided) and the peak resident size while it ran, plus
+    /// ended undecided), the CPU of rejected draws by reason and of the
+    /// slots that built rows, written or not (`reject_cpu`, `row_cpu`,
+    /// `row_cpu_written`), and the peak resident size while it ran, plus
     /// generation wall-clock and writer seconds. Measurements: never part of
     /// a dataset.
     pub fn cost_json(&self) -> serde_json::Value {
@@ -154,6 +169,9 @@ impl RunSummary {
                         "undecided": c.cost.undecided,
                         "prover_calls": c.cost.calls,
                         "prover_unknowns": c.cost.unknowns,
+                        "reject_cpu": c.reject_cpu,
+                        "row_cpu": c.row_cpu,
+                        "row_cpu_written": c.row_cpu_written,
                         "peak_rss_mib": c.peak_rss_mib,
                     }),
                 )

@@ -348,6 +348,11 @@ pub struct Attempt {
     pub built: Option<Built>,
     /// Names of the rejected attempts' reasons, in order.
     pub rejects: Vec<&'static str>,
+    /// Thread CPU seconds of each rejected attempt, in the order of
+    /// `rejects`, from generators that time their draws
+    /// ([`Attempt::reject_timed`]); empty otherwise. Measurement only
+    /// (`--cost-json`): never read by the walk.
+    pub reject_cpu: Vec<f64>,
     /// Bugs met, in order.
     pub bugs: Vec<RejectEntry>,
     /// What the candidate learned that later slots of its cell may read
@@ -368,6 +373,14 @@ impl Attempt {
             built: Some(b),
             ..Attempt::default()
         }
+    }
+
+    /// Records a rejected draw of this candidate and the thread CPU
+    /// seconds it took. A generator that times its draws records every one
+    /// this way, so that `reject_cpu` stays aligned with `rejects`.
+    pub fn reject_timed(&mut self, reason: &'static str, cpu: f64) {
+        self.rejects.push(reason);
+        self.reject_cpu.push(cpu);
     }
 
     /// A candidate rejected for `reason`.

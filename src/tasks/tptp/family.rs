@@ -813,6 +813,8 @@ impl Generator for TptpGenerator {
                 break;
             }
             attempts += 1;
+            // This draw's CPU, for `--cost-json` ([`Attempt::reject_timed`]).
+            let draw_cpu = crate::prover::cost::now();
             // Draw a of slot (or pair) i takes draw a * count + i: the
             // first draws of all slots take distinct theorems (while the
             // cell has that many), and so do the second ones, and so on.
@@ -824,7 +826,7 @@ impl Generator for TptpGenerator {
                 // A theorem an earlier stride's slot made rows of: its row
                 // would be a duplicate, so the slot draws again, as after
                 // any draw refused before a prover call.
-                out.rejects.push(Reject::Taken.name());
+                out.reject_timed(Reject::Taken.name(), crate::prover::cost::secs(draw_cpu));
                 attempts -= u64::from(free_reject(family, Reject::Taken));
                 continue;
             }
@@ -874,7 +876,7 @@ impl Generator for TptpGenerator {
                 Err(panic) => {
                     // The prover may be mid-update: start the worker afresh.
                     *prover = self.new_prover();
-                    out.rejects.push("generator_panic");
+                    out.reject_timed("generator_panic", crate::prover::cost::secs(draw_cpu));
                     out.bugs.push(RejectEntry::from_panic(where_, panic));
                     continue;
                 }
@@ -887,7 +889,7 @@ impl Generator for TptpGenerator {
                 // cached `Unknown` from other slots, so the rejects do not
                 // depend on scheduling.
                 *prover = self.new_prover();
-                out.rejects.push("certificate_failure");
+                out.reject_timed("certificate_failure", crate::prover::cost::secs(draw_cpu));
                 out.bugs.extend(
                     defects
                         .into_iter()
@@ -915,7 +917,7 @@ impl Generator for TptpGenerator {
                     return out;
                 }
                 Err(e) => {
-                    out.rejects.push(e.name());
+                    out.reject_timed(e.name(), crate::prover::cost::secs(draw_cpu));
                     if free_reject(family, e) {
                         attempts -= 1;
                     }
