@@ -17,9 +17,13 @@ CPU. A second run of the first domain on the same root shows phase 1
 reused. The reference pipeline
 (seed paper 001) spends 0.5-125 s per instance, i.e. 0.008-2 rows/s.
 
+A row's `cpu_s` and `rows_per_cpu_s` include its share of phase 1 and of
+the writer; `cell_cpu_s` and `cell_rows_per_cpu_s` are the cells' own
+thread CPU alone (what `--cost-json` measures per cell).
+
 Usage: scripts/cost_per_row.py [--count N] [--levels 1,2,3,4] [--bin PATH]
-       [--tptp DIR] [--domains SET,GEO,TOP] [--no-pl] [--no-eq]
-Output: a Markdown table on stdout, out/bench/cost_per_row.csv.
+       [--tptp DIR] [--domains SET,GEO,TOP] [--no-pl] [--no-eq] [--csv FILE]
+Output: a Markdown table on stdout, the CSV (default out/bench/cost_per_row.csv).
 """
 
 from __future__ import annotations
@@ -68,6 +72,8 @@ def main() -> int:
     ap.add_argument("--domains", default="SET,GEO,TOP")
     ap.add_argument("--no-pl", action="store_true")
     ap.add_argument("--no-eq", action="store_true")
+    ap.add_argument("--csv", default=str(ROOT / "out/bench/cost_per_row.csv"),
+                    help="where the table goes as CSV (two runs side by side need two)")
     a = ap.parse_args()
     if not Path(a.bin).exists():
         subprocess.run(["cargo", "build", "--release", "-q"], cwd=ROOT, check=True)
@@ -117,6 +123,9 @@ def main() -> int:
                 source=label, config=config, level=level, rows=int(d["rows"]),
                 cpu_s=round(total, 3),
                 rows_per_cpu_s=round(d["rows"] / total, 3) if total else 0.0,
+                cell_cpu_s=round(d["cpu_seconds"], 3),
+                cell_rows_per_cpu_s=round(d["rows"] / d["cpu_seconds"], 3)
+                if d["cpu_seconds"] else 0.0,
                 phase1_s=round(p1, 3), proving_s=round(d["saturation"], 3),
                 models_s=round(d["models"], 3), checking_s=round(d["checking"], 3),
                 undecided_s=round(d["undecided"], 3),
@@ -167,12 +176,13 @@ def main() -> int:
         wall, cpu = run([a.bin, "eq", "--out", str(tmp / "eq"), "--cost-json", str(cost), *common])
         collect("EQ", cost, wall, cpu, tmp / "eq")
 
-    cols = ["source", "config", "level", "rows", "cpu_s", "rows_per_cpu_s", "phase1_s", "proving_s",
+    cols = ["source", "config", "level", "rows", "cpu_s", "rows_per_cpu_s", "cell_cpu_s",
+            "cell_rows_per_cpu_s", "phase1_s", "proving_s",
             "models_s", "checking_s", "undecided_s", "other_s", "prover_calls", "calls_per_row",
             "unknowns", "slots", "rejects_per_row", "top_rejects", "rejected_s", "top_reject_cpu",
             "thrown_rows_s", "peak_rss_mib"]
-    (ROOT / "out/bench").mkdir(parents=True, exist_ok=True)
-    with open(ROOT / "out/bench/cost_per_row.csv", "w", newline="") as f:
+    Path(a.csv).parent.mkdir(parents=True, exist_ok=True)
+    with open(a.csv, "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=cols)
         w.writeheader()
         w.writerows(rows)
