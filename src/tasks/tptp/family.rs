@@ -837,21 +837,10 @@ impl Generator for TptpGenerator {
                 &[&cell.group, &g.name, family.name(), &level, &attempt_s],
                 unit,
             );
-            // The first half of a slot's attempts search countermodels only
-            // up to the quick size (`quick_model_size`), the rest up to
-            // `max_model_size`: a theorem whose certificate needs a larger
-            // model is left for when the cheaper ones have failed. Models
-            // above size 4 were 1 of 1,350 found in selection's searches on
-            // SET and GEO levels 3-4, and undecided searches to size 6 cost
-            // 0.06-0.15 s each, most of a cell's undecided time (entailment's
-            // False side on GEO level 3: the same 40 rows, 2.45 -> 0.39 s).
             // The prover's cache key holds its limits.
             let full = prover.limits.clone();
-            if matches!(family, Family::Entailment | Family::Selection)
-                && attempts <= u64::from(cfg.max_attempts / 2)
-            {
-                prover.limits.max_model_size = full.max_model_size.min(full.quick_model_size);
-            }
+            prover.limits.max_model_size =
+                attempt_model_size(family, attempts, cfg.max_attempts, &full);
             let caught = fault::catch(|| match family {
                 Family::Entailment => {
                     entail::generate(g, t, prover, cfg, cell.level, want_true, &mut rng)
@@ -969,6 +958,41 @@ fn short_entailment(graphs: &[Graph], cfg: &TasksConfig, cell: &Cell) -> bool {
     estimate < 4.0 * cell.count as f64
 }
 
+/// The largest countermodel the `attempts`-th attempt (1-based) of a slot
+/// of `family` searches, under the worker prover's `limits`.
+///
+/// Selection: the first half of a slot's attempts search only up to the
+/// quick size (`quick_model_size`), the rest up to `max_model_size`: a
+/// theorem whose certificate needs a larger model is left for when the
+/// cheaper ones have failed. Models above size 4 were 1 of 1,350 found in
+/// selection's searches on SET and GEO levels 3-4, and undecided searches
+/// to size 6 cost 0.06-0.15 s each, most of a cell's undecided time.
+///
+/// Entailment's False side keeps to the quick size in every attempt. Its
+/// second-half searches to size 6 gave 4 of the 8,298 rows of the paper
+/// layout at count 500 (two ALG level 4 pairs), and on the cells that run
+/// out of theorems they were nearly all the CPU, since a slot that gives
+/// up makes them in each of its late attempts: GEO level 3 spent 350 of
+/// its 358 CPU-s there, in SAT propagation over grounded betweenness and
+/// equidistance relations, and found no model above size 3. At the quick
+/// size it wrote the same 354 rows in 48.6 CPU-s; ALG level 4 wrote 136
+/// rows instead of 140, in 67 CPU-s instead of 125.
+///
+/// The other families search up to `max_model_size`.
+fn attempt_model_size(
+    family: Family,
+    attempts: u64,
+    max_attempts: u32,
+    limits: &crate::prover::ProverLimits,
+) -> u32 {
+    let quick = limits.max_model_size.min(limits.quick_model_size);
+    match family {
+        Family::Entailment => quick,
+        Family::Selection if attempts <= u64::from(max_attempts / 2) => quick,
+        _ => limits.max_model_size,
+    }
+}
+
 /// Whether a refused draw cost no prover call, so that it does not use up
 /// one of the slot's `max_attempts` (`max_draws` bounds such draws): an
 /// entailment draw whose premises no replacement fits (`no_distractors`) or
@@ -1034,6 +1058,44 @@ mod tests {
             ..TasksConfig::default()
         };
         Graph::new(s.bank, s.store, r, "TST", "t", &cfg, false)
+    }
+
+    /// Entailment searches countermodels to the quick size in every
+    /// attempt; selection in the first half of a slot's attempts, then to
+    /// the largest size; reconstruction always to the largest size; and no
+    /// family goes past `max_model_size`.
+    #[test]
+    fn attempts_search_models_to_the_quick_size_where_larger_ones_pay_nothing() {
+        let limits = crate::prover::ProverLimits {
+            quick_model_size: 4,
+            max_model_size: 6,
+            ..crate::prover::ProverLimits::default()
+        };
+        for a in 1..=12 {
+            assert_eq!(attempt_model_size(Family::Entailment, a, 12, &limits), 4);
+            let selection = if a <= 6 { 4 } else { 6 };
+            assert_eq!(
+                attempt_model_size(Family::Selection, a, 12, &limits),
+                selection
+            );
+            assert_eq!(
+                attempt_model_size(Family::Reconstruction, a, 12, &limits),
+                6
+            );
+        }
+        let small = crate::prover::ProverLimits {
+            quick_model_size: 4,
+            max_model_size: 3,
+            ..crate::prover::ProverLimits::default()
+        };
+        for f in [
+            Family::Entailment,
+            Family::Selection,
+            Family::Reconstruction,
+        ] {
+            assert_eq!(attempt_model_size(f, 1, 12, &small), 3);
+            assert_eq!(attempt_model_size(f, 12, 12, &small), 3);
+        }
     }
 
     /// A short entailment cell's wider draws are the theorems after the
