@@ -102,7 +102,8 @@ pub fn generate(
             // reject the draw. The long saturation cannot give a model, so
             // the search stops after the quick phase and goes on to the
             // models (a proof in the quick phase still shows the label
-            // wrong at once).
+            // wrong at once), which the caller keeps to the quick size
+            // (`family::attempt_model_size`).
             let quick = prover
                 .limits
                 .quick_processed
