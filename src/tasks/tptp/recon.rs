@@ -377,7 +377,7 @@ pub(super) fn certified_cut(
         // 178 given clauses and 0.36 CPU-s, half of the cell's CPU, where
         // its records had it. The search with the whole budget comes last.
         // A step none of them gives is refused.
-        let quick = step_search(g, prover, [a, b], child, true);
+        let quick = quick_step_search(g, prover, [a, b], child);
         processed += quick.stats.processed;
         let o = match quick.verdict {
             Verdict::Theorem { .. } => quick,
@@ -388,7 +388,8 @@ pub(super) fn certified_cut(
                     d
                 }
                 None => {
-                    let full = step_search(g, prover, [a, b], child, false);
+                    // It repeats the quick phase's few given clauses.
+                    let full = g.prove_derived(prover, &[a, b], child);
                     processed += full.stats.processed;
                     full
                 }
@@ -411,21 +412,18 @@ pub(super) fn certified_cut(
     })
 }
 
-/// The prover's search for `parents |- child`, within its quick phase
-/// (`quick_processed` given clauses) when `quick`, else with its whole
-/// budget.
-fn step_search(
+/// The prover's search for `parents |- child` within its quick phase
+/// (`quick_processed` given clauses). The worker restores the prover's
+/// limits after every attempt; this call restores them itself, since the
+/// same attempt searches with the whole budget next.
+fn quick_step_search(
     g: &Graph,
     prover: &mut Prover,
     parents: [ClauseId; 2],
     child: ClauseId,
-    quick: bool,
 ) -> crate::prover::Outcome {
-    if !quick || prover.limits.quick_processed >= prover.limits.max_processed {
-        return g.prove_derived(prover, &parents, child);
-    }
     let whole = prover.limits.max_processed;
-    prover.limits.max_processed = prover.limits.quick_processed;
+    prover.limits.max_processed = whole.min(prover.limits.quick_processed);
     let o = g.prove_derived(prover, &parents, child);
     prover.limits.max_processed = whole;
     o
