@@ -215,12 +215,22 @@ fn search<'m>(
     // the undecided ones were 7.0 of their 8.4 CPU-s on GEO levels 2-4 at
     // count 50 (552 of 1,518 calls), nearly all in model search; at 200
     // conflicts 4.7 s, with 9 more undecided and 14 more calls below.
+    // It searches models only, to `MODELS_FIRST_SIZE`: the saturation
+    // after a failed search (40 given clauses) was most of the cost of the
+    // undecided calls (GEO levels 2-4 at count 50: 502 calls of 5.5 ms,
+    // against 585 that found a model at 1.8 ms), and its proofs only
+    // refused a pool early that the search below refuses too (selection
+    // on four sources at count 50: ×1.03 and ×1.09 in two paired runs).
     let mut quick = Prover::new(super::distractors::stand_in_conflicts(
         super::distractors::quick_limits(&prover.limits),
     ));
     quick.params = prover.params.clone();
     quick.check_work = prover.check_work;
     quick.models_first = MODELS_FIRST_SIZE;
+    quick.limits.quick_processed = 0;
+    quick.limits.max_processed = 0;
+    quick.limits.quick_model_size = quick.limits.quick_model_size.min(MODELS_FIRST_SIZE);
+    quick.limits.max_model_size = quick.limits.max_model_size.min(MODELS_FIRST_SIZE);
     // Only where it can save calls: with |M| subsets or fewer one below M
     // (level 1: a pool of 4, M of 2), classifying them costs no more.
     let m = required.count_ones() as usize;
@@ -249,7 +259,8 @@ fn search<'m>(
                 st.covers.push((sat | mask, model));
             }
             Verdict::Theorem { refutation } => {
-                // The pool clauses the proof uses: without `q`, so at least
+                // Without a saturation, only from the input's own
+                // contradictions. The pool clauses the proof uses: without `q`, so at least
                 // one is not in M (no proper subset of the irredundant M
                 // proves the theorem). If they are no more than M, the
                 // minimum answers are that small and each holds a clause

@@ -1058,6 +1058,74 @@ fn the_minimum_search_covers_from_the_top_down() {
     }
 }
 
+/// The top-down calls search small models only: a pool without a premise
+/// that needs four elements leaves that premise undecided, without a
+/// saturation, and the search by size covers its subsets with models
+/// searched first, so a search given M's refutation saturates nothing.
+#[test]
+fn top_down_calls_search_models_only() {
+    let pool: Vec<String> = [
+        "a != b",
+        "p(a)",
+        "a != c",
+        "~p(X) | q(X)",
+        "a != d",
+        "b != c",
+        "b != d",
+        "c != d",
+    ]
+    .map(String::from)
+    .to_vec();
+    let theorem = "q(a)".to_string();
+    let (bank, clauses, t) = parsed_pool(&pool, &theorem);
+    let required = 0b1010;
+    let m_clauses: Vec<&[crate::logic::Literal]> = vec![&clauses[1], &clauses[3]];
+    let crate::prover::Verdict::Theorem { refutation } = Prover::new(ProverLimits::default())
+        .prove(&bank, &m_clauses, &t)
+        .verdict
+    else {
+        panic!("M proves the theorem");
+    };
+    let mut prover = Prover::new(ProverLimits::default());
+    let none: [&crate::prover::FiniteModel; 0] = [];
+    let st = minimum_detail(
+        &bank,
+        &mut prover,
+        &clauses,
+        &pool,
+        &theorem,
+        &t,
+        2,
+        required,
+        Some(&refutation),
+        none,
+    )
+    .map_err(|f| f.reject)
+    .unwrap();
+    assert_eq!(st.size, 2);
+    assert_eq!(
+        st.answers.iter().map(|a| a.0).collect::<Vec<_>>(),
+        [required]
+    );
+    assert_eq!(st.processed, 0, "no call saturated");
+    assert!(st.calls > 2, "the search by size covered what top down left");
+    for s in 0..=2 {
+        for mask in subsets(pool.len(), s) {
+            assert!(
+                mask == required || st.covers.iter().any(|(sat, _)| mask & !sat == 0),
+                "{mask:08b} uncovered"
+            );
+        }
+    }
+    for (sat, model) in &st.covers {
+        for (i, text) in pool.iter().enumerate() {
+            let holds = crate::checker::model_satisfies(model, text) == Ok(true);
+            assert_eq!(holds, sat >> i & 1 == 1, "{text} in a cover");
+        }
+        assert_eq!(crate::checker::model_satisfies(model, &theorem), Ok(false));
+    }
+}
+
 /// A proof of M's size or less that uses a clause outside M ends the
 /// search: it, or a smaller proof below it, is a minimum answer with a
 /// distractor, so the row is refused without classifying the rest.
