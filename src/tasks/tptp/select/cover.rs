@@ -260,11 +260,11 @@ fn search<'m>(
             }
             Verdict::Theorem { refutation } => {
                 // Without a saturation, only from the input's own
-                // contradictions. The pool clauses the proof uses: without `q`, so at least
-                // one is not in M (no proper subset of the irredundant M
-                // proves the theorem). If they are no more than M, the
-                // minimum answers are that small and each holds a clause
-                // outside M: the row would be refused as
+                // contradictions. The pool clauses the proof uses: without
+                // `q`, so at least one is not in M (no proper subset of the
+                // irredundant M proves the theorem). If they are no more
+                // than M, the minimum answers are that small and each holds
+                // a clause outside M: the row would be refused as
                 // `distractor_entails` after the whole search.
                 let used = used_mask(&refutation, mask);
                 if used != 0 && used.count_ones() <= required.count_ones() {

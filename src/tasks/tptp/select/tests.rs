@@ -1108,7 +1108,10 @@ fn top_down_calls_search_models_only() {
         [required]
     );
     assert_eq!(st.processed, 0, "no call saturated");
-    assert!(st.calls > 2, "the search by size covered what top down left");
+    assert!(
+        st.calls > 2,
+        "the search by size covered what top down left"
+    );
     for s in 0..=2 {
         for mask in subsets(pool.len(), s) {
             assert!(
