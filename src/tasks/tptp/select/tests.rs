@@ -986,6 +986,40 @@ fn parsed_pool(
     (bank, clauses, t)
 }
 
+/// A refutation of `premises` with the negated theorem `t` (the deletion
+/// pass's proof of M).
+fn refutation_of(
+    bank: &crate::logic::TermBank,
+    premises: &[&[crate::logic::Literal]],
+    t: &[crate::logic::Literal],
+) -> crate::prover::Refutation {
+    let crate::prover::Verdict::Theorem { refutation } = Prover::new(ProverLimits::default())
+        .prove(bank, premises, t)
+        .verdict
+    else {
+        panic!("M proves the theorem");
+    };
+    refutation
+}
+
+/// Every subset of a pool of `n` of at most `size` clauses but `required`
+/// is covered by one of `covers`.
+fn assert_covered(
+    covers: &[(u32, crate::prover::FiniteModel)],
+    n: usize,
+    size: usize,
+    required: u32,
+) {
+    for s in 0..=size {
+        for mask in subsets(n, s) {
+            assert!(
+                mask == required || covers.iter().any(|(sat, _)| mask & !sat == 0),
+                "{mask:0n$b} uncovered"
+            );
+        }
+    }
+}
+
 /// The minimum search asks first for a countermodel of the pool without
 /// each premise of M; with one per premise, M alone is left to prove,
 /// and the certificate covers every other subset.
@@ -1022,13 +1056,7 @@ fn the_minimum_search_covers_from_the_top_down() {
     assert_eq!(prover.models_first, 0, "the caller's schedule is restored");
     // With M's refutation known (the deletion pass's), M's subset needs no
     // call and the answer carries that refutation.
-    let m_clauses: Vec<&[crate::logic::Literal]> = vec![&clauses[1], &clauses[3]];
-    let crate::prover::Verdict::Theorem { refutation } = Prover::new(ProverLimits::default())
-        .prove(&bank, &m_clauses, &t)
-        .verdict
-    else {
-        panic!("M proves the theorem");
-    };
+    let refutation = refutation_of(&bank, &[&clauses[1], &clauses[3]], &t);
     let mut fresh = Prover::new(ProverLimits::default());
     let known = minimum_detail(
         &bank,
@@ -1048,14 +1076,7 @@ fn the_minimum_search_covers_from_the_top_down() {
     assert_eq!(known.answers.len(), 1);
     assert_eq!(known.answers[0].0, required);
     assert_eq!(known.answers[0].1, refutation);
-    for s in 0..=2 {
-        for mask in subsets(pool.len(), s) {
-            assert!(
-                mask == required || st.covers.iter().any(|(sat, _)| mask & !sat == 0),
-                "{mask:05b} uncovered"
-            );
-        }
-    }
+    assert_covered(&st.covers, pool.len(), 2, required);
 }
 
 /// The top-down calls search small models only: a pool without a premise
@@ -1079,13 +1100,7 @@ fn top_down_calls_search_models_only() {
     let theorem = "q(a)".to_string();
     let (bank, clauses, t) = parsed_pool(&pool, &theorem);
     let required = 0b1010;
-    let m_clauses: Vec<&[crate::logic::Literal]> = vec![&clauses[1], &clauses[3]];
-    let crate::prover::Verdict::Theorem { refutation } = Prover::new(ProverLimits::default())
-        .prove(&bank, &m_clauses, &t)
-        .verdict
-    else {
-        panic!("M proves the theorem");
-    };
+    let refutation = refutation_of(&bank, &[&clauses[1], &clauses[3]], &t);
     let mut prover = Prover::new(ProverLimits::default());
     let none: [&crate::prover::FiniteModel; 0] = [];
     let st = minimum_detail(
@@ -1112,14 +1127,7 @@ fn top_down_calls_search_models_only() {
         st.calls > 2,
         "the search by size covered what top down left"
     );
-    for s in 0..=2 {
-        for mask in subsets(pool.len(), s) {
-            assert!(
-                mask == required || st.covers.iter().any(|(sat, _)| mask & !sat == 0),
-                "{mask:08b} uncovered"
-            );
-        }
-    }
+    assert_covered(&st.covers, pool.len(), 2, required);
     for (sat, model) in &st.covers {
         for (i, text) in pool.iter().enumerate() {
             let holds = crate::checker::model_satisfies(model, text) == Ok(true);
