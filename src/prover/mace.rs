@@ -33,6 +33,7 @@
 //! problem per size, one sort, constant bounds only) that the tests and the
 //! `mace` bench compare against.
 
+pub mod extend;
 mod flat;
 pub mod reference;
 mod sorts;
@@ -135,9 +136,9 @@ fn new_tuples(old: &[u32], new: &[u32], buf: &mut Vec<u32>, mut f: impl FnMut(&[
 }
 
 /// One search's state: the flattened problem, its sorts, the solver.
-struct Search<'a> {
-    flat: &'a Flat,
-    sorts: &'a Sorts,
+struct Search {
+    flat: Flat,
+    sorts: Sorts,
     /// Per clause, per variable: the most values it takes (least-number
     /// bound of the constant that names it), `u32::MAX` for none.
     bound: Vec<Vec<u32>>,
@@ -151,8 +152,8 @@ struct Search<'a> {
     n: u32,
 }
 
-impl<'a> Search<'a> {
-    fn new(bank: &TermBank, flat: &'a Flat, sorts: &'a Sorts, bits: u32) -> Search<'a> {
+impl Search {
+    fn new(bank: &TermBank, flat: Flat, sorts: Sorts, bits: u32) -> Search {
         let mut constants: Vec<Vec<u32>> = vec![Vec::new(); sorts.len()];
         let mut rank = vec![u32::MAX; flat.syms.len()];
         for (s, sym) in flat.syms.iter().enumerate() {
@@ -256,22 +257,67 @@ impl<'a> Search<'a> {
     /// this size's totality clauses and the number of ground clauses made.
     fn grow(&mut self, n: u32) -> (Lit, u64) {
         let old = self.n;
+        let act = self.solver.new_var();
+        self.tables(0..self.flat.syms.len(), old, n, act);
         let Search {
-            flat,
             sorts,
-            bound,
             constants,
             distinct,
             solver,
             tables,
             ..
         } = self;
-        let (flat, sorts) = (*flat, *sorts);
-        let act = solver.new_var();
+        let mut clause: Vec<Lit> = Vec::new();
+        // Distinct values on distinct elements (they share one sort).
+        for &(a, b) in distinct.iter() {
+            let rs = sorts.slots[a as usize][0];
+            for e in sorts.size(rs, old)..sorts.size(rs, n) {
+                let x = tables.get(a, [e].into_iter());
+                let y = tables.get(b, [e].into_iter());
+                solver.add_clause(&[Lit::neg(x), Lit::neg(y)]);
+            }
+        }
+        // Least-number canonicity of each sort's constants.
+        for (t, cs) in constants.iter().enumerate() {
+            let (m_old, m_new) = (sorts.size(t as u32, old), sorts.size(t as u32, n));
+            for (i, &c) in cs.iter().enumerate() {
+                for e in m_old..m_new {
+                    let x = tables.get(c, [e].into_iter());
+                    if e as usize > i {
+                        solver.add_clause(&[Lit::neg(x)]);
+                    } else if e > 0 {
+                        clause.clear();
+                        clause.push(Lit::neg(x));
+                        for &d in &cs[..i] {
+                            clause.push(Lit::pos(tables.get(d, [e - 1].into_iter())));
+                        }
+                        solver.add_clause(&clause);
+                    }
+                }
+            }
+        }
+        // Ground clauses: the assignments that use a new element.
+        let made = self.ground(0..self.flat.clauses.len(), old, n, None);
+        self.n = n;
+        (Lit::pos(act), made)
+    }
+
+    /// The table variables of symbols `syms` that size `n` adds to size
+    /// `old`, with their functionality clauses and (functions) totality
+    /// clauses, those of a range that may still grow under `act`.
+    fn tables(&mut self, syms: std::ops::Range<usize>, old: u32, n: u32, act: Var) {
+        let Search {
+            flat,
+            sorts,
+            solver,
+            tables,
+            ..
+        } = self;
         let mut buf = Vec::new();
         let mut clause: Vec<Lit> = Vec::new();
         // Tables: new cells, new values of old cells.
-        for (s, (sym, sl)) in flat.syms.iter().zip(&sorts.slots).enumerate() {
+        for s in syms {
+            let (sym, sl) = (&flat.syms[s], &sorts.slots[s]);
             let s = s as u32;
             let a = sym.arity as usize;
             let sizes_old: Vec<u32> = sl[..a].iter().map(|&t| sorts.size(t, old)).collect();
@@ -325,37 +371,31 @@ impl<'a> Search<'a> {
                 });
             }
         }
-        // Distinct values on distinct elements (they share one sort).
-        for &(a, b) in distinct.iter() {
-            let rs = sorts.slots[a as usize][0];
-            for e in sorts.size(rs, old)..sorts.size(rs, n) {
-                let x = tables.get(a, [e].into_iter());
-                let y = tables.get(b, [e].into_iter());
-                solver.add_clause(&[Lit::neg(x), Lit::neg(y)]);
-            }
-        }
-        // Least-number canonicity of each sort's constants.
-        for (t, cs) in constants.iter().enumerate() {
-            let (m_old, m_new) = (sorts.size(t as u32, old), sorts.size(t as u32, n));
-            for (i, &c) in cs.iter().enumerate() {
-                for e in m_old..m_new {
-                    let x = tables.get(c, [e].into_iter());
-                    if e as usize > i {
-                        solver.add_clause(&[Lit::neg(x)]);
-                    } else if e > 0 {
-                        clause.clear();
-                        clause.push(Lit::neg(x));
-                        for &d in &cs[..i] {
-                            clause.push(Lit::pos(tables.get(d, [e - 1].into_iter())));
-                        }
-                        solver.add_clause(&clause);
-                    }
-                }
-            }
-        }
-        // Ground clauses: the assignments that use a new element.
+    }
+
+    /// The ground instances of clauses `clauses` that size `n` adds to
+    /// size `old` (the assignments that use a new element), each with
+    /// `!guard` when a guard is given; returns how many were made.
+    fn ground(
+        &mut self,
+        clauses: std::ops::Range<usize>,
+        old: u32,
+        n: u32,
+        guard: Option<Lit>,
+    ) -> u64 {
+        let Search {
+            flat,
+            sorts,
+            bound,
+            solver,
+            tables,
+            ..
+        } = self;
+        let mut buf = Vec::new();
+        let mut clause: Vec<Lit> = Vec::new();
         let mut made = 0u64;
-        for (ci, c) in flat.clauses.iter().enumerate() {
+        for ci in clauses {
+            let c = &flat.clauses[ci];
             let mut emit = |a: &[u32]| {
                 made += 1;
                 clause.clear();
@@ -382,6 +422,7 @@ impl<'a> Search<'a> {
                     };
                     clause.push(lit);
                 }
+                clause.extend(guard.map(|g| !g));
                 solver.add_clause(&clause);
             };
             if c.nvars == 0 {
@@ -399,8 +440,7 @@ impl<'a> Search<'a> {
             };
             new_tuples(&range(old), &range(n), &mut buf, |t| emit(t));
         }
-        self.n = n;
-        (Lit::pos(act), made)
+        made
     }
 }
 
@@ -458,7 +498,7 @@ impl ModelFinder {
         // too wide for 128 bits only fits the budget at size 1.
         let bits = 32 - (last.max(2) - 1).leading_zeros();
         let widest = flat.syms.iter().map(|s| s.arity + 1).max().unwrap_or(0);
-        let mut search = Search::new(bank, &flat, &sorts, bits);
+        let mut search = Search::new(bank, flat, sorts, bits);
         for n in first..=last {
             if self.past_deadline() {
                 return None;
@@ -508,7 +548,7 @@ impl ModelFinder {
 /// argument of sort `s` outside `s`'s domain reads as element 0 (a copy of
 /// it), symbols made by the flattening are left out.
 fn model(bank: &TermBank, search: &Search, n: u32) -> FiniteModel {
-    let (flat, sorts) = (search.flat, search.sorts);
+    let (flat, sorts) = (&search.flat, &search.sorts);
     let mut functions = Vec::new();
     let mut predicates = Vec::new();
     for (s, (sym, sl)) in flat.syms.iter().zip(&sorts.slots).enumerate() {
@@ -565,7 +605,7 @@ mod tests {
     use super::reference::ReferenceFinder;
     use super::*;
     use crate::checker;
-    use crate::logic::testing::{TestSig, build_literal, literal_shape};
+    use crate::logic::testing::{TermShape, TestSig, build_literal, literal_shape};
     use crate::tptp::{clause_to_tptp, parse_clause_str};
     use proptest::prelude::*;
 
@@ -754,14 +794,22 @@ mod tests {
         ) {
             let mut bank = TermBank::new();
             let sig = TestSig::new(&mut bank);
-            let texts: Vec<String> = shapes
-                .iter()
-                .map(|c| {
-                    let lits: Vec<Literal> = c.iter().map(|l| build_literal(&mut bank, &sig, l)).collect();
-                    clause_to_tptp(&bank, &lits)
-                })
-                .collect();
-            agree(&texts, n)?;
+            agree(&clause_texts(&mut bank, &sig, &shapes), n)?;
         }
+    }
+
+    /// The TPTP texts of clauses drawn as literal shapes.
+    pub(super) fn clause_texts(
+        bank: &mut TermBank,
+        sig: &TestSig,
+        shapes: &[Vec<(bool, bool, TermShape, TermShape)>],
+    ) -> Vec<String> {
+        shapes
+            .iter()
+            .map(|c| {
+                let lits: Vec<Literal> = c.iter().map(|l| build_literal(bank, sig, l)).collect();
+                clause_to_tptp(bank, &lits)
+            })
+            .collect()
     }
 }

@@ -606,6 +606,74 @@ pub(super) fn flatten_until(
     (!b.stopped).then_some(b.out)
 }
 
+/// A flattening kept open: a base set of clauses, then one extension at a
+/// time over a bank that may have grown in between ([`super::extend`]).
+/// Symbols stay numbered as first met across every extension; an
+/// extension's clauses, its term definitions among them, are dropped by
+/// [`Growing::reset`], so each extension reads as the base plus itself.
+pub(super) struct Growing {
+    pub out: Flat,
+    sym_of: BTreeMap<(SymbolId, bool), u32>,
+    defs: BTreeMap<TermId, u32>,
+    base_clauses: usize,
+    base_syms: usize,
+    base_defs: BTreeMap<TermId, u32>,
+}
+
+impl Growing {
+    /// The flattening of `base` over `bank`.
+    pub fn new(bank: &TermBank, base: &[&[Literal]]) -> Growing {
+        let mut g = Growing {
+            out: Flat::default(),
+            sym_of: BTreeMap::new(),
+            defs: BTreeMap::new(),
+            base_clauses: 0,
+            base_syms: 0,
+            base_defs: BTreeMap::new(),
+        };
+        for c in base {
+            g.add(bank, c);
+        }
+        g.base_clauses = g.out.clauses.len();
+        g.base_syms = g.out.syms.len();
+        g.base_defs = g.defs.clone();
+        g
+    }
+
+    /// Flattens `lits` over `bank` after the clauses so far.
+    pub fn add(&mut self, bank: &TermBank, lits: &[Literal]) {
+        let mut b = Builder {
+            bank,
+            out: std::mem::take(&mut self.out),
+            sym_of: std::mem::take(&mut self.sym_of),
+            defs: std::mem::take(&mut self.defs),
+            deadline: None,
+            stopped: false,
+        };
+        b.clause(lits);
+        self.out = b.out;
+        self.sym_of = b.sym_of;
+        self.defs = b.defs;
+    }
+
+    /// How many clauses the base flattened to.
+    pub fn base_clauses(&self) -> usize {
+        self.base_clauses
+    }
+
+    /// How many symbols the base has.
+    pub fn base_syms(&self) -> usize {
+        self.base_syms
+    }
+
+    /// Drops every clause and term definition made after the base; the
+    /// symbols stay.
+    pub fn reset(&mut self) {
+        self.out.clauses.truncate(self.base_clauses);
+        self.defs.clone_from(&self.base_defs);
+    }
+}
+
 /// Splits between two reads of the clock when flattening has a deadline.
 const CLOCK_EVERY: usize = 64;
 

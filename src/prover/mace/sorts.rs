@@ -19,6 +19,10 @@
 
 use super::flat::{Flat, Lit};
 
+/// [`Sorts::fit`]'s answer: the sorts of the new symbols' positions, then
+/// of the new clauses' variables.
+pub(super) type Fitted = (Vec<Vec<u32>>, Vec<Vec<u32>>);
+
 /// The inferred sorts of a flattened problem.
 #[derive(Clone, Debug)]
 pub(super) struct Sorts {
@@ -45,6 +49,156 @@ impl Sorts {
             Some(c) if !self.bounded[s] => n.min(c),
             _ => n,
         }
+    }
+
+    /// The sorts of the symbols `flat.syms[known..]` and of the variables
+    /// of `flat.clauses[clauses]`, when those clauses fit these sorts:
+    /// - positions they join to no known sort take `free`, a sort searched
+    ///   at the unsorted size ([`Sorts::add_free`]);
+    /// - positions of two known sorts may be joined only when both are
+    ///   searched at the unsorted size and at most one has constants (its
+    ///   least-number canonicity then stays sound); the class takes that
+    ///   one, and is searched as the unsorted finder would;
+    /// - no sort searched below `max_size` elements (one that only
+    ///   constants map into, without a positive equation) may grow, by a
+    ///   new constant or function into it or a positive equation on it.
+    ///
+    /// `None` otherwise (and for a new distinct value): a search of the
+    /// clauses needs sorts of its own ([`super::extend`]).
+    pub fn fit(
+        &self,
+        flat: &Flat,
+        known: usize,
+        clauses: std::ops::Range<usize>,
+        max_size: u32,
+        free: u32,
+    ) -> Option<Fitted> {
+        let new = &flat.syms[known..];
+        if new.iter().any(|s| s.value) {
+            return None;
+        }
+        let mut slot_base = Vec::with_capacity(new.len());
+        let mut nodes = 0u32;
+        for s in new {
+            slot_base.push(nodes);
+            nodes += s.arity + s.fun as u32;
+        }
+        let cs = &flat.clauses[clauses];
+        let mut var_base = Vec::with_capacity(cs.len());
+        for c in cs {
+            var_base.push(nodes);
+            nodes += c.nvars;
+        }
+        let mut p: Vec<u32> = (0..nodes).collect();
+        // (node, sort) for each position of a known symbol.
+        let mut bound_to: Vec<(u32, u32)> = Vec::new();
+        let mut join = |p: &mut Vec<u32>, var: u32, sym: u32, k: usize| {
+            let sym = sym as usize;
+            if sym < known {
+                bound_to.push((var, self.slots[sym][k]));
+            } else {
+                union(p, var, slot_base[sym - known] + k as u32);
+            }
+        };
+        for (c, &base) in cs.iter().zip(&var_base) {
+            for l in &c.lits {
+                match l {
+                    Lit::Fun { f, args, res, .. } => {
+                        for (k, a) in args.iter().enumerate() {
+                            join(&mut p, base + a, *f, k);
+                        }
+                        join(&mut p, base + res, *f, args.len());
+                    }
+                    Lit::Pred { p: q, args, .. } => {
+                        for (k, a) in args.iter().enumerate() {
+                            join(&mut p, base + a, *q, k);
+                        }
+                    }
+                    Lit::Eq { a, b, .. } => union(&mut p, base + a, base + b),
+                }
+            }
+        }
+        let grows = |s: u32| {
+            let s = s as usize;
+            !self.bounded[s] && self.cap[s].is_some_and(|c| c < max_size)
+        };
+        // Sorts with constants: each has its own least-number canonicity.
+        let mut constants = vec![false; self.len()];
+        for (sym, sl) in flat.syms[..known].iter().zip(&self.slots) {
+            if sym.fun && sym.arity == 0 {
+                constants[sl[0] as usize] = true;
+            }
+        }
+        // Per class, the known sorts it joins: one with constants, if
+        // any, names the class.
+        let mut labels: Vec<Vec<u32>> = vec![Vec::new(); nodes as usize];
+        for (node, sort) in bound_to {
+            let r = find(&mut p, node) as usize;
+            if !labels[r].contains(&sort) {
+                labels[r].push(sort);
+            }
+        }
+        let mut label = vec![u32::MAX; nodes as usize];
+        for (r, ls) in labels.iter().enumerate() {
+            match ls.as_slice() {
+                [] => {}
+                [s] => label[r] = *s,
+                _ => {
+                    if ls.iter().any(|&s| grows(s))
+                        || ls.iter().filter(|&&s| constants[s as usize]).count() > 1
+                    {
+                        return None;
+                    }
+                    label[r] = ls
+                        .iter()
+                        .copied()
+                        .find(|&s| constants[s as usize])
+                        .unwrap_or(ls[0]);
+                }
+            }
+        }
+        let mut sort_of = |n: u32| {
+            let s = label[find(&mut p, n) as usize];
+            Some(if s == u32::MAX { free } else { s })
+        };
+        let slots: Vec<Vec<u32>> = new
+            .iter()
+            .zip(&slot_base)
+            .map(|(s, &b)| {
+                (0..s.arity + s.fun as u32)
+                    .map(|k| sort_of(b + k))
+                    .collect()
+            })
+            .collect::<Option<_>>()?;
+        let vars: Vec<Vec<u32>> = cs
+            .iter()
+            .zip(&var_base)
+            .map(|(c, &b)| (0..c.nvars).map(|v| sort_of(b + v)).collect())
+            .collect::<Option<_>>()?;
+        let into = new
+            .iter()
+            .zip(&slots)
+            .filter(|(s, _)| s.fun)
+            .map(|(s, sl)| sl[s.arity as usize]);
+        let equated = cs.iter().zip(&vars).flat_map(|(c, vs)| {
+            c.bounded
+                .iter()
+                .zip(vs)
+                .filter(|(b, _)| **b)
+                .map(|(_, &s)| s)
+        });
+        if into.chain(equated).any(grows) {
+            return None;
+        }
+        Some((slots, vars))
+    }
+
+    /// Adds a sort of its own, searched at the unsorted size, and returns
+    /// it: the sort of symbols no clause of a search constrains.
+    pub fn add_free(&mut self) -> u32 {
+        self.bounded.push(true);
+        self.cap.push(None);
+        self.bounded.len() as u32 - 1
     }
 
     /// True when sort `s` has reached its last size at unsorted size `n`.
