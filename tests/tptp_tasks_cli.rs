@@ -491,17 +491,16 @@ fn no_clause_is_mostly_an_answer_in_a_selection_cell() {
 fn held_back_rows_fill_a_cell_the_lead_cannot_fill() {
     let tmp = tempfile::tempdir().unwrap();
     let extra = "selection_slots = 2\nmax_answer_share = 1.0\n";
-    // Level 3: since selection draws each premise set's first theorem
-    // before any set's second, GEO level 4 fills 12 rows without a row
-    // held back.
-    let ds = family_run(tmp.path(), "selection", ("GEO", "3", "12"), extra);
+    // Level 4 at 20 rows: at 12 (or at level 3, 12-16 rows) the cell fills
+    // before slot 2·count, the rows held back only skipped at the end.
+    let ds = family_run(tmp.path(), "selection", ("GEO", "4", "20"), extra);
     let summary: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(ds.join("summary.json")).unwrap()).unwrap();
-    let cell = &summary["cells"]["premise_selection GEO L3"];
-    assert_eq!(cell["written"], 12, "{cell}");
-    // Its 24 slots were all walked: the lead held rows back, and those
+    let cell = &summary["cells"]["premise_selection GEO L4"];
+    assert_eq!(cell["written"], 20, "{cell}");
+    // Its 40 slots were all walked: the lead held rows back, and those
     // not needed in the end are counted as repeats.
-    assert_eq!(cell["candidates"], 24, "{cell}");
+    assert_eq!(cell["candidates"], 40, "{cell}");
     assert!(cell["repeats"].as_u64().unwrap_or(0) > 0, "{cell}");
     let o = run(&["verify", "-q", ds.to_str().unwrap()]);
     assert!(o.status.success(), "{}{}", stdout(&o), stderr(&o));
