@@ -184,8 +184,6 @@ pub(super) struct StandIns {
     /// Texts a minimum search found helping to prove the theorem beside
     /// premises of M: never admitted again ([`StandIns::banned`]).
     pub(super) banned: HashSet<String>,
-    /// Set by a quick check that set its candidate aside.
-    deferred: bool,
 }
 
 /// What [`StandIns::check`] says of a candidate.
@@ -252,7 +250,6 @@ impl StandIns {
             calls: 0,
             processed: 0,
             banned: HashSet::new(),
-            deferred: false,
         }
     }
 
@@ -274,21 +271,8 @@ impl StandIns {
     /// saturation): its caller may try cheaper candidates first and come
     /// back to it with [`StandIns::excluded`].
     pub(super) fn check(&mut self, text: &str, quick: bool) -> Check {
-        if self.decided(text, quick) {
-            return Check::Excluded;
-        }
-        if std::mem::take(&mut self.deferred) {
-            Check::Deferred
-        } else {
-            Check::StandsIn
-        }
-    }
-
-    /// [`StandIns::check`]'s work: true when excluded; false with
-    /// `self.deferred` set when set aside.
-    fn decided(&mut self, text: &str, quick: bool) -> bool {
         if self.banned(text) {
-            return false;
+            return Check::StandsIn;
         }
         // The premises whose countermodel does not settle the question.
         let parsed = checker::ModelClause::parse(text).ok();
@@ -302,7 +286,7 @@ impl StandIns {
             })
             .collect();
         if open.is_empty() {
-            return true;
+            return Check::Excluded;
         }
         // The premises, the candidate and the theorem over a bank of their
         // own, for the prover: parsed when a check first needs one.
@@ -312,7 +296,7 @@ impl StandIns {
             .as_mut()
             .and_then(|p| crate::tptp::parse_clause_str(&mut p.bank, text).ok())
         else {
-            return false;
+            return Check::StandsIn;
         };
         let n = self.texts.len();
         // Every model size the quick prover would search is searched here.
@@ -332,8 +316,7 @@ impl StandIns {
             };
             crate::prover::cost::record(|c| c.models += crate::prover::cost::secs(t));
             if quick && matches!(found, Extended::Unknown) {
-                self.deferred = true;
-                return false;
+                return Check::Deferred;
             }
             // A candidate the finder declined gets the prover's own model
             // search, from the sizes the base has none of.
@@ -360,7 +343,7 @@ impl StandIns {
                 all.push(text.to_string());
                 all.push(self.theorem.clone());
                 let Ok(parsed) = super::super::parse_clauses(&all) else {
-                    return false;
+                    return Check::StandsIn;
                 };
                 problem = Some(parsed);
             }
@@ -382,10 +365,10 @@ impl StandIns {
                     }
                 }
                 Verdict::CounterSatisfiable { .. } => {}
-                _ => return false,
+                _ => return Check::StandsIn,
             }
         }
-        true
+        Check::Excluded
     }
 
     /// Every countermodel known, premise by premise: each falsifies the
