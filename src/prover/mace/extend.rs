@@ -69,10 +69,6 @@ pub struct Extender {
     max_ground_clauses: u64,
     sat_conflicts: u64,
     max_clause_literals: Option<u32>,
-    /// SAT conflicts spent so far.
-    pub conflicts: u64,
-    /// Ground clauses produced so far.
-    pub ground_clauses: u64,
 }
 
 impl Extender {
@@ -102,8 +98,6 @@ impl Extender {
             max_ground_clauses,
             sat_conflicts,
             max_clause_literals: Some(crate::saturation::params::DEFAULT_MAX_CLAUSE_LITERALS),
-            conflicts: 0,
-            ground_clauses: 0,
         };
         if base
             .iter()
@@ -126,9 +120,7 @@ impl Extender {
                 return (e, None);
             };
             search.solver.set_budget(Some(base_conflicts));
-            let before = search.solver.conflicts();
             let result = search.solver.solve(&[Lit::pos(act)]);
-            e.conflicts += search.solver.conflicts() - before;
             match result {
                 SatResult::Sat => {
                     let found = model(bank, &search, n);
@@ -207,7 +199,7 @@ impl Extender {
     /// Grounds `search` at size `n` after its last size; the activation
     /// literal of size `n`'s totality clauses, `None` when the whole
     /// problem at that size is over the ground-clause budget.
-    fn grow(&mut self, search: &mut Search, n: u32) -> Option<Var> {
+    fn grow(&self, search: &mut Search, n: u32) -> Option<Var> {
         let widest = search
             .flat
             .syms
@@ -223,8 +215,7 @@ impl Extender {
         if ground > budget || vars > budget || fclauses > budget || vars >= i32::MAX as u64 {
             return None;
         }
-        let (act, made) = search.grow(n);
-        self.ground_clauses += made;
+        let (act, _) = search.grow(n);
         Some(act.var())
     }
 
@@ -313,7 +304,7 @@ impl Extender {
                 .bound
                 .extend(extra.iter().map(|c| vec![u32::MAX; c.nvars as usize]));
             let guard = search.solver.new_var();
-            let made = search.ground(
+            search.ground(
                 first..search.flat.clauses.len(),
                 0,
                 n,
@@ -322,11 +313,8 @@ impl Extender {
             search.flat.clauses.truncate(first);
             search.sorts.vars.truncate(first);
             search.bound.truncate(first);
-            self.ground_clauses += made;
             search.solver.set_budget(Some(conflicts));
-            let before = search.solver.conflicts();
             let result = search.solver.solve(&[Lit::pos(act), Lit::pos(guard)]);
-            self.conflicts += search.solver.conflicts() - before;
             let found = matches!(result, SatResult::Sat).then(|| model(bank, search, n));
             // The candidate's clauses are retired for good.
             search.solver.add_clause(&[Lit::neg(guard)]);
