@@ -83,11 +83,33 @@ impl Extender {
         bank: &TermBank,
         base: &[&[Literal]],
         max_size: u32,
+        budgets: (u64, u64),
+        sat_conflicts: u64,
+    ) -> (Extender, Option<FiniteModel>) {
+        Extender::with_hints(bank, base, &[], max_size, budgets, sat_conflicts)
+    }
+
+    /// [`Extender::new`] with the sorts inferred over the base and
+    /// `hints` together: a later query of any of the hints (or of several)
+    /// then fits them, where sorts of the base alone may decline it. The
+    /// hints constrain nothing else: sorts inferred over more clauses are
+    /// sorts of fewer too.
+    pub fn with_hints(
+        bank: &TermBank,
+        base: &[&[Literal]],
+        hints: &[&[Literal]],
+        max_size: u32,
         (max_ground_clauses, base_conflicts): (u64, u64),
         sat_conflicts: u64,
     ) -> (Extender, Option<FiniteModel>) {
-        let growing = Growing::new(bank, base);
+        let mut growing = Growing::new(bank, base);
+        for h in hints {
+            growing.add(bank, h);
+        }
         let mut sorts = super::sorts::infer(&growing.out);
+        // The hints' clauses go; their symbols and sorts stay.
+        sorts.vars.truncate(growing.base_clauses());
+        growing.reset();
         let free = sorts.add_free();
         let mut e = Extender {
             growing,
@@ -233,13 +255,27 @@ impl Extender {
         clause: &[Literal],
         sat_conflicts: u64,
     ) -> Extended {
-        if self
-            .max_clause_literals
-            .is_some_and(|m| clause.len() > m as usize)
-        {
+        self.search_all(bank, &[clause], sat_conflicts)
+    }
+
+    /// A model of the base and every one of `clauses` at once, as
+    /// [`Extender::search_within`] searches one: the clauses are grounded
+    /// together under one activation literal, retired after the query.
+    pub fn search_all(
+        &mut self,
+        bank: &TermBank,
+        clauses: &[&[Literal]],
+        sat_conflicts: u64,
+    ) -> Extended {
+        if clauses.iter().any(|clause| {
+            self.max_clause_literals
+                .is_some_and(|m| clause.len() > m as usize)
+        }) {
             return Extended::Unknown;
         }
-        self.growing.add(bank, clause);
+        for clause in clauses {
+            self.growing.add(bank, clause);
+        }
         let out = self.query(bank, sat_conflicts);
         self.growing.reset();
         out
@@ -455,6 +491,40 @@ mod tests {
         assert!(matches!(e.search(&bank, &fresh), Extended::Model(m) if m.size == 3));
     }
 
+    #[test]
+    fn hints_make_a_clause_fit_that_the_bases_sorts_decline() {
+        let base: Vec<String> = ["a != b", "a != c", "b != c", "p(a)"]
+            .map(String::from)
+            .to_vec();
+        let mut bank = TermBank::new();
+        let cs = parse(&mut bank, &base);
+        let refs: Vec<&[Literal]> = cs.iter().map(|c| c.as_slice()).collect();
+        let equation = parse_clause_str(&mut bank, "X = a | X = b").unwrap();
+        let loose = parse_clause_str(&mut bank, "X = a | X = b | X = c").unwrap();
+        let budgets = (1_000_000, 1_000_000);
+        let (mut plain, _) = Extender::new(&bank, &refs, 4, budgets, 1_000);
+        assert!(matches!(plain.search(&bank, &equation), Extended::Declined));
+        let hints: [&[Literal]; 2] = [&equation, &loose];
+        let (mut hinted, m) = Extender::with_hints(&bank, &refs, &hints, 4, budgets, 1_000);
+        assert_eq!(m.map(|m| m.size), Some(3));
+        // Three distinct constants cannot all be a or b; they can be a, b
+        // or c, in a model of three elements only.
+        assert!(matches!(hinted.search(&bank, &equation), Extended::NoModel));
+        match hinted.search_all(&bank, &[&loose], 1_000) {
+            Extended::Model(m) => {
+                assert_eq!(m.size, 3);
+                for t in base
+                    .iter()
+                    .map(String::as_str)
+                    .chain(["X = a | X = b | X = c"])
+                {
+                    assert_eq!(checker::model_satisfies(&m, t), Ok(true), "{t}");
+                }
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(64))]
         #[test]
@@ -468,6 +538,46 @@ mod tests {
             let base = clause_texts(&mut bank, &sig, &base);
             let cands = clause_texts(&mut bank, &sig, &cands);
             agree(&base, &cands, upto)?;
+        }
+
+        /// Several candidates at once, on a finder that has answered one
+        /// of them alone before: a model is one of the base and all of
+        /// them, `NoModel` agrees with the reference finder, and the
+        /// single query after the joint one is not constrained by it.
+        #[test]
+        fn joint_queries_agree_with_the_reference_finder(
+            base in prop::collection::vec(prop::collection::vec(literal_shape(3), 1..=3), 1..=4),
+            cands in prop::collection::vec(prop::collection::vec(literal_shape(3), 1..=3), 2..=4),
+            upto in 1u32..=3,
+        ) {
+            let mut bank = TermBank::new();
+            let sig = TestSig::new(&mut bank);
+            let base = clause_texts(&mut bank, &sig, &base);
+            let cands = clause_texts(&mut bank, &sig, &cands);
+            let cs = parse(&mut bank, &base);
+            let refs: Vec<&[Literal]> = cs.iter().map(|c| c.as_slice()).collect();
+            let (mut e, _) = Extender::new(&bank, &refs, upto, (1_000_000, 1_000_000), 1_000_000);
+            let lits: Vec<Vec<Literal>> = parse(&mut bank, &cands);
+            let _ = e.search(&bank, &lits[0]);
+            let joint: Vec<&[Literal]> = lits.iter().map(|c| c.as_slice()).collect();
+            let mut all = base.clone();
+            all.extend(cands.iter().cloned());
+            let expected = reference_has_model(&all, upto);
+            match e.search_all(&bank, &joint, 1_000_000) {
+                Extended::Model(m) => {
+                    for t in &all {
+                        prop_assert_eq!(checker::model_satisfies(&m, t), Ok(true), "{} in {:?}", t, m);
+                    }
+                    prop_assert_ne!(expected, Some(false), "model where the reference has none");
+                }
+                Extended::NoModel => prop_assert_ne!(expected, Some(true), "no model where the reference has one"),
+                Extended::Unknown | Extended::Declined => {}
+            }
+            let mut one = base.clone();
+            one.push(cands[1].clone());
+            if let Extended::NoModel = e.search(&bank, &lits[1]) {
+                prop_assert_ne!(reference_has_model(&one, upto), Some(true), "a joint query's clauses stayed");
+            }
         }
     }
 }

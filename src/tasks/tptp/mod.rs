@@ -28,7 +28,7 @@ pub use record::*;
 
 /// Version of the TPTP task generators; recorded in the manifest and in
 /// every record's `source` so a change of generation is visible.
-pub const GENERATOR_VERSION: &str = "tptp-tasks-51";
+pub const GENERATOR_VERSION: &str = "tptp-tasks-52";
 
 #[cfg(test)]
 pub(crate) mod testing {

@@ -38,6 +38,11 @@ pub(super) struct Failed {
     pub(super) processed: u64,
 }
 
+/// A countermodel of M without premise `q` (a pool position of M) and the
+/// pool clauses at positions `others` (distractors), when the caller has a
+/// warm finder for it ([`minimum_detail`]).
+pub(super) type Warm<'a> = &'a mut dyn FnMut(usize, &[usize]) -> Option<FiniteModel>;
+
 /// All subsets of `0..n` with `s` elements, as bit masks in increasing order.
 pub(super) fn subsets(n: usize, s: usize) -> Vec<u32> {
     if s == 0 {
@@ -112,6 +117,13 @@ pub(super) fn indices(mask: u32) -> Vec<usize> {
 /// of them have one (SET level 4: four in five calls), and the saturation
 /// before it was most of their cost.
 ///
+/// `warm`, when given, answers for a subset without premise `q` of M with
+/// a model from the caller's finder of the rest of M (see [`Warm`]),
+/// asked before each model search of the prover's: the model also
+/// satisfies the rest of M, so it covers more, for the price of a query on
+/// a solver that already holds M without `q` (GEO level 4 at count 50:
+/// 10,090 prover calls without it, 5,509 with it, and the same rows).
+///
 /// On failure it says which distractors entailed the theorem and which
 /// countermodels were found ([`Failed`]), so that the caller may draw other
 /// distractors and search again from those models.
@@ -127,6 +139,7 @@ pub(super) fn minimum_detail<'m>(
     required: u32,
     proved: Option<&Refutation>,
     known: impl IntoIterator<Item = &'m FiniteModel>,
+    warm: Option<Warm<'_>>,
 ) -> Result<Search, Failed> {
     let was = std::mem::replace(&mut prover.models_first, MODELS_FIRST_SIZE);
     let mut st = Search {
@@ -137,7 +150,7 @@ pub(super) fn minimum_detail<'m>(
         calls: 0,
     };
     let out = search(
-        bank, prover, pool, texts, theorem, t, max_size, required, proved, known, &mut st,
+        bank, prover, pool, texts, theorem, t, max_size, required, proved, known, warm, &mut st,
     );
     prover.models_first = was;
     match out {
@@ -165,6 +178,7 @@ fn search<'m>(
     required: u32,
     proved: Option<&Refutation>,
     known: impl IntoIterator<Item = &'m FiniteModel>,
+    mut warm: Option<Warm<'_>>,
     st: &mut Search,
 ) -> Result<(), (Reject, u32)> {
     // Each pool clause parsed once, evaluated in every model.
@@ -308,6 +322,32 @@ fn search<'m>(
                 if let Some(r) = proved.filter(|_| mask == required && s > 0) {
                     answers.push((mask, r.clone()));
                     continue;
+                }
+                // A subset without a premise of M whose top-down call was
+                // undecided (or, below M's size, without any premise)
+                // first asks the caller's warm finder of the rest of M for
+                // a model of it: one that satisfies the rest of M too
+                // covers more, and the query costs less than a search.
+                let lacking = match required & !mask & undecided {
+                    0 => required & !mask,
+                    l => l,
+                };
+                if prover.models_first > 0
+                    && lacking != 0
+                    && let Some(model) = warm.as_mut().and_then(|w| {
+                        w(
+                            lacking.trailing_zeros() as usize,
+                            &indices(mask & !required),
+                        )
+                    })
+                {
+                    // Read back by the checker: used only as a
+                    // countermodel of this subset.
+                    let sat = satisfied(&model);
+                    if mask & !sat == 0 && checker::model_satisfies(&model, theorem) == Ok(false) {
+                        st.covers.push((sat, model));
+                        continue;
+                    }
                 }
                 let o = prover.prove(bank, &subset(pool, mask), t);
                 st.calls += 1;

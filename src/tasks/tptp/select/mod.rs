@@ -53,6 +53,7 @@
 //! stand-in checks and every countermodel found ([`MAX_REPAIRS`]).
 
 use super::{Background, Built, Graph, Reject, Scored, TasksConfig};
+use crate::prover::mace::extend::Extender;
 use crate::prover::{Evidence, FiniteModel, Prover, Refutation, Verdict};
 use crate::saturation::ClauseId;
 use rand::Rng;
@@ -542,6 +543,25 @@ pub fn generate(
             .enumerate()
             .filter(|(_, e)| e.1)
             .fold(0u32, |acc, (i, _)| acc | 1 << i);
+        let known: Vec<FiniteModel> = stand_ins
+            .known_models()
+            .chain(&spare_models)
+            .cloned()
+            .collect();
+        // Per premise of M, made when the search first asks: a finder of
+        // the rest of M with sorts that fit the pool's distractors.
+        let hints: Vec<&str> = entries
+            .iter()
+            .filter(|e| !e.1)
+            .map(|e| e.0.as_str())
+            .collect();
+        let mut finders: Vec<Option<Option<Extender>>> = (0..m.len()).map(|_| None).collect();
+        let mut warm = |q: usize, others: &[usize]| {
+            let q = stand_ins.texts.iter().position(|p| *p == pool_texts[q])?;
+            let others: Vec<&str> = others.iter().map(|&i| pool_texts[i].as_str()).collect();
+            let finder = finders[q].get_or_insert_with(|| stand_ins.finder_with(q, &hints));
+            stand_ins.model_with(finder.as_mut()?, &others)
+        };
         let found = minimum_detail(
             &bank,
             prover,
@@ -552,7 +572,8 @@ pub fn generate(
             m.len(),
             required,
             Some(&proof),
-            stand_ins.known_models().chain(&spare_models),
+            &known,
+            Some(&mut warm),
         );
         // Every minimum answer must come from the depth-d premises: a
         // distractor that helps prove the theorem is not a distractor.

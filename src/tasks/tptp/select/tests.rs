@@ -1053,6 +1053,7 @@ fn the_minimum_search_covers_from_the_top_down() {
         required,
         None,
         none,
+        None,
     )
     .map_err(|f| f.reject)
     .unwrap();
@@ -1078,6 +1079,7 @@ fn the_minimum_search_covers_from_the_top_down() {
         required,
         Some(&refutation),
         none,
+        None,
     )
     .map_err(|f| f.reject)
     .unwrap();
@@ -1123,6 +1125,7 @@ fn top_down_calls_search_models_only() {
         required,
         Some(&refutation),
         none,
+        None,
     )
     .map_err(|f| f.reject)
     .unwrap();
@@ -1169,6 +1172,7 @@ fn the_minimum_search_stops_at_a_proof_with_a_distractor() {
         0b001,
         None,
         none,
+        None,
     ) else {
         panic!("the distractor proves the theorem");
     };
@@ -1216,17 +1220,92 @@ fn known_models_enter_the_certificate_only_when_they_cover() {
         0b011,
         None,
         [&without_p],
+        None,
     )
     .map_err(|f| f.reject)
     .unwrap();
     let mut fresh = Prover::new(ProverLimits::default());
     let none: [&crate::prover::FiniteModel; 0] = [];
     let b = minimum_detail(
-        &bank, &mut fresh, &clauses, &pool, &theorem, &t, 2, 0b011, None, none,
+        &bank, &mut fresh, &clauses, &pool, &theorem, &t, 2, 0b011, None, none, None,
     )
     .map_err(|f| f.reject)
     .unwrap();
     assert_eq!(a.answers.iter().map(|x| x.0).collect::<Vec<_>>(), [0b011]);
     assert_eq!(a.calls + 1, b.calls, "the known model saved one search");
     assert!(a.covers.iter().any(|(_, m)| *m == without_p));
+}
+
+/// The minimum search asks its caller's warm finder for a model of each
+/// subset it cannot cover otherwise, and uses a model only when it
+/// satisfies that subset: with no model search of its own (largest size
+/// 0) the search certifies the pool from the warm models alone, and a
+/// finder that answers with a model of the wrong clauses leaves it
+/// uncertified.
+#[test]
+fn warm_models_cover_only_the_subsets_they_satisfy() {
+    let pool: Vec<String> = ["p(a)", "~p(X) | q(X)", "r(b)"].map(String::from).to_vec();
+    let theorem = "q(a)".to_string();
+    let (bank, clauses, t) = parsed_pool(&pool, &theorem);
+    let model_of = |texts: &[&str]| {
+        let mut all: Vec<String> = texts.iter().map(|s| s.to_string()).collect();
+        all.push(theorem.clone());
+        let (bank, c) = super::super::parse_clauses(&all).unwrap();
+        let refs: Vec<&[crate::logic::Literal]> =
+            c[..c.len() - 1].iter().map(|c| c.as_slice()).collect();
+        let mut prover = Prover::new(ProverLimits::default());
+        match prover.prove(&bank, &refs, &c[c.len() - 1]).verdict {
+            crate::prover::Verdict::CounterSatisfiable {
+                evidence: crate::prover::Evidence::Model { model },
+            } => Some(model),
+            _ => None,
+        }
+    };
+    let blind = || {
+        let mut p = Prover::new(ProverLimits::default());
+        p.limits.max_model_size = 0;
+        p.limits.quick_model_size = 0;
+        p
+    };
+    let none: [&crate::prover::FiniteModel; 0] = [];
+    let required = 0b011;
+    let search = |warm: Option<super::cover::Warm<'_>>| {
+        minimum_detail(
+            &bank,
+            &mut blind(),
+            &clauses,
+            &pool,
+            &theorem,
+            &t,
+            2,
+            required,
+            None,
+            none,
+            warm,
+        )
+    };
+    assert!(search(None).is_err(), "no model search, no certificate");
+    let mut asked = 0;
+    let mut right = |q: usize, others: &[usize]| {
+        asked += 1;
+        let texts: Vec<&str> = (0..pool.len())
+            .filter(|&i| (required >> i & 1 == 1 && i != q) || others.contains(&i))
+            .map(|i| pool[i].as_str())
+            .collect();
+        model_of(&texts)
+    };
+    let st = search(Some(&mut right)).map_err(|f| f.reject).unwrap();
+    assert!(asked > 0);
+    assert_eq!(st.size, 2);
+    assert_eq!(st.answers.iter().map(|x| x.0).collect::<Vec<_>>(), [0b011]);
+    for (sat, m) in &st.covers {
+        assert_eq!(crate::checker::model_satisfies(m, &theorem), Ok(false));
+        for i in indices(*sat) {
+            assert_eq!(crate::checker::model_satisfies(m, &pool[i]), Ok(true));
+        }
+    }
+    // A model of r(b) alone, whatever is asked: it satisfies ~p(X) | q(X)
+    // only by chance, never p(a) with q(a) false.
+    let mut wrong = |_: usize, _: &[usize]| model_of(&["~p(a)", "r(b)"]);
+    assert!(search(Some(&mut wrong)).is_err());
 }
