@@ -21,6 +21,10 @@
 //! flattening is reset after it); the symbols it brought stay, with tables
 //! that no active clause constrains. A candidate's own constants have no
 //! canonicity constraints, which loses only symmetry breaking.
+//! Several clauses may be queried together ([`Extender::search_all`]), and
+//! a finder may infer its sorts over the base and hint clauses it will be
+//! asked about ([`Extender::with_hints`]): sorts of more clauses are sorts
+//! of fewer, so every hint then fits.
 
 use super::flat::Growing;
 use super::sorts::Sorts;
